@@ -1,0 +1,89 @@
+"""Document types and canonical fields, defined in ``resources/doctypes/*.json``.
+
+A document type (``receipt``, ``invoice``, ``cn_vat_invoice``) lists which canonical fields it has;
+the canonical fields (``fields.json``) give each field's value type, labels in English and Simplified
+Chinese, and the key names used when asking a field-extracting model for it.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+
+from desktop.resources import resources_dir
+
+FIELD_TYPES = ("text", "date", "time", "amount", "currency", "code", "tax_id")
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """A canonical field: ``name``, value ``type`` (one of :data:`FIELD_TYPES`), labels and prompt keys."""
+
+    name: str
+    type: str
+    label: dict[str, str]
+    prompt: dict[str, str]
+
+    def label_for(self, locale: str = "en") -> str:
+        return self.label.get(locale) or self.label.get(locale.split("_")[0]) or self.label["en"]
+
+
+@dataclass(frozen=True)
+class DocumentType:
+    """A document type: its ``name``, labels, main ``language`` and its ordered ``fields``."""
+
+    name: str
+    label: dict[str, str]
+    description: str
+    language: str
+    fields: tuple[str, ...]
+
+    def label_for(self, locale: str = "en") -> str:
+        return self.label.get(locale) or self.label.get(locale.split("_")[0]) or self.label["en"]
+
+    def field_specs(self) -> list[FieldSpec]:
+        specs = canonical_fields()
+        return [specs[name] for name in self.fields]
+
+
+@cache
+def canonical_fields() -> dict[str, FieldSpec]:
+    """Every canonical field by name, in spreadsheet column order."""
+    data = json.loads((resources_dir() / "doctypes" / "fields.json").read_text(encoding="utf-8"))
+    out: dict[str, FieldSpec] = {}
+    for f in data["fields"]:
+        if f["type"] not in FIELD_TYPES:
+            raise ValueError(f"fields.json: field {f['name']!r} has unknown type {f['type']!r}")
+        out[f["name"]] = FieldSpec(name=f["name"], type=f["type"], label=f["label"], prompt=f["prompt"])
+    return out
+
+
+@cache
+def document_types() -> dict[str, DocumentType]:
+    """Every document type by name (``receipt``, ``invoice``, ``cn_vat_invoice``)."""
+    specs = canonical_fields()
+    out: dict[str, DocumentType] = {}
+    for path in sorted((resources_dir() / "doctypes").glob("*.json")):
+        if path.name == "fields.json":
+            continue
+        d = json.loads(path.read_text(encoding="utf-8"))
+        unknown = [f for f in d["fields"] if f not in specs]
+        if unknown:
+            raise ValueError(f"{path.name}: unknown fields {unknown}")
+        out[d["name"]] = DocumentType(
+            name=d["name"], label=d["label"], description=d.get("description", ""),
+            language=d.get("language", "en"), fields=tuple(d["fields"]),
+        )
+    return out
+
+
+def get_document_type(name: str) -> DocumentType:
+    """Look a document type up by name.
+
+    Raises:
+        KeyError: with the known names, for an unknown type.
+    """
+    types = document_types()
+    if name not in types:
+        raise KeyError(f"unknown document type {name!r}; known: {', '.join(types)}")
+    return types[name]

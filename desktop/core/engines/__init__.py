@@ -1,0 +1,53 @@
+"""OCR engines behind one interface (:class:`~desktop.core.engines.base.Engine`).
+
+``create_engine`` picks one by name. Engine modules are imported lazily: importing this package costs
+nothing, so the window can show before onnxruntime, torch or transformers load.
+"""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from desktop.core.engines.base import Engine, EngineError, EngineUnavailable
+
+__all__ = ["ENGINE_NAMES", "Engine", "EngineError", "EngineUnavailable", "create_engine"]
+
+log = logging.getLogger(__name__)
+
+ENGINE_NAMES = ("auto", "ppocr", "hunyuan")
+
+
+def create_engine(name: str = "auto", model_dir: str | Path | None = None, *, notes: list[str] | None = None) -> Engine:
+    """Create an engine by name.
+
+    Args:
+        name: ``ppocr`` (PP-OCR on the CPU, the built-in default), ``hunyuan`` (HunyuanOCR through
+            transformers; needs the ``[gpu]`` extra and a model folder) or ``auto`` (HunyuanOCR when a
+            GPU and a complete model folder are present, else PP-OCR).
+        model_dir: the HunyuanOCR model folder chosen by the user (``--model-dir`` / settings);
+            other places are searched too (see :mod:`desktop.core.engines.hunyuan`).
+        notes: when given, human-readable notes are appended (for example why ``auto`` fell back
+            to PP-OCR), for the status bar or stderr.
+
+    Raises:
+        EngineUnavailable: ``hunyuan`` was asked for explicitly and cannot run here (the message says
+            what is missing and where it was looked for).
+        ValueError: unknown engine name.
+    """
+    if name not in ENGINE_NAMES:
+        raise ValueError(f"unknown engine {name!r}; choose one of {', '.join(ENGINE_NAMES)}")
+    if name in ("auto", "hunyuan"):
+        from desktop.core.engines import hunyuan
+
+        ok, reason = hunyuan.availability(model_dir, require_gpu=(name == "auto"))
+        if ok:
+            return hunyuan.HunyuanEngine(hunyuan.find_model_dir(model_dir))
+        if name == "hunyuan":
+            raise EngineUnavailable(reason)
+        message = f"HunyuanOCR not used: {reason}. Using PP-OCR on the CPU."
+        log.info(message)
+        if notes is not None:
+            notes.append(message)
+    from desktop.core.engines.ppocr import PPOCREngine
+
+    return PPOCREngine()

@@ -1,0 +1,347 @@
+"""The result model: document -> pages -> lines (-> words), and the fields read from them.
+
+Coordinate system
+-----------------
+Every box is ``(x0, y0, x1, y1)`` in **page pixels**: pixels of the page image as the user sees it,
+upright, after EXIF orientation and after any rotation Shoebox applied to read it (``PageResult.rotation``),
+but *before* any downscaling done to fit an engine's pixel budget. Origin top-left, x to the right,
+y down, floats. For PDF pages, page pixels are PDF points scaled by ``PageResult.dpi / 72``.
+A ``polygon`` is a list of ``(x, y)`` points in the same system (four corners clockwise from top-left
+for PP-OCR).
+
+JSON schema (``SCHEMA_VERSION``)
+--------------------------------
+``ScanResult.to_json()`` writes::
+
+    {"schema_version": "1.0", "generator": "shoebox 0.1.0", "documents": [
+      {"source": "<path>", "pages": [first, last], "document_type": "receipt", "error": null,
+       "engine": "ppocr", "reviewed": false,
+       "fields": {"total": {"value": "12.50", "raw": "RM12.50", "confidence": 0.97, "page": 1,
+                            "box": [x0, y0, x1, y1], "boxes": [[...]], "source": "ocr",
+                            "problems": [], "edited": false}, ...},
+       "line_items": [{"description": ..., "quantity": ..., "unit_price": ..., "amount": ...}],
+       "tables": [{"page": 1, "html": "<table>...</table>"}],
+       "page_results": [{"number": 1, "width": 800, "height": 1200, "dpi": null, "rotation": 0,
+                         "origin": "image", "warnings": [],
+                         "lines": [{"text": ..., "box": [...], "confidence": 0.98,
+                                    "polygon": [[x, y], ...] | null, "words": [...]}]}],
+       "extras": {}}]}
+
+``pages`` are 1-based page numbers within ``source``. ``value`` is the normalised value (amounts are
+decimal strings with a dot and no thousands separator, dates ISO 8601 ``YYYY-MM-DD``, times ``HH:MM`` or
+``HH:MM:SS``, currency ISO 4217), ``raw`` the text as printed. ``confidence`` is in [0, 1].
+``source`` says where the value came from: ``ocr``, ``text_layer``, ``qr``, ``model`` or ``user``.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+SCHEMA_VERSION = "1.0"
+
+Box = tuple[float, float, float, float]
+"""(x0, y0, x1, y1) in page pixels, x0 <= x1, y0 <= y1."""
+
+Point = tuple[float, float]
+
+
+def _box(value: Any) -> Box | None:
+    if value is None:
+        return None
+    x0, y0, x1, y1 = (float(v) for v in value)
+    return (x0, y0, x1, y1)
+
+
+def union_box(boxes: list[Box]) -> Box | None:
+    """Smallest box holding every box in ``boxes``; ``None`` for an empty list."""
+    if not boxes:
+        return None
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+
+
+def box_from_polygon(polygon: list[Point]) -> Box:
+    """Axis-aligned bounding box of a polygon."""
+    xs = [p[0] for p in polygon]
+    ys = [p[1] for p in polygon]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+@dataclass
+class Word:
+    """One word of a line (given by text-layer PDFs; engines may leave lines without words)."""
+
+    text: str
+    box: Box
+    confidence: float = 1.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "box": list(self.box), "confidence": round(self.confidence, 4)}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Word:
+        return cls(text=d["text"], box=_box(d["box"]), confidence=float(d.get("confidence", 1.0)))  # type: ignore[arg-type]
+
+
+@dataclass
+class Line:
+    """One line of text as an engine recognised it.
+
+    Attributes:
+        text: the recognised text.
+        box: bounding box in page pixels (see module docstring).
+        confidence: recognition confidence in [0, 1] (1.0 for PDF text layers).
+        polygon: the engine's quadrilateral in page pixels, when it gives one.
+        words: the words of the line, when known.
+    """
+
+    text: str
+    box: Box
+    confidence: float = 1.0
+    polygon: list[Point] | None = None
+    words: list[Word] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "box": [round(v, 2) for v in self.box],
+            "confidence": round(float(self.confidence), 4),
+            "polygon": [[round(x, 2), round(y, 2)] for x, y in self.polygon] if self.polygon else None,
+            "words": [w.to_dict() for w in self.words],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Line:
+        poly = d.get("polygon")
+        return cls(
+            text=d["text"],
+            box=_box(d["box"]),  # type: ignore[arg-type]
+            confidence=float(d.get("confidence", 1.0)),
+            polygon=[(float(x), float(y)) for x, y in poly] if poly else None,
+            words=[Word.from_dict(w) for w in d.get("words", [])],
+        )
+
+
+@dataclass
+class PageResult:
+    """What was read on one page.
+
+    Attributes:
+        number: 1-based page number within the source file (frame number for multi-frame TIFF).
+        width, height: page size in page pixels.
+        lines: recognised lines, in reading order (top to bottom, then left to right).
+        dpi: for PDF pages, the resolution page pixels correspond to; ``None`` for images.
+        rotation: clockwise degrees (0/90/180/270) the page pixels were turned to read them upright.
+        origin: ``image`` (an image file), ``pdf_text`` (PDF text layer), ``pdf_image`` (a rasterised
+            image-only PDF page) or ``pdf_mixed`` (text layer plus OCR of the page's images).
+        warnings: human-readable notes (downscaled, rotated, ...).
+    """
+
+    number: int
+    width: int
+    height: int
+    lines: list[Line] = field(default_factory=list)
+    dpi: float | None = None
+    rotation: int = 0
+    origin: str = "image"
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        """The page's text, one recognised line per text line."""
+        return "\n".join(line.text for line in self.lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "width": self.width,
+            "height": self.height,
+            "dpi": self.dpi,
+            "rotation": self.rotation,
+            "origin": self.origin,
+            "warnings": list(self.warnings),
+            "lines": [line.to_dict() for line in self.lines],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> PageResult:
+        return cls(
+            number=int(d["number"]),
+            width=int(d["width"]),
+            height=int(d["height"]),
+            lines=[Line.from_dict(x) for x in d.get("lines", [])],
+            dpi=d.get("dpi"),
+            rotation=int(d.get("rotation", 0)),
+            origin=d.get("origin", "image"),
+            warnings=list(d.get("warnings", [])),
+        )
+
+
+@dataclass
+class Field:
+    """One extracted field.
+
+    Attributes:
+        name: canonical field name (``total``, ``invoice_code``, ...; see ``resources/doctypes``).
+        value: normalised value, or ``None`` when not found.
+        raw: the text as printed, or ``None``.
+        confidence: in [0, 1]; 0 when not found.
+        page: 1-based page number the value was read on, or ``None``.
+        box: union of ``boxes`` in page pixels, or ``None``.
+        boxes: the boxes of every piece of text the value came from.
+        source: ``ocr``, ``text_layer``, ``qr``, ``model`` or ``user`` (the clerk typed it).
+        problems: validation messages shown beside the field (empty when it checks out).
+        edited: the clerk changed the value.
+    """
+
+    name: str
+    value: str | None = None
+    raw: str | None = None
+    confidence: float = 0.0
+    page: int | None = None
+    box: Box | None = None
+    boxes: list[Box] = field(default_factory=list)
+    source: str = "ocr"
+    problems: list[str] = field(default_factory=list)
+    edited: bool = False
+
+    def __post_init__(self) -> None:
+        if self.box is None and self.boxes:
+            self.box = union_box(self.boxes)
+        elif self.box is not None and not self.boxes:
+            self.boxes = [self.box]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "value": self.value,
+            "raw": self.raw,
+            "confidence": round(float(self.confidence), 4),
+            "page": self.page,
+            "box": [round(v, 2) for v in self.box] if self.box else None,
+            "boxes": [[round(v, 2) for v in b] for b in self.boxes],
+            "source": self.source,
+            "problems": list(self.problems),
+            "edited": self.edited,
+        }
+
+    @classmethod
+    def from_dict(cls, name: str, d: dict[str, Any]) -> Field:
+        return cls(
+            name=name,
+            value=d.get("value"),
+            raw=d.get("raw"),
+            confidence=float(d.get("confidence", 0.0)),
+            page=d.get("page"),
+            box=_box(d.get("box")),
+            boxes=[_box(b) for b in d.get("boxes", [])],  # type: ignore[misc]
+            source=d.get("source", "ocr"),
+            problems=list(d.get("problems", [])),
+            edited=bool(d.get("edited", False)),
+        )
+
+
+@dataclass
+class Document:
+    """One business document (a receipt, an invoice) read from one source file.
+
+    A source file usually yields one document; a PDF whose pages are separate invoices yields one
+    document per invoice, each covering ``pages`` (first, last; 1-based, inclusive).
+    A file that could not be read yields one document with ``error`` set and no fields.
+    """
+
+    source: str
+    pages: tuple[int, int] = (1, 1)
+    document_type: str | None = None
+    error: str | None = None
+    engine: str | None = None
+    fields: dict[str, Field] = field(default_factory=dict)
+    page_results: list[PageResult] = field(default_factory=list)
+    line_items: list[dict[str, Any]] = field(default_factory=list)
+    tables: list[dict[str, Any]] = field(default_factory=list)
+    reviewed: bool = False
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        return "\n\n".join(p.text for p in self.page_results)
+
+    def problems(self) -> list[tuple[str, str]]:
+        """Every ``(field name, message)`` validation problem of the document."""
+        return [(name, msg) for name, f in self.fields.items() for msg in f.problems]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "pages": list(self.pages),
+            "document_type": self.document_type,
+            "error": self.error,
+            "engine": self.engine,
+            "reviewed": self.reviewed,
+            "fields": {name: f.to_dict() for name, f in self.fields.items()},
+            "line_items": list(self.line_items),
+            "tables": list(self.tables),
+            "page_results": [p.to_dict() for p in self.page_results],
+            "extras": dict(self.extras),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Document:
+        first, last = d.get("pages") or (1, 1)
+        return cls(
+            source=d["source"],
+            pages=(int(first), int(last)),
+            document_type=d.get("document_type"),
+            error=d.get("error"),
+            engine=d.get("engine"),
+            fields={k: Field.from_dict(k, v) for k, v in d.get("fields", {}).items()},
+            page_results=[PageResult.from_dict(p) for p in d.get("page_results", [])],
+            line_items=list(d.get("line_items", [])),
+            tables=list(d.get("tables", [])),
+            reviewed=bool(d.get("reviewed", False)),
+            extras=dict(d.get("extras", {})),
+        )
+
+
+@dataclass
+class ScanResult:
+    """A batch of documents: what ``shoebox scan`` writes as JSON."""
+
+    documents: list[Document] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        from desktop import __version__
+
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "generator": f"shoebox {__version__}",
+            "documents": [d.to_dict() for d in self.documents],
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> ScanResult:
+        version = str(d.get("schema_version", ""))
+        if version.split(".")[0] != SCHEMA_VERSION.split(".")[0]:
+            raise ValueError(f"unsupported schema_version {version!r} (this build reads {SCHEMA_VERSION})")
+        return cls(documents=[Document.from_dict(x) for x in d.get("documents", [])])
+
+    @classmethod
+    def from_json(cls, text: str) -> ScanResult:
+        return cls.from_dict(json.loads(text))
+
+    @classmethod
+    def load(cls, path: str | Path) -> ScanResult:
+        return cls.from_json(Path(path).read_text(encoding="utf-8"))
+
+
+def as_plain(obj: Any) -> Any:
+    """``dataclasses.asdict`` for any of the classes above (used by tests and debugging)."""
+    return asdict(obj)

@@ -1,0 +1,84 @@
+"""User settings and per-user folders (platformdirs), shared by the command line and the app.
+
+Settings are a small JSON file in the platform's user config folder
+(``~/.config/Shoebox/settings.json`` on Linux, ``%LOCALAPPDATA%\\Shoebox\\Shoebox`` on Windows).
+``SHOEBOX_HOME`` (a folder) overrides every per-user location: tests and portable installs use it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "Shoebox"
+
+
+def _home_override() -> Path | None:
+    home = os.environ.get("SHOEBOX_HOME")
+    return Path(home) if home else None
+
+
+def user_data_dir() -> Path:
+    """Folder for the session database and the optional ``models/HunyuanOCR`` folder."""
+    home = _home_override()
+    path = home / "data" if home else Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def user_config_dir() -> Path:
+    """Folder for ``settings.json``."""
+    home = _home_override()
+    path = home / "config" if home else Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@dataclass
+class Settings:
+    """What the settings dialog edits.
+
+    Attributes:
+        engine: ``auto``, ``ppocr`` (CPU) or ``hunyuan`` (GPU).
+        model_dir: HunyuanOCR model folder chosen by the user ("" = search the usual places).
+        default_document_type: ``auto`` or a document type name.
+        date_locale: how to read ambiguous dates such as 03/04/2024: ``auto`` (from the document),
+            ``DMY`` or ``MDY``.
+        ui_language: ``system``, ``en`` or ``zh_CN``.
+        last_export_dir: the folder the export dialog opened last.
+        recent_files: most recent first.
+    """
+
+    engine: str = "auto"
+    model_dir: str = ""
+    default_document_type: str = "auto"
+    date_locale: str = "auto"
+    ui_language: str = "system"
+    last_export_dir: str = ""
+    recent_files: list[str] | None = None
+
+    @classmethod
+    def path(cls) -> Path:
+        return user_config_dir() / "settings.json"
+
+    @classmethod
+    def load(cls) -> Settings:
+        """Read the settings; a missing or unreadable file gives the defaults."""
+        try:
+            data = json.loads(cls.path().read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return cls()
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+    def save(self) -> None:
+        """Write atomically (temp file in the same folder, then rename)."""
+        path = self.path()
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".settings-", suffix=".json")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(asdict(self), fh, ensure_ascii=False, indent=2)
+        os.replace(tmp, path)

@@ -1,0 +1,89 @@
+"""Shared fixtures.
+
+- Every test runs with the network cut off: any ``socket.connect`` to an address that is not local
+  raises :class:`NetworkAccessError` and is recorded, so a library that tries to phone home fails the
+  test that triggered it (``network_attempts`` lets a test assert on the record directly).
+- ``samples`` is ``../shared/samples`` beside the checkout (override with ``SHOEBOX_SAMPLES``);
+  tests that need it are skipped where it is absent.
+- Per-user folders (settings, session database) go to a temporary ``SHOEBOX_HOME``.
+"""
+from __future__ import annotations
+
+import os
+import socket
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ["ORT_DISABLE_TELEMETRY"] = "1"
+os.environ["HF_HUB_OFFLINE"] = "1"
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLES = Path(os.environ.get("SHOEBOX_SAMPLES", REPO.parent / "shared" / "samples"))
+
+
+class NetworkAccessError(RuntimeError):
+    """A test tried to open a network connection."""
+
+
+_ATTEMPTS: list[object] = []
+_real_connect = socket.socket.connect
+_real_connect_ex = socket.socket.connect_ex
+
+
+def _is_local(sock: socket.socket, address: object) -> bool:
+    if sock.family == getattr(socket, "AF_UNIX", object()):
+        return True
+    host = address[0] if isinstance(address, tuple) else address
+    return host in ("127.0.0.1", "::1", "localhost", "0.0.0.0") or str(host).startswith("127.")
+
+
+def _guarded_connect(self: socket.socket, address: object) -> None:
+    if not _is_local(self, address):
+        _ATTEMPTS.append(address)
+        raise NetworkAccessError(f"test tried to connect to {address!r}")
+    return _real_connect(self, address)
+
+
+def _guarded_connect_ex(self: socket.socket, address: object) -> int:
+    if not _is_local(self, address):
+        _ATTEMPTS.append(address)
+        raise NetworkAccessError(f"test tried to connect to {address!r}")
+    return _real_connect_ex(self, address)
+
+
+socket.socket.connect = _guarded_connect  # type: ignore[method-assign]
+socket.socket.connect_ex = _guarded_connect_ex  # type: ignore[method-assign]
+
+
+@pytest.fixture
+def network_attempts() -> list[object]:
+    """The non-local connection attempts made during the test (cleared at its start)."""
+    _ATTEMPTS.clear()
+    return _ATTEMPTS
+
+
+@pytest.fixture(autouse=True)
+def _fail_on_network_attempt():
+    before = len(_ATTEMPTS)
+    yield
+    new = _ATTEMPTS[before:]
+    if new:
+        pytest.fail(f"network connection attempted: {new}")
+
+
+@pytest.fixture(autouse=True)
+def shoebox_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh per-test ``SHOEBOX_HOME`` so no test reads or writes the real user folders."""
+    home = tmp_path_factory.mktemp("shoebox_home")
+    monkeypatch.setenv("SHOEBOX_HOME", str(home))
+    return home
+
+
+@pytest.fixture(scope="session")
+def samples() -> Path:
+    """``../shared/samples`` (skips the test where it is absent)."""
+    if not (SAMPLES / "MANIFEST.tsv").is_file():
+        pytest.skip(f"samples not found at {SAMPLES}")
+    return SAMPLES
