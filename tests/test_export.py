@@ -382,6 +382,29 @@ def test_json_round_trip(tmp_path: Path) -> None:
     assert "天津某某科技有限公司" in path.read_text(encoding="utf-8")  # not \\u-escaped
 
 
+def test_json_keeps_broken_text_valid(tmp_path: Path) -> None:
+    doc = Document(source="/a.jpg", fields={"vendor_name": _field("vendor_name", "bad \udcff text")})
+    export_json([doc], tmp_path / "s.json")
+    assert ScanResult.load(tmp_path / "s.json").documents[0].fields["vendor_name"].value == "bad \udcff text"
+
+
+def test_csv_removes_characters_a_sheet_cannot_hold(tmp_path: Path) -> None:
+    doc = Document(source="/a.jpg", fields={"vendor_name": _field("vendor_name", "A\x00B\x1bC\udcffD\tE")})
+    export_csv([doc], tmp_path / "c.csv")
+    rows = list(csv.reader(io.StringIO((tmp_path / "c.csv").read_text(encoding="utf-8-sig"), newline="")))
+    assert rows[1][rows[0].index("Vendor")] == "ABCD\tE"
+
+
+def test_cleaning_covers_openpyxl_illegal_characters() -> None:
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+    for code in range(0x10000):
+        ch = chr(code)
+        if ILLEGAL_CHARACTERS_RE.match(ch):
+            assert export_mod._clean(ch) == "", hex(code)
+    assert export_mod._clean("a\tb\nc\rd") == "a\tb\nc\rd"
+
+
 @pytest.mark.parametrize("suffix", [".json", ".xlsx", ".csv", ".XLSX"])
 def test_export_dispatches_by_suffix(tmp_path: Path, suffix: str) -> None:
     path = tmp_path / f"out{suffix}"

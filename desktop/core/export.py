@@ -45,7 +45,7 @@ Excel (.xlsx, written with openpyxl)
 CSV
     One row per document with the same columns as the ``Documents`` sheet, values as in JSON (ISO dates,
     decimal strings), UTF-8 with a byte order mark so Excel opens Chinese text correctly, RFC 4180 quoting
-    and CRLF line ends. Cells beginning with ``= + - @``, tab or CR get a leading ``'`` so a spreadsheet
+    and CRLF line ends. The same characters as in Excel are removed. Cells beginning with ``= + - @``, tab or CR get a leading ``'`` so a spreadsheet
     does not run them as formulas (OWASP, "CSV Injection"); plain numbers such as ``-12.50`` are left
     alone, since a number cannot run anything. Note: spreadsheet programs opening a CSV may still turn
     long digit strings (invoice codes) into numbers; use the .xlsx export for Excel.
@@ -155,8 +155,11 @@ def export_json(documents: Sequence[Document], path: str | os.PathLike[str]) -> 
     Raises:
         ExportError: the file could not be written.
     """
-    data = (ScanResult(list(documents)).to_json() + "\n").encode("utf-8")
-    _atomic_write(path, lambda fh: fh.write(data))
+    def write(fh: IO[bytes]) -> None:
+        # A lone surrogate (broken OCR text) becomes a \uXXXX escape, which is still valid JSON.
+        fh.write((ScanResult(list(documents)).to_json() + "\n").encode("utf-8", "backslashreplace"))
+
+    _atomic_write(path, write)
 
 
 def export_csv(documents: Sequence[Document], path: str | os.PathLike[str]) -> None:
@@ -165,14 +168,16 @@ def export_csv(documents: Sequence[Document], path: str | os.PathLike[str]) -> N
     Raises:
         ExportError: the file could not be written.
     """
-    columns = _document_columns(documents)
-    buf = io.StringIO(newline="")
-    writer = csv.writer(buf, lineterminator="\r\n")
-    writer.writerow([c.header for c in columns])
-    for doc in documents:
-        writer.writerow([_csv_safe(_plain_cell(doc, c)) for c in columns])
-    data = buf.getvalue().encode("utf-8-sig")
-    _atomic_write(path, lambda fh: fh.write(data))
+    def write(fh: IO[bytes]) -> None:
+        columns = _document_columns(documents)
+        buf = io.StringIO(newline="")
+        writer = csv.writer(buf, lineterminator="\r\n")
+        writer.writerow([c.header for c in columns])
+        for doc in documents:
+            writer.writerow([_csv_safe(_plain_cell(doc, c)) for c in columns])
+        fh.write(buf.getvalue().encode("utf-8-sig"))
+
+    _atomic_write(path, write)
 
 
 def export_xlsx(documents: Sequence[Document], path: str | os.PathLike[str]) -> None:
@@ -181,8 +186,7 @@ def export_xlsx(documents: Sequence[Document], path: str | os.PathLike[str]) -> 
     Raises:
         ExportError: the file could not be written.
     """
-    workbook = _build_workbook(documents)
-    _atomic_write(path, workbook.save)
+    _atomic_write(path, lambda fh: _build_workbook(documents).save(fh))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -261,7 +265,7 @@ def _csv_safe(value: str | int | None) -> str:
     """Text for a CSV cell; formula-looking text gets a leading ``'`` (OWASP, "CSV Injection")."""
     if value is None:
         return ""
-    text = str(value)
+    text = _clean(str(value))
     if text.startswith(FORMULA_TRIGGERS) and not _PLAIN_NUMBER_RE.fullmatch(text):
         return "'" + text
     return text
