@@ -466,7 +466,7 @@ def test_end_to_end_ppocr_on_real_receipts(samples: Path, tmp_path: Path) -> Non
     names = ["sroie_006", "sroie_514"]
     out = tmp_path / "receipts.json"
     status = cli.main(["scan", *(str(samples / "sroie" / f"{n}.jpg") for n in names),
-                       "--engine", "ppocr", "-o", str(out), "-q"])
+                       "--engine", "ppocr", "--type", "receipt", "-o", str(out), "-q"])
     assert status == 0
     docs = ScanResult.load(out).documents
     assert [Path(d.source).stem for d in docs] == names
