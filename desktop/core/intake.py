@@ -64,6 +64,7 @@ __all__ = [
     "MAX_IMAGE_PIXELS",
     "MAX_RASTER_DPI",
     "MIXED_IMAGE_COVERAGE",
+    "MUPDF_LOCK",
     "PDF_DPI",
     "RASTER_DPI",
     "SUPPORTED_SUFFIXES",
@@ -91,14 +92,19 @@ SUPPORTED_SUFFIXES: tuple[str, ...] = (
 
 :func:`open_pages` itself ignores the suffix and reads the content."""
 
-PDF_DPI: float = 150.0
+PDF_DPI: float = 300.0
 """Nominal resolution of PDF page pixels: page px = PDF points * PDF_DPI / 72 (an A4 page is
-1240 x 1754 page px). Fixed so that boxes are the same whatever engine read the page."""
+2480 x 3508 page px, the size of a 300 dpi scan of it). Fixed, so that boxes are the same whatever
+engine read the page, and equal to :data:`MAX_RASTER_DPI`, so that the ``scale`` returned by
+:meth:`PageImage.render` is never above 1 for PDF pages either. Page pixels are only a coordinate
+system: nothing is ever allocated at this resolution unless the pixel budget allows it."""
 
 RASTER_DPI: float = 200.0
-"""Resolution PDF pages are rasterised at for OCR when the pixel budget allows. 200 dpi keeps 8 pt
-print at roughly 22 px x-height, comfortably inside what PP-OCR's detector and recogniser are
-trained on."""
+"""Resolution PDF pages are rasterised at for OCR when the pixel budget allows. At 200 dpi 8 pt print
+is about 22 px per em (x-height ~11 px): enough for PP-OCR, whose detector resizes pages to ~960 px
+on the long side by default and whose recogniser scales line crops to 48 px high; going higher mostly
+costs time. Scanned pages finer than this are rendered at their own resolution (see
+:data:`MAX_RASTER_DPI`)."""
 
 MAX_RASTER_DPI: float = 300.0
 """Upper bound for rasterising scanned PDF pages: a page whose embedded scan is finer than
@@ -122,10 +128,10 @@ if Image.MAX_IMAGE_PIXELS is not None and Image.MAX_IMAGE_PIXELS < MAX_IMAGE_PIX
     Image.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
 
 _PIL_FORMATS: dict[str, list[str]] = {
-    "jpeg": ["JPEG", "MPO"],  # phone cameras write MPO (JPEG + depth/preview frames)
+    "jpeg": ["JPEG"],  # the JPEG opener also returns MPO files (phone photos with extra frames)
     "png": ["PNG"],
     "tiff": ["TIFF"],
-    "bmp": ["BMP", "DIB"],
+    "bmp": ["BMP"],
     "webp": ["WEBP"],
     "heif": ["HEIF"],
 }
@@ -379,10 +385,11 @@ class PageImage:
         Returns:
             ``(array, scale)``: ``array`` is ``(H, W, 3)`` ``uint8`` RGB, C-contiguous, upright and
             turned by :attr:`rotation`; ``scale`` is rendered pixels per page pixel, so a box on the
-            array divided by ``scale`` is in page pixels. For images ``scale <= 1`` (1 when the image
-            fits the budget). For PDF pages the array is at :data:`RASTER_DPI` (up to
-            :data:`MAX_RASTER_DPI` for fine scans) when the budget allows, so ``scale`` can exceed 1
-            (it is ``render dpi / PDF_DPI``); ``H * W <= max_pixels`` always.
+            array divided by ``scale`` is in page pixels; ``0 < scale <= 1`` and
+            ``H * W <= max_pixels`` always. Images: ``scale`` is 1 when the image fits the budget.
+            PDF pages are rendered straight at :data:`RASTER_DPI` (up to :data:`MAX_RASTER_DPI` for
+            scans finer than that), or lower where the budget demands; ``scale`` is
+            ``render dpi / PDF_DPI`` (2/3 for a page rendered at 200 dpi).
 
         Raises:
             CorruptFileError: the pixel data is damaged or truncated.
@@ -395,10 +402,11 @@ class PageImage:
         if max_pixels is not None and max_pixels < 1:
             raise ValueError(f"max_pixels must be positive, got {max_pixels}")
         budget = MAX_IMAGE_PIXELS if max_pixels is None else min(int(max_pixels), MAX_IMAGE_PIXELS)
-        if self._format == "pdf":
+        fmt = self._format or sniff_format(self.source)  # PageImage built by hand (tests, fakes)
+        if fmt == "pdf":
             array, scale = _render_pdf_page(self, budget)
         else:
-            array, scale = _render_image_page(self, budget)
+            array, scale = _render_image_page(self, budget, fmt)
         k = (self.rotation // 90) % 4
         if k:
             array = np.ascontiguousarray(np.rot90(array, k=-k))  # negative k = clockwise
@@ -510,7 +518,8 @@ def open_pages(path: str | os.PathLike[str]) -> Iterator[PageImage]:
     p = Path(path)
     fmt = sniff_format(p)
     if fmt == "pdf":
-        doc = _open_pdf(p)
+        with MUPDF_LOCK:
+            doc = _open_pdf(p)
         return _iter_pdf_pages(p, doc)
     frames = _probe_image(p, fmt)
     return iter(frames)
@@ -525,11 +534,12 @@ def count_pages(path: str | os.PathLike[str]) -> int:
     p = Path(path)
     fmt = sniff_format(p)
     if fmt == "pdf":
-        doc = _open_pdf(p)
-        try:
-            return doc.page_count
-        finally:
-            doc.close()
+        with MUPDF_LOCK:
+            doc = _open_pdf(p)
+            try:
+                return doc.page_count
+            finally:
+                doc.close()
     if fmt == "tiff":
         with _open_image(p, fmt) as (im, _f):
             try:
@@ -560,12 +570,13 @@ def load_page(path: str | os.PathLike[str], number: int, rotation: int = 0) -> P
     p = Path(path)
     fmt = sniff_format(p)
     if fmt == "pdf":
-        doc = _open_pdf(p)
-        try:
-            _check_page_number(p, number, doc.page_count)
-            page = _pdf_page_image(p, doc, number - 1)
-        finally:
-            doc.close()
+        with MUPDF_LOCK:
+            doc = _open_pdf(p)
+            try:
+                _check_page_number(p, number, doc.page_count)
+                page = _pdf_page_image(p, doc, number - 1)
+            finally:
+                doc.close()
     else:
         frames = _probe_image(p, fmt)
         _check_page_number(p, number, len(frames))
@@ -744,10 +755,10 @@ def _fit_scale(width: float, height: float, budget: int) -> float:
     return math.sqrt(budget / (width * height))
 
 
-def _render_image_page(page: PageImage, budget: int) -> tuple[np.ndarray, float]:
+def _render_image_page(page: PageImage, budget: int, fmt: str) -> tuple[np.ndarray, float]:
     """Decode an image frame, upright and RGB, at most ``budget`` pixels. Returns ``(array, scale)``."""
     path = page.source
-    with _open_image(path, page._format) as (im, _f):
+    with _open_image(path, fmt) as (im, _f):
         try:
             if page.number > 1:
                 im.seek(page.number - 1)
@@ -850,6 +861,12 @@ def _to_8bit(im: Image.Image, path: Path) -> Image.Image:
 # --------------------------------------------------------------------------------------------------
 
 
+MUPDF_LOCK = threading.RLock()
+"""Serialises every PyMuPDF call made here; other modules calling PyMuPDF should take it too.
+PyMuPDF is not thread-safe ("PyMuPDF does not support running on multiple threads", PyMuPDF docs,
+*Multiprocessing*), and the GUI may render a page for the viewer while a worker thread scans."""
+
+
 def _pymupdf() -> Any:
     import pymupdf
 
@@ -870,9 +887,9 @@ def _open_pdf(path: Path) -> pymupdf.Document:
     except FileNotFoundError:
         raise IntakeError(path, "file not found") from None
     except Exception as exc:  # noqa: BLE001 - FileDataError, RuntimeError, ValueError
-        raise CorruptFileError(
-            path, f"the PDF is damaged and cannot be opened ({_strip_path(str(exc), path)})"
-        ) from exc
+        detail = _strip_path(str(exc), path)
+        suffix = "" if detail.lower().startswith("failed to open file") else f" ({detail})"
+        raise CorruptFileError(path, f"the PDF is damaged and cannot be opened{suffix}") from exc
     # A PDF may be encrypted with only an owner password (restricting printing or copying): it
     # opens with the empty user password (ISO 32000-1, 7.6.3.3) and is read normally.
     if doc.needs_pass and not doc.authenticate(""):
@@ -895,9 +912,12 @@ def _open_pdf(path: Path) -> pymupdf.Document:
 def _iter_pdf_pages(path: Path, doc: pymupdf.Document) -> Iterator[PageImage]:
     try:
         for index in range(doc.page_count):
-            yield _pdf_page_image(path, doc, index)
+            with MUPDF_LOCK:
+                page = _pdf_page_image(path, doc, index)
+            yield page
     finally:
-        doc.close()
+        with MUPDF_LOCK:
+            doc.close()
 
 
 def _pdf_page_image(path: Path, doc: pymupdf.Document, index: int) -> PageImage:
@@ -910,6 +930,8 @@ def _pdf_page_image(path: Path, doc: pymupdf.Document, index: int) -> PageImage:
         width = max(1, round(rect.width * zoom))
         height = max(1, round(rect.height * zoom))
         warnings: list[str] = []
+        if getattr(doc, "is_repaired", False):
+            warnings.append("the PDF was damaged and has been repaired; check what was read")
 
         # Text layer: word boxes come in unrotated page space; rotation_matrix maps them to the
         # displayed (rendered) orientation.
@@ -958,7 +980,7 @@ def _pdf_page_image(path: Path, doc: pymupdf.Document, index: int) -> PageImage:
         origin, needs_ocr = "pdf_image", True
     raster_dpi = RASTER_DPI
     if origin != "pdf_text" and image_dpi > RASTER_DPI:
-        raster_dpi = min(image_dpi, MAX_RASTER_DPI)
+        raster_dpi = min(image_dpi, MAX_RASTER_DPI, PDF_DPI)
     return PageImage(
         source=path,
         number=index + 1,
@@ -1020,40 +1042,41 @@ def _render_pdf_page(page: PageImage, budget: int) -> tuple[np.ndarray, float]:
         _check_file(path)
     except EmptyFileError:
         raise CorruptFileError(path, "the file has been emptied since it was opened") from None
-    doc = _open_pdf(path)
-    try:
-        if page.number > doc.page_count:
-            raise IntakeError(path, f"page {page.number} no longer exists in the file")
-        pdf_page = doc[page.number - 1]
-        rect = pdf_page.rect
-        w_pt, h_pt = max(rect.width, 1e-3), max(rect.height, 1e-3)
-        dpi = min(page._raster_dpi, 72.0 * math.sqrt(budget / (w_pt * h_pt)))
-        zoom = dpi / 72.0
-        # MuPDF rounds the pixmap size outwards; shrink the zoom a hair until it fits the budget.
-        for _ in range(50):
-            ir = (rect * pymupdf.Matrix(zoom, zoom)).irect
-            if ir.width * ir.height <= budget:
-                break
-            zoom *= 0.998
-        for info in pdf_page.get_image_info():
-            if info.get("width", 0) * info.get("height", 0) > MAX_IMAGE_PIXELS:
-                raise _too_large(path, int(info["width"]), int(info["height"]))
-        pix = pdf_page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), colorspace=pymupdf.csRGB, alpha=False)
-        array = np.frombuffer(pix.samples_mv, dtype=np.uint8)
-        array = array.reshape(pix.height, pix.stride)[:, : pix.width * 3].reshape(pix.height, pix.width, 3).copy()
-        del pix
-    except IntakeError:
-        raise
-    except MemoryError:
-        raise IntakeError(path, f"there is not enough memory to render page {page.number}") from None
-    except Exception as exc:  # noqa: BLE001
-        raise CorruptFileError(
-            path, f"page {page.number} of the PDF cannot be rendered ({_strip_path(str(exc), path)})"
-        ) from exc
-    finally:
-        doc.close()
+    with MUPDF_LOCK:
+        doc = _open_pdf(path)
         try:
-            pymupdf.TOOLS.store_shrink(100)  # drop MuPDF's cache of decoded images
-        except Exception:  # noqa: BLE001, S110
-            pass
+            if page.number > doc.page_count:
+                raise IntakeError(path, f"page {page.number} no longer exists in the file")
+            pdf_page = doc[page.number - 1]
+            rect = pdf_page.rect
+            w_pt, h_pt = max(rect.width, 1e-3), max(rect.height, 1e-3)
+            dpi = min(page._raster_dpi, 72.0 * math.sqrt(budget / (w_pt * h_pt)))
+            zoom = dpi / 72.0
+            # MuPDF rounds the pixmap size outwards; shrink the zoom a hair until it fits the budget.
+            for _ in range(50):
+                ir = (rect * pymupdf.Matrix(zoom, zoom)).irect
+                if ir.width * ir.height <= budget:
+                    break
+                zoom *= 0.998
+            for info in pdf_page.get_image_info():
+                if info.get("width", 0) * info.get("height", 0) > MAX_IMAGE_PIXELS:
+                    raise _too_large(path, int(info["width"]), int(info["height"]))
+            pix = pdf_page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), colorspace=pymupdf.csRGB, alpha=False)
+            array = np.frombuffer(pix.samples_mv, dtype=np.uint8)
+            array = array.reshape(pix.height, pix.stride)[:, : pix.width * 3].reshape(pix.height, pix.width, 3).copy()
+            del pix
+        except IntakeError:
+            raise
+        except MemoryError:
+            raise IntakeError(path, f"there is not enough memory to render page {page.number}") from None
+        except Exception as exc:  # noqa: BLE001
+            raise CorruptFileError(
+                path, f"page {page.number} of the PDF cannot be rendered ({_strip_path(str(exc), path)})"
+            ) from exc
+        finally:
+            doc.close()
+            try:
+                pymupdf.TOOLS.store_shrink(100)  # drop MuPDF's cache of decoded images
+            except Exception:  # noqa: BLE001, S110
+                pass
     return array, zoom / (PDF_DPI / 72.0)
