@@ -25,9 +25,10 @@ __all__ = [
     "parse_amount",
 ]
 
-#: ISO 4217 codes accepted as printed (the common ones; anything else must be typed as a symbol we map).
+#: ISO 4217 codes accepted as printed (the common ones). BHD is left out on purpose: "SDN BHD" (Malaysian
+#: company suffix) would read as Bahraini dinars.
 ISO_4217_COMMON = frozenset(
-    "AED AUD BDT BGN BHD BRL CAD CHF CNY CZK DKK EGP EUR GBP HKD HUF IDR ILS INR ISK JPY KES KRW KWD LKR "
+    "AED AUD BDT BGN BRL CAD CHF CNY CZK DKK EGP EUR GBP HKD HUF IDR ILS INR ISK JPY KES KRW KWD LKR "
     "MAD MOP MXN MYR NGN NOK NZD PHP PKR PLN QAR RON RUB SAR SEK SGD THB TRY TWD UAH USD VND ZAR".split()
 )
 
