@@ -68,7 +68,7 @@ def normalise_currency(marker: str | None, *, chinese_document: bool = False) ->
 _CODE_RE = re.compile(r"(?<![A-Za-z])(" + "|".join(sorted(ISO_4217_COMMON)) + r")(?![A-Za-z])")
 _SYMBOL_RE = re.compile(
     r"HK\$|US\$|NZ\$|(?<![A-Za-z])[SAC]\$|(?<![A-Za-z])RMB(?![A-Za-z])|(?<![A-Za-z])RM(?=\s*\d|\s*$|\))"
-    r"|(?<![A-Za-z])Rs\.?(?=\s*\d)|[₹€£￥¥₩₫฿₱$]|元"
+    r"|(?<![A-Za-z])Rs\.?(?=\s*-?\d)|[₹€£￥¥₩₫฿₱$]|元"
 )
 
 

@@ -28,7 +28,8 @@ _MONTHS = (
 )
 _MONTH_RE = rf"(?:{_MONTHS})\.?"
 
-_YMD_CN = re.compile(r"(?<!\d)((?:19|20)\d{2})\s*[年./\-]?\s*(\d{1,2})\s*[月./\-]?\s*(\d{1,2})\s*日?(?!\d)")
+_YMD_CN = re.compile(
+    r"(?<!\d)((?:19|20)\d{2})(?:\s*[年./\-]\s*(\d{1,2})\s*[月./\-]\s*(\d{1,2})\s*日?|\s+(\d{2})\s+(\d{2})(?:\s*日)?|(\d{2})(\d{2}))(?!\d)")
 _NUMERIC = re.compile(r"(?<![\d.])(\d{1,2})\s?([./\-])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?:(?!\d)|(?=\d{1,2}[:：]\d{2}))")
 _TEXT_DMY = re.compile(rf"(?<![\w])(\d{{1,2}})(?:st|nd|rd|th|er)?\.?[\s\-/]*({_MONTH_RE})[\s\-/,.]*(\d{{4}}|\d{{2}})(?!\d)", re.I)
 _TEXT_MDY = re.compile(rf"(?<![\w])({_MONTH_RE})\s*(\d{{1,2}})(?:st|nd|rd|th)?,?\s*(\d{{4}})(?!\d)", re.I)
@@ -107,13 +108,12 @@ def find_dates(text: str, date_order: str | None = None) -> list[DateMatch]:
         return all(b <= s or a >= e for s, e in taken)
 
     for m in _YMD_CN.finditer(t):
-        sep_ok = bool(re.search(r"[年./\-]", m.group(0))) or bool(re.fullmatch(r"\d{4}\s+\d{2}\s+\d{2}\s*日?", m.group(0)))
-        if not sep_ok and not re.fullmatch(r"\d{8}", m.group(0).strip()):
-            continue
-        if re.fullmatch(r"\d{8}", m.group(0).strip()) and not 1 <= int(m.group(2)) <= 12:
-            continue
-        y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
-        value, problems = _make(y, mo, d, m.group(0).strip())
+        y = int(m.group(1))
+        mo_s = m.group(2) or m.group(4) or m.group(6)
+        d_s = m.group(3) or m.group(5) or m.group(7)
+        if m.group(6) and not 1 <= int(mo_s) <= 12:
+            continue  # 8 bare digits that are not a YYYYMMDD date
+        value, problems = _make(y, int(mo_s), int(d_s), m.group(0).strip())
         out.append(DateMatch(value, m.group(0).strip(), m.start(), m.end(), problems, False, "YMD"))
         taken.append((m.start(), m.end()))
     for m in _NUMERIC.finditer(t):

@@ -214,15 +214,28 @@ class Layout:
             if not m or (exclude is not None and exclude.search(ln.text)):
                 continue
             rest = ln.text[m.end():]
+            neighbours = self.right_of(ln) if right else []
+            # stop at the next label on the row ("Exclusief BTW € 593,36   Subtotaal € 717,97")
+            for k, o in enumerate(neighbours):
+                if len(re.findall(r"[^\W\d_]", o.text)) >= 3 and not re.search(r"\d", o.text):
+                    neighbours = neighbours[:k]
+                    break
+            found = False
+            if prefer_rightmost:
+                # the value column: the rightmost box of the row that holds a value wins over the label line
+                for o in neighbours[::-1][:4]:
+                    got = parse(o.text)
+                    if got and got[0] is not None:
+                        out.append(Candidate(got[0], got[1], [o], got[2], factor * 0.98))
+                        found = True
+                        break
+                if found:
+                    continue
             got = parse(rest) if rest.strip(" :：.-") else None
             if got and got[0] is not None:
                 out.append(Candidate(got[0], got[1], [ln], got[2], factor))
                 continue
-            found = False
-            if right:
-                neighbours = self.right_of(ln)
-                if prefer_rightmost:
-                    neighbours = neighbours[::-1]
+            if right and not prefer_rightmost:
                 for o in neighbours[:4]:
                     got = parse(o.text)
                     if got and got[0] is not None:
