@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.scoring import SAMPLES, expected_document_type, load_ground_truth, read_manifest, same  # noqa: E402
-from desktop.core.extraction import detect_document_type, extract_fields  # noqa: E402
+from desktop.core.extraction import decode_qr, detect_document_type, extract_fields  # noqa: E402
 from desktop.core.model import Line, PageResult, Word  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
@@ -108,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=Path("/tmp/ocr_cache"))
     ap.add_argument("--ocr", action="store_true", help="run PP-OCR on images without a recording")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every miss")
+    ap.add_argument("--no-qr", action="store_true", help="do not decode QR codes on images")
     args = ap.parse_args(argv)
     caches = [args.cache, REPO / "tests" / "data" / "ocr"]
     stats: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
@@ -135,7 +136,13 @@ def main(argv: list[str] | None = None) -> int:
         doc_type = detect_document_type(pages)
         type_n += 1
         type_ok += doc_type == want_type
-        result = extract_fields(pages, want_type)
+        payloads: list[str] = []
+        if not args.no_qr and path.suffix.lower() != ".pdf" and want_type == "cn_vat_invoice":
+            import numpy as np
+            from PIL import Image, ImageOps
+
+            payloads = decode_qr(np.asarray(ImageOps.exif_transpose(Image.open(path)).convert("RGB")))
+        result = extract_fields(pages, want_type, qr_payloads=payloads)
         group = row["path"].split("/")[0]
         for name, expected in gt.items():
             f = result.fields.get(name)
