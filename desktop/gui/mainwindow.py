@@ -826,14 +826,18 @@ class MainWindow(QMainWindow):
             self.show_page(self.current_page)
         else:
             page = self._current_page_result()
-            if page is not None and self.viewer.page is not None and page is not self.viewer.page:
+            if page is not None and self.viewer.page is None:
+                self.show_page(self.current_page)  # type: ignore[arg-type]
+            elif page is not None and self.viewer.page is not None and page is not self.viewer.page:
                 if page.rotation != self.viewer.page.rotation or (page.width, page.height) != (
                         self.viewer.page.width, self.viewer.page.height):
                     self.show_page(self.current_page)
                 else:
                     self.viewer.set_page(self._viewer_image(), page)
                     self._refresh_highlight(scroll=False)
-                    self._update_text(page)
+            if page is not None:
+                self._update_text(page)
+            self._set_page_label()
 
     def _viewer_image(self) -> QImage | None:
         item = self.viewer._pixmap_item  # noqa: SLF001 - the window owns the viewer
