@@ -645,10 +645,16 @@ class MainWindow(QMainWindow):
             self._batch_total = self._batch_done = 0
 
     def _on_engine_state(self, state: str, text: str) -> None:
-        self.engine_label.setText(text)
+        if state == "loading":
+            label = self.tr("Loading %1…").replace("%1", text) if text else self.tr("Loading the OCR engine…")
+        elif state == "ready":
+            label = self.tr("%1 ready").replace("%1", text)
+        else:
+            label = text
+        self.engine_label.setText(label)
         self.engine_label.setStyleSheet("color: #c62828;" if state == "failed" else "")
         if state == "ready":
-            self.engine_description = text.rsplit(" ", 1)[0] if text.endswith(" ready") else text
+            self.engine_description = text
             for note in self.worker.notes:
                 self.statusBar().showMessage(note, 10000)
             self.engine_label.setToolTip("\n".join(self.worker.notes))

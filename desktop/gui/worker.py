@@ -51,7 +51,8 @@ class ReadWorker(QObject):
     """Reads files with one engine, created and warmed up once in the worker thread and reused.
 
     Signals:
-        engine_state(state, text): ``loading`` / ``ready`` / ``failed`` with a line for the status bar.
+        engine_state(state, text): ``loading`` (text: the engine's short name, or "" before it is
+            known), ``ready`` (text: ``engine.describe()``) or ``failed`` (text: the message).
         started(entry_id): reading of an entry began.
         progress(entry_id, page, pages, message): before each page.
         document_ready(entry_id, documents): ``list[Document]`` read from the entry's file.
@@ -102,12 +103,12 @@ class ReadWorker(QObject):
             return self._engine
         if self._engine_error is not None:
             raise RuntimeError(self._engine_error)
-        self.engine_state.emit("loading", self.tr("Loading OCR engine…"))
+        self.engine_state.emit("loading", "")
         try:
             notes: list[str] = []
             engine = self._factory(notes)
             self.notes = notes
-            self.engine_state.emit("loading", self.tr("Loading %1…").replace("%1", _short_name(engine)))
+            self.engine_state.emit("loading", _short_name(engine))
             engine.warm_up()
         except Exception as exc:  # noqa: BLE001 - reported to the user in the status bar and per document
             self._engine_error = self.tr("The OCR engine could not start: %1").replace("%1", str(exc) or type(exc).__name__)
@@ -115,7 +116,7 @@ class ReadWorker(QObject):
             self.engine_state.emit("failed", self._engine_error)
             raise RuntimeError(self._engine_error) from exc
         self._engine = engine
-        self.engine_state.emit("ready", self.tr("%1 ready").replace("%1", engine.describe()))
+        self.engine_state.emit("ready", engine.describe())
         return engine
 
     @Slot()
