@@ -211,6 +211,7 @@ class FieldForm(QScrollArea):
         for row in self.rows.values():
             for w in (row.label, row.edit, row.badge, row.problems):
                 self._grid.removeWidget(w)
+                w.hide()  # deleteLater runs only when the event loop comes back round
                 w.deleteLater()
             row.deleteLater()
         self.rows = {}
@@ -264,8 +265,11 @@ class FieldForm(QScrollArea):
         row.set_problems(problems)
 
     def focus_field(self, name: str) -> None:
+        """Put the keyboard focus on a field (and link it to the page even while the window is inactive)."""
         if name in self.rows:
             self.rows[name].edit.setFocus(Qt.FocusReason.OtherFocusReason)
+            if not self.rows[name].edit.hasFocus():
+                self._on_focus(name)
 
     def label_of(self, name: str) -> str:
         row = self.rows.get(name)
