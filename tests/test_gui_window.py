@@ -189,9 +189,12 @@ def test_read_edit_undo_redo_export_reopen(qtbot, make_window, pipeline, samples
     before_value = w.undo_stack.command(0).model  # the stack holds the edit
     assert before_value is w.model and w.undo_stack.count() == 1
 
-    w.undo_stack.undo()
+    qtbot.keyClick(edit, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # committed: the stack undoes
     assert w.model.entry(entry_id).document.fields["total"].value != "45.60"
     assert w.form.rows["total"].edit.text() != "45.60"
+    qtbot.keyClick(edit, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert w.model.entry(entry_id).document.fields["total"].value == "45.60"
+    w.undo_stack.undo()
     w.undo_stack.redo()
     assert w.model.entry(entry_id).document.fields["total"].value == "45.60"
     assert w.form.rows["total"].edit.text() == "45.60"

@@ -7,8 +7,8 @@ is committed (one undoable edit) when the input loses focus or Enter is pressed.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QDate, QObject, Qt, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QDate, QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QCalendarWidget,
     QGridLayout,
@@ -76,6 +76,20 @@ class FieldEdit(QLineEdit):
         if self.text() != self._shown:
             self._shown = self.text()
             self.committed.emit(self.spec.name, self.text())
+
+    def event(self, event: QEvent) -> bool:
+        """Let Ctrl+Z / Ctrl+Shift+Z reach the window's undo stack unless there is uncommitted typing.
+
+        A ``QLineEdit`` claims the undo keys for its own text; once the text is committed, undo must
+        step through the document's edits across fields instead.
+        """
+        if event.type() == QEvent.Type.ShortcutOverride and self.text() == self._shown:
+            key = QKeySequence(event.keyCombination())
+            if key in (QKeySequence(QKeySequence.StandardKey.Undo), QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")) \
+                    or event.matches(QKeySequence.StandardKey.Redo):
+                event.ignore()
+                return False
+        return super().event(event)
 
     def focusInEvent(self, event) -> None:  # noqa: N802, ANN001 - Qt API
         super().focusInEvent(event)
