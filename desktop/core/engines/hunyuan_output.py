@@ -187,6 +187,7 @@ _NUM = r"(-?\d+(?:\.\d+)?)"
 _PAIR_RE = re.compile(
     r"\(\s*" + _NUM + r"\s*,\s*" + _NUM + r"\s*\)\s*,?\s*\(\s*" + _NUM + r"\s*,\s*" + _NUM + r"\s*\)"
 )
+_JSON_KEY_RE = re.compile(r'"(?:box|bbox|quad|polygon|text|content)"\s*:')
 _TAG_RE = re.compile(r"</?(?:ref|quad|box)>", re.IGNORECASE)
 _FENCE_RE = re.compile(r"```[a-zA-Z]*\s*\n?(.*?)(?:```|$)", re.DOTALL)
 
@@ -269,7 +270,7 @@ def parse_spotting(text: str, width: int, height: int, *, confidence: float = MO
     """
     body = strip_fences(text)
     lines: list[Line]
-    if body[:1] in "[{" and "(" not in body[:40]:
+    if body[:1] in ("[", "{") and _JSON_KEY_RE.search(body):
         import json_repair
 
         lines = _parse_spotting_json(json_repair.loads(body), width, height, confidence)
@@ -356,6 +357,10 @@ def _flatten_value(value: Any) -> str | None:
         text = " ".join(value.split())
         return None if text.casefold() in _NOT_FOUND else text
     if isinstance(value, dict):
+        # {"value": "RM 223.00", "raw": "223.00"}: the value itself, not every attribute joined
+        for key in ("value", "text", "content", "值", "内容", "raw"):
+            if key in value and _flatten_value(value[key]):
+                return _flatten_value(value[key])
         parts = [_flatten_value(v) for v in value.values()]
     elif isinstance(value, (list, tuple)):
         parts = [_flatten_value(v) for v in value]
@@ -423,8 +428,8 @@ def parse_fields(text: str, field_names: Sequence[str], language: str = "en") ->
       - Keys are matched to the requested fields by their prompt key, canonical name, the other
         language's key or label, compared without case, spaces or punctuation; then by unique
         containment (``价税合计`` matches ``价税合计（小写）``). Keys matching no requested field are dropped.
-      - Values: strings as printed (whitespace collapsed); numbers as written; lists and nested objects
-        flattened to one space-joined string; empty / ``null`` / ``N/A`` / ``无`` -> ``None``.
+      - Values: strings as printed (whitespace collapsed); numbers as written; lists flattened to one
+        space-joined string; a nested object gives its ``value``/``text`` entry, else its values joined; empty / ``null`` / ``N/A`` / ``无`` -> ``None``.
       - A list of objects is merged (first value of a field wins); a single wrapping object
         (``{"fields": {...}}``) is unwrapped.
       - Cut-short JSON: the last value may be incomplete, so it is dropped (``None``), never guessed.
