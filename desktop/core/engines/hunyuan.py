@@ -487,11 +487,12 @@ class HunyuanEngine(Engine):
 
     @staticmethod
     def _empty_cache() -> None:
-        import gc
-
-        gc.collect()
+        """Return cached CUDA memory to the driver (after an out-of-memory error or :meth:`close`)."""
         torch = sys.modules.get("torch")
         if torch is not None and torch.cuda.is_available():
+            import gc
+
+            gc.collect()
             torch.cuda.empty_cache()
 
     # ------------------------------------------------------------------ generation
@@ -502,7 +503,8 @@ class HunyuanEngine(Engine):
         size = getattr(ip, "size", None) or {}
         lower = (size.get("shortest_edge") if isinstance(size, dict) else getattr(size, "shortest_edge", None)) \
             or getattr(ip, "min_pixels", None) or 512 * 512
-        return {"shortest_edge": int(min(lower, budget)), "longest_edge": int(budget)}
+        # the lower bound must stay clear of the budget: smart_resize rounds to 32 px and would scale back up
+        return {"shortest_edge": int(min(lower, budget // 2)), "longest_edge": int(budget)}
 
     def _run_batch(self, images: Sequence[Image.Image], prompts: Sequence[str], max_new_tokens: int,
                    budget: int) -> list[Generation]:
@@ -526,7 +528,7 @@ class HunyuanEngine(Engine):
         criteria = []
         guard = None
         if self.repetition_guard:
-            guard = _make_repetition_guard(prompt_len, end_ids + _as_list(pad_id))
+            guard = _make_repetition_guard(len(fitted), prompt_len, end_ids + _as_list(pad_id))
             criteria.append(guard)
         from transformers import StoppingCriteriaList
 
@@ -753,7 +755,7 @@ def _is_oom(exc: BaseException) -> bool:
     return bool(oom is not None and isinstance(exc, oom))
 
 
-def _make_repetition_guard(prompt_len: int, ignore_ids: Sequence[int]) -> Any:
+def _make_repetition_guard(batch_size: int, prompt_len: int, ignore_ids: Sequence[int]) -> Any:
     """A transformers ``StoppingCriteria`` that ends a row whose generated tail loops.
 
     Every step it runs :func:`~desktop.core.engines.hunyuan_output.repeating_period` on the last
@@ -770,7 +772,7 @@ def _make_repetition_guard(prompt_len: int, ignore_ids: Sequence[int]) -> Any:
 
     class RepetitionGuard(StoppingCriteria):
         def __init__(self) -> None:
-            self.fired: list[bool] = []
+            self.fired: list[bool] = [False] * batch_size
 
         def __call__(self, input_ids: torch.LongTensor, scores: Any, **kwargs: Any) -> torch.BoolTensor:
             batch = input_ids.shape[0]
