@@ -424,8 +424,12 @@ class HunyuanEngine(Engine):
         return str(self._model.dtype).removeprefix("torch.") if self._model is not None else (self._dtype_name or "?")
 
     def describe(self) -> str:
+        """``HunyuanOCR (CUDA, bfloat16)``; before loading, without importing torch just to say so."""
+        device = self._device or self._requested_device
+        if device is None and "torch" in sys.modules:
+            device = self.device
         dtype = f", {self.dtype_name}" if self.loaded else ""
-        return f"HunyuanOCR ({self.device.upper()}{dtype})"
+        return f"HunyuanOCR ({device.upper()}{dtype})" if device else "HunyuanOCR (not loaded yet)"
 
     def warm_up(self) -> None:
         """Load the processor and the model now (call from a worker thread: seconds to a minute)."""
@@ -626,8 +630,9 @@ class HunyuanEngine(Engine):
         return EngineError(f"page too large for GPU memory: {w}x{h} px failed even at {budgets[-1]:,} pixels ({last})")
 
     def _answers(self, images: Sequence[Any], prompts: Sequence[str], task: str) -> list[Generation | EngineError]:
-        results = self._generate(images, prompts, self.max_new_tokens[task])
-        self.last_warnings = [list(r.warnings) if isinstance(r, Generation) else [str(r)] for r in results]
+        with self._lock:
+            results = self._generate(images, prompts, self.max_new_tokens[task])
+            self.last_warnings = [list(r.warnings) if isinstance(r, Generation) else [str(r)] for r in results]
         return results
 
     # ------------------------------------------------------------------ the Engine interface

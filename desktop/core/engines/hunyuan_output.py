@@ -85,6 +85,8 @@ def repeating_period(
             if period * min_repeats > n_tokens:
                 break
             continue
+        if seq[-1] != seq[-1 - period]:  # cheap rejection: runs once per period at every generation step
+            continue
         tail = seq[-span:]
         if tail[period:] == tail[:-period]:
             return period
