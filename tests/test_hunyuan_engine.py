@@ -400,3 +400,18 @@ def test_out_of_memory_in_a_batch_splits_it_and_the_batch_goes_on(engine, monkey
     assert [c["batch"] for c in spy.calls] == [2, 1, 1, 1]
     assert engine.batch_size == 1          # smaller batches from now on
     assert "page too large" in engine.last_warnings[0][0]
+
+
+@gpu_stack
+def test_load_failure_is_clear_and_not_retried_per_page(tmp_path, tiny_model_dir, _one_thread):
+    import shutil
+
+    broken = tmp_path / "HunyuanOCR"
+    shutil.copytree(tiny_model_dir, broken)
+    (broken / "model.safetensors").write_bytes(b"not a safetensors file")
+    eng = HunyuanEngine(broken, device="cpu")
+    with pytest.raises(EngineUnavailable, match=f"could not load HunyuanOCR from {broken}") as first:
+        eng.recognise(page(100, 100))
+    with pytest.raises(EngineUnavailable) as second:
+        eng.recognise(page(100, 100))
+    assert second.value is first.value

@@ -389,6 +389,7 @@ class HunyuanEngine(Engine):
         self.load_notes: list[str] = []
         self._model: Any = None
         self._processor: Any = None
+        self._load_error: EngineError | None = None
         self._lock = threading.RLock()
 
     # ------------------------------------------------------------------ device and loading
@@ -436,9 +437,20 @@ class HunyuanEngine(Engine):
         self._load()
 
     def _load(self) -> None:
+        """Load once; a failure is remembered and raised again on every later page instead of retried."""
         with self._lock:
             if self._model is not None:
                 return
+            if self._load_error is not None:
+                raise self._load_error
+            try:
+                self._load_now()
+            except EngineError as exc:
+                self._load_error = exc
+                raise
+
+    def _load_now(self) -> None:
+        with self._lock:
             from desktop.core.offline import enforce_offline_environment
 
             enforce_offline_environment()
