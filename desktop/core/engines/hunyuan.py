@@ -514,7 +514,8 @@ class HunyuanEngine(Engine):
     # ------------------------------------------------------------------ generation
 
     def _size_limits(self, budget: int) -> dict[str, int]:
-        """``size`` for the image processor: its own minimum (512*512 for HunyuanOCR) unless over budget."""
+        """``size`` for the image processor: ``longest_edge`` = the budget; ``shortest_edge`` = its own minimum
+        (512*512 for HunyuanOCR), lowered to half the budget for small budgets."""
         ip = self._processor.image_processor
         size = getattr(ip, "size", None) or {}
         lower = (size.get("shortest_edge") if isinstance(size, dict) else getattr(size, "shortest_edge", None)) \
