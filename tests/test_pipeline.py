@@ -291,3 +291,16 @@ def test_pipeline_imports_no_qt():
     code = "import sys, desktop.core.pipeline, desktop.core.engines.fake; print(any(m.startswith('PySide6') for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parent.parent)
     assert out.stdout.strip() == "False", out.stderr
+
+
+def test_reading_order_reads_columns_of_running_text_one_after_the_other():
+    text = "words of running text in a column"  # 27 non-space characters
+    left = [Line(f"L{i} {text}", (10, 100 + 30 * i, 290, 120 + 30 * i)) for i in range(4)]
+    right = [Line(f"R{i} {text}", (310, 102 + 30 * i, 590, 122 + 30 * i)) for i in range(4)]
+    header = Line(f"a heading that runs across both columns {text}", (10, 40, 590, 62))
+    order = [ln.text.split()[0] for ln in reading_order([*right, header, *left])]
+    assert order == ["a", "L0", "L1", "L2", "L3", "R0", "R1", "R2", "R3"]
+    # label ... value rows (short text on one side) stay rows
+    rows = [ln for i in range(4) for ln in (Line(f"item number {i} description", (10, 30 * i, 290, 20 + 30 * i)),
+                                            Line(f"{i}.00", (400, 30 * i, 450, 20 + 30 * i)))]
+    assert [ln.text for ln in reading_order(list(reversed(rows)))] == [ln.text for ln in rows]

@@ -55,8 +55,131 @@ def group_rows(lines: Iterable[Line], min_overlap: float = 0.5) -> list[list[Lin
 
 
 def reading_order(lines: Iterable[Line], min_overlap: float = 0.5) -> list[Line]:
-    """Lines in reading order: rows top to bottom (grouped by :func:`group_rows`), then left to right."""
-    return [line for row in group_rows(lines, min_overlap) for line in row]
+    """Lines in reading order: rows top to bottom, left to right -- column by column where the page
+    has columns of running text.
+
+    A variant of the recursive XY-cut (Nagy & Seth, "Hierarchical representation of optically scanned
+    documents", ICPR 1984): the lines are cut into horizontal slices wherever no line spans a vertical
+    gap; consecutive slices that share a vertical gutter (an x-range no line crosses, at least
+    :data:`GUTTER` line heights wide) form one region; a region is split into columns at its gutter
+    *only* when both sides hold running text (:func:`_is_prose_column`), so that the label ... value
+    rows of receipts and invoice tables stay together as rows. Inside a region or column the lines are
+    grouped into rows by vertical overlap (:func:`group_rows`).
+    """
+    lines = list(lines)
+    if len(lines) < 2:
+        return lines
+    heights = sorted(_height(ln.box) for ln in lines)
+    line_height = max(1.0, heights[len(heights) // 2])
+    return _xy_order(lines, line_height, min_overlap, 0)
+
+
+#: Narrowest column gutter, in median line heights.
+GUTTER = 0.5
+#: A column of running text: at least this many lines ...
+MIN_COLUMN_LINES = 3
+#: ... of at least this many non-space characters on average ...
+MIN_COLUMN_CHARS = 15
+#: ... and at least this share of the region's width.
+MIN_COLUMN_WIDTH = 0.25
+
+
+def _rows(lines: list[Line], min_overlap: float) -> list[Line]:
+    return [ln for row in group_rows(lines, min_overlap) for ln in row]
+
+
+def _xy_order(lines: list[Line], line_height: float, min_overlap: float, depth: int) -> list[Line]:
+    if len(lines) < 2 * MIN_COLUMN_LINES or depth > 8:
+        return _rows(lines, min_overlap)
+    out: list[Line] = []
+    for region in _regions(lines, GUTTER * line_height):
+        cut = _column_cut(region, GUTTER * line_height)
+        if cut is None:
+            out.extend(_rows(region, min_overlap))
+            continue
+        left = [ln for ln in region if ln.box[2] <= cut]
+        right = [ln for ln in region if ln.box[2] > cut]
+        out.extend(_xy_order(left, line_height, min_overlap, depth + 1))
+        out.extend(_xy_order(right, line_height, min_overlap, depth + 1))
+    return out
+
+
+def _slices(lines: list[Line]) -> list[list[Line]]:
+    """Cut lines wherever a vertical gap is spanned by no line; top to bottom."""
+    ordered = sorted(lines, key=lambda ln: ln.box[1])
+    slices: list[list[Line]] = [[ordered[0]]]
+    bottom = ordered[0].box[3]
+    for ln in ordered[1:]:
+        if ln.box[1] > bottom:
+            slices.append([ln])
+        else:
+            slices[-1].append(ln)
+        bottom = max(bottom, ln.box[3])
+    return slices
+
+
+def _gutters(lines: list[Line], min_width: float) -> list[tuple[float, float]]:
+    """Internal x-ranges (between lines) that no line of ``lines`` covers, at least ``min_width`` wide."""
+    spans = sorted((ln.box[0], ln.box[2]) for ln in lines)
+    gaps: list[tuple[float, float]] = []
+    reach = spans[0][1]
+    for x0, x1 in spans[1:]:
+        if x0 - reach >= min_width:
+            gaps.append((reach, x0))
+        reach = max(reach, x1)
+    return gaps
+
+
+def _intersect(a: list[tuple[float, float]], b: list[tuple[float, float]], min_width: float) -> list[tuple[float, float]]:
+    out = []
+    for a0, a1 in a:
+        for b0, b1 in b:
+            lo, hi = max(a0, b0), min(a1, b1)
+            if hi - lo >= min_width:
+                out.append((lo, hi))
+    return out
+
+
+def _regions(lines: list[Line], min_width: float) -> list[list[Line]]:
+    """Group consecutive slices that share a gutter (a slice without one is a region of its own)."""
+    regions: list[list[Line]] = []
+    shared: list[tuple[float, float]] = []
+    for sl in _slices(lines):
+        gutters = _gutters(sl, min_width)
+        common = _intersect(shared, gutters, min_width) if regions else []
+        if common:
+            regions[-1].extend(sl)
+            shared = common
+        else:
+            regions.append(list(sl))
+            shared = gutters
+    return regions
+
+
+def _chars(line: Line) -> int:
+    return len("".join(line.text.split()))
+
+
+def _is_prose_column(lines: list[Line], region_width: float) -> bool:
+    if len(lines) < MIN_COLUMN_LINES:
+        return False
+    width = max(ln.box[2] for ln in lines) - min(ln.box[0] for ln in lines)
+    mean_chars = sum(_chars(ln) for ln in lines) / len(lines)
+    return mean_chars >= MIN_COLUMN_CHARS and width >= MIN_COLUMN_WIDTH * region_width
+
+
+def _column_cut(lines: list[Line], min_width: float) -> float | None:
+    """x of the widest gutter of ``lines`` with running text on both sides; ``None`` when there is none."""
+    if len(lines) < 2 * MIN_COLUMN_LINES:
+        return None
+    x_min = min(ln.box[0] for ln in lines)
+    region_width = max(ln.box[2] for ln in lines) - x_min
+    for start, end in sorted(_gutters(lines, min_width), key=lambda g: g[0] - g[1]):  # widest first
+        left = [ln for ln in lines if ln.box[2] <= start]
+        right = [ln for ln in lines if ln.box[0] >= end]
+        if _is_prose_column(left, region_width) and _is_prose_column(right, region_width):
+            return (start + end) / 2
+    return None
 
 
 def _scale_box(box: Box, factor: float) -> Box:
