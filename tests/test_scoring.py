@@ -11,6 +11,9 @@ from benchmarks.scoring import load_ground_truth, normalise_for_compare, read_ma
     [("total", "RM96.20", "96.2"), ("total", 319.0, "319.00"), ("date", "25/12/2017", "2017-12-25"),
      ("vendor_name", "Broadview Marketing Sdn Bhd", "BROADVIEW  MARKETING SDN BHD."),
      ("invoice_number", "#BLR_WFLD2015", "BLR_WFLD2015"), ("check_code", "76939 05688", "7693905688"),
+     ("vendor_address", "NO.1, TAMAN SRI DENGKIL", "NO. 1, TAMAN SRI DENGKIL"),
+     ("vendor_address", "Lot NO: 20, Level UG1", "LOT NO : 20, LEVEL UG1"),
+     ("vendor_tax_id", "DE 232 446 240", "DE232446240"),
      ("buyer_name", "小米商业保理(天津)有限责任公司", "小米商业保理（天津）有限责任公司")],
 )
 def test_same(field: str, a, b) -> None:
@@ -20,6 +23,8 @@ def test_same(field: str, a, b) -> None:
 def test_not_same() -> None:
     assert not same("vendor_name", "99 SPEED NART S/B", "99 SPEED MART S/B")
     assert not same("total", "4.0", "4.70")
+    assert not same("vendor_address", "No1, Jalan Dutamas", "NO 1, JALAN DUTAMAS")  # a lost space between words
+    assert not same("vendor_address", "TAMAN SRI PUTRA. 81200", "TAMAN SRI PUTRA, 81200")
     assert normalise_for_compare("total", None) is None
 
 
@@ -31,4 +36,5 @@ def test_load_ground_truth(samples) -> None:
     assert cn["invoice_code"] == "5100191160" and cn["check_code"] is None and cn["vendor_tax_id"] == "51019800DK01187"
     inv = load_ground_truth(rows["invoice2data/coolblue1.pdf"], samples)
     assert inv["total"] == "717.97" and inv["subtotal"] == "593.36" and inv["currency"] == "EUR"
+    assert inv["vendor_tax_id"] == "NL810433941B01"
     assert load_ground_truth(rows["tesseract/phototest.tif"], samples) == {}
