@@ -15,13 +15,15 @@ Heuristics (general, not per-shop):
 from __future__ import annotations
 
 import re
+from decimal import Decimal, InvalidOperation
 
+from desktop.core.extraction.amounts import format_amount
 from desktop.core.extraction.common import document_currency, infer_date_order, tidy_name
 from desktop.core.extraction.dates import find_dates, find_times
 from desktop.core.extraction.layout import Candidate, Layout, Ln
-from desktop.core.extraction.parsers import amount_finder, regex_finder
+from desktop.core.extraction.parsers import amount_finder, money_tokens, regex_finder
 
-__all__ = ["extract_receipt", "pick_vendor", "pick_total", "pick_date"]
+__all__ = ["extract_receipt", "pick_vendor", "pick_total", "pick_date", "pick_tax_subtotal"]
 
 _COMPANY = re.compile(
     r"\b(SDN\.?\s*BHD|S/B|BHD|BERHAD|ENTERPRISES?|TRADING|RESTAURANT|RESTORAN|CAFE|KEDAI|MART|STORES?|SHOP|"
@@ -252,13 +254,173 @@ def pick_total(layout: Layout) -> tuple[Candidate | None, Candidate | None]:
     return total, subtotal
 
 
-def pick_tax(layout: Layout) -> Candidate | None:
-    """The tax amount: GST/SST/TAX/VAT labels that are not IDs, summaries or tax-inclusive totals."""
-    cands = _money_cands(layout, _TAX, _TAX_EXCLUDE)
-    cands = [c for c in cands if c.value and not c.value.startswith("-")]
-    for c in cands:
-        c.factor = 0.75
-    return cands[-1] if cands else None
+_TAX_ROW = re.compile(r"\b(GST|SST|TAX|SERVICE\s*TAX|VAT)\b", re.I)
+_TAX_ROW_EXCLUDE = re.compile(
+    r"\b(ID|REG|NO|SUMMARY|SUM\w*RY|CODE|INVOICE|INVOIC\w*|EXCL\w*|RATE)\b|INCL(?!UDED\s+IN)\w*|INCLUSIVE|"
+    r"TOTAL\s*\(|SUPPLIES|AMOUNT\s*\(|AMT\s*\(|TAXABLE|\bTA\s*AMT\b|\bREG\s*#|#\s*\d", re.I)
+_TAXABLE_ROW = re.compile(r"TAXABLE|\bTA\s*AMT\b|\b(GST|SST|TAX)\s*(AMT|AMOUNT)\s*(EXCL|BEFORE)", re.I)
+_SUMMARY_HEAD = re.compile(r"(GST|SST|TAX|[A-Z]ST)\s*SUM+\w*|\bSUMMARY\b|\b(TAX\s*)?CODE\b.*\b(AMOUNT|AMT)\b", re.I)
+_RATE = re.compile(r"(\d{1,2}(?:[.,]\d{1,2})?)\s*%")
+#: Highest standard VAT/GST/sales-tax rate in use is 27% (Hungary; OECD "Consumption Tax Trends 2022",
+#: table 2.A2.1); a tax-inclusive total therefore holds at most 27/127 = 21% tax. 0.3 leaves margin.
+_MAX_TAX_SHARE = 0.3
+
+
+def _rows(layout: Layout) -> list[list[Ln]]:
+    """Every text row of the document (lines on one row, left to right), top to bottom."""
+    seen: set[int] = set()
+    out: list[list[Ln]] = []
+    for ln in layout.lines:
+        if id(ln) in seen:
+            continue
+        row = layout.row(ln)
+        seen.update(id(o) for o in row)
+        out.append(row)
+    return out
+
+
+def _row_amounts(row: list[Ln], after: int = 0) -> list[tuple[str, str, bool, Ln]]:
+    """Money amounts on a row, left to right: ``(value, raw, has_decimals, line)``; ``after`` skips
+    the first characters of the row's first line (the label)."""
+    out = []
+    for k, ln in enumerate(row):
+        text = ln.text[after:] if k == 0 else ln.text
+        for value, raw, dec, _start in money_tokens(text):
+            out.append((value, raw, dec, ln))
+    return out
+
+
+def _d(value: str | None) -> Decimal | None:
+    try:
+        return Decimal(value) if value is not None else None
+    except InvalidOperation:
+        return None
+
+
+def _summary_rows(layout: Layout, rows: list[list[Ln]]) -> tuple[Candidate, Candidate] | None:
+    """``(taxable amount, tax)`` summed over the rows of a GST/SST summary table.
+
+    Malaysian GST/SST tax invoices print a summary by tax code (SR standard rated, ZR zero rated, ...;
+    Royal Malaysian Customs, *GST Guide on Tax Invoice and Records Keeping*, 2017, s. 16):
+    ``GST Summary | Amount(RM) | Tax(RM)`` then rows ``SR @6% 35.66 2.14``. Per row the amount is the
+    second-to-last and the tax the last money value. A row whose printed rate disagrees with its
+    amounts (tax != amount x rate, e.g. an OCR misread digit) is not used.
+    """
+    for i, row in enumerate(rows):
+        head = " ".join(ln.text for ln in row)
+        if not _SUMMARY_HEAD.search(head):
+            continue
+        amounts: list[Decimal] = []
+        taxes: list[Decimal] = []
+        lines: list[Ln] = []
+        for data in rows[i + 1:i + 6]:
+            text = " ".join(ln.text for ln in data)
+            toks = [t for t in _row_amounts(data) if t[2]]
+            if re.search(r"T[O0]TAL", text, re.I) or len(toks) < 2:
+                if amounts:
+                    break
+                continue
+            amount, tax = _d(toks[-2][0]), _d(toks[-1][0])
+            if amount is None or tax is None or tax < 0 or amount < 0 or tax > amount * Decimal(_MAX_TAX_SHARE):
+                return None
+            rate = _RATE.search(text)
+            if rate:
+                r = Decimal(rate.group(1).replace(",", "."))
+                if abs(amount * r / 100 - tax) > Decimal("0.02"):
+                    return None
+            amounts.append(amount)
+            taxes.append(tax)
+            lines.extend([toks[-2][3], toks[-1][3]])
+        if amounts:
+            sub, tax = sum(amounts), sum(taxes)
+            raw_lines = list({id(ln): ln for ln in lines}.values())
+            return (Candidate(format_amount(sub), str(sub), raw_lines, [], 0.8, 1.8),
+                    Candidate(format_amount(tax), str(tax), raw_lines, [], 0.8, 1.8))
+    return None
+
+
+def pick_tax_subtotal(layout: Layout, total: Candidate | None,
+                      subtotal: Candidate | None) -> tuple[Candidate | None, Candidate | None]:
+    """``(tax, subtotal)``: the tax amount and the amount before tax, checked against the total.
+
+    Candidates:
+
+    * tax: amounts on rows labelled GST / SST / TAX / VAT / SERVICE TAX that are not registration
+      numbers, summaries, taxable-amount or tax-inclusive-total rows (``GST 6% RM5.45``,
+      ``GST payable (6%): 0.26``, ``GST @6% included in total RM 3.01``); every amount on the row is
+      tried, rightmost first;
+    * subtotal: the labelled subtotal (``Total Excl GST``, ``Total (Excluding GST)``, ``SUB TOTAL``),
+      taxable-amount rows (``GST TA AMT RM90.75``) and the taxable amount of the GST summary table;
+    * both: the GST summary table (:func:`_summary_rows`).
+
+    A tax is never more than 30% of the total (:data:`_MAX_TAX_SHARE`), a subtotal never more than the
+    total, and a subtotal equal to a total that carries a non-zero tax is the tax-inclusive
+    "subtotal" of receipts printed before rounding, not the amount before tax. Among the remaining
+    combinations, the one where subtotal + tax = total (within 0.01, the rounding of one sen/cent) wins;
+    a printed rate that agrees with the tax (``tax = total x r / (100 + r)``, tax-inclusive prices,
+    or ``subtotal x r / 100``) adds weight.
+    """
+    t_val = _d(total.value) if total else None
+    rows = _rows(layout)
+    taxes: list[Candidate] = []
+    subs: list[Candidate] = []
+    if subtotal is not None:
+        subtotal.score = 2.0
+        subs.append(subtotal)
+    for row in rows:
+        first = row[0]
+        text = " ".join(ln.text for ln in row)
+        m = _TAX_ROW.search(first.text)
+        if m and _TAXABLE_ROW.search(text):
+            toks = [t for t in _row_amounts(row, m.end()) if t[2]]
+            if toks:
+                v, raw, _dec, ln = toks[-1]
+                subs.append(Candidate(v, raw, [ln], [], 0.7, 1.0))
+            continue
+        if not m or _TAX_ROW_EXCLUDE.search(text):
+            continue
+        toks = _row_amounts(row, m.end())
+        rate = _RATE.search(text)
+        for k, (v, raw, dec, ln) in enumerate(reversed(toks)):
+            if rate and v == format_amount(Decimal(rate.group(1).replace(",", "."))) and not dec:
+                continue
+            c = Candidate(v, raw, [ln], [], 0.8, 2.0 - 0.3 * k + (0.2 if dec else 0))
+            if rate and t_val is not None and _d(v) is not None:
+                r = Decimal(rate.group(1).replace(",", "."))
+                if abs(t_val * r / (100 + r) - _d(v)) <= Decimal("0.02"):  # type: ignore[operator]
+                    c.score += 0.5
+            taxes.append(c)
+    summary = _summary_rows(layout, rows)
+    if summary:
+        subs.append(summary[0])
+        taxes.append(summary[1])
+
+    def ok_tax(c: Candidate) -> bool:
+        v = _d(c.value)
+        if v is None or v < 0:
+            return False
+        return t_val is None or t_val == 0 or v <= t_val * Decimal(_MAX_TAX_SHARE)
+
+    taxes = [c for c in taxes if ok_tax(c)]
+    subs = [c for c in subs if _d(c.value) is not None and (t_val is None or _d(c.value) <= t_val)]  # type: ignore[operator]
+    best: tuple[float, Candidate | None, Candidate | None] = (0.0, None, None)
+    for tax in [None, *taxes]:
+        for sub in [None, *subs]:
+            tv, sv = (_d(tax.value) if tax else None), (_d(sub.value) if sub else None)
+            if sv is not None and t_val is not None and sv == t_val and (tv or 0) > 0:
+                continue
+            score = (tax.score if tax else 0) + (sub.score if sub else 0)
+            if tv is not None and sv is not None and t_val is not None:
+                if abs(sv + tv - t_val) <= Decimal("0.01"):
+                    score += 3
+                else:
+                    score -= 1.5
+            if score > best[0]:
+                best = (score, tax, sub)
+    _score, tax, sub = best
+    if tax is not None:
+        tax.factor = 0.9 if sub is not None else 0.75
+    return tax, sub
 
 
 def pick_tax_id(layout: Layout) -> Candidate | None:
@@ -283,6 +445,7 @@ def extract_receipt(layout: Layout, date_order: str | None = None) -> dict[str, 
         if d and d[0].ambiguous:
             date.problems.append(f"day/month order of {date.raw!r} is ambiguous; read as {order}")
     total, subtotal = pick_total(layout)
+    tax, subtotal = pick_tax_subtotal(layout, total, subtotal)
     return {
         "vendor_name": vendor,
         "vendor_address": pick_address(layout, vendor_row),
@@ -290,7 +453,7 @@ def extract_receipt(layout: Layout, date_order: str | None = None) -> dict[str, 
         "date": date,
         "time": pick_time(layout, date),
         "subtotal": subtotal,
-        "tax": pick_tax(layout),
+        "tax": tax,
         "total": total,
         "currency": currency,
     }
