@@ -85,12 +85,23 @@ _REG_PAREN = re.compile(r"\s*[(（]\s*(?:CO\.?\s*(?:REG|NO)\.?\s*:?\s*)?[A-Z]{0,
 
 def tidy_name(text: str) -> str:
     """Clean a company name as printed: drop a trailing registration number in parentheses
-    (``(728384-M)``), "OWNED BY:" prefixes, and restore spaces OCR dropped around parentheses and
-    after abbreviating dots (``S.H.H.MOTOR`` -> ``S.H.H. MOTOR``, ``SDN.BHD.`` -> ``SDN. BHD.``).
+    (``(728384-M)``), "OWNED BY:" prefixes, and restore spaces OCR dropped around parentheses,
+    after abbreviating dots (``S.H.H.MOTOR`` -> ``S.H.H. MOTOR``, ``SDN.BHD.`` -> ``SDN. BHD.``) and
+    before a glued Malaysian company suffix (``IMPRESSIONSDN BHD`` -> ``IMPRESSION SDN BHD``,
+    ``SDNBHD`` -> ``SDN BHD``: "Sdn. Bhd." is always printed as its own words, Companies Act 2016
+    (Malaysia) s. 27).
     """
     t = text.strip()
     t = re.sub(r"^(?:OWNE?D?\s+BY|OPERATED\s+BY|A\s+MEMBER\s+OF)\s*[:：]?\s*", "", t, flags=re.I)
     t = _REG_PAREN.sub("", t)
+    # the legal suffix is a closed vocabulary, so OCR confusions in it can be undone: SIN/S0N -> SDN,
+    # BHU/BH0 -> BHD, S/8 -> S/B (only as the last words of the name)
+    t = re.sub(r"\bS[Il1O0]N(\.?\s*)(BH[DUO0]\.?)\s*$", r"SDN\1\2", t)
+    t = re.sub(r"\b(SDN\.?\s*)BH[UO0](\.?)\s*$", r"\1BHD\2", t)
+    t = re.sub(r"\bS/8\s*$", "S/B", t)
+    t = re.sub(r"\b(SDN\.?)\s*(BHD\.?)(?=\W|$)", r"\1 \2", t, flags=re.I)
+    t = re.sub(r"(?<=[A-Za-z])[.,]\(\s*", " (", t)
+    t = re.sub(r"(?<=[A-Za-z]{3})(SDN\.?\s+BHD)(?=\W|$)", r" \1", t, flags=re.I)
     t = re.sub(r"(?<=[A-Za-z])\((?=[A-Za-z])", " (", t)
     t = re.sub(r"\)(?=[A-Za-z])", ") ", t)
     t = re.sub(r"(?<=[A-Za-z]{2})\.(?=[A-Za-z]{2})", ". ", t)

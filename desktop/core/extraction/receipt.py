@@ -27,7 +27,9 @@ __all__ = ["extract_receipt", "pick_vendor", "pick_total", "pick_date", "pick_ta
 
 _COMPANY = re.compile(
     r"\b(SDN\.?\s*BHD|S/B|BHD|BERHAD|ENTERPRISES?|TRADING|RESTAURANT|RESTORAN|CAFE|KEDAI|MART|STORES?|SHOP|"
-    r"HARDWARE|MARKETING|INTERNATIONAL|HOLDINGS|INDUSTRIES|SUPERMARKET|BAKERY|BAKERIES|PHARMACY|"
+    r"HARDWARE|MARKETING|INTERNATIONAL|HOLDINGS|INDUSTRIES|SUPERMARKET|HYPERMARKET|MINI\s*MARKET|BAKERY|BAKERIES|"
+    r"PHARMACY|FARMASI|STATIONERY|STATIONERIES|BOOKSTORE|BOOKSHOP|BOOK\s*CO|SYARIKAT|PERNIAGAAN|TRADERS?|"
+    r"MACHINERY|ELECTRICAL|FOOD\s*(COURT|INDUSTRIES)|CONFECTIONERY|CATERING|PLT|LLP|"
     r"LTD|LIMITED|LLC|INC|CORP|CORPORATION|COMPANY|CO\.|PTE|PLC|GMBH|AG|B\.?V\.?|N\.?V\.?|SARL|SAS|S\.?A\.?|"
     r"\(M\))(?=\W|$)", re.I)
 _HEADER = re.compile(
@@ -101,8 +103,21 @@ def _is_vendor_like(text: str) -> bool:
     return any(len(w) >= 2 for w in re.findall(r"[A-Za-z]+", text))
 
 
-_SUFFIX_START = re.compile(r"^\W*(SDN|BHD|S/B|BERHAD|ENTERPRISES?|TRADING|LTD|LIMITED|CO\.|\(M\))\b", re.I)
+_SUFFIX_START = re.compile(r"^\W*(SDN|BHD|S/B|BERHAD|ENTERPRISES?|TRADING|LTD|LIMITED|CO\.|\(M\)|PLT)\b", re.I)
 _SUFFIX_ANY = re.compile(r"\b(SDN|BHD|S/B|BERHAD|LTD|LIMITED|\(M\))", re.I)
+
+
+def _continues_name(used: list[_Row], nxt: _Row) -> bool:
+    """Whether the next top row continues a company name broken over rows: the name so far has an
+    unclosed parenthesis (``ENTERPRISE (SETIA`` / ``ALAM) SDN BHD``), or it lacks a legal suffix and
+    the next row brings one; never a registration number, contact or address row."""
+    t = nxt.text
+    if _REGNO_ONLY.match(t) or _CONTACT.search(t) or not _is_vendor_like(t):
+        return False
+    so_far = " ".join(r.text for r in used)
+    if so_far.count("(") > so_far.count(")") and ")" in t and not re.search(r"\b\d{5}\b", t):
+        return True
+    return not _SUFFIX_ANY.search(so_far) and bool(_SUFFIX_ANY.search(t)) and not _ADDRESS_HINT.search(t)
 
 
 def pick_vendor(layout: Layout) -> tuple[Candidate | None, _Row | None]:
@@ -134,8 +149,7 @@ def pick_vendor(layout: Layout) -> tuple[Candidate | None, _Row | None]:
             and top[i].y0 - top[i - 1].y1 < top[i].h:
         used.insert(0, top[i - 1])
     j = i + 1
-    while j < len(top) and not _SUFFIX_ANY.search(used[-1].text) and _SUFFIX_ANY.search(top[j].text) \
-            and not _ADDRESS_HINT.search(top[j].text) and top[j].y0 - used[-1].y1 < top[j].h:
+    while j < len(top) and top[j].y0 - used[-1].y1 < top[j].h and _continues_name(used, top[j]):
         used.append(top[j])
         j += 1
     raw = " ".join(r.raw for r in used)
@@ -165,7 +179,12 @@ def pick_address(layout: Layout, vendor_row: _Row | None) -> Candidate | None:
     if not out:
         return None
     raw = " ".join(r.text for r in out)
-    return Candidate(re.sub(r"\s+", " ", raw).strip(), raw, [ln for r in out for ln in r.lines], [], 0.6)
+    value = re.sub(r"\s+", " ", raw).strip()
+    # a five-digit postcode glued to the town by OCR ("43800DENGKIL"): Malaysian postcodes are five
+    # digits printed before the town (Pos Malaysia addressing guidelines), as are German, French,
+    # Spanish and Italian ones
+    value = re.sub(r"(?<![\w-])(\d{5})(?=[A-Za-z]{3,})", r"\1 ", value)
+    return Candidate(value, raw, [ln for r in out for ln in r.lines], [], 0.6)
 
 
 def pick_date(layout: Layout, order: str) -> Candidate | None:
