@@ -78,8 +78,9 @@ _TAX_EXCLUDE = re.compile(r"incl|inkl|excl|exkl|ohne|nummer|number|n[°º]|\bnr\
                           r"%\s*$|service\s*tax\s*#|grondslag|prijzen|prices|tin\b|siret|intracom", re.I)
 _COMPANY = re.compile(r"\b(B\.?V\.?|N\.?V\.?|GmbH|AG|Ltd\.?|Limited|Inc\.?|LLC|SARL|SAS|S\.A\.|SA|SRL|BVBA|"
                       r"Pvt\.?|PLC|Corp\.?|Co\.|KG|e\.K\.|UG)(?=\W|$)")
-_BUYER_LABEL = re.compile(r"(bill\s*to|billed\s*to|sold\s*to|ship\s*to|customer|client|kunden?|klant|"
-                          r"factuuradres|billing\s*address|destinataire|rechnungsempf\w*)(?!\s*-?\s*(nr|nummer|number|no|id|ref))", re.I)
+_BUYER_LABEL = re.compile(r"(bill\s*to|billed\s*to|sold\s*to|ship\s*to|invoice\s*to|customer|client|kunden?|klant|"
+                          r"factuuradres|billing\s*address|destinataire|rechnungsempf\w*)(?![^\W\d_])"
+                          r"(?!\s*-?\s*(nr|nummer|number|no|id|ref|#))", re.I)
 
 
 def _rank(cands: list[Candidate], strong: re.Pattern[str], layout: Layout) -> Candidate | None:
@@ -130,12 +131,181 @@ def pick_vendor(layout: Layout) -> Candidate | None:
     return None
 
 
-def pick_buyer(layout: Layout) -> Candidate | None:
-    """The first line after a Bill to / Customer / Factuuradres label."""
+_LEGAL_FOOTER = re.compile(
+    r"capital|\bRCS\b|\bRSC\b|siret|siren|si[èe]ge\s*social|\bKvK\b|handelsregister|registergericht|\bHRB\b|"
+    r"company\s*(reg\w*|no|number)|registered\s*(office|in)|vorstand|gesch[äa]ftsf[üu]hrer|\bCIN\b", re.I)
+_ACCOUNT_HOLDER = re.compile(r"(titulaire\s*du\s*compte|account\s*holder|kontoinhaber|rekeninghouder|"
+                             r"beneficiary|t\.?\s*n\.?\s*v\.?)\s*[:：]\s*", re.I)
+_CONTACT = re.compile(r"\b(tel|phone|fax|e-?mail|www\.|http|iban|bic|swift|kvk|btw|vat|tva|ust|mwst|gst|"
+                      r"siret|bank|konto|telefon|t[ée]l[ée]phone)\b|@", re.I)
+_POSTCODE_LINE = re.compile(r"\b(\d{4}\s?[A-Z]{2}|[A-Z]-?\d{4,5}|\d{5}(-\d{4})?|\d{6}|[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}|"
+                            r"[A-Z]{2}\s+\d{5})\b")
+
+
+def pick_vendor_footer(layout: Layout) -> Candidate | None:
+    """The issuer from the legal footer or the bank details, for invoices whose letterhead is a logo.
+
+    Company law makes the issuer print its registered name with its legal details (EU Directive
+    2017/1132 art. 26 -- name, legal form, register and number on letters and order forms; French
+    Code de commerce R123-237; German HGB s. 37a / AktG s. 80): a short name line directly above
+    such a footer line (``NETPRESSE`` / ``Siège social ... Sarl au capital ... RCS``) or the bank
+    account holder (``Titulaire du compte : NETPRESSE``).
+    """
+    for ln in layout.lines:
+        m = _ACCOUNT_HOLDER.search(ln.text)
+        if m:
+            name = re.split(r"\s[-–|]\s|,", ln.text[m.end():])[0].strip()
+            if len(re.findall(r"[^\W\d_]", name)) >= 3 and not re.search(r"\d{3}", name):
+                return Candidate(tidy_name(name), ln.text, [ln], [], 0.6)
+    for ln in layout.lines:
+        if ln.rel_y < 0.75 or not _LEGAL_FOOTER.search(ln.text):
+            continue
+        above = [o for o in layout.lines if o.page == ln.page and o.y1 <= ln.y0 + 0.2 * ln.h
+                 and ln.y0 - o.y1 < 1.5 * ln.h and o.rel_y >= 0.7]
+        above.sort(key=lambda o: -o.y1)
+        for o in above[:1]:
+            t = o.text.strip()
+            if 3 <= len(t) <= 60 and not re.search(r"\d", t) and not _CONTACT.search(t) and len(t.split()) <= 6:
+                return Candidate(tidy_name(t), t, [o], [], 0.55)
+    return None
+
+
+def pick_vendor_address(layout: Layout, vendor: Candidate | None) -> Candidate | None:
+    """The issuer's postal address: the lines under its name in the same column (street, postcode
+    and town, country), up to the first contact / bank / tax-number line or gap; for a one-line
+    sender line (``QualityHosting AG - Uferweg 40-42 - D-63571 Gelnhausen``, the return address
+    printed above the window of DIN 5008 letters) the parts after the name. Parts are joined with
+    ``", "``.
+    """
+    if vendor is None or not vendor.lines:
+        return None
+    head = vendor.lines[0]
+    parts = [p.strip() for p in re.split(r"\s+[-–|•·]\s+", head.text) if p.strip()]
+    if len(parts) >= 2 and _POSTCODE_LINE.search(" ".join(parts[1:])):
+        rest = parts[1:]
+        return Candidate(", ".join(rest), head.text, [head], [], 0.6)
+    out = []
+    prev = head
+    for ln in layout.lines:
+        if ln.page != head.page or ln.y0 <= prev.y0 or len(out) >= 5:
+            continue
+        if abs(ln.x0 - head.x0) > 1.5 * head.h or ln.y0 - prev.y1 > 1.2 * max(ln.h, prev.h):
+            if ln.y0 - prev.y1 > 1.2 * max(ln.h, prev.h) and abs(ln.x0 - head.x0) <= 1.5 * head.h:
+                break
+            continue
+        t = re.sub(r"^(registered\s*|warehouse\s*|office\s*|business\s*)?address\s*[:：]\s*", "", ln.text, flags=re.I)
+        if _CONTACT.search(t) or _LEGAL_FOOTER.search(t) or INVOICE_NUMBER_LABEL.search(t) or _INVOICE_WEAK.search(t):
+            break
+        out.append((t, ln))
+        prev = ln
+    if not out or not any(_POSTCODE_LINE.search(t) or re.search(r"\d", t) for t, _ in out):
+        return None
+    return Candidate(", ".join(t.strip(" ,") for t, _ in out), " / ".join(t for t, _ in out), [ln for _, ln in out], [], 0.6)
+
+
+def pick_tax_ids(layout: Layout, buyer: Candidate | None) -> tuple[Candidate | None, Candidate | None]:
+    """``(vendor_tax_id, buyer_tax_id)``: VAT numbers / GSTINs (:mod:`desktop.core.extraction.taxids`).
+
+    A labelled number (``BTW NL810433941B01``, ``UStId DE 232 446 240``, ``VAT/TIN: 29670869006``)
+    is the issuer's unless its label or row marks it as the customer's (``Uw BTW nummer``, ``Customer
+    VAT``) or it sits in the buyer's address block; well-formed VAT numbers without a label are used
+    as a weaker fallback. A labelled value that matches no known format is kept as printed, with a
+    problem saying so.
+    """
+    from desktop.core.extraction.taxids import BUYER_MARK, TAX_ID_LABEL, find_vat_numbers, match_vat
+
+    buyer_lines = {id(ln) for ln in (buyer.lines if buyer else [])}
+    if buyer and buyer.lines:
+        b = buyer.lines[0]
+        buyer_lines.update(id(o) for o in layout.lines if o.page == b.page and abs(o.x0 - b.x0) < b.h
+                           and 0 <= o.y0 - b.y0 < 6 * b.h)
+    vendor: list[Candidate] = []
+    buyer_ids: list[Candidate] = []
+
+    def value_of(text: str) -> tuple[str | None, str, list[str]] | None:
+        v = match_vat(text)
+        if v:
+            return v, text.strip(), []
+        m = re.search(r"[A-Z]{0,3}\s?\d[\d A-Z.\-]{6,20}[\dA-Z]", text.upper())
+        if not m or re.fullmatch(r"[\d\s.\-]+", m.group(0)) and len(re.sub(r"\D", "", m.group(0))) < 8:
+            return None
+        raw = m.group(0).strip()
+        return re.sub(r"[\s.\-]", "", raw), raw, [f"tax ID {raw!r} does not match a known VAT / GSTIN format"]
+
+    for c in layout.labelled(TAX_ID_LABEL, value_of, below=True, factor=0.85):
+        label_ln = next((o for o in layout.lines if o is c.lines[0] or c.lines[0] in layout.right_of(o)
+                         or c.lines[0] in layout.below(o, 1)), c.lines[0])
+        context = " ".join(o.text for o in layout.row(label_ln))
+        if re.search(r"%|\d+[.,]\d{2}\s*(€|EUR)?$", c.raw):
+            continue
+        c.score = 2 if not c.problems else 1
+        if BUYER_MARK.search(context) or id(label_ln) in buyer_lines or id(c.lines[0]) in buyer_lines:
+            buyer_ids.append(c)
+        else:
+            vendor.append(c)
+    if not vendor:
+        for ln in layout.lines:
+            if id(ln) in buyer_lines or BUYER_MARK.search(ln.text) or re.search(r"IBAN|BIC|SWIFT", ln.text, re.I):
+                continue
+            for v in find_vat_numbers(ln.text):
+                vendor.append(Candidate(v, v, [ln], [], 0.6, 0.5))
+    vendor.sort(key=lambda c: -c.score)
+    buyer_ids.sort(key=lambda c: -c.score)
+    v = vendor[0] if vendor else None
+    b = next((c for c in buyer_ids if not v or c.value != v.value), None)
+    return v, b
+
+
+def _address_blocks(layout: Layout) -> list[list]:
+    """Blocks of 2-6 left-aligned, tightly spaced lines in the top half of page 1 that end in a
+    postcode / town line: the postal addresses of a letter (DIN 5008 / NEN 1026 window layouts)."""
+    if not layout.lines:
+        return []
+    page = layout.lines[0].page
+    lines = [ln for ln in layout.lines if ln.page == page and ln.rel_y < 0.5]
+    used: set[int] = set()
+    blocks = []
+    for ln in lines:
+        if id(ln) in used:
+            continue
+        block = [ln]
+        for o in lines:
+            last = block[-1]
+            if o.y0 > last.y0 + 0.5 * last.h and abs(o.x0 - ln.x0) < 1.0 * ln.h \
+                    and -0.5 * last.h <= o.y0 - last.y1 < 0.9 * min(o.h, last.h) and max(o.h, last.h) < 1.3 * min(o.h, last.h):
+                block.append(o)
+        if 2 <= len(block) <= 6 and any(_POSTCODE_LINE.search(o.text) for o in block[1:]):
+            used.update(id(o) for o in block)
+            blocks.append(block)
+    return blocks
+
+
+def pick_buyer(layout: Layout, vendor: Candidate | None = None) -> Candidate | None:
+    """The customer: the first line after a Bill to / Customer / Factuuradres label, else the first
+    line of a postal address block on page 1 that is not the issuer's (the recipient address of a
+    window-envelope letter)."""
+    cand = _pick_buyer_labelled(layout)
+    if cand is not None:
+        return cand
+    vendor_ids = {id(ln) for ln in (vendor.lines if vendor else [])}
+    for block in _address_blocks(layout):
+        if any(id(o) in vendor_ids for o in block):
+            continue
+        first = block[0]
+        t = first.text
+        if vendor and vendor.value and vendor.value.lower() in t.lower():
+            continue
+        if _CONTACT.search(t) or _INVOICE_WEAK.search(t) or _POSTCODE_LINE.search(t) or re.match(r"^\d", t):
+            continue
+        return Candidate(t.strip(" ,"), t, [first], [], 0.45)
+    return None
+
+
+def _pick_buyer_labelled(layout: Layout) -> Candidate | None:
     for ln in layout.lines:
         m = _BUYER_LABEL.search(ln.text)
-        if not m:
-            continue
+        if not m or re.search(r"[^\W\d_]", ln.text[:m.start()]) or ln.text[m.end():].lstrip().startswith("-"):
+            continue  # a label opens its line ("Bill to:", "Kunde:"), it is not a word inside a sentence
         rest = ln.text[m.end():].strip(" :")
         if len(rest) >= 3 and re.search(r"[A-Za-z]{2,}", rest) and not re.search(r"\d{4,}", rest):
             return Candidate(rest, rest, [ln], [], 0.6)
@@ -143,6 +313,17 @@ def pick_buyer(layout: Layout) -> Candidate | None:
         if below and re.search(r"[A-Za-z]{2,}", below[0].text):
             return Candidate(below[0].text, below[0].text, below, [], 0.55)
     return None
+
+
+def _under_excluded_header(layout: Layout, c: Candidate) -> bool:
+    """Whether a value found below a table header cell belongs to a two-line header whose upper line
+    rules it out (``Ohne`` / ``MwSt.`` = "without VAT": a line-amount column, not the tax)."""
+    label = next((o for o in layout.lines if c.lines[0] in layout.below(o, 1) and _TAX_LABEL.search(o.text)), None)
+    if label is None:
+        return False
+    upper = [o for o in layout.lines if o.page == label.page and o.y1 <= label.y0 + 0.3 * label.h
+             and label.y0 - o.y1 < label.h and min(o.x1, label.x1) - max(o.x0, label.x0) > 0]
+    return any(_TAX_EXCLUDE.search(o.text) for o in upper)
 
 
 def extract_invoice(layout: Layout, date_order: str | None = None) -> dict[str, Candidate | None]:
@@ -173,13 +354,20 @@ def extract_invoice(layout: Layout, date_order: str | None = None) -> dict[str, 
     if subtotal is not None and total is not None and subtotal.value == total.value and len(subs) > 1:
         others = [c for c in subs if c.value != total.value]
         subtotal = _rank(others, _SUB_STRONG, layout) or subtotal
+    taxes = [c for c in taxes if not _under_excluded_header(layout, c)]
     tax = taxes[-1] if taxes else None
+    vendor = pick_vendor(layout) or pick_vendor_footer(layout)
+    buyer = pick_buyer(layout, vendor)
+    if vendor is not None and buyer is not None and vendor.value and buyer.value \
+            and vendor.value.casefold() == buyer.value.casefold():
+        vendor = None  # the only company name found is the customer's: no issuer rather than a wrong one
+    vendor_tax_id, buyer_tax_id = pick_tax_ids(layout, buyer)
     return {
-        "vendor_name": pick_vendor(layout),
-        "vendor_address": None,
-        "vendor_tax_id": None,
-        "buyer_name": pick_buyer(layout),
-        "buyer_tax_id": None,
+        "vendor_name": vendor,
+        "vendor_address": pick_vendor_address(layout, vendor),
+        "vendor_tax_id": vendor_tax_id,
+        "buyer_name": buyer,
+        "buyer_tax_id": buyer_tax_id,
         "invoice_number": numbers[0] if numbers else None,
         "date": date,
         "subtotal": subtotal,
