@@ -398,12 +398,11 @@ def pick_tax_subtotal(layout: Layout, total: Candidate | None,
             continue
         if not m or _TAX_ROW_EXCLUDE.search(text):
             continue
-        toks = _row_amounts(row, m.end())
+        # receipts print money with its decimals; a bare integer on a tax row is a rate or a misread "@"
+        toks = [t for t in _row_amounts(row, m.end()) if t[2]]
         rate = _RATE.search(text)
         for k, (v, raw, dec, ln) in enumerate(reversed(toks)):
-            if rate and v == format_amount(Decimal(rate.group(1).replace(",", "."))) and not dec:
-                continue
-            c = Candidate(v, raw, [ln], [], 0.8, 2.0 - 0.3 * k + (0.2 if dec else 0))
+            c = Candidate(v, raw, [ln], [], 0.8, 2.0 - 0.3 * k)
             if rate and t_val is not None and _d(v) is not None:
                 r = Decimal(rate.group(1).replace(",", "."))
                 if abs(t_val * r / (100 + r) - _d(v)) <= Decimal("0.02"):  # type: ignore[operator]
