@@ -98,7 +98,8 @@ def test_receipt_tax_subtotal(case: str, rows, expected: dict[str, str | None]) 
      ("S.H.H.MOTOR(SUNGAI RENGIT)SDN.BHD.", "S.H.H. MOTOR (SUNGAI RENGIT) SDN. BHD."),
      ("AIK HUAT ENTERPRISE.( SETIA ALAM) SIN BHU", "AIK HUAT ENTERPRISE (SETIA ALAM) SDN BHD"),
      ("99 SPEED MART S/8 (519537-X)", "99 SPEED MART S/B"), ("OWN BY: CHEF LEE SDN BHD", "CHEF LEE SDN BHD"),
-     ("ASIN BHD", "ASIN BHD"), ("Broadview Marketing Sdn Bhd(728384-M)", "Broadview Marketing Sdn Bhd")],
+     ("ASIN BHD", "ASIN BHD"), ("Broadview Marketing 5dn Bhd", "Broadview Marketing Sdn Bhd"),
+     ("AIK_HUAT ENTERPRISE (SETIA ALAM).SDN BHD", "AIK HUAT ENTERPRISE (SETIA ALAM) SDN BHD"), ("Broadview Marketing Sdn Bhd(728384-M)", "Broadview Marketing Sdn Bhd")],
 )
 def test_tidy_name(raw: str, clean: str) -> None:
     assert tidy_name(raw) == clean

@@ -96,8 +96,11 @@ def tidy_name(text: str) -> str:
     t = _REG_PAREN.sub("", t)
     # the legal suffix is a closed vocabulary, so OCR confusions in it can be undone: SIN/S0N -> SDN,
     # BHU/BH0 -> BHD, S/8 -> S/B (only as the last words of the name)
-    t = re.sub(r"\bS[Il1O0]N(\.?\s*)(BH[DUO0]\.?)\s*$", r"SDN\1\2", t)
+    t = re.sub(r"\b(?:S[Il1O0]N|5DN)(\.?\s*)(BH[DUO0]\.?)\s*$", r"SDN\1\2", t)
+    t = re.sub(r"\b5dn(\.?\s*)(Bhd\.?)\s*$", r"Sdn\1\2", t)
     t = re.sub(r"\b(SDN\.?\s*)BH[UO0](\.?)\s*$", r"\1BHD\2", t)
+    t = re.sub(r"(?<=[A-Za-z])_(?=[A-Za-z])", " ", t)
+    t = re.sub(r"\)[.,](?=[A-Za-z])", ") ", t)
     t = re.sub(r"\bS/8\s*$", "S/B", t)
     t = re.sub(r"\b(SDN\.?)\s*(BHD\.?)(?=\W|$)", r"\1 \2", t, flags=re.I)
     t = re.sub(r"(?<=[A-Za-z])[.,]\(\s*", " (", t)
