@@ -1070,9 +1070,8 @@ def _child_render(path: str, number: int, zoom: float) -> np.ndarray:
 def _render_in_child(path: Path, number: int, zoom: float) -> np.ndarray | None:
     """Render page ``number`` at ``zoom`` in a fresh (spawned) process; ``None`` when no child could run.
 
-    Raises:
-        Exception: whatever rendering raised in the child (the caller turns it into an IntakeError).
     """
+    import logging
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
@@ -1080,12 +1079,14 @@ def _render_in_child(path: Path, number: int, zoom: float) -> np.ndarray | None:
     try:
         executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
     except (OSError, ValueError, RuntimeError) as exc:
-        log.warning("no child process for rendering %s page %d: %s", path.name, number, exc)
+        logging.getLogger(__name__).warning("no child process for rendering %s page %d: %s", path.name, number, exc)
         return None
     try:
         return executor.submit(_child_render, str(path), int(number), float(zoom)).result()
-    except (BrokenProcessPool, OSError) as exc:
-        log.warning("rendering %s page %d in a child process failed (%s); rendering here", path.name, number, exc)
+    except (BrokenProcessPool, OSError, RuntimeError, Exception) as exc:  # noqa: BLE001
+        # The child could not start (a main script without the ``if __name__ == "__main__"`` guard,
+        # no resources) or the page failed there: render here, which raises the page's own error.
+        logging.getLogger(__name__).warning("rendering %s page %d in a child process failed (%s); rendering here", path.name, number, exc)
         return None
     finally:
         executor.shutdown(wait=True, cancel_futures=True)

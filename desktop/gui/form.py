@@ -187,9 +187,7 @@ class FieldRow(QObject):
     def source_label(self, field: Field) -> tuple[str, str]:
         """``(chip text, sentence)`` saying where ``field``'s value came from (``Field.source``)."""
         if field.edited or field.source == "user":
-            if field.boxes:
-                return self.tr("you"), self.tr("Filled in by you from the page")
-            return self.tr("you"), self.tr("Typed by you")
+            return self.tr("you"), self.tr("Entered by you")
         if field.source == "qr":
             if field.boxes:
                 return self.tr("QR"), self.tr("From the invoice's QR code (it matches the printed value)")

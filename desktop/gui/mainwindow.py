@@ -76,8 +76,9 @@ from desktop.gui.worker import EngineFactory, ImageLoader, ReadWorker, WorkerThr
 
 log = logging.getLogger(__name__)
 
-VIEW_MAX_PIXELS = 12_000_000
-"""Largest page picture kept for the viewer (bigger scans are downscaled; boxes stay in page pixels)."""
+VIEW_MAX_PIXELS = 8_000_000
+"""Largest page picture kept for the viewer (bigger scans are downscaled; boxes stay in page pixels).
+8 Mpx is a full-screen page on a 4K monitor; as a 32-bit pixmap it is 32 MB."""
 THUMB_MAX_PIXELS = 96 * 128
 FALLBACK_SUFFIXES = (".jpg", ".jpeg", ".png", ".tif", ".tiff", ".bmp", ".webp", ".heic", ".heif", ".pdf")
 MAX_RECENT = 10

@@ -213,7 +213,10 @@ class QueueModel(QAbstractTableModel):
         entry = self.entry(entry_id)
         if entry is None:
             return
-        if status != entry.status:
+        transient = {status, entry.status} <= {"queued", "reading"}
+        if status != entry.status and not transient:
+            # queued <-> reading is not saved: a file being read when the app stops is queued
+            # again at the next start anyway, and each write costs an fsync on the GUI thread.
             self.store.set_status(entry_id, status)
         entry.status, entry.message = status, message
         self._emit_row(entry_id)
