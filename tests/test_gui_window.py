@@ -369,3 +369,25 @@ def test_real_ppocr_reads_a_sroie_receipt(qtbot, make_window, pipeline, samples)
     doc = w.model.entry(entry_id).document
     assert doc.error is None and "TOTAL" in doc.text.upper()
     assert len(w.viewer.line_items()) == len(doc.page_results[0].lines) > 5
+
+
+def test_queued_signals_do_not_exhaust_true(qtbot) -> None:
+    """PySide6 6.12 drops a reference to ``True`` per queued signal; the app must outlive that.
+
+    Without the workaround in ``desktop.gui._pyside_fix`` this aborts the interpreter (bool_dealloc)
+    once the count runs out; here 20 000 queued signals must leave ``True`` alive and well.
+    """
+    import desktop.gui  # noqa: F401 - applies the workaround
+    from PySide6.QtCore import QCoreApplication, QObject, Signal
+
+    class Emitter(QObject):
+        ping = Signal(int)
+
+    got: list[int] = []
+    e = Emitter()
+    e.ping.connect(got.append, Qt.ConnectionType.QueuedConnection)
+    for i in range(20_000):
+        e.ping.emit(i)
+    QCoreApplication.processEvents()
+    assert len(got) == 20_000
+    assert sys.getrefcount(True) > 1_000_000
