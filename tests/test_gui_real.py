@@ -244,3 +244,24 @@ def test_batch_with_bad_files(qtbot, make_window, samples, tmp_path) -> None:
         assert text.startswith("Failed: ") and name in text and len(text) < 200
         assert "Traceback" not in text
     assert sum(e.status == "needs_review" for e in entries) >= 10
+
+
+@pytest.mark.parametrize("with_file", [False, True])
+def test_shoebox_command_opens_the_window(samples, shoebox_home, with_file) -> None:
+    """``shoebox`` and ``shoebox FILE`` (desktop.cli main) open the window; the file is queued in the session."""
+    import os
+    import subprocess
+    import sys
+
+    from desktop.core.session import SessionStore
+
+    sample = samples / "sroie" / "sroie_007.jpg"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", SHOEBOX_EXIT_WHEN_SHOWN="1", SHOEBOX_HOME=str(shoebox_home))
+    code = "import sys; from desktop.cli import main; raise SystemExit(main(sys.argv[1:]))"
+    args = [str(sample)] if with_file else []
+    out = subprocess.run([sys.executable, "-c", code, *args], cwd=Path(__file__).parent.parent, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    with SessionStore() as store:
+        sources = [e.source for e in store.entries()]
+    assert sources == ([str(sample)] if with_file else [])

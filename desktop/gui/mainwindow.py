@@ -1203,6 +1203,8 @@ class MainWindow(QMainWindow):
             return
         self._closing = True
         self._save_geometry()
+        self.hide()  # the window goes at once; the engine may need a moment to finish its page or load
+        QApplication.processEvents()
         self.shutdown()
         event.accept()
 
