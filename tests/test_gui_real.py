@@ -7,6 +7,7 @@ tests stay fast and deterministic (the real PP-OCR engine is exercised in ``test
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -20,6 +21,11 @@ from PySide6.QtGui import QDropEvent  # noqa: E402
 from desktop.core.engines.fake import FakeEngine, FailingEngine  # noqa: E402
 
 DATA = Path(__file__).parent / "data" / "ocr"
+
+
+def overloaded() -> bool:
+    """More runnable processes than twice the cores: wall-clock gaps measure the OS scheduler, not us."""
+    return os.getloadavg()[0] > 2 * (os.cpu_count() or 1)
 
 
 def recorded(name: str) -> FakeEngine:
@@ -224,6 +230,8 @@ def test_huge_page_stays_responsive_and_bounded(qtbot, make_window, samples) -> 
     assert w.viewer.sceneRect().width() == 9000  # boxes stay in page pixels
     gaps = np.diff(ticks)
     print(f"\nmultipage.pdf: {len(ticks)} ticks, longest event-loop gap {gaps.max() * 1000:.0f} ms")
+    if overloaded():
+        pytest.skip(f"machine overloaded (load {os.getloadavg()[0]:.1f}); longest gap {gaps.max() * 1000:.0f} ms not judged")
     assert gaps.max() < 0.250, f"event loop stalled for {gaps.max() * 1000:.0f} ms"
 
 
