@@ -1034,6 +1034,64 @@ def _reading_order(lines: list[Line]) -> list[Line]:
     return [line for row in rows for line in sorted(row, key=lambda ln: ln.box[0])]
 
 
+CHILD_RENDER_PIXELS: int = 16_000_000
+"""A PDF page holding an embedded image larger than this (pixels) is rendered in a child process.
+
+MuPDF decodes such an image in full (a 9000x9000 RGB scan is 243 MB) and PyMuPDF holds the GIL for
+the whole call (seconds), which would freeze every other thread of the caller -- the desktop app's
+window above all. In a child process the decoding neither blocks the caller's threads nor leaves
+its memory behind. Falls back to rendering in this process when no child can be started."""
+
+_IN_RENDER_CHILD = False
+
+
+def _pixmap_array(pdf_page: Any, zoom: float) -> np.ndarray:
+    """Rasterise an open PyMuPDF page at ``zoom`` (pixels per point) as an ``(H, W, 3)`` uint8 RGB array."""
+    pymupdf = _pymupdf()
+    pix = pdf_page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), colorspace=pymupdf.csRGB, alpha=False)
+    array = np.frombuffer(pix.samples_mv, dtype=np.uint8)
+    array = array.reshape(pix.height, pix.stride)[:, : pix.width * 3].reshape(pix.height, pix.width, 3).copy()
+    del pix
+    return array
+
+
+def _child_render(path: str, number: int, zoom: float) -> np.ndarray:
+    """Runs in the child process of :func:`_render_in_child`."""
+    global _IN_RENDER_CHILD
+    _IN_RENDER_CHILD = True
+    pymupdf = _pymupdf()
+    doc = pymupdf.open(path, filetype="pdf")
+    try:
+        return _pixmap_array(doc[number - 1], zoom)
+    finally:
+        doc.close()
+
+
+def _render_in_child(path: Path, number: int, zoom: float) -> np.ndarray | None:
+    """Render page ``number`` at ``zoom`` in a fresh (spawned) process; ``None`` when no child could run.
+
+    """
+    import logging
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    except (OSError, ValueError, RuntimeError) as exc:
+        logging.getLogger(__name__).warning("no child process for rendering %s page %d: %s", path.name, number, exc)
+        return None
+    try:
+        return executor.submit(_child_render, str(path), int(number), float(zoom)).result()
+    except (BrokenProcessPool, OSError, RuntimeError, Exception) as exc:  # noqa: BLE001
+        # The child could not start (a main script without the ``if __name__ == "__main__"`` guard,
+        # no resources) or the page failed there: render here, which raises the page's own error.
+        logging.getLogger(__name__).warning("rendering %s page %d in a child process failed (%s); rendering here", path.name, number, exc)
+        return None
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
 def _render_pdf_page(page: PageImage, budget: int) -> tuple[np.ndarray, float]:
     """Rasterise a PDF page straight at the resolution that fits ``budget``. Returns ``(array, scale)``."""
     pymupdf = _pymupdf()
@@ -1058,13 +1116,16 @@ def _render_pdf_page(page: PageImage, budget: int) -> tuple[np.ndarray, float]:
                 if ir.width * ir.height <= budget:
                     break
                 zoom *= 0.998
+            largest = 0
             for info in pdf_page.get_image_info():
                 if info.get("width", 0) * info.get("height", 0) > MAX_IMAGE_PIXELS:
                     raise _too_large(path, int(info["width"]), int(info["height"]))
-            pix = pdf_page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), colorspace=pymupdf.csRGB, alpha=False)
-            array = np.frombuffer(pix.samples_mv, dtype=np.uint8)
-            array = array.reshape(pix.height, pix.stride)[:, : pix.width * 3].reshape(pix.height, pix.width, 3).copy()
-            del pix
+                largest = max(largest, int(info.get("width", 0)) * int(info.get("height", 0)))
+            array = None
+            if largest > CHILD_RENDER_PIXELS and not _IN_RENDER_CHILD:
+                array = _render_in_child(path, page.number, zoom)
+            if array is None:
+                array = _pixmap_array(pdf_page, zoom)
         except IntakeError:
             raise
         except MemoryError:

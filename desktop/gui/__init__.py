@@ -11,3 +11,6 @@ Modules:
     dialogs     settings dialog and About box
     resources   icons and translations
 """
+from desktop.gui._pyside_fix import make_true_immortal as _make_true_immortal
+
+_make_true_immortal()  # PySide6 6.12 queued signals drop references to True (see _pyside_fix)

@@ -23,7 +23,17 @@ from PySide6.QtWidgets import (
 
 from desktop.core.doctypes import FieldSpec, get_document_type
 from desktop.core.model import Document, Field
-from desktop.gui.queue import LOW_CONFIDENCE
+from desktop.gui.queue import LOW_CONFIDENCE, needs_check
+
+SOURCE_STYLE = {
+    "ocr": "QLabel { color: #455a64; background: #eceff1; border-radius: 6px; padding: 1px 6px; }",
+    "text_layer": "QLabel { color: #1565c0; background: #e3f2fd; border-radius: 6px; padding: 1px 6px; }",
+    "qr": "QLabel { color: #6a1b9a; background: #f3e5f5; border-radius: 6px; padding: 1px 6px; }",
+    "model": "QLabel { color: #00695c; background: #e0f2f1; border-radius: 6px; padding: 1px 6px; }",
+    "user": "QLabel { color: #2e7d32; background: #e8f5e9; border-radius: 6px; padding: 1px 6px; }",
+}
+"""Colours of the source chip beside each field (one hue per source)."""
+
 
 PLACEHOLDERS = {"date": "YYYY-MM-DD", "time": "HH:MM", "amount": "0.00", "currency": "EUR, USD, CNY…"}
 
@@ -127,8 +137,12 @@ class FieldRow(QObject):
         self.label.setBuddy(self.edit)
         self.badge = QLabel(parent)
         self.badge.setObjectName("badge")
-        self.badge.setMinimumWidth(44)
-        self.badge.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.badge.setMinimumWidth(40)
+        self.badge.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.source = QLabel(parent)
+        self.source.setObjectName("source")
+        self.source.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.source.hide()
         self.problems = QLabel(parent)
         self.problems.setObjectName("problems")
         self.problems.setWordWrap(True)
@@ -139,28 +153,50 @@ class FieldRow(QObject):
         field = field or Field(self.spec.name)
         text = field.value if field.value is not None else (field.raw or "")
         self.edit.show_value(text)
-        tips = []
-        if field.raw and field.raw != text:
+        by_user = field.edited or field.source == "user"
+        found = field.value is not None or bool(field.raw)
+        chip, where = self.source_label(field) if found else ("", "")
+        tips = [where] if where else []
+        if field.raw and field.raw != text and not by_user:
             tips.append(self.tr("As printed: %1").replace("%1", field.raw))
-        if field.source and field.value is not None:
-            tips.append(self.tr("Source: %1").replace("%1", field.source))
-        self.edit.setToolTip("\n".join(tips))
-        low = field.value is not None and not field.edited and field.source != "user" and field.confidence < LOW_CONFIDENCE
-        if field.edited or field.source == "user":
-            self.badge.setText("✎")
-            self.badge.setToolTip(self.tr("Entered by you"))
-            style = "color: #2e7d32;"
-        elif field.value is None and not field.raw:
+        if found and not by_user:
+            tips.append(self.tr("Confidence: %1").replace("%1", f"{field.confidence:.0%}"))
+        tip = "\n".join(tips)
+        self.edit.setToolTip(tip)
+        self.source.setText(chip)
+        self.source.setToolTip(tip)
+        self.source.setStyleSheet(SOURCE_STYLE.get("user" if by_user else field.source, SOURCE_STYLE["ocr"]))
+        self.source.setVisible(bool(chip))
+        low = needs_check(field) and not field.problems
+        if by_user:
+            self.badge.setText("")
+            self.badge.setToolTip(tip)
+            style = ""
+        elif not found:
             self.badge.setText("—")
             self.badge.setToolTip(self.tr("Not found on the page"))
             style = "color: #9e9e9e;"
         else:
             self.badge.setText(f"{field.confidence:.0%}")
-            self.badge.setToolTip(self.tr("Recognition confidence"))
+            self.badge.setToolTip(tip)
             style = "color: #e65100; font-weight: bold;" if low else "color: #607d8b;"
         self.badge.setStyleSheet(style)
         self.edit.setProperty("low", low)
         self.set_problems(field.problems)
+
+    def source_label(self, field: Field) -> tuple[str, str]:
+        """``(chip text, sentence)`` saying where ``field``'s value came from (``Field.source``)."""
+        if field.edited or field.source == "user":
+            return self.tr("you"), self.tr("Entered by you")
+        if field.source == "qr":
+            if field.boxes:
+                return self.tr("QR"), self.tr("From the invoice's QR code (it matches the printed value)")
+            return self.tr("QR"), self.tr("From the invoice's QR code")
+        if field.source == "text_layer":
+            return self.tr("PDF"), self.tr("From the PDF's text layer (no OCR needed)")
+        if field.source == "model":
+            return self.tr("AI"), self.tr("Read by the HunyuanOCR model")
+        return self.tr("OCR"), self.tr("Read by OCR from the page image")
 
     def set_problems(self, problems: list[str]) -> None:
         self.problems.setText("\n".join(f"⚠ {p}" for p in problems))
@@ -223,7 +259,7 @@ class FieldForm(QScrollArea):
 
     def _clear_rows(self) -> None:
         for row in self.rows.values():
-            for w in (row.label, row.edit, row.badge, row.problems):
+            for w in (row.label, row.edit, row.source, row.badge, row.problems):
                 self._grid.removeWidget(w)
                 w.hide()  # deleteLater runs only when the event loop comes back round
                 w.deleteLater()
@@ -255,8 +291,9 @@ class FieldForm(QScrollArea):
             row = FieldRow(spec, spec.label_for(self.locale), self._grid_host)
             self._grid.addWidget(row.label, 2 * i, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self._grid.addWidget(row.edit, 2 * i, 1)
-            self._grid.addWidget(row.badge, 2 * i, 2)
-            self._grid.addWidget(row.problems, 2 * i + 1, 1, 1, 2)
+            self._grid.addWidget(row.source, 2 * i, 2)
+            self._grid.addWidget(row.badge, 2 * i, 3)
+            self._grid.addWidget(row.problems, 2 * i + 1, 1, 1, 3)
             row.edit.committed.connect(self.field_committed)
             row.edit.focused.connect(self._on_focus)
             row.edit.textEdited.connect(lambda text, r=row: self._preview(r, text))

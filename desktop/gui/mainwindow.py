@@ -7,6 +7,7 @@ on one ``QUndoStack``, which saves the document through the model the moment it 
 """
 from __future__ import annotations
 
+import html
 import logging
 import os
 import sys
@@ -68,15 +69,16 @@ from desktop.core.settings import Settings, user_config_dir, user_data_dir
 from desktop.gui.commands import DocumentCommand
 from desktop.gui.dialogs import SettingsDialog, show_about
 from desktop.gui.form import FieldForm, normalise
-from desktop.gui.queue import QueueDelegate, QueueModel
+from desktop.gui.queue import QueueDelegate, QueueModel, attention_count
 from desktop.gui.resources import LANGUAGES, icon
 from desktop.gui.viewer import PageViewer
 from desktop.gui.worker import EngineFactory, ImageLoader, ReadWorker, WorkerThread, default_engine_factory
 
 log = logging.getLogger(__name__)
 
-VIEW_MAX_PIXELS = 12_000_000
-"""Largest page picture kept for the viewer (bigger scans are downscaled; boxes stay in page pixels)."""
+VIEW_MAX_PIXELS = 8_000_000
+"""Largest page picture kept for the viewer (bigger scans are downscaled; boxes stay in page pixels).
+8 Mpx is a full-screen page on a 4K monitor; as a 32-bit pixmap it is 32 MB."""
 THUMB_MAX_PIXELS = 96 * 128
 FALLBACK_SUFFIXES = (".jpg", ".jpeg", ".png", ".tif", ".tiff", ".bmp", ".webp", ".heic", ".heif", ".pdf")
 MAX_RECENT = 10
@@ -850,15 +852,18 @@ class MainWindow(QMainWindow):
         return item.pixmap().toImage() if item is not None else None
 
     def _update_summary(self, doc: Document) -> None:
-        problems = doc.problems()
+        to_check = attention_count(doc)  # the same count as the queue's badge
         notes = [w for p in doc.page_results for w in p.warnings]
+        notes += [str(n) for n in doc.extras.get("notes", [])]
         parts = []
-        if problems:
-            parts.append("<span style='color:#c62828'>" + self.tr("%n problem(s) to check", "", len(problems)) + "</span>")
+        if to_check:
+            parts.append("<span style='color:#e65100'>" + self.tr("%n field(s) to check", "", to_check) + "</span>")
+        elif not doc.reviewed:
+            parts.append("<span style='color:#2e7d32'>" + self.tr("Every field checks out") + "</span>")
         if doc.reviewed:
             parts.append("<span style='color:#2e7d32'>" + self.tr("Reviewed") + "</span>")
         if notes:
-            parts.append("<span style='color:#616161'>" + "; ".join(notes[:3]) + "</span>")
+            parts.append("<span style='color:#616161'>" + html.escape("; ".join(notes[:3])) + "</span>")
         self.summary_label.setText(" · ".join(parts))
 
     def _set_page_label(self) -> None:
@@ -1198,6 +1203,8 @@ class MainWindow(QMainWindow):
             return
         self._closing = True
         self._save_geometry()
+        self.hide()  # the window goes at once; the engine may need a moment to finish its page or load
+        QApplication.processEvents()
         self.shutdown()
         event.accept()
 

@@ -14,7 +14,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersisten
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QIcon, QPainter, QPalette, QPen, QPixmap
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from desktop.core.model import Document
+from desktop.core.model import Document, Field
 from desktop.core.session import SessionStore, status_of
 
 LOW_CONFIDENCE = 0.6
@@ -25,16 +25,19 @@ COL_FILE, COL_TYPE, COL_STATUS, COL_ATTENTION = range(4)
 ModelIndex = QModelIndex | QPersistentModelIndex
 
 
+def needs_check(field: Field) -> bool:
+    """The field needs the clerk's eye: a validation problem, or a value read with low confidence
+    that the clerk has not confirmed by editing it (the form tints exactly these fields)."""
+    return bool(field.problems) or (
+        field.value is not None and not field.edited and field.source != "user" and field.confidence < LOW_CONFIDENCE
+    )
+
+
 def attention_count(document: Document | None) -> int:
-    """Fields that need the clerk's eye: a validation problem, or a value read with low confidence
-    that the clerk has not confirmed by editing it."""
+    """How many fields of ``document`` :func:`needs_check` (the queue's badge and the form's summary)."""
     if document is None or document.error:
         return 0
-    return sum(
-        1
-        for f in document.fields.values()
-        if f.problems or (f.value is not None and not f.edited and f.source != "user" and f.confidence < LOW_CONFIDENCE)
-    )
+    return sum(1 for f in document.fields.values() if needs_check(f))
 
 
 @dataclass
@@ -210,7 +213,10 @@ class QueueModel(QAbstractTableModel):
         entry = self.entry(entry_id)
         if entry is None:
             return
-        if status != entry.status:
+        transient = {status, entry.status} <= {"queued", "reading"}
+        if status != entry.status and not transient:
+            # queued <-> reading is not saved: a file being read when the app stops is queued
+            # again at the next start anyway, and each write costs an fsync on the GUI thread.
             self.store.set_status(entry_id, status)
         entry.status, entry.message = status, message
         self._emit_row(entry_id)

@@ -4,7 +4,7 @@
 <context>
     <name>FieldEdit</name>
     <message>
-        <location filename="../../desktop/gui/form.py" line="63" />
+        <location filename="../../desktop/gui/form.py" line="73"/>
         <source>Pick a date</source>
         <translation>选择日期</translation>
     </message>
@@ -12,19 +12,19 @@
 <context>
     <name>FieldForm</name>
     <message>
-        <location filename="../../desktop/gui/form.py" line="201" />
+        <location filename="../../desktop/gui/form.py" line="251"/>
         <source>Drop receipts and invoices here, or use File ▸ Open.</source>
         <translation>将收据和发票拖放到此处，或使用“文件 ▸ 打开”。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="221" />
+        <location filename="../../desktop/gui/form.py" line="272"/>
         <source>This file could not be read:
 %1</source>
         <translation>无法读取此文件：
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="226" />
+        <location filename="../../desktop/gui/form.py" line="277"/>
         <source>Unknown document type %1</source>
         <translation>未知单据类型 %1</translation>
     </message>
@@ -32,614 +32,669 @@
 <context>
     <name>FieldRow</name>
     <message>
-        <location filename="../../desktop/gui/form.py" line="130" />
+        <location filename="../../desktop/gui/form.py" line="161"/>
         <source>As printed: %1</source>
         <translation>原文：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="132" />
-        <source>Source: %1</source>
-        <translation>来源：%1</translation>
+        <location filename="../../desktop/gui/form.py" line="163"/>
+        <source>Confidence: %1</source>
+        <translation>置信度：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="137" />
+        <location filename="../../desktop/gui/form.py" line="190"/>
+        <source>you</source>
+        <translation>手填</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="193"/>
+        <location filename="../../desktop/gui/form.py" line="194"/>
+        <source>QR</source>
+        <translation>二维码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="193"/>
+        <source>From the invoice&apos;s QR code (it matches the printed value)</source>
+        <translation>来自发票二维码（与票面一致）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="194"/>
+        <source>From the invoice&apos;s QR code</source>
+        <translation>来自发票二维码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="196"/>
+        <source>PDF</source>
+        <translation>PDF</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="196"/>
+        <source>From the PDF&apos;s text layer (no OCR needed)</source>
+        <translation>来自 PDF 文本层（无需 OCR）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="198"/>
+        <source>AI</source>
+        <translation>AI</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="198"/>
+        <source>Read by the HunyuanOCR model</source>
+        <translation>由 HunyuanOCR 模型读取</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="199"/>
+        <source>OCR</source>
+        <translation>OCR</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="199"/>
+        <source>Read by OCR from the page image</source>
+        <translation>由 OCR 从页面图像识别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="190"/>
         <source>Entered by you</source>
         <translation>由您填写</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="141" />
+        <location filename="../../desktop/gui/form.py" line="177"/>
         <source>Not found on the page</source>
         <translation>页面上未找到</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/form.py" line="145" />
-        <source>Recognition confidence</source>
-        <translation>识别置信度</translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="132" />
+        <location filename="../../desktop/gui/mainwindow.py" line="134"/>
         <source>not started</source>
         <translation>未启动</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="208" />
+        <location filename="../../desktop/gui/mainwindow.py" line="210"/>
         <source>Page</source>
         <translation>页面</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="238" />
+        <location filename="../../desktop/gui/mainwindow.py" line="240"/>
         <source>&amp;Type:</source>
         <translation>类型(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="242" />
-        <location filename="../../desktop/gui/mainwindow.py" line="824" />
-        <location filename="../../desktop/gui/mainwindow.py" line="1054" />
+        <location filename="../../desktop/gui/mainwindow.py" line="244"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="826"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1059"/>
         <source>Mark reviewed</source>
         <translation>标记为已审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="244" />
+        <location filename="../../desktop/gui/mainwindow.py" line="246"/>
         <source>Mark this document reviewed and go to the next one (Ctrl+Enter)</source>
         <translation>将此单据标记为已审核并转到下一张（Ctrl+Enter）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="263" />
+        <location filename="../../desktop/gui/mainwindow.py" line="265"/>
         <source>Fields</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="264" />
+        <location filename="../../desktop/gui/mainwindow.py" line="266"/>
         <source>Page text</source>
         <translation>页面文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="278" />
+        <location filename="../../desktop/gui/mainwindow.py" line="280"/>
         <source>OCR engine not started</source>
         <translation>OCR 引擎未启动</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="282" />
+        <location filename="../../desktop/gui/mainwindow.py" line="284"/>
         <source>%v of %m files</source>
         <translation>%v / %m 个文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="286" />
-        <location filename="../../desktop/gui/mainwindow.py" line="336" />
+        <location filename="../../desktop/gui/mainwindow.py" line="288"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="338"/>
         <source>Stop reading after the current page</source>
         <translation>读完当前页后停止</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="309" />
+        <location filename="../../desktop/gui/mainwindow.py" line="311"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="310" />
+        <location filename="../../desktop/gui/mainwindow.py" line="312"/>
         <source>Add receipts and invoices to the queue</source>
         <translation>将收据和发票加入队列</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="311" />
+        <location filename="../../desktop/gui/mainwindow.py" line="313"/>
         <source>&amp;Paste image</source>
         <translation>粘贴图片(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="312" />
+        <location filename="../../desktop/gui/mainwindow.py" line="314"/>
         <source>Add the image on the clipboard to the queue</source>
         <translation>将剪贴板中的图片加入队列</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="313" />
+        <location filename="../../desktop/gui/mainwindow.py" line="315"/>
         <source>&amp;Export reviewed…</source>
         <translation>导出已审核(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="314" />
+        <location filename="../../desktop/gui/mainwindow.py" line="316"/>
         <source>Save the reviewed documents as Excel, JSON or CSV</source>
         <translation>将已审核的单据保存为 Excel、JSON 或 CSV</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="315" />
+        <location filename="../../desktop/gui/mainwindow.py" line="317"/>
         <source>Export &amp;all…</source>
         <translation>全部导出(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="316" />
+        <location filename="../../desktop/gui/mainwindow.py" line="318"/>
         <source>Export &amp;selected…</source>
         <translation>导出所选(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="317" />
+        <location filename="../../desktop/gui/mainwindow.py" line="319"/>
         <source>&amp;Remove from queue</source>
         <translation>从队列中移除(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="321" />
+        <location filename="../../desktop/gui/mainwindow.py" line="323"/>
         <source>Read &amp;queued files</source>
         <translation>读取排队的文件(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="322" />
+        <location filename="../../desktop/gui/mainwindow.py" line="324"/>
         <source>Read every file still waiting in the queue</source>
         <translation>读取队列中所有等待的文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="323" />
+        <location filename="../../desktop/gui/mainwindow.py" line="325"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="324" />
+        <location filename="../../desktop/gui/mainwindow.py" line="326"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="326" />
+        <location filename="../../desktop/gui/mainwindow.py" line="328"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="331" />
+        <location filename="../../desktop/gui/mainwindow.py" line="333"/>
         <source>Mark &amp;reviewed</source>
         <translation>标记为已审核(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="333" />
+        <location filename="../../desktop/gui/mainwindow.py" line="335"/>
         <source>Mark this document reviewed and go to the next one that needs review</source>
         <translation>将此单据标记为已审核并转到下一张待审核单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="334" />
+        <location filename="../../desktop/gui/mainwindow.py" line="336"/>
         <source>&amp;Next needing review</source>
         <translation>下一张待审核(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="335" />
+        <location filename="../../desktop/gui/mainwindow.py" line="337"/>
         <source>&amp;Cancel reading</source>
         <translation>取消读取(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="339" />
+        <location filename="../../desktop/gui/mainwindow.py" line="341"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="341" />
+        <location filename="../../desktop/gui/mainwindow.py" line="343"/>
         <source>&amp;About Shoebox</source>
         <translation>关于 Shoebox(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="343" />
+        <location filename="../../desktop/gui/mainwindow.py" line="345"/>
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="346" />
+        <location filename="../../desktop/gui/mainwindow.py" line="348"/>
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="347" />
+        <location filename="../../desktop/gui/mainwindow.py" line="349"/>
         <source>Next page</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="348" />
+        <location filename="../../desktop/gui/mainwindow.py" line="350"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="349" />
+        <location filename="../../desktop/gui/mainwindow.py" line="351"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="351" />
+        <location filename="../../desktop/gui/mainwindow.py" line="353"/>
         <source>&amp;Actual pixels (100%)</source>
         <translation>实际像素 (100%)(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="352" />
+        <location filename="../../desktop/gui/mainwindow.py" line="354"/>
         <source>Fit &amp;width</source>
         <translation>适合宽度(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="353" />
+        <location filename="../../desktop/gui/mainwindow.py" line="355"/>
         <source>Fit &amp;page</source>
         <translation>适合页面(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="354" />
+        <location filename="../../desktop/gui/mainwindow.py" line="356"/>
         <source>Show recognised &amp;lines</source>
         <translation>显示识别的文字行(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="355" />
+        <location filename="../../desktop/gui/mainwindow.py" line="357"/>
         <source>Outline the recognised lines on the page</source>
         <translation>在页面上框出识别的文字行</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="358" />
+        <location filename="../../desktop/gui/mainwindow.py" line="360"/>
         <source>Rotate left and read again</source>
         <translation>向左旋转并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="359" />
+        <location filename="../../desktop/gui/mainwindow.py" line="361"/>
         <source>Turn this page 90° anticlockwise and read it again</source>
         <translation>将此页逆时针旋转 90° 并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="360" />
+        <location filename="../../desktop/gui/mainwindow.py" line="362"/>
         <source>Rotate right and read again</source>
         <translation>向右旋转并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="361" />
+        <location filename="../../desktop/gui/mainwindow.py" line="363"/>
         <source>Turn this page 90° clockwise and read it again</source>
         <translation>将此页顺时针旋转 90° 并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="364" />
+        <location filename="../../desktop/gui/mainwindow.py" line="366"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="366" />
+        <location filename="../../desktop/gui/mainwindow.py" line="368"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="374" />
+        <location filename="../../desktop/gui/mainwindow.py" line="376"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="380" />
+        <location filename="../../desktop/gui/mainwindow.py" line="382"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="389" />
+        <location filename="../../desktop/gui/mainwindow.py" line="391"/>
         <source>&amp;Settings</source>
         <translation>设置(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="391" />
+        <location filename="../../desktop/gui/mainwindow.py" line="393"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="393" />
+        <location filename="../../desktop/gui/mainwindow.py" line="395"/>
         <source>System language</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="400" />
+        <location filename="../../desktop/gui/mainwindow.py" line="402"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="403" />
+        <location filename="../../desktop/gui/mainwindow.py" line="405"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="412" />
+        <location filename="../../desktop/gui/mainwindow.py" line="414"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="412" />
-        <location filename="../../desktop/gui/mainwindow.py" line="572" />
+        <location filename="../../desktop/gui/mainwindow.py" line="414"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="574"/>
         <source>Paste</source>
         <translation>粘贴</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="413" />
-        <location filename="../../desktop/gui/mainwindow.py" line="1116" />
+        <location filename="../../desktop/gui/mainwindow.py" line="415"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1121"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="413" />
-        <location filename="../../desktop/gui/mainwindow.py" line="859" />
+        <location filename="../../desktop/gui/mainwindow.py" line="415"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="864"/>
         <source>Reviewed</source>
         <translation>已审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="414" />
+        <location filename="../../desktop/gui/mainwindow.py" line="416"/>
         <source>Next</source>
         <translation>下一张</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="414" />
+        <location filename="../../desktop/gui/mainwindow.py" line="416"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="415" />
+        <location filename="../../desktop/gui/mainwindow.py" line="417"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="494" />
+        <location filename="../../desktop/gui/mainwindow.py" line="496"/>
         <source>No documents found in %1</source>
         <translation>在 %1 中未找到单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="526" />
+        <location filename="../../desktop/gui/mainwindow.py" line="528"/>
         <source>Settings could not be saved: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="536" />
+        <location filename="../../desktop/gui/mainwindow.py" line="538"/>
         <source>No recent files</source>
         <translation>没有最近的文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="543" />
+        <location filename="../../desktop/gui/mainwindow.py" line="545"/>
         <source>Open documents</source>
         <translation>打开单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="544" />
+        <location filename="../../desktop/gui/mainwindow.py" line="546"/>
         <source>Documents (%1)</source>
         <translation>单据 (%1)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="544" />
+        <location filename="../../desktop/gui/mainwindow.py" line="546"/>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="562" />
+        <location filename="../../desktop/gui/mainwindow.py" line="564"/>
         <source>The clipboard holds no image or file.</source>
         <translation>剪贴板中没有图片或文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="572" />
+        <location filename="../../desktop/gui/mainwindow.py" line="574"/>
         <source>The image could not be saved to %1.</source>
         <translation>无法将图片保存到 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="615" />
+        <location filename="../../desktop/gui/mainwindow.py" line="617"/>
         <source>Reading is not available in this installation (%1)</source>
         <translation>此安装无法读取单据（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="634" />
+        <location filename="../../desktop/gui/mainwindow.py" line="636"/>
         <source>Cancelling after the current page…</source>
         <translation>读完当前页后取消…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="649" />
+        <location filename="../../desktop/gui/mainwindow.py" line="651"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="649" />
+        <location filename="../../desktop/gui/mainwindow.py" line="651"/>
         <source>Loading the OCR engine…</source>
         <translation>正在加载 OCR 引擎…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="651" />
+        <location filename="../../desktop/gui/mainwindow.py" line="653"/>
         <source>%1 ready</source>
         <translation>%1 已就绪</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="669" />
+        <location filename="../../desktop/gui/mainwindow.py" line="671"/>
         <source>reading…</source>
         <translation>读取中…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="672" />
+        <location filename="../../desktop/gui/mainwindow.py" line="674"/>
         <source>page %1 of %2</source>
         <translation>第 %1 / %2 页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="682" />
+        <location filename="../../desktop/gui/mainwindow.py" line="684"/>
         <source>Nothing was read from this file.</source>
         <translation>未从此文件读取到内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="693" />
+        <location filename="../../desktop/gui/mainwindow.py" line="695"/>
         <source>Rotate and read again</source>
         <translation>旋转并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="703" />
+        <location filename="../../desktop/gui/mainwindow.py" line="705"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="714" />
+        <location filename="../../desktop/gui/mainwindow.py" line="716"/>
         <source>Reading finished.</source>
         <translation>读取完成。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="795" />
+        <location filename="../../desktop/gui/mainwindow.py" line="797"/>
         <source>No document</source>
         <translation>没有单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="797" />
+        <location filename="../../desktop/gui/mainwindow.py" line="799"/>
         <source>Drop receipts, invoices or whole folders here, or use File ▸ Open (Ctrl+O).</source>
         <translation>将收据、发票或整个文件夹拖放到此处，或使用“文件 ▸ 打开”（Ctrl+O）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="798" />
+        <location filename="../../desktop/gui/mainwindow.py" line="800"/>
         <source>Drop files here</source>
         <translation>将文件拖放到此处</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="805" />
+        <location filename="../../desktop/gui/mainwindow.py" line="807"/>
         <source>Waiting to be read…</source>
         <translation>等待读取…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="805" />
+        <location filename="../../desktop/gui/mainwindow.py" line="807"/>
         <source>Reading…</source>
         <translation>读取中…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="815" />
+        <location filename="../../desktop/gui/mainwindow.py" line="817"/>
         <source>This file could not be read:
 %1</source>
         <translation>无法读取此文件：
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="824" />
+        <location filename="../../desktop/gui/mainwindow.py" line="826"/>
         <source>Reviewed ✓</source>
         <translation>已审核 ✓</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="857" />
-        <source>%n problem(s) to check</source>
+        <location filename="../../desktop/gui/mainwindow.py" line="860"/>
+        <source>%n field(s) to check</source>
         <translation>
-            <numerusform>%n 个问题待检查</numerusform></translation>
+            <numerusform>%n 个字段需要检查</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="873" />
+        <location filename="../../desktop/gui/mainwindow.py" line="862"/>
+        <source>Every field checks out</source>
+        <translation>所有字段均通过检查</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="878"/>
         <source>Page %1 of %2</source>
         <translation>第 %1 / %2 页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="937" />
+        <location filename="../../desktop/gui/mainwindow.py" line="942"/>
         <source>Click a field in the form first, then a line on the page to copy its text into it.</source>
         <translation>先点击表单中的字段，再点击页面上的文字行，即可将文字填入该字段。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="942" />
+        <location filename="../../desktop/gui/mainwindow.py" line="947"/>
         <source>Put “%1” into %2</source>
         <translation>将“%1”填入 %2</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="945" />
+        <location filename="../../desktop/gui/mainwindow.py" line="950"/>
         <source>Copy text</source>
         <translation>复制文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="989" />
+        <location filename="../../desktop/gui/mainwindow.py" line="994"/>
         <source>Edit %1</source>
         <translation>编辑 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1013" />
+        <location filename="../../desktop/gui/mainwindow.py" line="1018"/>
         <source>Change type</source>
         <translation>更改类型</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1013" />
+        <location filename="../../desktop/gui/mainwindow.py" line="1018"/>
         <source>The fields could not be read again: %1</source>
         <translation>无法重新提取字段：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1018" />
+        <location filename="../../desktop/gui/mainwindow.py" line="1023"/>
         <source>Change document type</source>
         <translation>更改单据类型</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1029" />
+        <location filename="../../desktop/gui/mainwindow.py" line="1034"/>
         <source>Read again</source>
         <translation>重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1032" />
+        <location filename="../../desktop/gui/mainwindow.py" line="1037"/>
         <source>reading page %1 again…</source>
         <translation>正在重新识别第 %1 页…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1054" />
+        <location filename="../../desktop/gui/mainwindow.py" line="1059"/>
         <source>Mark as needing review</source>
         <translation>标记为待审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1075" />
+        <location filename="../../desktop/gui/mainwindow.py" line="1080"/>
         <source>No document needs review.</source>
         <translation>没有待审核的单据。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1085" />
+        <location filename="../../desktop/gui/mainwindow.py" line="1090"/>
         <source>Remove from queue</source>
         <translation>从队列中移除</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1086" />
+        <location filename="../../desktop/gui/mainwindow.py" line="1091"/>
         <source>%n of the documents have your edits or are reviewed. Remove them anyway? (The files themselves are not touched.)</source>
         <translation>
-            <numerusform>其中 %n 张单据含有您的修改或已审核。仍要移除吗？（文件本身不会被改动。）</numerusform></translation>
+            <numerusform>其中 %n 张单据含有您的修改或已审核。仍要移除吗？（文件本身不会被改动。）</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1117" />
+        <location filename="../../desktop/gui/mainwindow.py" line="1122"/>
         <source>No document is marked reviewed yet (Ctrl+Enter marks one).</source>
         <translation>还没有已审核的单据（按 Ctrl+Enter 标记）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1118" />
+        <location filename="../../desktop/gui/mainwindow.py" line="1123"/>
         <source>Select documents in the queue first.</source>
         <translation>请先在队列中选择单据。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1119" />
+        <location filename="../../desktop/gui/mainwindow.py" line="1124"/>
         <source>Nothing has been read yet.</source>
         <translation>尚未读取任何单据。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1124" />
+        <location filename="../../desktop/gui/mainwindow.py" line="1129"/>
         <source>Export %n document(s)</source>
         <translation>
-            <numerusform>导出 %n 张单据</numerusform></translation>
+            <numerusform>导出 %n 张单据</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1125" />
+        <location filename="../../desktop/gui/mainwindow.py" line="1130"/>
         <source>Excel workbook (*.xlsx)</source>
         <translation>Excel 工作簿 (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1125" />
+        <location filename="../../desktop/gui/mainwindow.py" line="1130"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1125" />
+        <location filename="../../desktop/gui/mainwindow.py" line="1130"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1149" />
+        <location filename="../../desktop/gui/mainwindow.py" line="1154"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1150" />
+        <location filename="../../desktop/gui/mainwindow.py" line="1155"/>
         <source>%1 could not be written:
 %2</source>
         <translation>无法写入 %1：
 %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1155" />
+        <location filename="../../desktop/gui/mainwindow.py" line="1160"/>
         <source>Exported %n document(s) to %1</source>
         <translation>
-            <numerusform>已将 %n 张单据导出到 %1</numerusform></translation>
+            <numerusform>已将 %n 张单据导出到 %1</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1171" />
+        <location filename="../../desktop/gui/mainwindow.py" line="1176"/>
         <source>Restarting the OCR engine…</source>
         <translation>正在重新启动 OCR 引擎…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1184" />
+        <location filename="../../desktop/gui/mainwindow.py" line="1189"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1185" />
+        <location filename="../../desktop/gui/mainwindow.py" line="1190"/>
         <source>The new language is used the next time Shoebox starts.</source>
         <translation>新语言将在下次启动 Shoebox 时生效。</translation>
     </message>
@@ -647,71 +702,72 @@
 <context>
     <name>QueueModel</name>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="119" />
+        <location filename="../../desktop/gui/queue.py" line="122"/>
         <source>Document</source>
         <translation>单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="119" />
+        <location filename="../../desktop/gui/queue.py" line="122"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="119" />
+        <location filename="../../desktop/gui/queue.py" line="122"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="119" />
+        <location filename="../../desktop/gui/queue.py" line="122"/>
         <source>Check</source>
         <translation>待查</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="121" />
+        <location filename="../../desktop/gui/queue.py" line="124"/>
         <source>Fields that need attention (problems or low confidence)</source>
         <translation>需要注意的字段（有问题或置信度低）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="127" />
+        <location filename="../../desktop/gui/queue.py" line="130"/>
         <source>Queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="129" />
+        <location filename="../../desktop/gui/queue.py" line="132"/>
         <source>Reading</source>
         <translation>读取中</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="131" />
+        <location filename="../../desktop/gui/queue.py" line="134"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="133" />
+        <location filename="../../desktop/gui/queue.py" line="136"/>
         <source>Reviewed</source>
         <translation>已审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="134" />
+        <location filename="../../desktop/gui/queue.py" line="137"/>
         <source>Needs review</source>
         <translation>待审核</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/queue.py" line="179" />
+        <location filename="../../desktop/gui/queue.py" line="182"/>
         <source>%n field(s) need attention</source>
         <translation>
-            <numerusform>%n 个字段需要注意</numerusform></translation>
+            <numerusform>%n 个字段需要注意</numerusform>
+        </translation>
     </message>
 </context>
 <context>
     <name>ReadWorker</name>
     <message>
-        <location filename="../../desktop/gui/worker.py" line="114" />
+        <location filename="../../desktop/gui/worker.py" line="119"/>
         <source>The OCR engine could not start: %1</source>
         <translation>OCR 引擎无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/worker.py" line="181" />
+        <location filename="../../desktop/gui/worker.py" line="186"/>
         <source>Reading page %1 again</source>
         <translation>正在重新识别第 %1 页</translation>
     </message>
@@ -719,92 +775,92 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="34" />
+        <location filename="../../desktop/gui/dialogs.py" line="34"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="39" />
+        <location filename="../../desktop/gui/dialogs.py" line="39"/>
         <source>Automatic (GPU model when available, else PP-OCR)</source>
         <translation>自动（有 GPU 模型时使用，否则使用 PP-OCR）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="40" />
+        <location filename="../../desktop/gui/dialogs.py" line="40"/>
         <source>PP-OCR on the CPU</source>
         <translation>PP-OCR（CPU）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="41" />
+        <location filename="../../desktop/gui/dialogs.py" line="41"/>
         <source>HunyuanOCR on the GPU</source>
         <translation>HunyuanOCR（GPU）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="43" />
+        <location filename="../../desktop/gui/dialogs.py" line="43"/>
         <source>OCR &amp;engine:</source>
         <translation>OCR 引擎(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="46" />
+        <location filename="../../desktop/gui/dialogs.py" line="46"/>
         <source>Search the usual places</source>
         <translation>在常用位置查找</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="47" />
+        <location filename="../../desktop/gui/dialogs.py" line="47"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="52" />
+        <location filename="../../desktop/gui/dialogs.py" line="52"/>
         <source>HunyuanOCR &amp;model folder:</source>
         <translation>HunyuanOCR 模型文件夹(&amp;M)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="55" />
+        <location filename="../../desktop/gui/dialogs.py" line="55"/>
         <source>Detect automatically</source>
         <translation>自动识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="59" />
+        <location filename="../../desktop/gui/dialogs.py" line="59"/>
         <source>Default &amp;document type:</source>
         <translation>默认单据类型(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="62" />
+        <location filename="../../desktop/gui/dialogs.py" line="62"/>
         <source>From the document</source>
         <translation>根据单据判断</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="63" />
+        <location filename="../../desktop/gui/dialogs.py" line="63"/>
         <source>Day first (31/12/2024)</source>
         <translation>日在前 (31/12/2024)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="64" />
+        <location filename="../../desktop/gui/dialogs.py" line="64"/>
         <source>Month first (12/31/2024)</source>
         <translation>月在前 (12/31/2024)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="66" />
+        <location filename="../../desktop/gui/dialogs.py" line="66"/>
         <source>Ambiguous &amp;dates:</source>
         <translation>含糊日期(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="69" />
+        <location filename="../../desktop/gui/dialogs.py" line="69"/>
         <source>System language</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="73" />
+        <location filename="../../desktop/gui/dialogs.py" line="73"/>
         <source>&amp;Language:</source>
         <translation>语言(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="74" />
+        <location filename="../../desktop/gui/dialogs.py" line="74"/>
         <source>A new language or engine choice applies to documents read from now on; the language changes after a restart.</source>
         <translation>新的引擎选择对之后读取的单据生效；语言在重新启动后生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="92" />
+        <location filename="../../desktop/gui/dialogs.py" line="92"/>
         <source>HunyuanOCR model folder</source>
         <translation>HunyuanOCR 模型文件夹</translation>
     </message>
@@ -812,7 +868,7 @@
 <context>
     <name>parent</name>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="122" />
+        <location filename="../../desktop/gui/dialogs.py" line="122"/>
         <source>About Shoebox</source>
         <translation>关于 Shoebox</translation>
     </message>
