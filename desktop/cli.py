@@ -1,0 +1,432 @@
+"""The ``shoebox`` command (console script; also ``python -m desktop``).
+
+Usage::
+
+    shoebox                       open the window
+    shoebox FILE...               open the window with FILEs queued
+    shoebox scan PATH... [-o OUT.xlsx|OUT.json|OUT.csv] [--type auto|receipt|invoice|cn_vat_invoice]
+                 [--engine auto|ppocr|hunyuan] [--model-dir DIR]
+                 [--task markdown|table|translate_en|translate_zh] [--date-order auto|DMY|MDY] [-q]
+    shoebox --version
+
+``scan`` reads files (folders are walked, sorted, keeping supported files) with no window. Without ``-o``
+the JSON result goes to stdout; messages, notes and the progress bar go to stderr. One bad file gets a
+one-line error naming the file and the reason (``shoebox: error: /path/bad.jpg: <reason>``) and the
+batch goes on.
+
+Exit status
+-----------
+====  ==========================================================================================
+0     every file was read
+1     some files failed (the others are still written)
+2     usage error (bad option, unknown output suffix)
+3     nothing could be read (no supported file, or every file failed), or the output could not
+      be written
+4     the requested engine is unavailable (for example ``--engine hunyuan`` without the model)
+5     the window could not be opened (PySide6 or the GUI package missing)
+130   interrupted (Ctrl+C); nothing is written
+====  ==========================================================================================
+
+Qt stays out of ``shoebox scan``: the window's module is loaded with :func:`importlib.import_module`
+only when the window is asked for. A plain ``from desktop.gui.app import main`` inside a function would
+work at run time, but import-linter (grimp) reads every ``import`` statement of a module, function-level
+ones included, and the ``The core never imports Qt`` contract in ``pyproject.toml`` forbids
+``desktop.cli -> desktop.gui`` (checked: it reports ``desktop.cli -> desktop.gui.app``). The pipeline and
+the engines are loaded lazily too, so ``shoebox --version`` and ``--help`` answer at once.
+"""
+from __future__ import annotations
+
+import argparse
+import difflib
+import importlib
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from importlib import metadata
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from desktop import __version__
+
+log = logging.getLogger(__name__)
+
+EXIT_OK = 0
+EXIT_SOME_FAILED = 1
+EXIT_USAGE = 2
+EXIT_NOTHING_DONE = 3
+EXIT_ENGINE_UNAVAILABLE = 4
+EXIT_NO_WINDOW = 5
+EXIT_INTERRUPTED = 130
+
+SUBCOMMANDS = ("scan",)
+TASKS = ("markdown", "table", "translate_en", "translate_zh")
+# The engine capability (desktop.core.engines.base.Engine.capabilities) each task needs.
+TASK_CAPABILITY = {"markdown": "markdown", "table": "table", "translate_en": "translate", "translate_zh": "translate"}
+
+EXIT_STATUS_HELP = """\
+exit status:
+  0    every file was read
+  1    some files failed (the others are still written)
+  2    usage error
+  3    nothing could be read, or the output could not be written
+  4    the requested engine is unavailable (e.g. --engine hunyuan without the model)
+  5    the window could not be opened
+  130  interrupted
+"""
+
+TOP_HELP = f"""\
+usage: shoebox [FILE...]
+       shoebox scan PATH... [-o OUT.xlsx|OUT.json|OUT.csv] [options]
+       shoebox --version
+
+Shoebox reads receipts, invoices and Chinese VAT invoices on this computer (nothing leaves it).
+
+  shoebox              open the window
+  shoebox FILE...      open the window with these files queued
+  shoebox scan ...     read files without a window and write Excel, CSV or JSON
+                       (`shoebox scan --help` for its options)
+  shoebox --version    print the versions of Shoebox and its engines
+
+{EXIT_STATUS_HELP}"""
+
+_PROG = "shoebox"
+
+
+class _UsageError(Exception):
+    """Raised by the parser instead of exiting, so :func:`main` returns 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise _UsageError(message)
+
+
+def _date_order(text: str) -> str:
+    upper = text.strip().upper()
+    if upper in ("DMY", "MDY"):
+        return upper
+    if upper == "AUTO":
+        return "auto"
+    raise argparse.ArgumentTypeError(f"invalid date order {text!r} (choose DMY, MDY or auto)")
+
+
+def build_scan_parser() -> argparse.ArgumentParser:
+    """The ``shoebox scan`` argument parser (its ``error`` raises instead of exiting)."""
+    from desktop.core.doctypes import document_types
+    from desktop.core.export import EXPORT_SUFFIXES
+
+    parser = _Parser(
+        prog=f"{_PROG} scan",
+        description="Read documents without a window and write the fields as Excel, CSV or JSON.",
+        epilog=EXIT_STATUS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (folders are walked)")
+    parser.add_argument(
+        "-o", "--output", metavar="OUT",
+        help=f"write to OUT; the suffix picks the format ({', '.join(EXPORT_SUFFIXES)}). "
+             "Without -o the JSON result goes to stdout.",
+    )
+    parser.add_argument(
+        "--type", dest="document_type", default="auto", choices=["auto", *document_types()],
+        help="document type (default: auto, detected per document)",
+    )
+    parser.add_argument(
+        "--engine", default="auto", choices=("auto", "ppocr", "hunyuan"),
+        help="auto (HunyuanOCR when a GPU and its model are present, else PP-OCR; the default), "
+             "ppocr (CPU) or hunyuan (GPU)",
+    )
+    parser.add_argument(
+        "--model-dir", type=Path, metavar="DIR",
+        help="the HunyuanOCR model folder (default: the one chosen in the window's settings, "
+             "then the usual places)",
+    )
+    parser.add_argument("--task", choices=TASKS, help="an extra HunyuanOCR task per page")
+    parser.add_argument(
+        "--date-order", type=_date_order, default="auto", metavar="{auto,DMY,MDY}",
+        help="how to read ambiguous dates such as 03/04/2024 (default: auto, from the document)",
+    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no notes; errors only")
+    return parser
+
+
+# --------------------------------------------------------------------------------------------------
+# Hooks (tests replace these)
+
+
+def _pipeline() -> ModuleType:
+    """The scanning pipeline, :mod:`desktop.core.pipeline` (imported on first use)."""
+    return importlib.import_module("desktop.core.pipeline")
+
+
+def _create_engine(name: str, model_dir: Path | None, notes: list[str]) -> Any:
+    from desktop.core.engines import create_engine
+
+    return create_engine(name, model_dir, notes=notes)
+
+
+def _gui_main() -> Any:
+    """``desktop.gui.app.main``, loaded by name so the core never imports Qt (see module docstring)."""
+    return importlib.import_module("desktop.gui.app").main
+
+
+# --------------------------------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``shoebox`` command.
+
+    Args:
+        argv: the arguments without the program name (default ``sys.argv[1:]``).
+
+    Returns:
+        The exit status (see the module docstring).
+    """
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] == "scan":
+        return scan_main(args[1:])
+    if args and args[0] in ("-V", "--version"):
+        print(version_text())
+        return EXIT_OK
+    if args and args[0] in ("-h", "--help"):
+        print(TOP_HELP, end="")
+        return EXIT_OK
+    if args and _looks_like_unknown_command(args[0]):
+        close = difflib.get_close_matches(args[0], SUBCOMMANDS, n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else " (and no such file)"
+        print(f"{_PROG}: error: unknown command '{args[0]}'{hint}", file=sys.stderr)
+        print(f"run '{_PROG} --help' for usage", file=sys.stderr)
+        return EXIT_USAGE
+    return open_window(args)
+
+
+def _looks_like_unknown_command(arg: str) -> bool:
+    """A bare word that is not an existing path (``shoebox scna x.jpg``) is a mistyped command."""
+    if arg.startswith("-") or Path(arg).exists():
+        return False
+    return "/" not in arg and "\\" not in arg and "." not in arg
+
+
+def open_window(files: list[str]) -> int:
+    """Open the window with ``files`` queued; ``desktop.gui.app.main(files)``'s status."""
+    try:
+        gui_main = _gui_main()
+    except ImportError as exc:
+        print(f"{_PROG}: error: the window cannot open here: {exc}. "
+              f"'{_PROG} scan' reads files without it.", file=sys.stderr)
+        return EXIT_NO_WINDOW
+    return int(gui_main(files) or 0)
+
+
+def version_text() -> str:
+    """Shoebox's version and those of the libraries that read and write documents (none imported)."""
+    dists = ["rapidocr", "onnxruntime", "PyMuPDF", "Pillow", "openpyxl", "PySide6-Essentials",
+             "torch", "transformers"]
+    parts = []
+    for dist in dists:
+        try:
+            parts.append(f"{dist} {metadata.version(dist)}")
+        except metadata.PackageNotFoundError:
+            parts.append(f"{dist} not installed")
+    python = ".".join(str(v) for v in sys.version_info[:3])
+    return f"{_PROG} {__version__}\nPython {python}\n" + "\n".join(parts)
+
+
+# --------------------------------------------------------------------------------------------------
+# shoebox scan
+
+
+class _Console:
+    """stderr messages that do not tear the progress bar."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.bar: Any = None
+
+    def _write(self, text: str) -> None:
+        if self.bar is not None:
+            from tqdm import tqdm
+
+            tqdm.write(text, file=sys.stderr)
+        else:
+            print(text, file=sys.stderr, flush=True)
+
+    def error(self, text: str) -> None:
+        self._write(f"{_PROG}: error: {text}")
+
+    def note(self, text: str) -> None:
+        if not self.quiet:
+            self._write(f"{_PROG}: {text}")
+
+
+def _error_reason(source: str, error: str) -> str:
+    """``error`` without a leading ``<file name>: `` (IntakeError's form), since the line names the file."""
+    for prefix in (source, Path(source).name):
+        if prefix and error.startswith(prefix + ": "):
+            return error[len(prefix) + 2:]
+    return error
+
+
+def scan_main(argv: Sequence[str]) -> int:
+    """``shoebox scan``: see the module docstring. Returns the exit status."""
+    from desktop.core.export import EXPORT_SUFFIXES, ExportError, export
+    from desktop.core.model import Document, ScanResult
+
+    parser = build_scan_parser()
+    try:
+        args = parser.parse_args(list(argv))
+    except _UsageError:
+        return EXIT_USAGE
+    except SystemExit as exc:  # --help
+        return int(exc.code or 0)
+
+    out: Path | None = Path(args.output) if args.output else None
+    if out is not None:
+        if out.suffix.lower() not in EXPORT_SUFFIXES:
+            try:
+                parser.error(f"cannot tell the format of {out}: use a name ending in "
+                             f"{', '.join(EXPORT_SUFFIXES)}")
+            except _UsageError:
+                return EXIT_USAGE
+        if out.is_dir():
+            print(f"{_PROG}: error: Could not write {out}: it is a folder", file=sys.stderr)
+            return EXIT_NOTHING_DONE
+        if not out.parent.is_dir():
+            print(f"{_PROG}: error: Could not write {out}: the folder {out.parent} does not exist",
+                  file=sys.stderr)
+            return EXIT_NOTHING_DONE
+
+    console = _Console(args.quiet)
+    try:
+        pipeline = _pipeline()
+    except ImportError as exc:  # a broken installation
+        console.error(f"the scanning pipeline cannot load: {exc}")
+        return EXIT_NOTHING_DONE
+
+    files, documents = pipeline.collect_inputs(args.paths)
+    documents = list(documents)
+    for doc in documents:
+        console.error(f"{doc.source}: {_error_reason(doc.source, doc.error or 'cannot be read')}")
+    if not files:
+        if not documents:
+            console.error(f"no supported files in {', '.join(args.paths)}")
+        return EXIT_NOTHING_DONE
+
+    model_dir = args.model_dir
+    if model_dir is None:
+        from desktop.core.settings import Settings
+
+        saved = Settings.load().model_dir
+        model_dir = Path(saved) if saved else None
+    notes: list[str] = []
+    from desktop.core.engines import EngineError
+
+    try:
+        engine = _create_engine(args.engine, model_dir, notes)
+    except EngineError as exc:  # EngineUnavailable and engines that fail to load
+        console.error(f"the {args.engine} engine is unavailable: {exc}")
+        return EXIT_ENGINE_UNAVAILABLE
+    for note in notes:
+        console.note(f"note: {note}")
+    describe = getattr(engine, "describe", None)
+    if callable(describe):
+        console.note(f"engine: {describe()}")
+    if args.task and TASK_CAPABILITY[args.task] not in getattr(engine, "capabilities", frozenset()):
+        console.note(f"note: --task {args.task} needs HunyuanOCR; the {engine.name} engine skips it")
+
+    options = pipeline.ScanOptions(
+        document_type=args.document_type,
+        date_order=None if args.date_order == "auto" else args.date_order,
+        task=args.task,
+    )
+    try:
+        documents += _scan_files(pipeline, files, engine, options, console, Document)
+    except KeyboardInterrupt:
+        console.error("interrupted; nothing written")
+        return EXIT_INTERRUPTED
+    finally:
+        close = getattr(engine, "close", None)
+        if callable(close):
+            close()
+
+    if out is not None:
+        try:
+            export(documents, out)
+        except ExportError as exc:
+            console.error(str(exc))
+            return EXIT_NOTHING_DONE
+        console.note(f"wrote {len(documents)} document{'s' if len(documents) != 1 else ''} to {out}")
+    else:
+        status = _write_stdout(ScanResult(documents).to_json() + "\n")
+        if status is not None:
+            return status
+
+    if not any(doc.error is None for doc in documents):
+        return EXIT_NOTHING_DONE
+    return EXIT_SOME_FAILED if any(doc.error for doc in documents) else EXIT_OK
+
+
+def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: Any, console: _Console,
+                document_cls: type) -> list[Any]:
+    """Scan every file with a progress bar on stderr; one line on stderr per file that failed."""
+    from tqdm import tqdm
+
+    results: list[Any] = []
+    bar = tqdm(total=len(files), unit="file", file=sys.stderr, dynamic_ncols=True,
+               disable=True if console.quiet else None)
+    console.bar = bar
+    try:
+        for path in files:
+            bar.set_postfix_str(Path(path).name, refresh=True)
+
+            def progress(p: Any, _name: str = Path(path).name) -> None:
+                bar.set_postfix_str(f"{_name} page {p.page}/{p.pages}", refresh=True)
+
+            try:
+                docs = list(pipeline.scan_file(path, engine, options, progress=progress))
+            except Exception as exc:  # the pipeline promises not to raise; keep the batch going if it does
+                log.exception("scanning %s failed", path)
+                docs = [document_cls(source=str(path), error=f"unexpected error: {type(exc).__name__}: {exc}")]
+            if not docs:
+                docs = [document_cls(source=str(path), error="nothing was read")]
+            for doc in docs:
+                if doc.error:
+                    console.error(f"{doc.source}: {_error_reason(doc.source, doc.error)}")
+            results.extend(docs)
+            bar.update(1)
+    finally:
+        bar.close()
+        console.bar = None
+    return results
+
+
+def _write_stdout(text: str) -> int | None:
+    """Write UTF-8 text to stdout whatever the console encoding; ``None``, or the status on failure."""
+    try:
+        sys.stdout.flush()
+        buffer = getattr(sys.stdout, "buffer", None)
+        if buffer is not None:
+            buffer.write(text.encode("utf-8"))
+            buffer.flush()
+        else:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+    except BrokenPipeError:  # `shoebox scan ... | head`: stop quietly (Python docs, "Note on SIGPIPE")
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return EXIT_NOTHING_DONE
+    except OSError as exc:
+        print(f"{_PROG}: error: could not write to stdout: {exc}", file=sys.stderr)
+        return EXIT_NOTHING_DONE
+    return None
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,418 @@
+"""Field extraction: recognised lines -> checked, normalised fields of a receipt, invoice or Chinese VAT invoice.
+
+Public API (the module contract shared with the pipeline, the GUI and the exports):
+
+* :func:`detect_document_type` -- ``receipt`` / ``invoice`` / ``cn_vat_invoice`` from the text.
+* :func:`extract_fields` -- every field of the document type, normalised and validated.
+* :func:`fields_from_values` -- the same for engines that return values as printed (HunyuanOCR).
+* :func:`split_documents` -- page ranges that are separate documents within one file.
+* :func:`normalise_field` -- one printed value -> canonical value (used when the clerk edits a field).
+* :func:`validate` -- refill every field's ``problems``.
+
+Canonical values: amounts ``"1234.56"`` (dot, no thousands separator, two decimals), dates ISO 8601
+``YYYY-MM-DD``, times ``HH:MM[:SS]``, currencies ISO 4217. Each :class:`~desktop.core.model.Field`
+says where its value came from (``source``: ``ocr``, ``text_layer``, ``qr``, ``model``, ``user``),
+and a failed check is listed in ``problems``, never hidden.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from desktop.core.doctypes import canonical_fields, get_document_type
+from desktop.core.extraction.amounts import ISO_4217_COMMON, currency_from_text, normalise_currency, parse_amount
+from desktop.core.extraction.dates import parse_date, parse_time
+from desktop.core.extraction.layout import Candidate, Layout, candidate_to_field
+from desktop.core.extraction.qr import decode_qr, parse_vat_qr
+from desktop.core.extraction.validators import (
+    check_check_code,
+    check_invoice_code,
+    check_invoice_number,
+    check_sum,
+    check_tax_id_cn,
+)
+from desktop.core.model import Field, PageResult
+
+__all__ = [
+    "ExtractionResult",
+    "decode_qr",
+    "detect_document_type",
+    "extract_fields",
+    "fields_from_values",
+    "normalise_field",
+    "parse_vat_qr",
+    "split_documents",
+    "validate",
+]
+
+DOCUMENT_TYPES = ("receipt", "invoice", "cn_vat_invoice")
+
+# Problems that come from comparing sources at extraction time (QR vs OCR, amount in words, date
+# order). validate() cannot recompute them from the fields alone, so it keeps them unless the clerk
+# edited the field (the clerk's value then stands on its own).
+_CROSS_CHECK_PREFIXES = ("QR code", "amount in words", "day/month order")
+
+
+@dataclass
+class ExtractionResult:
+    """What extraction found for one document.
+
+    Attributes:
+        fields: every canonical field of the document type, by name (value ``None`` when not found).
+        line_items: item rows (``description``, ``quantity``, ``unit_price``, ``amount``, ``tax_rate``,
+            ``tax`` where known), best effort.
+    """
+
+    fields: dict[str, Field]
+    line_items: list[dict[str, Any]] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------------------------------
+# document type
+
+_CN_KEYS = ("发票代码", "发票号码", "增值税", "价税合计", "开票日期", "校验码", "纳税人识别号", "购买方", "销售方")
+_INVOICE_HEAD = re.compile(r"\b(invoice|rechnung|factuur|facture|tax\s*invoice|nota)\b", re.I)
+_RECEIPT_WORDS = re.compile(r"\b(cash|change|cashier|thank\s*you|rounding|tender(ed)?|receipt|gst\s*summary|"
+                            r"table|pax|qty|counter|member|kembali|tunai|visa|mastercard)\b", re.I)
+
+
+def detect_document_type(pages: list[PageResult]) -> str:
+    """Guess the document type from the recognised text.
+
+    Chinese VAT keywords (发票代码, 发票号码, 增值税, 价税合计, ...) -> ``cn_vat_invoice``; an
+    invoice header (Invoice / Rechnung / Factuur / Facture / Tax invoice) with an invoice-number
+    label and few till-receipt words (cash, change, cashier, rounding, ...) on a page that is not
+    a narrow till roll -> ``invoice``; otherwise ``receipt``.
+    """
+    from desktop.core.extraction.invoice import INVOICE_NUMBER_LABEL
+
+    text = "\n".join(p.text for p in pages)
+    t = unicodedata.normalize("NFKC", text)
+    if sum(1 for k in _CN_KEYS if k in t) >= 2 or ("发票" in t and re.search(r"\d{10,12}", t)):
+        return "cn_vat_invoice"
+    receipt_score = len(set(m.group(0).lower() for m in _RECEIPT_WORDS.finditer(t)))
+    narrow = any(p.width and p.height / p.width > 1.6 for p in pages) and not any(p.origin == "pdf_text" for p in pages)
+    if narrow:
+        receipt_score += 2
+    has_head = bool(_INVOICE_HEAD.search(t))
+    has_number = bool(INVOICE_NUMBER_LABEL.search(t)) or bool(
+        re.search(r"(?im)^\W*(invoice|facture|factuur|rechnung)\s*[:#]?\s*[A-Z0-9/_-]*\d", t))
+    if has_head and has_number and receipt_score < 3:
+        return "invoice"
+    if has_head and not narrow and receipt_score < 2:
+        return "invoice"
+    return "receipt"
+
+
+# --------------------------------------------------------------------------------------------------
+# normalisation and validation
+
+
+def _field_type(name: str) -> str:
+    spec = canonical_fields().get(name)
+    return spec.type if spec else "text"
+
+
+def normalise_field(name: str, raw: str | None, *, date_order: str | None = None) -> tuple[str | None, list[str]]:
+    """Normalise one printed value of a canonical field.
+
+    Args:
+        name: canonical field name (its type comes from ``resources/doctypes/fields.json``).
+        raw: the value as printed or typed (``"￥77.10元"``, ``"11 JUN 2018"``, ``"76939 05688 ..."``).
+        date_order: ``DMY``/``MDY``/``YMD`` for numeric dates.
+
+    Returns:
+        ``(value, problems)``; ``value`` is ``None`` when nothing usable is in ``raw``.
+    """
+    if raw is None or not str(raw).strip():
+        return None, []
+    raw = str(raw).strip()
+    kind = _field_type(name)
+    if kind == "amount":
+        value, _cur, problems = parse_amount(raw)
+        return value, problems
+    if kind == "date":
+        return parse_date(raw, date_order)
+    if kind == "time":
+        return parse_time(raw)
+    if kind == "currency":
+        code = normalise_currency(raw, chinese_document=bool(re.search(r"[\u4e00-\u9fff]", raw))) or currency_from_text(raw)
+        if code is None and re.fullmatch(r"[A-Za-z]{3}", raw):
+            return raw.upper(), [f"currency {raw.upper()} is not a common ISO 4217 code"]
+        return code, ([] if code else [f"unknown currency {raw!r}"])
+    t = unicodedata.normalize("NFKC", raw)
+    if kind == "code":
+        if name in ("invoice_code", "check_code") or re.fullmatch(r"[\d\s]+", t):
+            t = re.sub(r"\s+", "", t)
+        t = t.strip().lstrip("#").strip() if name == "invoice_number" else t.strip()
+        return (t or None), []
+    if kind == "tax_id":
+        t = re.sub(r"\s+", "", t).upper()
+        return (t or None), []
+    t = re.sub(r"\s+", " ", raw).strip()
+    if re.search(r"[\u4e00-\u9fff]", t):
+        t = t.replace("(", "（").replace(")", "）")
+    return (t or None), []
+
+
+def validate(fields: dict[str, Field], document_type: str) -> None:
+    """Recompute every field's ``problems`` in place.
+
+    Checks (with their rule sources in :mod:`desktop.core.extraction.validators`): values parse as
+    their type (ISO 8601 dates, ISO 4217 currencies, two-decimal amounts); totals and taxes are not
+    negative; ``subtotal + tax = total`` within 0.01; on Chinese VAT invoices, the invoice code,
+    number and check code formats of the State Taxation Administration and the GB 32100-2015 check
+    character of 18-character tax IDs. Cross-source problems found at extraction (QR code vs print,
+    amount in words, ambiguous date order) are kept unless the clerk edited the field.
+    """
+    for name, f in fields.items():
+        kept = [p for p in f.problems if p.startswith(_CROSS_CHECK_PREFIXES)] if not f.edited else []
+        problems: list[str] = []
+        kind = _field_type(name)
+        if f.value is None:
+            if f.raw:
+                _v, probs = normalise_field(name, f.raw)
+                problems.extend(probs)
+        elif kind == "amount":
+            try:
+                d = Decimal(f.value)
+                if d < 0 and name in ("total", "subtotal", "tax"):
+                    problems.append(f"{name} {f.value} is negative")
+            except InvalidOperation:
+                problems.append(f"{name} {f.value!r} is not an amount")
+        elif kind == "date":
+            _v, probs = parse_date(f.value, "YMD")
+            if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", f.value) or _v != f.value:
+                problems.append(f"date {f.value!r} is not a valid ISO 8601 date (YYYY-MM-DD)")
+        elif kind == "currency":
+            if f.value not in ISO_4217_COMMON and not re.fullmatch(r"[A-Z]{3}", f.value):
+                problems.append(f"currency {f.value!r} is not an ISO 4217 code")
+        if document_type == "cn_vat_invoice" and f.value:
+            if name == "invoice_code":
+                problems.extend(check_invoice_code(f.value))
+            elif name == "invoice_number":
+                has_code = bool(fields.get("invoice_code") and fields["invoice_code"].value)
+                problems.extend(check_invoice_number(f.value, has_code=has_code))
+            elif name == "check_code":
+                problems.extend(check_check_code(f.value))
+            elif name in ("buyer_tax_id", "vendor_tax_id"):
+                problems.extend(check_tax_id_cn(f.value))
+        f.problems = problems + [p for p in kept if p not in problems]
+    total = fields.get("total")
+    if total is not None and total.value is not None:
+        sub, tax = fields.get("subtotal"), fields.get("tax")
+        total.problems.extend(check_sum(sub.value if sub else None, tax.value if tax else None, total.value))
+
+
+# --------------------------------------------------------------------------------------------------
+# QR merge
+
+
+def _qr_data(qr_payloads: tuple[str, ...] | list[str]) -> dict | None:
+    for payload in qr_payloads or ():
+        data = parse_vat_qr(payload)
+        if data:
+            return data
+    return None
+
+
+def _merge_qr(fields: dict[str, Field], qr: dict) -> None:
+    """Fill and cross-check invoice code, number, date, subtotal and check code from the QR code."""
+    for name in ("invoice_code", "invoice_number", "date", "subtotal", "check_code"):
+        q = qr.get(name)
+        f = fields.get(name)
+        if f is None or not q:
+            continue
+        if f.value is None:
+            fields[name] = Field(name=name, value=q, raw=q, confidence=1.0, source="qr")
+        elif f.value == q:
+            f.source, f.confidence = "qr", 1.0
+        else:
+            printed = f.value
+            f.problems.append(f"QR code says {q}, printed {printed}")
+            f.value, f.source, f.confidence = q, "qr", 1.0
+
+
+# --------------------------------------------------------------------------------------------------
+# extraction
+
+
+def _candidates(layout: Layout, document_type: str, date_order: str | None) -> tuple[dict[str, Candidate | None], list[dict]]:
+    if document_type == "cn_vat_invoice":
+        from desktop.core.extraction.cn_vat import extract_cn_vat
+
+        return extract_cn_vat(layout)
+    if document_type == "invoice":
+        from desktop.core.extraction.invoice import extract_invoice
+
+        return extract_invoice(layout, date_order), []
+    from desktop.core.extraction.receipt import extract_receipt
+
+    return extract_receipt(layout, date_order), []
+
+
+def _source_of(pages: list[PageResult]) -> str:
+    return "text_layer" if pages and all(p.origin == "pdf_text" for p in pages) else "ocr"
+
+
+def extract_fields(pages: list[PageResult], document_type: str, *, date_order: str | None = None,
+                   qr_payloads: tuple[str, ...] | list[str] = ()) -> ExtractionResult:
+    """Extract every field of ``document_type`` from recognised pages.
+
+    Args:
+        pages: the document's pages (boxes in page pixels).
+        document_type: ``receipt``, ``invoice`` or ``cn_vat_invoice`` (see :func:`detect_document_type`).
+        date_order: force ``DMY``/``MDY``/``YMD`` for numeric dates (``None``: from the document).
+        qr_payloads: QR code texts decoded from the pages (:func:`decode_qr`); a Chinese VAT invoice
+            payload fills and cross-checks the code, number, date, subtotal and check code.
+
+    Returns:
+        An :class:`ExtractionResult` whose ``fields`` holds every field of the type, validated.
+
+    Raises:
+        KeyError: unknown document type.
+    """
+    doc_type = get_document_type(document_type)
+    layout = Layout(pages)
+    cands, items = _candidates(layout, document_type, date_order)
+    source = _source_of(pages)
+    fields: dict[str, Field] = {}
+    for name in doc_type.fields:
+        fields[name] = candidate_to_field(name, cands.get(name), source=source)
+    if document_type == "cn_vat_invoice":
+        cur = fields.get("currency")
+        if cur is not None and cur.value is None:
+            fields["currency"] = Field(name="currency", value="CNY", raw=None, confidence=0.9, source=source)
+        words = cands.get("_words")
+        total = fields.get("total")
+        if words is not None and total is not None and total.value and words.value != total.value:
+            total.problems.append(f"amount in words {words.raw.strip()} = {words.value}, figures say {total.value}")
+        qr = _qr_data(qr_payloads)
+        if qr:
+            _merge_qr(fields, qr)
+    validate(fields, document_type)
+    return ExtractionResult(fields=fields, line_items=items)
+
+
+def _squash(text: str) -> str:
+    t = unicodedata.normalize("NFKC", text).lower()
+    return re.sub(r"[\s\W_]+", "", t)
+
+
+def _locate(raw: str, value: str | None, layout: Layout) -> list:
+    """Lines whose text holds ``raw`` (whitespace/punctuation-insensitive), else ``value``'s digits."""
+    key = _squash(raw)
+    if key:
+        hits = [ln for ln in layout.lines if key in _squash(ln.text)]
+        if hits:
+            return hits[:1]
+        # a value split over neighbouring boxes of one row
+        for ln in layout.lines:
+            row = [ln] + layout.right_of(ln)[:3]
+            joined = ""
+            for k, o in enumerate(row):
+                joined += _squash(o.text)
+                if key in joined:
+                    return row[: k + 1]
+    if value:
+        vkey = _squash(value)
+        if len(vkey) >= 3:
+            hits = [ln for ln in layout.lines if vkey in _squash(ln.text)]
+            if hits:
+                return hits[:1]
+    return []
+
+
+def fields_from_values(values: dict[str, str | None], pages: list[PageResult], document_type: str, *,
+                       source: str = "model", date_order: str | None = None,
+                       qr_payloads: tuple[str, ...] | list[str] = ()) -> ExtractionResult:
+    """Build validated fields from values an engine returned as printed (e.g. HunyuanOCR).
+
+    Each value is normalised with :func:`normalise_field`, located in the pages' lines (fuzzy:
+    whitespace and punctuation ignored) to fill ``page``/``boxes``, and validated. Keys that are not
+    fields of the type are dropped; fields the engine did not return are present with value
+    ``None``. The currency, when not given, comes from a currency sign printed with an amount
+    (``￥77.10元`` -> CNY) or the type's default (CNY on Chinese VAT invoices), never invented.
+    """
+    doc_type = get_document_type(document_type)
+    layout = Layout(pages)
+    fields: dict[str, Field] = {}
+    evidence_currency = None
+    for name in doc_type.fields:
+        raw = values.get(name)
+        if raw is None or not str(raw).strip():
+            fields[name] = Field(name=name, source=source)
+            continue
+        raw = str(raw).strip()
+        value, problems = normalise_field(name, raw, date_order=date_order)
+        if _field_type(name) == "amount" and evidence_currency is None:
+            evidence_currency = currency_from_text(raw, chinese_document=document_type == "cn_vat_invoice")
+        hits = _locate(raw, value, layout)
+        conf = 0.9 if hits else 0.6
+        if hits:
+            conf *= min(h.confidence for h in hits)
+        fields[name] = Field(name=name, value=value, raw=raw, confidence=round(conf, 4),
+                             page=hits[0].page if hits else None, boxes=[h.box for h in hits],
+                             source=source, problems=problems)
+    cur = fields.get("currency")
+    if cur is not None and cur.value is None:
+        code = evidence_currency or ("CNY" if document_type == "cn_vat_invoice" else None)
+        if code:
+            fields["currency"] = Field(name="currency", value=code, raw=None, confidence=0.8, source=source)
+    if document_type == "cn_vat_invoice":
+        qr = _qr_data(qr_payloads)
+        if qr:
+            _merge_qr(fields, qr)
+    validate(fields, document_type)
+    return ExtractionResult(fields=fields, line_items=[])
+
+
+# --------------------------------------------------------------------------------------------------
+# splitting
+
+
+def _page_key(page: PageResult) -> str | None:
+    """The invoice number (with code) printed on one page, if it carries its own."""
+    layout = Layout([page])
+    if detect_document_type([page]) == "cn_vat_invoice":
+        from desktop.core.extraction.cn_vat import pick_code_number
+
+        code, number = pick_code_number(layout)
+        if number and number.value:
+            return f"{code.value if code else ''}/{number.value}"
+        return None
+    from desktop.core.extraction.invoice import invoice_number_candidates
+
+    cands = [c for c in invoice_number_candidates(layout) if c.score >= 2]
+    return cands[0].value if cands else None
+
+
+def split_documents(pages: list[PageResult]) -> list[tuple[int, int]]:
+    """Page ranges (1-based, inclusive, in the file's numbering) that are separate documents.
+
+    A page carrying its own invoice number (and code) different from the current document's starts a
+    new document; pages without one (continuation pages) attach to the previous document. Default:
+    one range covering every page.
+    """
+    if not pages:
+        return []
+    ordered = sorted(pages, key=lambda p: p.number)
+    ranges: list[list[int]] = []
+    current_key: str | None = None
+    for p in ordered:
+        key = _page_key(p) if len(ordered) > 1 else None
+        if not ranges:
+            ranges.append([p.number, p.number])
+            current_key = key
+            continue
+        if key is not None and current_key is not None and key != current_key:
+            ranges.append([p.number, p.number])
+            current_key = key
+        else:
+            ranges[-1][1] = p.number
+            if current_key is None:
+                current_key = key
+    return [(a, b) for a, b in ranges]

@@ -1,0 +1,99 @@
+"""Document-level helpers shared by the per-type extractors: currency evidence, date order, vendor text."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from desktop.core.extraction.amounts import currency_from_text
+from desktop.core.extraction.dates import find_dates
+from desktop.core.extraction.layout import Candidate, Layout
+
+__all__ = ["document_currency", "infer_date_order", "tidy_name", "COUNTRY_DATE_ORDER"]
+
+#: Usual numeric date order by currency (i.e. by country): ISO 8601 is YMD; the US writes MDY; Malaysia,
+#: the euro area, the UK, India and Singapore write DMY; China writes YYYY年MM月DD日 (YMD).
+COUNTRY_DATE_ORDER = {"USD": "MDY", "CNY": "YMD", "MYR": "DMY", "EUR": "DMY", "GBP": "DMY", "INR": "DMY",
+                      "SGD": "DMY", "AUD": "DMY", "NZD": "DMY", "HKD": "DMY", "CHF": "DMY"}
+
+_MALAYSIA = re.compile(r"\b(SDN\.?\s*BHD|S/B|BHD|MALAYSIA|SELANGOR|JOHOR|KUALA LUMPUR|GST\s*(ID|REG)|SST)\b", re.I)
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def document_currency(layout: Layout, default: str | None = None) -> Candidate | None:
+    """The document's currency (ISO 4217) from the symbols and codes printed on it.
+
+    Explicit codes and unambiguous symbols (``RM``, ``€``, ``₹``) win over ``$``, which is read as USD
+    only when nothing points elsewhere (a Malaysian receipt printing ``$8.70`` is in MYR).
+
+    Returns:
+        A candidate (value = code; the line of its first occurrence) or, with ``default``, a
+        candidate without lines; ``None`` when there is no evidence and no default.
+    """
+    chinese = bool(_CJK.search(layout.text))
+    votes: Counter[str] = Counter()
+    first: dict[str, object] = {}
+    for ln in layout.lines:
+        code = currency_from_text(ln.text, chinese_document=chinese)
+        if code:
+            weight = 0.3 if code == "USD" and "$" in ln.text and "USD" not in ln.text.upper() else 1.0
+            votes[code] += weight
+            first.setdefault(code, ln)
+    explicit_usd = re.search(r"\bUSD\b|US\$", layout.text)
+    if "USD" in votes and _MALAYSIA.search(layout.text) and not explicit_usd:
+        votes.pop("USD")
+        votes["MYR"] += 0.5
+    if not votes and _MALAYSIA.search(layout.text) and re.search(r"\bGST\b|\bSST\b|\bRM\b", layout.text):
+        votes["MYR"] += 0.5
+    if not votes:
+        if default:
+            return Candidate(default, default, [], [], 0.5)
+        return None
+    code, _ = votes.most_common(1)[0]
+    ln = first.get(code)
+    return Candidate(code, ln.text if ln else code, [ln] if ln else [], [], 0.9 if ln else 0.6)  # type: ignore[list-item]
+
+
+def infer_date_order(layout: Layout, currency: str | None, default: str) -> tuple[str, bool]:
+    """Day/month order for numeric dates on this document.
+
+    Evidence, strongest first: a numeric date on the document that only reads one way (first field
+    > 12 -> DMY, second > 12 -> MDY); the country implied by the currency (:data:`COUNTRY_DATE_ORDER`);
+    the document type's default.
+
+    Returns:
+        ``(order, hinted)``: ``hinted`` is False when nothing but the default decided.
+    """
+    dmy = mdy = 0
+    for ln in layout.lines:
+        for d in find_dates(ln.text, "DMY"):
+            if d.order == "DMY":
+                parts = [int(x) for x in re.findall(r"\d+", d.raw)[:2]]
+                if len(parts) == 2:
+                    if parts[0] > 12 >= parts[1]:
+                        dmy += 1
+                    elif parts[1] > 12 >= parts[0]:
+                        mdy += 1
+    if dmy != mdy:
+        return ("DMY" if dmy > mdy else "MDY"), True
+    if currency in COUNTRY_DATE_ORDER and COUNTRY_DATE_ORDER[currency] != "YMD":
+        return COUNTRY_DATE_ORDER[currency], True
+    return default, False
+
+
+_REG_PAREN = re.compile(r"\s*[(（]\s*(?:CO\.?\s*(?:REG|NO)\.?\s*:?\s*)?[A-Z]{0,3}\d[\d\s-]{3,}[A-Z]?\s*[)）]?\s*$", re.I)
+
+
+def tidy_name(text: str) -> str:
+    """Clean a company name as printed: drop a trailing registration number in parentheses
+    (``(728384-M)``), "OWNED BY:" prefixes, and restore spaces OCR dropped around parentheses and
+    after abbreviating dots (``S.H.H.MOTOR`` -> ``S.H.H. MOTOR``, ``SDN.BHD.`` -> ``SDN. BHD.``).
+    """
+    t = text.strip()
+    t = re.sub(r"^(?:OWNE?D?\s+BY|OPERATED\s+BY|A\s+MEMBER\s+OF)\s*[:：]?\s*", "", t, flags=re.I)
+    t = _REG_PAREN.sub("", t)
+    t = re.sub(r"(?<=[A-Za-z])\((?=[A-Za-z])", " (", t)
+    t = re.sub(r"\)(?=[A-Za-z])", ") ", t)
+    t = re.sub(r"(?<=[A-Za-z]{2})\.(?=[A-Za-z]{2})", ". ", t)
+    t = re.sub(r"(?<=\.[A-Za-z])\.(?=[A-Za-z]{2})", ". ", t)
+    t = re.sub(r"\s+", " ", t)
+    return t.strip(" ,;:")

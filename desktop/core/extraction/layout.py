@@ -1,0 +1,251 @@
+"""Layout helpers over recognised lines: rows, neighbours to the right / below a label, label search.
+
+All boxes are in page pixels (see :mod:`desktop.core.model`). OCR engines return each text run as a
+separate line box, so a label (``TOTAL``) and its value (``RM 37.80``) are often two boxes on the same
+row; text-layer PDFs give the same shape after grouping words into lines.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from desktop.core.model import Box, Field, Line, PageResult, union_box
+
+__all__ = ["Candidate", "Layout", "Ln", "nfkc", "candidate_to_field"]
+
+
+def nfkc(text: str) -> str:
+    """NFKC-normalised text (full-width digits, colons and parentheses become ASCII)."""
+    return unicodedata.normalize("NFKC", text)
+
+
+@dataclass
+class Ln:
+    """One line with its position in the document.
+
+    Attributes:
+        page: 1-based page number.
+        index: index of the line in ``PageResult.lines``.
+        text: NFKC-normalised text.
+        box: ``(x0, y0, x1, y1)`` page pixels.
+        confidence: the engine's recognition confidence.
+        page_width, page_height: size of the page in page pixels.
+    """
+
+    page: int
+    index: int
+    text: str
+    box: Box
+    confidence: float
+    page_width: float
+    page_height: float
+    raw_text: str = ""
+
+    @property
+    def x0(self) -> float:
+        return self.box[0]
+
+    @property
+    def x1(self) -> float:
+        return self.box[2]
+
+    @property
+    def y0(self) -> float:
+        return self.box[1]
+
+    @property
+    def y1(self) -> float:
+        return self.box[3]
+
+    @property
+    def cy(self) -> float:
+        return (self.box[1] + self.box[3]) / 2
+
+    @property
+    def h(self) -> float:
+        return max(1.0, self.box[3] - self.box[1])
+
+    @property
+    def rel_y(self) -> float:
+        """Vertical centre as a fraction of the page height (0 = top)."""
+        return self.cy / max(1.0, self.page_height)
+
+
+@dataclass
+class Candidate:
+    """A value found for a field, with where it came from.
+
+    ``score`` orders candidates of the same field (higher is better); ``factor`` is the heuristic
+    confidence factor multiplied with the OCR confidence (strong label match ~0.95, weak ~0.6).
+    """
+
+    value: str | None
+    raw: str
+    lines: list[Ln]
+    problems: list[str] = field(default_factory=list)
+    factor: float = 0.9
+    score: float = 0.0
+    source: str = "ocr"
+    boxes: list[Box] | None = None
+
+    @property
+    def page(self) -> int | None:
+        return self.lines[0].page if self.lines else None
+
+    @property
+    def confidence(self) -> float:
+        if not self.lines:
+            return self.factor
+        return min(ln.confidence for ln in self.lines) * self.factor
+
+
+def candidate_to_field(name: str, cand: Candidate | None, *, source: str | None = None) -> Field:
+    """Turn a candidate into a :class:`~desktop.core.model.Field` (``None`` -> empty field)."""
+    if cand is None:
+        return Field(name=name)
+    boxes = list(cand.boxes) if cand.boxes is not None else [ln.box for ln in cand.lines]
+    return Field(
+        name=name,
+        value=cand.value,
+        raw=cand.raw,
+        confidence=round(max(0.0, min(1.0, cand.confidence)), 4),
+        page=cand.page,
+        box=union_box(boxes),
+        boxes=boxes,
+        source=source or cand.source,
+        problems=list(cand.problems),
+    )
+
+
+class Layout:
+    """The lines of one document (all its pages) with geometric queries.
+
+    Args:
+        pages: the pages' recognition results; lines keep their page order, and within a page are
+            sorted top to bottom (by vertical centre), then left to right.
+    """
+
+    def __init__(self, pages: Iterable[PageResult]):
+        self.pages = list(pages)
+        self.lines: list[Ln] = []
+        for p in self.pages:
+            page_lines = [
+                Ln(p.number, i, nfkc(line.text).strip(), tuple(line.box), float(line.confidence),  # type: ignore[arg-type]
+                   float(p.width or 1), float(p.height or 1), line.text)
+                for i, line in enumerate(p.lines)
+                if line.text and line.text.strip()
+            ]
+            page_lines.sort(key=lambda ln: (ln.cy, ln.x0))
+            self.lines.extend(page_lines)
+        self.text = "\n".join(ln.text for ln in self.lines)
+        self._pos = {id(ln): i for i, ln in enumerate(self.lines)}
+
+    def source_line(self, ln: Ln) -> Line:
+        page = next(p for p in self.pages if p.number == ln.page)
+        return page.lines[ln.index]
+
+    # -- geometry ---------------------------------------------------------------------------------
+    @staticmethod
+    def same_row(a: Ln, b: Ln) -> bool:
+        """Whether two lines sit on the same text row (vertical overlap of most of the smaller box)."""
+        if a.page != b.page:
+            return False
+        overlap = min(a.y1, b.y1) - max(a.y0, b.y0)
+        return overlap >= 0.5 * min(a.h, b.h) and abs(a.cy - b.cy) <= 0.6 * max(a.h, b.h)
+
+    def row(self, ln: Ln) -> list[Ln]:
+        """Every line on the same row as ``ln`` (including it), left to right."""
+        return sorted((o for o in self.lines if o is ln or self.same_row(ln, o)), key=lambda o: o.x0)
+
+    def right_of(self, ln: Ln, max_gap: float | None = None) -> list[Ln]:
+        """Lines on the same row starting to the right of ``ln``'s middle, nearest first."""
+        mid = (ln.x0 + ln.x1) / 2
+        out = [o for o in self.lines if o is not ln and self.same_row(ln, o) and o.x0 >= mid]
+        if max_gap is not None:
+            out = [o for o in out if o.x0 - ln.x1 <= max_gap]
+        return sorted(out, key=lambda o: o.x0)
+
+    def below(self, ln: Ln, max_lines: int = 2, max_dy: float | None = None) -> list[Ln]:
+        """Lines below ``ln`` that overlap it horizontally, nearest first (at most ``max_lines``)."""
+        limit = max_dy if max_dy is not None else 2.6 * ln.h
+        out = [
+            o for o in self.lines
+            if o.page == ln.page and o is not ln and o.cy > ln.y1 - 0.2 * ln.h and o.y0 - ln.y1 <= limit
+            and min(o.x1, ln.x1) - max(o.x0, ln.x0) > -0.2 * ln.h and not self.same_row(ln, o)
+        ]
+        out.sort(key=lambda o: (o.y0, abs(o.x0 - ln.x0)))
+        return out[:max_lines]
+
+    def after(self, ln: Ln, n: int = 1) -> list[Ln]:
+        """The next ``n`` lines in reading order."""
+        i = self._pos[id(ln)]
+        return self.lines[i + 1: i + 1 + n]
+
+    # -- label search ---------------------------------------------------------------------------
+    def labelled(
+        self,
+        label: re.Pattern[str],
+        parse: Callable[[str], tuple[str | None, str, list[str]] | None],
+        *,
+        exclude: re.Pattern[str] | None = None,
+        right: bool = True,
+        below: bool = True,
+        factor: float = 0.95,
+        prefer_rightmost: bool = False,
+    ) -> list[Candidate]:
+        """Values printed after a label: on the same line, in boxes to the right, or just below.
+
+        Args:
+            label: pattern searched in each line's (NFKC) text.
+            parse: ``text -> (value, raw, problems)`` or ``None`` when ``text`` holds no value.
+            exclude: lines matching this are not labels (e.g. ``TOTAL QTY`` for totals).
+            right, below: whether to look at boxes to the right / the line below.
+            factor: confidence factor of a match.
+            prefer_rightmost: try the farthest box to the right first (amount columns).
+
+        Returns:
+            Candidates in document order; ``score`` is 0 (callers rank them).
+        """
+        out: list[Candidate] = []
+        for ln in self.lines:
+            m = label.search(ln.text)
+            if not m or (exclude is not None and exclude.search(ln.text)):
+                continue
+            rest = ln.text[m.end():]
+            neighbours = self.right_of(ln) if right else []
+            # stop at the next label on the row ("Exclusief BTW € 593,36   Subtotaal € 717,97")
+            for k, o in enumerate(neighbours):
+                if len(re.findall(r"[^\W\d_]", o.text)) >= 3 and not re.search(r"\d", o.text):
+                    neighbours = neighbours[:k]
+                    break
+            found = False
+            if prefer_rightmost:
+                # the value column: the rightmost box of the row that holds a value wins over the label line
+                for o in neighbours[::-1][:4]:
+                    got = parse(o.text)
+                    if got and got[0] is not None:
+                        out.append(Candidate(got[0], got[1], [o], got[2], factor * 0.98))
+                        found = True
+                        break
+                if found:
+                    continue
+            got = parse(rest) if rest.strip(" :：.-") else None
+            if got and got[0] is not None:
+                out.append(Candidate(got[0], got[1], [ln], got[2], factor))
+                continue
+            if right and not prefer_rightmost:
+                for o in neighbours[:4]:
+                    got = parse(o.text)
+                    if got and got[0] is not None:
+                        out.append(Candidate(got[0], got[1], [o], got[2], factor * 0.98))
+                        found = True
+                        break
+            if not found and below:
+                for o in self.below(ln, 1):
+                    got = parse(o.text)
+                    if got and got[0] is not None:
+                        out.append(Candidate(got[0], got[1], [o], got[2], factor * 0.85))
+                        break
+        return out

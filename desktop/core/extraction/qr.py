@@ -1,0 +1,118 @@
+"""QR codes on Chinese VAT invoices: decoding (zxing-cpp) and parsing of the payload.
+
+Payload format (State Taxation Administration, VAT invoice QR code as printed on 增值税专用发票,
+增值税普通发票 and 增值税电子普通发票; also what the national invoice verification platform
+https://inv-veri.chinatax.gov.cn reads)::
+
+    01,<type>,<invoice code>,<invoice number>,<amount before tax>,<YYYYMMDD>,<check code>,<crc>,
+
+``type``: ``01`` special VAT invoice (增值税专用发票), ``04`` ordinary (普通发票), ``10`` electronic
+ordinary (电子普通发票), ``11`` roll (卷票), ``14`` toll e-invoice (通行费), ``08`` electronic special,
+``31``/``32`` fully digital (全电) special/ordinary. The check code is empty on special invoices.
+Fully digital invoices leave the code empty and carry a 20-digit number.
+"""
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+import numpy as np
+
+from desktop.core.extraction.amounts import format_amount
+
+__all__ = ["QR_INVOICE_TYPES", "decode_qr", "parse_vat_qr"]
+
+QR_INVOICE_TYPES = {
+    "01": "增值税专用发票",
+    "04": "增值税普通发票",
+    "08": "增值税电子专用发票",
+    "10": "增值税电子普通发票",
+    "11": "增值税普通发票(卷票)",
+    "14": "增值税电子普通发票(通行费)",
+    "31": "电子发票(增值税专用发票)",
+    "32": "电子发票(普通发票)",
+}
+
+
+def _read(image: np.ndarray) -> list[str]:
+    import zxingcpp
+
+    try:
+        results = zxingcpp.read_barcodes(np.ascontiguousarray(image), formats=zxingcpp.BarcodeFormat.QRCode)
+    except TypeError:  # older zxing-cpp without the keyword
+        results = zxingcpp.read_barcodes(np.ascontiguousarray(image))
+    return [r.text for r in results if r.text and r.valid]
+
+
+def decode_qr(image: np.ndarray) -> list[str]:
+    """Payload texts of every QR code on a page image.
+
+    The whole page is tried first; if nothing is found, the top-left quarter (where Chinese VAT
+    invoices print their small QR code) is upscaled 2x and tried again.
+
+    Args:
+        image: ``(H, W, 3)`` uint8 RGB or ``(H, W)`` grey page image.
+
+    Returns:
+        Distinct payloads in the order found (empty list when none, or when zxing-cpp is missing).
+    """
+    try:
+        import zxingcpp  # noqa: F401
+    except ImportError:  # pragma: no cover - zxing-cpp is a declared dependency
+        return []
+    if image is None or image.size == 0:
+        return []
+    found = _read(image)
+    if not found:
+        h, w = image.shape[:2]
+        quarter = image[: max(1, h // 2), : max(1, w // 2)]
+        up = np.repeat(np.repeat(quarter, 2, axis=0), 2, axis=1)
+        found = _read(up)
+    out: list[str] = []
+    for t in found:
+        if t not in out:
+            out.append(t)
+    return out
+
+
+def parse_vat_qr(payload: str) -> dict | None:
+    """Parse a Chinese VAT invoice QR payload.
+
+    Args:
+        payload: e.g. ``"01,10,012001800311,33207675,46.62,20190508,76939056883466677916,E1BD,"``.
+
+    Returns:
+        ``{"type": "10", "type_name": ..., "invoice_code": "012001800311", "invoice_number": "33207675",
+        "subtotal": "46.62", "date": "2019-05-08", "check_code": "76939056883466677916" or None,
+        "crc": "E1BD"}``, or ``None`` when the text is not a VAT invoice payload.
+    """
+    if not payload:
+        return None
+    parts = [p.strip() for p in payload.strip().split(",")]
+    if len(parts) < 7 or parts[0] != "01":
+        return None
+    kind, code, number, amount, date, check = parts[1:7]
+    crc = parts[7] if len(parts) > 7 and parts[7] else None
+    if not re.fullmatch(r"\d{2}", kind) or not re.fullmatch(r"\d{8}|\d{20}", number):
+        return None
+    if code and not re.fullmatch(r"\d{10}|\d{12}", code):
+        return None
+    if not re.fullmatch(r"\d{8}", date):
+        return None
+    iso = f"{date[:4]}-{date[4:6]}-{date[6:]}"
+    subtotal = None
+    if amount:
+        try:
+            subtotal = format_amount(Decimal(amount))
+        except InvalidOperation:
+            return None
+    return {
+        "type": kind,
+        "type_name": QR_INVOICE_TYPES.get(kind),
+        "invoice_code": code or None,
+        "invoice_number": number,
+        "subtotal": subtotal,
+        "date": iso,
+        "check_code": check or None,
+        "crc": crc,
+    }

@@ -1,0 +1,193 @@
+"""Checks on extracted values. Each check returns a list of problems (empty = it checks out).
+
+Rule sources:
+
+* Unified social credit code (统一社会信用代码): GB 32100-2015 "Coding rule of the unified social credit
+  identifier for legal entities and other organizations", clause 4 and annex: 18 characters from the
+  set ``0-9 A-H J-N P-R T-U W-Y`` (no I, O, Z, S, V), the last a check character with weights
+  ``3^(i) mod 31`` = 1, 3, 9, 27, 19, 26, 16, 17, 20, 29, 25, 13, 8, 24, 10, 30, 28:
+  ``check = 31 - (sum mod 31)``, 31 -> 0.
+* Chinese VAT invoice code, number and check code: State Taxation Administration (国家税务总局)
+  invoice formats: the invoice code (发票代码) has 10 digits on paper special and old paper ordinary
+  invoices (增值税专用发票/普通发票) and 12 digits on electronic and new-format ordinary invoices
+  (增值税电子普通发票, 卷票, 电子专用发票); positions 1-4 (10 digits) or 2-5 (12 digits) are the
+  administrative region code of the issuing tax office (GB/T 2260, province level ``11``-``65``);
+  the invoice number (发票号码) has 8 digits, 20 digits on fully digital invoices (全面数字化的电子发票,
+  "全电", which carry no invoice code); the check code (校验码) has 20 digits, printed in groups of 5
+  (special VAT invoices print none).
+* Amount in words (大写金额): the Chinese financial numerals of the People's Bank of China
+  accounting rules (《支付结算办法》 / 中国人民银行 正确填写票据和结算凭证的基本规定): 零壹贰叁肆伍陆柒捌玖,
+  units 拾佰仟万亿, 圆(元) 角 分, 整(正) for no fractional part.
+"""
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+__all__ = [
+    "USCC_CHARSET",
+    "USCC_WEIGHTS",
+    "check_check_code",
+    "check_invoice_code",
+    "check_invoice_number",
+    "check_sum",
+    "check_tax_id_cn",
+    "parse_chinese_amount",
+    "uscc_check_char",
+]
+
+#: GB 32100-2015 character set (31 characters, value = index).
+USCC_CHARSET = "0123456789ABCDEFGHJKLMNPQRTUWXY"
+#: GB 32100-2015 weights for positions 1..17.
+USCC_WEIGHTS = (1, 3, 9, 27, 19, 26, 16, 17, 20, 29, 25, 13, 8, 24, 10, 30, 28)
+
+
+def uscc_check_char(first17: str) -> str:
+    """The GB 32100-2015 check character for the first 17 characters of a unified social credit code.
+
+    Raises:
+        ValueError: a character outside the GB 32100-2015 set, or not 17 characters.
+    """
+    if len(first17) != 17:
+        raise ValueError("need the first 17 characters")
+    total = 0
+    for ch, w in zip(first17.upper(), USCC_WEIGHTS):
+        idx = USCC_CHARSET.find(ch)
+        if idx < 0:
+            raise ValueError(f"character {ch!r} is not allowed in a unified social credit code")
+        total += idx * w
+    c = 31 - total % 31
+    return USCC_CHARSET[0 if c == 31 else c]
+
+
+def check_tax_id_cn(value: str | None) -> list[str]:
+    """Check a Chinese taxpayer identification number (纳税人识别号).
+
+    18 characters: the unified social credit code, check character verified (GB 32100-2015).
+    15, 17 or 20 characters: legacy taxpayer IDs (tax registration numbers) issued before the
+    unified code; accepted, but they carry no check character, so they are noted as not checkable.
+    """
+    if not value:
+        return []
+    v = value.strip().upper()
+    if len(v) == 18:
+        bad = [c for c in v if c not in USCC_CHARSET]
+        if bad:
+            return [f"tax ID {v}: character {bad[0]!r} is not allowed (GB 32100-2015)"]
+        expected = uscc_check_char(v[:17])
+        if v[17] != expected:
+            return [f"tax ID {v}: check character should be {expected!r} (GB 32100-2015)"]
+        return []
+    if len(v) in (15, 17, 20) and re.fullmatch(r"[0-9A-Z]+", v):
+        return [f"tax ID {v}: legacy {len(v)}-character taxpayer ID, no check character to verify"]
+    return [f"tax ID {v}: {len(v)} characters; expected 18 (unified social credit code, GB 32100-2015)"]
+
+
+def check_invoice_code(value: str | None) -> list[str]:
+    """Check a Chinese VAT invoice code (发票代码): 10 or 12 digits with a plausible region code."""
+    if not value:
+        return []
+    if not re.fullmatch(r"\d+", value):
+        return [f"invoice code {value}: digits only expected"]
+    if len(value) not in (10, 12):
+        return [f"invoice code {value}: {len(value)} digits; expected 10 (paper) or 12 (electronic/new ordinary)"]
+    region = value[0:2] if len(value) == 10 else value[1:3]
+    if not 11 <= int(region) <= 65:
+        return [f"invoice code {value}: region code {region} is not a Chinese province code (GB/T 2260)"]
+    return []
+
+
+def check_invoice_number(value: str | None, *, has_code: bool = True) -> list[str]:
+    """Check a Chinese VAT invoice number (发票号码): 8 digits, or 20 on fully digital (全电) invoices."""
+    if not value:
+        return []
+    if not re.fullmatch(r"\d+", value):
+        return [f"invoice number {value}: digits only expected"]
+    if len(value) == 8 or (len(value) == 20 and not has_code) or len(value) == 20:
+        if len(value) == 20 and has_code:
+            return [f"invoice number {value}: 20 digits (fully digital invoice) but an invoice code is present"]
+        return []
+    return [f"invoice number {value}: {len(value)} digits; expected 8 (or 20 on fully digital invoices)"]
+
+
+def check_check_code(value: str | None) -> list[str]:
+    """Check a Chinese VAT invoice check code (校验码): 20 digits (printed as four groups of five)."""
+    if not value:
+        return []
+    if not re.fullmatch(r"\d{20}", value):
+        digits = re.sub(r"\D", "", value)
+        return [f"check code {value}: {len(digits)} digits; expected 20"]
+    return []
+
+
+def check_sum(subtotal: str | None, tax: str | None, total: str | None) -> list[str]:
+    """``subtotal + tax = total`` within 0.01 (only when all three are known).
+
+    Returns:
+        ``["subtotal + tax ≠ total (96.72 + 15.48 = 112.20, total 112.30)"]`` or ``[]``.
+    """
+    try:
+        s, t, g = Decimal(subtotal), Decimal(tax), Decimal(total)  # type: ignore[arg-type]
+    except (InvalidOperation, TypeError):
+        return []
+    if abs(s + t - g) > Decimal("0.01"):
+        return [f"subtotal + tax ≠ total ({s} + {t} = {s + t}, total {g})"]
+    return []
+
+
+_CN_DIGITS = {"零": 0, "〇": 0, "壹": 1, "一": 1, "贰": 2, "貳": 2, "二": 2, "两": 2, "叁": 3, "參": 3, "三": 3,
+              "肆": 4, "四": 4, "伍": 5, "五": 5, "陆": 6, "陸": 6, "六": 6, "柒": 7, "七": 7, "捌": 8, "八": 8,
+              "玖": 9, "九": 9}
+_CN_UNITS = {"拾": 10, "十": 10, "佰": 100, "百": 100, "仟": 1000, "千": 1000}
+_CN_BIG = {"万": 10_000, "萬": 10_000, "亿": 100_000_000, "億": 100_000_000}
+
+
+def _cn_integer(s: str) -> int:
+    total = section = number = 0
+    for ch in s:
+        if ch in _CN_DIGITS:
+            number = _CN_DIGITS[ch]
+        elif ch in _CN_UNITS:
+            section += (number or 1) * _CN_UNITS[ch]
+            number = 0
+        elif ch in _CN_BIG:
+            section += number
+            total = (total + section) * _CN_BIG[ch] if _CN_BIG[ch] > 10_000 else total + section * _CN_BIG[ch]
+            section = number = 0
+        else:
+            raise ValueError(f"unexpected character {ch!r}")
+    return total + section + number
+
+
+def parse_chinese_amount(text: str | None) -> str | None:
+    """Parse an amount written in Chinese financial numerals (大写), e.g. ``壹佰壹拾贰圆贰角整`` -> ``112.20``.
+
+    Leading noise (``⊗``, ``ⓧ``, labels) is skipped. Returns the canonical amount string, or ``None``
+    when the text holds no parsable amount in words.
+    """
+    if not text:
+        return None
+    chars = "".join(_CN_DIGITS) + "".join(_CN_UNITS) + "".join(_CN_BIG) + "圆元角分整正"
+    m = re.search(f"[{chars}]+", text.replace("圓", "圆"))
+    if not m:
+        return None
+    s = m.group(0).rstrip("整正")
+    if not any(c in s for c in "圆元角分"):
+        return None
+    yuan, _, frac = s.partition("圆") if "圆" in s else s.partition("元")
+    if not _ and not ("角" in s or "分" in s):
+        return None
+    if not _:
+        yuan, frac = "", s
+    try:
+        integer = _cn_integer(yuan.lstrip("零")) if yuan else 0
+        jiao = fen = 0
+        m_j = re.search(r"([零壹贰叁肆伍陆柒捌玖一二三四五六七八九])角", frac)
+        m_f = re.search(r"([零壹贰叁肆伍陆柒捌玖一二三四五六七八九])分", frac)
+        if m_j:
+            jiao = _CN_DIGITS[m_j.group(1)]
+        if m_f:
+            fen = _CN_DIGITS[m_f.group(1)]
+    except ValueError:
+        return None
+    return f"{integer}.{jiao}{fen}"

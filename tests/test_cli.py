@@ -1,0 +1,479 @@
+"""The ``shoebox`` command: parsing, exit status, error lines, folder walking, output by suffix.
+
+Most tests replace the pipeline and the engine factory with small fakes that follow the contracts
+(``desktop.core.pipeline.collect_inputs`` / ``scan_file`` / ``ScanOptions`` and
+``desktop.core.engines.create_engine``), so they exercise the command itself in milliseconds. The tests
+at the end run the real pipeline (a tiny scripted engine on generated images, and PP-OCR on two real
+receipts) and are skipped while ``desktop.core.pipeline`` is absent.
+"""
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import types
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import openpyxl
+import pytest
+
+from desktop import __version__, cli
+from desktop.core.engines.base import Engine, EngineUnavailable
+from desktop.core.export import ExportError
+from desktop.core.model import Document, Field, Line, ScanResult
+
+REPO = Path(__file__).resolve().parent.parent
+
+# ---------------------------------------------------------------------------------------------- fakes
+
+
+@dataclass
+class FakeOptions:
+    document_type: str = "auto"
+    date_order: str | None = None
+    task: str | None = None
+
+
+@dataclass
+class FakeProgress:
+    source: Path
+    page: int
+    pages: int
+    message: str
+
+
+class FakePipeline(types.SimpleNamespace):
+    """Follows the pipeline contract. A file's bytes decide what it yields:
+
+    ``BAD...`` -> an error document whose message starts with the file name (as IntakeError's str does);
+    ``RAISE...`` -> scan_file raises (a pipeline bug; the command must carry on);
+    ``TWO...`` -> two documents (a PDF holding two invoices); anything else -> one receipt.
+    """
+
+    SUFFIXES = (".jpg", ".png", ".pdf")
+
+    def __init__(self) -> None:
+        super().__init__(ScanOptions=FakeOptions, Progress=FakeProgress)
+        self.scanned: list[Path] = []
+        self.options: list[FakeOptions] = []
+
+    def collect_inputs(self, paths):
+        files: list[Path] = []
+        errors: list[Document] = []
+        for p in map(Path, paths):
+            if p.is_dir():
+                files += sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in self.SUFFIXES)
+            elif p.is_file():
+                files.append(p)
+            else:
+                errors.append(Document(source=str(p), error=f"{p.name}: no such file or folder"))
+        return files, errors
+
+    def scan_file(self, path, engine, options=None, *, cancel=None, progress=None):
+        path = Path(path)
+        self.scanned.append(path)
+        self.options.append(options)
+        data = path.read_bytes()
+        if progress:
+            progress(FakeProgress(path, 1, 1, "reading"))
+        if data.startswith(b"RAISE"):
+            raise RuntimeError("pipeline bug")
+        if data.startswith(b"BAD"):
+            return [Document(source=str(path), error=f"{path.name}: the file is damaged (truncated JPEG)")]
+        total = Field("total", value="12.50", raw="RM12.50", confidence=0.9)
+        code = Field("invoice_code", value="012001800311", raw="012001800311", confidence=0.9)
+        docs = [Document(source=str(path), document_type="receipt", engine=engine.name,
+                         fields={"total": total, "invoice_code": code})]
+        if data.startswith(b"TWO"):
+            docs.append(Document(source=str(path), pages=(2, 2), document_type="invoice", engine=engine.name))
+        return docs
+
+
+class FakeEngine(Engine):
+    name = "fake"
+    version = "1"
+    capabilities = frozenset()
+
+    def __init__(self) -> None:
+        self.closed = False
+
+    def recognise(self, image: np.ndarray) -> list[Line]:
+        return []
+
+    def close(self) -> None:
+        self.closed = True
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch):
+    """The fake pipeline, installed; ``fake.engine_calls`` records create_engine's arguments."""
+    pipeline = FakePipeline()
+    pipeline.engine_calls = []
+    pipeline.engines = []
+
+    def create(name, model_dir, notes):
+        pipeline.engine_calls.append((name, model_dir))
+        if name == "hunyuan":
+            raise EngineUnavailable("no HunyuanOCR model folder found (looked in /nowhere)")
+        if name == "auto":
+            notes.append("HunyuanOCR not used: no GPU. Using PP-OCR on the CPU.")
+        engine = FakeEngine()
+        pipeline.engines.append(engine)
+        return engine
+
+    monkeypatch.setattr(cli, "_pipeline", lambda: pipeline)
+    monkeypatch.setattr(cli, "_create_engine", create)
+    return pipeline
+
+
+@pytest.fixture
+def batch(tmp_path: Path) -> Path:
+    """in/a.jpg, in/b.png, in/sub/c.pdf (TWO documents), in/notes.txt (ignored)."""
+    folder = tmp_path / "in"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "a.jpg").write_bytes(b"GOOD")
+    (folder / "b.png").write_bytes(b"GOOD")
+    (folder / "sub" / "c.pdf").write_bytes(b"TWO")
+    (folder / "notes.txt").write_text("not a scan", encoding="utf-8")
+    return folder
+
+
+def _error_lines(err: str) -> list[str]:
+    return [line for line in err.splitlines() if line.startswith("shoebox: error:")]
+
+
+# ------------------------------------------------------------------------------------------ dispatch
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--version"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"shoebox {__version__}\nPython ")
+    assert "openpyxl" in out and "rapidocr" in out
+
+
+def test_top_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert "shoebox scan" in out and "exit status" in out and "4    the requested engine" in out
+
+
+@pytest.mark.parametrize("argv", [[], ["a.jpg", "b.pdf"], ["/scans/x.png"], ["-style", "fusion"]])
+def test_window_gets_the_arguments(monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> None:
+    seen: list[list[str]] = []
+    monkeypatch.setattr(cli, "_gui_main", lambda: lambda args: seen.append(args) or 0)
+    assert cli.main(argv) == 0
+    assert seen == [argv]
+
+
+def test_window_missing(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def missing():
+        raise ImportError("No module named 'PySide6'")
+
+    monkeypatch.setattr(cli, "_gui_main", missing)
+    assert cli.main([]) == cli.EXIT_NO_WINDOW
+    assert "shoebox: error: the window cannot open here: No module named 'PySide6'" in capsys.readouterr().err
+
+
+def test_mistyped_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["scna", "x.jpg"]) == 2
+    assert "did you mean 'scan'?" in capsys.readouterr().err
+
+
+def test_scan_help_lists_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["scan", "--help"]) == 0
+    out = capsys.readouterr().out
+    for text in ("--engine {auto,ppocr,hunyuan}", "--task {markdown,table,translate_en,translate_zh}",
+                 "cn_vat_invoice", "exit status:", "3    nothing could be read"):
+        assert text in out
+
+
+# --------------------------------------------------------------------------------------------- parsing
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["scan"],
+        ["scan", "a.jpg", "--engine", "tesseract"],
+        ["scan", "a.jpg", "--type", "passport"],
+        ["scan", "a.jpg", "--task", "summarise"],
+        ["scan", "a.jpg", "--date-order", "YMD"],
+        ["scan", "a.jpg", "--bogus"],
+        ["scan", "a.jpg", "-o", "out.txt"],
+        ["scan", "a.jpg", "-o", "out"],
+    ],
+)
+def test_usage_errors(fake, argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(argv) == 2
+    assert "shoebox scan: error:" in capsys.readouterr().err
+    assert fake.scanned == [] and fake.engine_calls == []
+
+
+def test_options_reach_the_pipeline_and_engine(fake, batch: Path, tmp_path: Path) -> None:
+    status = cli.main(["scan", str(batch / "a.jpg"), "--type", "cn_vat_invoice", "--engine", "ppocr",
+                       "--model-dir", str(tmp_path / "models"), "--task", "table", "--date-order", "dmy",
+                       "-o", str(tmp_path / "o.json"), "-q"])
+    assert status == 0
+    assert fake.options == [FakeOptions(document_type="cn_vat_invoice", date_order="DMY", task="table")]
+    assert fake.engine_calls == [("ppocr", tmp_path / "models")]
+    assert fake.engines[0].closed
+
+
+def test_defaults(fake, batch: Path, tmp_path: Path) -> None:
+    assert cli.main(["scan", str(batch / "a.jpg"), "-o", str(tmp_path / "o.json")]) == 0
+    assert fake.options == [FakeOptions(document_type="auto", date_order=None, task=None)]
+    assert fake.engine_calls == [("auto", None)]
+
+
+def test_model_dir_defaults_to_saved_setting(fake, batch: Path, tmp_path: Path) -> None:
+    from desktop.core.settings import Settings
+
+    Settings(model_dir=str(tmp_path / "hy")).save()
+    assert cli.main(["scan", str(batch / "a.jpg"), "-o", str(tmp_path / "o.json"), "-q"]) == 0
+    assert fake.engine_calls == [("auto", tmp_path / "hy")]
+
+
+# ---------------------------------------------------------------------------------------- batches
+
+
+def test_folder_is_walked_in_order(fake, batch: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out.xlsx"
+    assert cli.main(["scan", str(batch), "-o", str(out), "-q"]) == 0
+    assert fake.scanned == [batch / "a.jpg", batch / "b.png", batch / "sub" / "c.pdf"]
+    ws = openpyxl.load_workbook(out)["Documents"]
+    sources = [ws.cell(row=r, column=1).value for r in range(2, ws.max_row + 1)]
+    assert sources == [str(batch / "a.jpg"), str(batch / "b.png"), str(batch / "sub" / "c.pdf"),
+                       str(batch / "sub" / "c.pdf")]
+    header = [c.value for c in ws[1]]
+    code = ws.cell(row=2, column=header.index("Invoice code") + 1).value
+    assert code == "012001800311"
+
+
+def test_one_bad_file_does_not_stop_the_batch(fake, batch: Path, tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    bad = batch / "bad.jpg"
+    bad.write_bytes(b"BAD")
+    out = tmp_path / "out.json"
+    assert cli.main(["scan", str(batch), "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    # one line naming the file and the reason, without the file name twice
+    assert _error_lines(err) == [f"shoebox: error: {bad}: the file is damaged (truncated JPEG)"]
+    docs = ScanResult.load(out).documents
+    assert len(docs) == 5
+    assert [d.source for d in docs if d.error] == [str(bad)]
+    assert len(fake.scanned) == 4
+
+
+def test_pipeline_exception_is_one_error_line(fake, batch: Path, tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    (batch / "boom.png").write_bytes(b"RAISE")
+    out = tmp_path / "out.json"
+    assert cli.main(["scan", str(batch), "-o", str(out), "-q"]) == 1
+    assert _error_lines(capsys.readouterr().err) == [
+        f"shoebox: error: {batch / 'boom.png'}: unexpected error: RuntimeError: pipeline bug"]
+    assert len(ScanResult.load(out).documents) == 5
+
+
+def test_every_file_bad_is_status_3(fake, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("x.jpg", "y.jpg"):
+        (tmp_path / name).write_bytes(b"BAD")
+    out = tmp_path / "out.csv"
+    assert cli.main(["scan", str(tmp_path / "x.jpg"), str(tmp_path / "y.jpg"), "-o", str(out), "-q"]) == 3
+    assert len(_error_lines(capsys.readouterr().err)) == 2
+    assert out.read_text(encoding="utf-8-sig").count("Error: ") == 2  # the errors are still written
+
+
+def test_missing_path(fake, batch: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "nope.jpg"
+    out = tmp_path / "out.json"
+    assert cli.main(["scan", str(missing), str(batch / "a.jpg"), "-o", str(out), "-q"]) == 1
+    assert _error_lines(capsys.readouterr().err) == [f"shoebox: error: {missing}: no such file or folder"]
+    assert [d.error is None for d in ScanResult.load(out).documents] == [False, True]
+
+
+def test_only_missing_paths(fake, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["scan", str(tmp_path / "nope.jpg"), "-o", str(tmp_path / "o.json")]) == 3
+    assert fake.engine_calls == []  # no engine is loaded for nothing
+    assert not (tmp_path / "o.json").exists()
+
+
+def test_folder_without_scans(fake, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "readme.txt").write_text("x", encoding="utf-8")
+    assert cli.main(["scan", str(tmp_path)]) == 3
+    assert _error_lines(capsys.readouterr().err) == [f"shoebox: error: no supported files in {tmp_path}"]
+
+
+# ----------------------------------------------------------------------------------------------- output
+
+
+def test_json_to_stdout(fake, batch: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["scan", str(batch / "a.jpg"), "-q"]) == 0
+    captured = capsys.readouterr()
+    result = ScanResult.from_json(captured.out)
+    assert [d.source for d in result.documents] == [str(batch / "a.jpg")]
+    assert result.documents[0].fields["total"].raw == "RM12.50"
+    assert captured.err == ""
+
+
+def test_stdout_is_utf8_whatever_the_console(fake, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    scan = tmp_path / "发票.jpg"
+    scan.write_bytes(b"GOOD")
+    raw = io.BytesIO()
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(raw, encoding="cp1252"))
+    assert cli.main(["scan", str(scan), "-q"]) == 0
+    assert json.loads(raw.getvalue().decode("utf-8"))["documents"][0]["source"] == str(scan)
+
+
+@pytest.mark.parametrize(("suffix", "magic"), [(".xlsx", b"PK\x03\x04"), (".csv", b"\xef\xbb\xbf"), (".json", b"{")])
+def test_output_format_by_suffix(fake, batch: Path, tmp_path: Path, suffix: str, magic: bytes,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / f"result{suffix}"
+    assert cli.main(["scan", str(batch / "a.jpg"), "-o", str(out)]) == 0
+    assert out.read_bytes().startswith(magic)
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert f"shoebox: wrote 1 document to {out}" in captured.err
+
+
+def test_output_folder_missing_fails_before_scanning(fake, batch: Path, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "no" / "out.xlsx"
+    assert cli.main(["scan", str(batch), "-o", str(out)]) == 3
+    assert f"Could not write {out}: the folder {out.parent} does not exist" in capsys.readouterr().err
+    assert fake.scanned == []
+
+
+def test_output_write_failure_is_status_3(fake, batch: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out.xlsx"
+
+    def fail(documents, path):
+        raise ExportError(path, "permission denied")
+
+    monkeypatch.setattr("desktop.core.export.export", fail)
+    assert cli.main(["scan", str(batch), "-o", str(out), "-q"]) == 3
+    assert _error_lines(capsys.readouterr().err) == [f"shoebox: error: Could not write {out}: permission denied"]
+
+
+# ----------------------------------------------------------------------------------------------- engine
+
+
+def test_engine_unavailable_is_status_4(fake, batch: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["scan", str(batch), "--engine", "hunyuan"]) == 4
+    err = capsys.readouterr().err
+    assert "shoebox: error: the hunyuan engine is unavailable: no HunyuanOCR model folder found" in err
+    assert fake.scanned == []
+
+
+def test_engine_notes_on_stderr_unless_quiet(fake, batch: Path, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["scan", str(batch / "a.jpg"), "--task", "markdown", "-o", str(tmp_path / "o.json")]
+    assert cli.main(args) == 0
+    err = capsys.readouterr().err
+    assert "shoebox: note: HunyuanOCR not used: no GPU. Using PP-OCR on the CPU." in err
+    assert "shoebox: engine: fake 1 (CPU)" in err
+    assert "shoebox: note: --task markdown needs HunyuanOCR; the fake engine skips it" in err
+    assert cli.main([*args, "-q"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_interrupt(fake, batch: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                   capsys: pytest.CaptureFixture[str]) -> None:
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(fake, "scan_file", interrupted)
+    out = tmp_path / "out.json"
+    assert cli.main(["scan", str(batch), "-o", str(out), "-q"]) == 130
+    assert not out.exists()
+    assert fake.engines[0].closed
+    assert "interrupted" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------------------------ no Qt
+
+
+def test_scan_path_imports_no_qt() -> None:
+    """``desktop.cli`` and the scan parser load neither Qt nor the GUI package (nor torch)."""
+    code = (
+        "import sys, desktop.cli as c\n"
+        "c.build_scan_parser().parse_args(['x.jpg'])\n"
+        "c.main(['--version'])\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'torch', 'transformers')"
+        " or m.startswith('desktop.gui'))\n"
+        "print('BAD:' + ','.join(bad))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
+    assert out.stdout.strip().endswith("BAD:")
+
+
+def test_python_dash_m_desktop() -> None:
+    out = subprocess.run([sys.executable, "-m", "desktop", "--version"], cwd=REPO, capture_output=True,
+                         text=True, check=True)
+    assert out.stdout.startswith(f"shoebox {__version__}")
+
+
+# ------------------------------------------------------------------------ with the real pipeline
+
+
+class ScriptedEngine(Engine):
+    """Reads every page as the same receipt lines (boxes in the given image's pixels)."""
+
+    name = "scripted"
+    version = "1"
+
+    def recognise(self, image: np.ndarray) -> list[Line]:
+        h, w = image.shape[:2]
+        texts = ["KEDAI RUNCIT MAJU", "DATE: 11/01/2019", "TOTAL RM 12.50"]
+        return [Line(text=t, box=(w * 0.1, h * (0.1 + 0.2 * i), w * 0.9, h * (0.2 + 0.2 * i)), confidence=0.95)
+                for i, t in enumerate(texts)]
+
+
+def test_real_pipeline_with_scripted_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("desktop.core.pipeline")
+    from PIL import Image
+
+    folder = tmp_path / "scans"
+    (folder / "sub").mkdir(parents=True)
+    Image.new("RGB", (400, 600), "white").save(folder / "r1.png")
+    Image.new("RGB", (300, 500), "white").save(folder / "sub" / "r2.jpg")
+    (folder / "broken.jpg").write_bytes(b"\xff\xd8\xff\xe0 this is not really a JPEG")
+    (folder / "notes.txt").write_text("ignored", encoding="utf-8")
+    monkeypatch.setattr(cli, "_create_engine", lambda name, model_dir, notes: ScriptedEngine())
+    out = tmp_path / "out.xlsx"
+    status = cli.main(["scan", str(folder), "--type", "receipt", "-o", str(out), "-q"])
+    err = capsys.readouterr().err
+    assert status == 1, err
+    lines = _error_lines(err)
+    assert len(lines) == 1 and lines[0].startswith(f"shoebox: error: {folder / 'broken.jpg'}: ")
+    ws = openpyxl.load_workbook(out)["Documents"]
+    sources = sorted(ws.cell(row=r, column=1).value for r in range(2, ws.max_row + 1))
+    assert sources == sorted(str(p) for p in (folder / "broken.jpg", folder / "r1.png", folder / "sub" / "r2.jpg"))
+    assert all(not str(s).endswith(".txt") for s in sources)
+
+
+@pytest.mark.slow
+@pytest.mark.samples
+def test_end_to_end_ppocr_on_real_receipts(samples: Path, tmp_path: Path) -> None:
+    """Two real SROIE receipts through ``shoebox scan`` with PP-OCR; checks against the ground truth."""
+    pytest.importorskip("desktop.core.pipeline")
+    pytest.importorskip("rapidocr")
+    names = ["sroie_006", "sroie_514"]
+    out = tmp_path / "receipts.json"
+    status = cli.main(["scan", *(str(samples / "sroie" / f"{n}.jpg") for n in names),
+                       "--engine", "ppocr", "--type", "receipt", "-o", str(out), "-q"])
+    assert status == 0
+    docs = ScanResult.load(out).documents
+    assert [Path(d.source).stem for d in docs] == names
+    totals_right = 0
+    for name, doc in zip(names, docs):
+        truth = json.loads((samples / "sroie" / f"{name}.key.json").read_text(encoding="utf-8"))
+        assert doc.error is None and doc.engine == "ppocr" and doc.document_type == "receipt"
+        assert truth["total"] in doc.text  # the engine read the printed total
+        totals_right += doc.fields["total"].value == truth["total"]
+    assert totals_right >= 1, [d.fields["total"].value for d in docs]
