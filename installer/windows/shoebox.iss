@@ -1,7 +1,7 @@
 ; Inno Setup 6 script: wraps the PyInstaller folder dist\shoebox into ShoeboxSetup-<version>.exe.
 ;
 ; Built by installer\build_windows.ps1, which passes the version read from pyproject.toml:
-;     ISCC.exe /DAppVersion=0.1.0 /DSourceDir=..\..\build\pyinstaller\dist\shoebox installer\windows\shoebox.iss
+;     ISCC.exe /DAppVersion=<version> /DSourceDir=..\..\build\pyinstaller\dist\shoebox installer\windows\shoebox.iss
 ; Nothing here holds a version number, so the setup program cannot drift from the project.
 ;
 ; Installs per machine into Program Files (needs administrator rights):
