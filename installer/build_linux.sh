@@ -84,8 +84,11 @@ BUNDLE="build/pyinstaller/dist/shoebox"
 
 echo "== smoke test: $BUNDLE/shoebox --version"
 SMOKE_HOME="$(mktemp -d)"
-HOME="$SMOKE_HOME" "$BUNDLE/shoebox" --version
+HOME="$SMOKE_HOME" "$BUNDLE/shoebox" --version | tee build/pyinstaller/version.txt
 rm -rf "$SMOKE_HOME"
+if grep -E '^(rapidocr|onnxruntime|PyMuPDF|PySide6-Essentials) not installed' build/pyinstaller/version.txt; then
+    echo "build_linux.sh: the bundle lacks an engine library (see above)" >&2; exit 1
+fi
 
 # --- 4. stage the package tree ------------------------------------------------------------------------
 STAGE="build/deb/${PACKAGE}_${VERSION}_amd64"

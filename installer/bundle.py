@@ -38,6 +38,12 @@ GPU_PACKAGES: tuple[str, ...] = (
     "huggingface_hub", "triton", "bitsandbytes", "flash_attn",
 )
 
+#: Distributions whose metadata ships, for ``shoebox --version`` (desktop.cli.version_text).
+METADATA_DISTRIBUTIONS: tuple[str, ...] = (
+    "shoebox", "rapidocr", "onnxruntime", "PyMuPDF", "Pillow", "openpyxl", "PySide6-Essentials",
+)
+GPU_METADATA_DISTRIBUTIONS: tuple[str, ...] = ("torch", "transformers", "accelerate", "tokenizers")
+
 #: Only the ``.qm`` files for these languages are kept from Qt's own translations.
 QT_TRANSLATION_LANGUAGES: tuple[str, ...] = ("en", "zh_CN")
 
