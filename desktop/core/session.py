@@ -1,0 +1,241 @@
+"""The review session: every queued file and read document, saved continuously to SQLite.
+
+The desktop app keeps its work here so that closing the window, a crash or a killed process loses
+nothing the clerk confirmed: each change is its own committed transaction. The database lives at
+``user_data_dir() / "session.db"`` (see :mod:`desktop.core.settings`), in WAL mode with
+``synchronous=FULL`` so that a committed transaction survives the process being killed and, per the
+SQLite documentation (https://www.sqlite.org/pragma.html#pragma_synchronous), a power loss.
+
+One row per *entry*: a file waiting to be read (``document`` is ``None``) or one document read from it.
+The document itself is stored as the JSON of :meth:`Document.to_dict`; ``source``, ``status`` and
+``reviewed`` are copied into columns for listing without parsing JSON. Source files are referenced by
+path, never copied or altered.
+
+This module imports no Qt (the core never does).
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from desktop.core.model import Document
+
+SCHEMA_VERSION = 1
+
+STATUSES = ("queued", "reading", "needs_review", "reviewed", "failed")
+"""Entry states: waiting, being read, read and waiting for the clerk, confirmed, could not be read."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS entries (
+    id        INTEGER PRIMARY KEY AUTOINCREMENT,
+    position  REAL    NOT NULL,
+    source    TEXT    NOT NULL,
+    status    TEXT    NOT NULL,
+    reviewed  INTEGER NOT NULL DEFAULT 0,
+    error     TEXT,
+    document  TEXT,
+    updated   REAL    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS entries_position ON entries(position, id);
+"""
+
+
+def status_of(document: Document | None, pending: str = "queued") -> str:
+    """The status an entry holding ``document`` has.
+
+    Args:
+        document: the read document, or ``None`` while the file waits (``pending`` is returned).
+        pending: ``queued`` or ``reading``.
+    """
+    if document is None:
+        return pending
+    if document.error:
+        return "failed"
+    return "reviewed" if document.reviewed else "needs_review"
+
+
+@dataclass
+class SessionEntry:
+    """One row of the session.
+
+    Attributes:
+        id: the row id (stable for the life of the session).
+        source: path of the source file as the user gave it.
+        status: one of :data:`STATUSES`.
+        document: the document read, ``None`` while queued or reading.
+        position: sort key of the row in the queue.
+    """
+
+    id: int
+    source: str
+    status: str
+    document: Document | None
+    position: float
+
+
+class SessionStore:
+    """The session database (one per user data folder).
+
+    Every mutating method commits before it returns.
+
+    Args:
+        path: database file; ``None`` = ``user_data_dir() / "session.db"``.
+
+    Raises:
+        sqlite3.DatabaseError: the file exists but is not a Shoebox session database.
+    """
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        if path is None:
+            from desktop.core.settings import user_data_dir
+
+            path = user_data_dir() / "session.db"
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(self.path), isolation_level=None)  # autocommit; explicit BEGINs
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA busy_timeout=5000")
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise sqlite3.DatabaseError(
+                f"{self.path.name} was written by a newer Shoebox (schema {version}, this one reads {SCHEMA_VERSION})"
+            )
+        self._db.executescript(_SCHEMA)
+        self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    # -- reading -----------------------------------------------------------------------------------
+    def entries(self) -> list[SessionEntry]:
+        """Every entry in queue order. A row whose JSON cannot be parsed comes back as a failed document."""
+        out = []
+        for row_id, position, source, status, error, data in self._db.execute(
+            "SELECT id, position, source, status, error, document FROM entries ORDER BY position, id"
+        ):
+            doc: Document | None = None
+            if data is not None:
+                try:
+                    doc = Document.from_dict(json.loads(data))
+                except (ValueError, KeyError, TypeError) as exc:
+                    doc = Document(source=source, error=f"the saved result could not be read back ({exc})")
+                    status = "failed"
+            out.append(SessionEntry(row_id, source, status, doc, position))
+        return out
+
+    def __len__(self) -> int:
+        return int(self._db.execute("SELECT COUNT(*) FROM entries").fetchone()[0])
+
+    # -- writing -----------------------------------------------------------------------------------
+    def _next_position(self) -> float:
+        top = self._db.execute("SELECT MAX(position) FROM entries").fetchone()[0]
+        return 0.0 if top is None else float(top) + 1.0
+
+    def add(self, source: str | Path, document: Document | None = None, status: str | None = None) -> int:
+        """Append an entry at the end of the queue and return its id.
+
+        Args:
+            source: the file path.
+            document: the read document, or ``None`` for a file waiting to be read.
+            status: overrides :func:`status_of` (for example ``reading``).
+        """
+        status = status or status_of(document)
+        cur = self._db.execute(
+            "INSERT INTO entries(position, source, status, reviewed, error, document, updated) VALUES (?,?,?,?,?,?,?)",
+            self._row(str(source), status, document, self._next_position()),
+        )
+        return int(cur.lastrowid)  # type: ignore[arg-type]
+
+    @staticmethod
+    def _row(source: str, status: str, document: Document | None, position: float) -> tuple:
+        if status not in STATUSES:
+            raise ValueError(f"unknown status {status!r}")
+        data = json.dumps(document.to_dict(), ensure_ascii=False) if document is not None else None
+        reviewed = int(bool(document and document.reviewed))
+        error = document.error if document is not None else None
+        return (position, source, status, reviewed, error, data, time.time())
+
+    def update(self, entry_id: int, document: Document | None, status: str | None = None) -> None:
+        """Replace an entry's document (and status, by default derived from the document).
+
+        Raises:
+            KeyError: no entry with this id.
+        """
+        row = self._db.execute("SELECT source, position FROM entries WHERE id=?", (entry_id,)).fetchone()
+        if row is None:
+            raise KeyError(entry_id)
+        status = status or status_of(document)
+        position, source, status, reviewed, error, data, updated = self._row(row[0], status, document, row[1])
+        self._db.execute(
+            "UPDATE entries SET status=?, reviewed=?, error=?, document=?, updated=? WHERE id=?",
+            (status, reviewed, error, data, updated, entry_id),
+        )
+
+    def set_status(self, entry_id: int, status: str) -> None:
+        """Change only the status (``queued`` <-> ``reading`` while a file waits)."""
+        if status not in STATUSES:
+            raise ValueError(f"unknown status {status!r}")
+        self._db.execute("UPDATE entries SET status=?, updated=? WHERE id=?", (status, time.time(), entry_id))
+
+    def replace(self, entry_id: int, documents: list[Document]) -> list[int]:
+        """Replace one waiting entry by the documents read from its file, in its place, atomically.
+
+        Returns:
+            The new entries' ids, in order (the first reuses ``entry_id``).
+
+        Raises:
+            KeyError: no entry with this id.
+            ValueError: ``documents`` is empty.
+        """
+        if not documents:
+            raise ValueError("a file yields at least one document (an error document when it cannot be read)")
+        row = self._db.execute("SELECT source, position FROM entries WHERE id=?", (entry_id,)).fetchone()
+        if row is None:
+            raise KeyError(entry_id)
+        source, position = row
+        nxt = self._db.execute(
+            "SELECT MIN(position) FROM entries WHERE position > ?", (position,)
+        ).fetchone()[0]
+        step = ((nxt - position) if nxt is not None else 1.0) / (len(documents) + 1)
+        ids = [entry_id]
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            first = documents[0]
+            self._db.execute(
+                "UPDATE entries SET position=?, source=?, status=?, reviewed=?, error=?, document=?, updated=? WHERE id=?",
+                (*self._row(source, status_of(first), first, position), entry_id),
+            )
+            for i, doc in enumerate(documents[1:], start=1):
+                cur = self._db.execute(
+                    "INSERT INTO entries(position, source, status, reviewed, error, document, updated) VALUES (?,?,?,?,?,?,?)",
+                    self._row(source, status_of(doc), doc, position + i * step),
+                )
+                ids.append(int(cur.lastrowid))  # type: ignore[arg-type]
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        return ids
+
+    def remove(self, entry_ids: Iterable[int]) -> None:
+        """Forget entries (the source files are untouched)."""
+        self._db.executemany("DELETE FROM entries WHERE id=?", [(i,) for i in entry_ids])
+
+    def clear(self) -> None:
+        """Forget every entry."""
+        self._db.execute("DELETE FROM entries")
+
+    def close(self) -> None:
+        """Checkpoint the WAL into the main file and close."""
+        try:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            self._db.close()
+
+    def __enter__(self) -> SessionStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

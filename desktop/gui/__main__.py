@@ -1,0 +1,3 @@
+from desktop.gui.app import main
+
+raise SystemExit(main())

@@ -1,0 +1,122 @@
+"""The settings dialog and the About box."""
+from __future__ import annotations
+
+import platform
+import sys
+
+from PySide6 import __version__ as pyside_version
+from PySide6.QtCore import qVersion
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QWidget,
+)
+
+from desktop import __version__
+from desktop.core.doctypes import document_types
+from desktop.core.settings import Settings
+from desktop.gui.resources import LANGUAGES
+
+
+class SettingsDialog(QDialog):
+    """Edits a :class:`~desktop.core.settings.Settings` (the caller saves it on ``accept``)."""
+
+    def __init__(self, settings: Settings, locale: str = "en", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Settings"))
+        self.settings = settings
+        form = QFormLayout(self)
+
+        self.engine = QComboBox(self)
+        self.engine.addItem(self.tr("Automatic (GPU model when available, else PP-OCR)"), "auto")
+        self.engine.addItem(self.tr("PP-OCR on the CPU"), "ppocr")
+        self.engine.addItem(self.tr("HunyuanOCR on the GPU"), "hunyuan")
+        self._select(self.engine, settings.engine)
+        form.addRow(self.tr("OCR &engine:"), self.engine)
+
+        self.model_dir = QLineEdit(settings.model_dir, self)
+        self.model_dir.setPlaceholderText(self.tr("Search the usual places"))
+        browse = QPushButton(self.tr("Browse…"), self)
+        browse.clicked.connect(self._browse)
+        row = QHBoxLayout()
+        row.addWidget(self.model_dir, 1)
+        row.addWidget(browse)
+        form.addRow(self.tr("HunyuanOCR &model folder:"), row)
+
+        self.doctype = QComboBox(self)
+        self.doctype.addItem(self.tr("Detect automatically"), "auto")
+        for name, dt in document_types().items():
+            self.doctype.addItem(dt.label_for(locale), name)
+        self._select(self.doctype, settings.default_document_type)
+        form.addRow(self.tr("Default &document type:"), self.doctype)
+
+        self.date_order = QComboBox(self)
+        self.date_order.addItem(self.tr("From the document"), "auto")
+        self.date_order.addItem(self.tr("Day first (31/12/2024)"), "DMY")
+        self.date_order.addItem(self.tr("Month first (12/31/2024)"), "MDY")
+        self._select(self.date_order, settings.date_locale)
+        form.addRow(self.tr("Ambiguous &dates:"), self.date_order)
+
+        self.language = QComboBox(self)
+        self.language.addItem(self.tr("System language"), "system")
+        for code, name in LANGUAGES.items():
+            self.language.addItem(name, code)
+        self._select(self.language, settings.ui_language)
+        form.addRow(self.tr("&Language:"), self.language)
+        note = QLabel(self.tr("A new language or engine choice applies to documents read from now on; "
+                              "the language changes after a restart."), self)
+        note.setWordWrap(True)
+        note.setStyleSheet("color: #616161;")
+        form.addRow(note)
+
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+        self.setMinimumWidth(520)
+
+    @staticmethod
+    def _select(combo: QComboBox, value: str) -> None:
+        i = combo.findData(value)
+        combo.setCurrentIndex(max(0, i))
+
+    def _browse(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, self.tr("HunyuanOCR model folder"), self.model_dir.text())
+        if path:
+            self.model_dir.setText(path)
+
+    def result_settings(self) -> Settings:
+        """The settings as edited (a copy; other fields unchanged)."""
+        s = Settings(**vars(self.settings))
+        s.engine = self.engine.currentData()
+        s.model_dir = self.model_dir.text().strip()
+        s.default_document_type = self.doctype.currentData()
+        s.date_locale = self.date_order.currentData()
+        s.ui_language = self.language.currentData()
+        return s
+
+
+def about_text(engine_description: str) -> str:
+    """The About box's text (versions of Shoebox, Qt/PySide6, Python and the engine in use)."""
+    return (
+        f"<h3>Shoebox {__version__}</h3>"
+        "<p>Offline document scanner: receipts, invoices and Chinese VAT invoices to checked fields.</p>"
+        "<table>"
+        f"<tr><td>Qt</td><td>{qVersion()}</td></tr>"
+        f"<tr><td>PySide6</td><td>{pyside_version}</td></tr>"
+        f"<tr><td>Python</td><td>{platform.python_version()} ({sys.platform})</td></tr>"
+        f"<tr><td>OCR engine</td><td>{engine_description}</td></tr>"
+        "</table><p>Nothing leaves this computer.</p>"
+    )
+
+
+def show_about(parent: QWidget, engine_description: str) -> None:
+    QMessageBox.about(parent, parent.tr("About Shoebox"), about_text(engine_description))

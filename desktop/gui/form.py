@@ -1,0 +1,295 @@
+"""The field form: one labelled, typed input per field of the document's type.
+
+Each row shows the value (normalised: ISO dates, dot-decimal amounts), how sure the engine was
+(fields under :data:`~desktop.gui.queue.LOW_CONFIDENCE` are tinted), and every validation problem
+inline under the input. Typing re-checks the value live with ``extraction.normalise_field``; the value
+is committed (one undoable edit) when the input loses focus or Enter is pressed.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QDate, QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QCalendarWidget,
+    QGridLayout,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+    QWidgetAction,
+)
+
+from desktop.core.doctypes import FieldSpec, get_document_type
+from desktop.core.model import Document, Field
+from desktop.gui.queue import LOW_CONFIDENCE
+
+PLACEHOLDERS = {"date": "YYYY-MM-DD", "time": "HH:MM", "amount": "0.00", "currency": "EUR, USD, CNY…"}
+
+
+def normalise(name: str, text: str, date_order: str | None) -> tuple[str | None, list[str]]:
+    """``extraction.normalise_field`` when the extraction package is present (else the text as is)."""
+    try:
+        from desktop.core.extraction import normalise_field
+    except ImportError:
+        return (text.strip() or None), []
+    return normalise_field(name, text, date_order=date_order)
+
+
+class FieldEdit(QLineEdit):
+    """The input of one field; dates get a calendar button, amounts are right-aligned.
+
+    Signals:
+        focused(name): the input got the keyboard focus.
+        committed(name, text): the clerk finished editing (Enter or focus out) and the text changed.
+    """
+
+    focused = Signal(str)
+    committed = Signal(str, str)
+
+    def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.spec = spec
+        self.setObjectName(f"field_{spec.name}")
+        self.setClearButtonEnabled(True)
+        self.setPlaceholderText(PLACEHOLDERS.get(spec.type, ""))
+        self._shown = ""
+        if spec.type == "amount":
+            self.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if spec.type == "date":
+            from desktop.gui.resources import icon
+
+            self.calendar_action = QAction(icon("calendar"), self.tr("Pick a date"), self)
+            self.calendar_action.triggered.connect(self._pick_date)
+            self.addAction(self.calendar_action, QLineEdit.ActionPosition.TrailingPosition)
+        self.editingFinished.connect(self._finish)
+
+    def show_value(self, text: str) -> None:
+        """Set the text without counting it as an edit."""
+        self._shown = text
+        if self.text() != text:
+            self.setText(text)
+            self.setCursorPosition(0)
+
+    def _finish(self) -> None:
+        if self.text() != self._shown:
+            self._shown = self.text()
+            self.committed.emit(self.spec.name, self.text())
+
+    def event(self, event: QEvent) -> bool:
+        """Let Ctrl+Z / Ctrl+Shift+Z reach the window's undo stack unless there is uncommitted typing.
+
+        A ``QLineEdit`` claims the undo keys for its own text; once the text is committed, undo must
+        step through the document's edits across fields instead.
+        """
+        if event.type() == QEvent.Type.ShortcutOverride and self.text() == self._shown:
+            key = QKeySequence(event.keyCombination())
+            if key in (QKeySequence(QKeySequence.StandardKey.Undo), QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")) \
+                    or event.matches(QKeySequence.StandardKey.Redo):
+                event.ignore()
+                return False
+        return super().event(event)
+
+    def focusInEvent(self, event) -> None:  # noqa: N802, ANN001 - Qt API
+        super().focusInEvent(event)
+        self.focused.emit(self.spec.name)
+
+    def _pick_date(self) -> None:
+        menu = QMenu(self)
+        calendar = QCalendarWidget(menu)
+        calendar.setGridVisible(True)
+        current = QDate.fromString(self.text().strip(), "yyyy-MM-dd")
+        if current.isValid():
+            calendar.setSelectedDate(current)
+        action = QWidgetAction(menu)
+        action.setDefaultWidget(calendar)
+        menu.addAction(action)
+
+        def chosen(date: QDate) -> None:
+            self.setText(date.toString("yyyy-MM-dd"))
+            menu.close()
+            self._finish()
+
+        calendar.clicked.connect(chosen)
+        calendar.activated.connect(chosen)
+        menu.exec(self.mapToGlobal(self.rect().bottomLeft()))
+
+
+class FieldRow(QObject):
+    """The widgets of one field in the form's grid."""
+
+    def __init__(self, spec: FieldSpec, label: str, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.spec = spec
+        self.label = QLabel(label, parent)
+        self.edit = FieldEdit(spec, parent)
+        self.label.setBuddy(self.edit)
+        self.badge = QLabel(parent)
+        self.badge.setObjectName("badge")
+        self.badge.setMinimumWidth(44)
+        self.badge.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.problems = QLabel(parent)
+        self.problems.setObjectName("problems")
+        self.problems.setWordWrap(True)
+        self.problems.setStyleSheet("color: #c62828;")
+        self.problems.hide()
+
+    def show_field(self, field: Field | None) -> None:
+        field = field or Field(self.spec.name)
+        text = field.value if field.value is not None else (field.raw or "")
+        self.edit.show_value(text)
+        tips = []
+        if field.raw and field.raw != text:
+            tips.append(self.tr("As printed: %1").replace("%1", field.raw))
+        if field.source and field.value is not None:
+            tips.append(self.tr("Source: %1").replace("%1", field.source))
+        self.edit.setToolTip("\n".join(tips))
+        low = field.value is not None and not field.edited and field.source != "user" and field.confidence < LOW_CONFIDENCE
+        if field.edited or field.source == "user":
+            self.badge.setText("✎")
+            self.badge.setToolTip(self.tr("Entered by you"))
+            style = "color: #2e7d32;"
+        elif field.value is None and not field.raw:
+            self.badge.setText("—")
+            self.badge.setToolTip(self.tr("Not found on the page"))
+            style = "color: #9e9e9e;"
+        else:
+            self.badge.setText(f"{field.confidence:.0%}")
+            self.badge.setToolTip(self.tr("Recognition confidence"))
+            style = "color: #e65100; font-weight: bold;" if low else "color: #607d8b;"
+        self.badge.setStyleSheet(style)
+        self.edit.setProperty("low", low)
+        self.set_problems(field.problems)
+
+    def set_problems(self, problems: list[str]) -> None:
+        self.problems.setText("\n".join(f"⚠ {p}" for p in problems))
+        self.problems.setVisible(bool(problems))
+        self.edit.setProperty("problem", bool(problems))
+        self._restyle()
+
+    def _restyle(self) -> None:
+        if self.edit.property("problem"):
+            self.edit.setStyleSheet("QLineEdit { border: 1px solid #e53935; border-radius: 3px; padding: 2px; background: #fff5f5; }")
+        elif self.edit.property("low"):
+            self.edit.setStyleSheet("QLineEdit { border: 1px solid #ffb74d; border-radius: 3px; padding: 2px; background: #fff8e1; }")
+        else:
+            self.edit.setStyleSheet("")
+
+
+class FieldForm(QScrollArea):
+    """The form of one document.
+
+    Signals:
+        field_committed(name, text): the clerk changed a field (the window turns it into an undoable edit).
+        field_focused(name): an input got the focus (the window outlines where the value came from).
+    """
+
+    field_committed = Signal(str, str)
+    field_focused = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QScrollArea.Shape.NoFrame)
+        self._body = QWidget()
+        self._outer = QVBoxLayout(self._body)
+        self._grid_host = QWidget(self._body)
+        self._grid = QGridLayout(self._grid_host)
+        self._grid.setColumnStretch(1, 1)
+        self._grid.setHorizontalSpacing(8)
+        self._grid.setVerticalSpacing(4)
+        self._outer.addWidget(self._grid_host)
+        self._empty = QLabel(self._body)
+        self._empty.setWordWrap(True)
+        self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._empty.setStyleSheet("color: #757575; padding: 24px;")
+        self._outer.addWidget(self._empty)
+        self._outer.addStretch(1)
+        self.setWidget(self._body)
+        self.rows: dict[str, FieldRow] = {}
+        self._type: str | None = None
+        self.locale = "en"
+        self.date_order: str | None = None
+        self.current_field: str | None = None
+        self.show_message(self.tr("Drop receipts and invoices here, or use File ▸ Open."))
+
+    def show_message(self, text: str) -> None:
+        self._clear_rows()
+        self._type = None
+        self._grid_host.hide()
+        self._empty.setText(text)
+        self._empty.show()
+
+    def _clear_rows(self) -> None:
+        for row in self.rows.values():
+            for w in (row.label, row.edit, row.badge, row.problems):
+                self._grid.removeWidget(w)
+                w.hide()  # deleteLater runs only when the event loop comes back round
+                w.deleteLater()
+            row.deleteLater()
+        self.rows = {}
+
+    def set_document(self, document: Document) -> None:
+        """Show ``document``'s fields (rebuilding the rows only when the document type changes)."""
+        if document.error:
+            self.show_message(self.tr("This file could not be read:\n%1").replace("%1", document.error))
+            return
+        try:
+            doctype = get_document_type(document.document_type or "")
+        except KeyError:
+            self.show_message(self.tr("Unknown document type %1").replace("%1", str(document.document_type)))
+            return
+        if doctype.name != self._type:
+            self._build(doctype.field_specs())
+            self._type = doctype.name
+        for name, row in self.rows.items():
+            row.show_field(document.fields.get(name))
+
+    def _build(self, specs: list[FieldSpec]) -> None:
+        self._clear_rows()
+        self._empty.hide()
+        self._grid_host.show()
+        previous: QWidget | None = None
+        for i, spec in enumerate(specs):
+            row = FieldRow(spec, spec.label_for(self.locale), self._grid_host)
+            self._grid.addWidget(row.label, 2 * i, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self._grid.addWidget(row.edit, 2 * i, 1)
+            self._grid.addWidget(row.badge, 2 * i, 2)
+            self._grid.addWidget(row.problems, 2 * i + 1, 1, 1, 2)
+            row.edit.committed.connect(self.field_committed)
+            row.edit.focused.connect(self._on_focus)
+            row.edit.textEdited.connect(lambda text, r=row: self._preview(r, text))
+            if previous is not None:
+                QWidget.setTabOrder(previous, row.edit)
+            previous = row.edit
+            self.rows[spec.name] = row
+
+    def _on_focus(self, name: str) -> None:
+        self.current_field = name
+        self.ensureWidgetVisible(self.rows[name].edit)
+        self.field_focused.emit(name)
+
+    def _preview(self, row: FieldRow, text: str) -> None:
+        """Live check while typing (the committed value is re-validated across fields on commit)."""
+        if not text.strip():
+            row.set_problems([])
+            return
+        _value, problems = normalise(row.spec.name, text, self.date_order)
+        row.set_problems(problems)
+
+    def focus_field(self, name: str) -> None:
+        """Put the keyboard focus on a field (and link it to the page even while the window is inactive)."""
+        if name in self.rows:
+            self.rows[name].edit.setFocus(Qt.FocusReason.OtherFocusReason)
+            if not self.rows[name].edit.hasFocus():
+                self._on_focus(name)
+
+    def label_of(self, name: str) -> str:
+        row = self.rows.get(name)
+        return row.label.text() if row else name
+
+    def sizeHint(self):  # noqa: N802, ANN201 - Qt API
+        hint = super().sizeHint()
+        hint.setWidth(max(hint.width(), 360))
+        return hint

@@ -1,0 +1,375 @@
+"""The document queue: one row per file waiting to be read, or per document read from a file.
+
+:class:`QueueModel` is the single owner of the session's documents while the app runs. Every change
+goes through it and is written to the :class:`~desktop.core.session.SessionStore` before the model
+tells the views (so what the clerk sees is what is saved).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QIcon, QPainter, QPalette, QPen, QPixmap
+from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
+
+from desktop.core.model import Document
+from desktop.core.session import SessionStore, status_of
+
+LOW_CONFIDENCE = 0.6
+"""Fields read with a confidence below this are highlighted for the clerk (project convention)."""
+
+COL_FILE, COL_TYPE, COL_STATUS, COL_ATTENTION = range(4)
+
+ModelIndex = QModelIndex | QPersistentModelIndex
+
+
+def attention_count(document: Document | None) -> int:
+    """Fields that need the clerk's eye: a validation problem, or a value read with low confidence
+    that the clerk has not confirmed by editing it."""
+    if document is None or document.error:
+        return 0
+    return sum(
+        1
+        for f in document.fields.values()
+        if f.problems or (f.value is not None and not f.edited and f.source != "user" and f.confidence < LOW_CONFIDENCE)
+    )
+
+
+@dataclass
+class QueueEntry:
+    """One queue row.
+
+    Attributes:
+        id: the session row id.
+        source: the source file path.
+        status: ``queued``, ``reading``, ``needs_review``, ``reviewed`` or ``failed``.
+        document: the document, once read.
+        message: a transient note (``page 2 of 3``, ``cancelled``).
+        thumbnail: small picture of the first page, once loaded.
+    """
+
+    id: int
+    source: str
+    status: str
+    document: Document | None = None
+    message: str = ""
+    thumbnail: QPixmap | None = None
+
+    @property
+    def name(self) -> str:
+        name = Path(self.source).name
+        doc = self.document
+        if doc is not None and doc.page_results and doc.pages[0] != doc.pages[1]:
+            return f"{name} (p. {doc.pages[0]}–{doc.pages[1]})"
+        if doc is not None and doc.pages != (1, 1) and doc.pages[0] == doc.pages[1]:
+            return f"{name} (p. {doc.pages[0]})"
+        return name
+
+
+class QueueModel(QAbstractTableModel):
+    """Table model of the queue, backed by the session store.
+
+    Signals:
+        document_changed(entry_id): an entry's document changed (edit, undo, re-read).
+    """
+
+    document_changed = Signal(int)
+
+    def __init__(self, store: SessionStore, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.store = store
+        self._entries: list[QueueEntry] = []
+        self._row_of: dict[int, int] = {}
+        self.placeholder = QIcon()
+        self.failed_icon = QIcon()
+        self.type_labels: dict[str, str] = {}
+        for e in store.entries():
+            status = "queued" if e.status == "reading" else e.status
+            self._entries.append(QueueEntry(e.id, e.source, status, e.document))
+        self._reindex()
+
+    # -- access ------------------------------------------------------------------------------------
+    def _reindex(self) -> None:
+        self._row_of = {e.id: i for i, e in enumerate(self._entries)}
+
+    def entries(self) -> list[QueueEntry]:
+        return list(self._entries)
+
+    def entry(self, entry_id: int) -> QueueEntry | None:
+        row = self._row_of.get(entry_id)
+        return None if row is None else self._entries[row]
+
+    def entry_at(self, row: int) -> QueueEntry | None:
+        return self._entries[row] if 0 <= row < len(self._entries) else None
+
+    def row_of(self, entry_id: int) -> int:
+        return self._row_of.get(entry_id, -1)
+
+    # -- Qt model ----------------------------------------------------------------------------------
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802 - Qt API
+        return 0 if parent.isValid() else len(self._entries)
+
+    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else 4
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return [self.tr("Document"), self.tr("Type"), self.tr("Status"), self.tr("Check")][section]
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole and section == COL_ATTENTION:
+            return self.tr("Fields that need attention (problems or low confidence)")
+        return None
+
+    def status_text(self, entry: QueueEntry) -> str:
+        doc = entry.document
+        if entry.status == "queued":
+            return self.tr("Queued") + (f" ({entry.message})" if entry.message else "")
+        if entry.status == "reading":
+            return self.tr("Reading") + (f" – {entry.message}" if entry.message else "…")
+        if entry.status == "failed":
+            return self.tr("Failed: %1").replace("%1", (doc.error if doc and doc.error else entry.message) or "")
+        if entry.status == "reviewed":
+            return self.tr("Reviewed")
+        return self.tr("Needs review")
+
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        entry = self._entries[index.row()]
+        col = index.column()
+        doc = entry.document
+        if role == Qt.ItemDataRole.UserRole:
+            return entry.id
+        if role == STATUS_ROLE:
+            return entry.status
+        if role == STATUS_TEXT_ROLE:
+            return self.status_text(entry)
+        if role == TYPE_ROLE:
+            return self.type_labels.get(doc.document_type, doc.document_type) if doc and doc.document_type else ""
+        if role == ATTENTION_ROLE:
+            return attention_count(doc)
+        if col == COL_FILE:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return entry.name
+            if role == Qt.ItemDataRole.DecorationRole:
+                if entry.thumbnail is not None:
+                    return entry.thumbnail
+                return self.failed_icon if entry.status == "failed" else self.placeholder
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return entry.source
+        elif col == COL_TYPE:
+            if role == Qt.ItemDataRole.DisplayRole and doc is not None and doc.document_type:
+                return self.type_labels.get(doc.document_type, doc.document_type)
+        elif col == COL_STATUS:
+            if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+                return self.status_text(entry)
+            if role == Qt.ItemDataRole.ForegroundRole:
+                colour = {"failed": "#c62828", "reviewed": "#2e7d32", "needs_review": "#e65100"}.get(entry.status)
+                return QBrush(QColor(colour)) if colour else None
+        elif col == COL_ATTENTION:
+            n = attention_count(doc)
+            if role == Qt.ItemDataRole.DisplayRole:
+                return str(n) if entry.status in ("needs_review", "reviewed") else ""
+            if role == Qt.ItemDataRole.TextAlignmentRole:
+                return Qt.AlignmentFlag.AlignCenter
+            if role == Qt.ItemDataRole.ForegroundRole and n:
+                return QBrush(QColor("#e65100"))
+            if role == Qt.ItemDataRole.ToolTipRole and doc is not None:
+                return self.tr("%n field(s) need attention", "", n)
+        if role == Qt.ItemDataRole.SizeHintRole and col == COL_FILE:
+            return QSize(200, 56)
+        return None
+
+    # -- changes -----------------------------------------------------------------------------------
+    def _emit_row(self, entry_id: int) -> None:
+        row = self.row_of(entry_id)
+        if row >= 0:
+            self.dataChanged.emit(self.index(row, 0), self.index(row, self.columnCount() - 1))
+
+    def add_file(self, source: str | Path) -> int:
+        """Append a file waiting to be read; returns its entry id."""
+        entry_id = self.store.add(str(source))
+        self._append(QueueEntry(entry_id, str(source), "queued"))
+        return entry_id
+
+    def add_document(self, document: Document) -> int:
+        """Append an already-known document (a missing file's error document)."""
+        entry_id = self.store.add(document.source, document)
+        self._append(QueueEntry(entry_id, document.source, status_of(document), document))
+        return entry_id
+
+    def _append(self, entry: QueueEntry) -> None:
+        row = len(self._entries)
+        self.beginInsertRows(QModelIndex(), row, row)
+        self._entries.append(entry)
+        self._row_of[entry.id] = row
+        self.endInsertRows()
+
+    def set_status(self, entry_id: int, status: str, message: str = "") -> None:
+        entry = self.entry(entry_id)
+        if entry is None:
+            return
+        if status != entry.status:
+            self.store.set_status(entry_id, status)
+        entry.status, entry.message = status, message
+        self._emit_row(entry_id)
+
+    def set_message(self, entry_id: int, message: str) -> None:
+        entry = self.entry(entry_id)
+        if entry is not None:
+            entry.message = message
+            self._emit_row(entry_id)
+
+    def set_thumbnail(self, entry_id: int, pixmap: QPixmap) -> None:
+        entry = self.entry(entry_id)
+        if entry is None:
+            return
+        for other in self._entries:  # every document of the same file shares the picture
+            if other.source == entry.source and other.thumbnail is None or other is entry:
+                other.thumbnail = pixmap
+                self._emit_row(other.id)
+
+    def set_documents(self, entry_id: int, documents: list[Document]) -> list[int]:
+        """The file of ``entry_id`` was read: it becomes one row per document (in its place)."""
+        row = self.row_of(entry_id)
+        if row < 0:
+            return []
+        ids = self.store.replace(entry_id, documents)
+        first = self._entries[row]
+        first.document, first.status, first.message = documents[0], status_of(documents[0]), ""
+        self._emit_row(entry_id)
+        if len(documents) > 1:
+            self.beginInsertRows(QModelIndex(), row + 1, row + len(documents) - 1)
+            for offset, (new_id, doc) in enumerate(zip(ids[1:], documents[1:], strict=True), start=1):
+                self._entries.insert(
+                    row + offset, QueueEntry(new_id, first.source, status_of(doc), doc, thumbnail=first.thumbnail)
+                )
+            self._reindex()
+            self.endInsertRows()
+        self.document_changed.emit(entry_id)
+        return ids
+
+    def set_document(self, entry_id: int, document: Document) -> None:
+        """Replace an entry's document (edits, undo/redo, re-read) and save it."""
+        entry = self.entry(entry_id)
+        if entry is None:
+            return
+        status = status_of(document)
+        self.store.update(entry_id, document, status)
+        entry.document, entry.status, entry.message = document, status, ""
+        self._emit_row(entry_id)
+        self.document_changed.emit(entry_id)
+
+    def fail(self, entry_id: int, message: str) -> None:
+        """The entry could not be read: it becomes a failed document carrying ``message``."""
+        entry = self.entry(entry_id)
+        if entry is None:
+            return
+        if entry.document is not None and not entry.document.error:
+            # a re-read failed: keep the document, show the message
+            self.set_message(entry_id, message)
+            self.set_status(entry_id, status_of(entry.document), message)
+            return
+        self.set_document(entry_id, Document(source=entry.source, error=message))
+
+    def remove(self, entry_ids: list[int]) -> None:
+        """Drop entries from the queue and the session (source files are untouched)."""
+        self.store.remove(entry_ids)
+        for entry_id in entry_ids:
+            row = self.row_of(entry_id)
+            if row < 0:
+                continue
+            self.beginRemoveRows(QModelIndex(), row, row)
+            del self._entries[row]
+            self._reindex()
+            self.endRemoveRows()
+
+    def refresh(self) -> None:
+        """Repaint every row (after a language or label change)."""
+        if self._entries:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._entries) - 1, self.columnCount() - 1))
+
+
+STATUS_ROLE = Qt.ItemDataRole.UserRole + 1
+STATUS_TEXT_ROLE = Qt.ItemDataRole.UserRole + 2
+TYPE_ROLE = Qt.ItemDataRole.UserRole + 3
+ATTENTION_ROLE = Qt.ItemDataRole.UserRole + 4
+
+STATUS_COLOURS = {"failed": "#c62828", "reviewed": "#2e7d32", "needs_review": "#e65100", "reading": "#1565c0",
+                  "queued": "#757575"}
+
+
+class QueueDelegate(QStyledItemDelegate):
+    """Paints a queue row as a card: thumbnail, file name, type and status, attention badge."""
+
+    ROW_HEIGHT = 64
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:  # noqa: N802 - Qt API
+        return QSize(240, self.ROW_HEIGHT)
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        style = opt.widget.style() if opt.widget else QApplication.style()
+        opt.text = ""
+        opt.icon = QIcon()
+        style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewItem, opt, painter, opt.widget)
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        rect = opt.rect.adjusted(6, 4, -6, -4)
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        # thumbnail, fitted into a 42 x 56 box
+        thumb_box = QRect(rect.left(), rect.top(), 42, rect.height())
+        deco = index.data(Qt.ItemDataRole.DecorationRole)
+        if isinstance(deco, QPixmap) and not deco.isNull():
+            pm = deco.scaled(thumb_box.size() * painter.device().devicePixelRatioF(), Qt.AspectRatioMode.KeepAspectRatio,
+                             Qt.TransformationMode.SmoothTransformation)
+            pm.setDevicePixelRatio(painter.device().devicePixelRatioF())
+            w, h = pm.width() / pm.devicePixelRatio(), pm.height() / pm.devicePixelRatio()
+            target = QRect(int(thumb_box.center().x() - w / 2), int(thumb_box.center().y() - h / 2), int(w), int(h))
+            painter.drawPixmap(target, pm)
+            painter.setPen(QPen(QColor(0, 0, 0, 60)))
+            painter.drawRect(target)
+        elif isinstance(deco, QIcon):
+            deco.paint(painter, thumb_box.adjusted(6, 10, -6, -10))
+        text_left = thumb_box.right() + 10
+        status = index.data(STATUS_ROLE) or ""
+        attention = index.data(ATTENTION_ROLE) or 0
+        badge_w = 0
+        if status in ("needs_review", "reviewed"):
+            badge_w = 34
+            badge = QRect(rect.right() - badge_w + 4, rect.center().y() - 10, badge_w - 4, 20)
+            if status == "reviewed":
+                from desktop.gui.resources import icon
+
+                icon("reviewed").paint(painter, badge.adjusted(6, 0, -4, 0))
+            elif attention:
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(QColor("#ffe0b2"))
+                painter.drawRoundedRect(badge, 9, 9)
+                painter.setPen(QColor("#e65100"))
+                f = QFont(opt.font)
+                f.setBold(True)
+                painter.setFont(f)
+                painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, str(attention))
+        text_rect = QRect(text_left, rect.top() + 2, rect.right() - text_left - badge_w - 4, rect.height() - 4)
+        name_font = QFont(opt.font)
+        name_font.setBold(True)
+        fm = QFontMetrics(name_font)
+        colour = opt.palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
+        painter.setFont(name_font)
+        painter.setPen(colour)
+        name = index.data(Qt.ItemDataRole.DisplayRole) or ""
+        painter.drawText(text_rect.adjusted(0, 0, 0, -text_rect.height() // 2), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom,
+                         fm.elidedText(name, Qt.TextElideMode.ElideMiddle, text_rect.width()))
+        painter.setFont(opt.font)
+        fm2 = QFontMetrics(opt.font)
+        doc_type = index.data(TYPE_ROLE) or ""
+        status_text = index.data(STATUS_TEXT_ROLE) or ""
+        second = f"{doc_type} · {status_text}" if doc_type else status_text
+        painter.setPen(colour if selected else QColor(STATUS_COLOURS.get(status, "#616161")))
+        painter.drawText(text_rect.adjusted(0, text_rect.height() // 2 + 2, 0, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
+                         fm2.elidedText(second, Qt.TextElideMode.ElideRight, text_rect.width()))
+        painter.restore()

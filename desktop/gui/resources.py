@@ -1,0 +1,55 @@
+"""Icons (``resources/icons/*.svg``) and translations (``resources/translations/*.qm``)."""
+from __future__ import annotations
+
+import logging
+from functools import cache
+
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtGui import QIcon
+
+from desktop.resources import resources_dir
+
+log = logging.getLogger(__name__)
+
+LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
+"""UI languages: code -> name shown in its own language."""
+
+
+@cache
+def icon(name: str) -> QIcon:
+    """The icon ``resources/icons/<name>.svg`` (an empty icon when missing)."""
+    path = resources_dir() / "icons" / f"{name}.svg"
+    if not path.is_file():
+        log.warning("icon %s missing", path)
+        return QIcon()
+    return QIcon(str(path))
+
+
+def resolve_language(setting: str) -> str:
+    """``system`` / ``en`` / ``zh_CN`` -> the language to load (``system`` follows the system locale:
+    any Chinese locale gives ``zh_CN``, anything else English)."""
+    if setting in LANGUAGES:
+        return setting
+    name = QLocale.system().name()
+    return "zh_CN" if name.startswith("zh") else "en"
+
+
+def install_translators(app: QCoreApplication, language: str) -> list[QTranslator]:
+    """Load Shoebox's and Qt's own translations for ``language`` into ``app``.
+
+    Returns the installed translators (keep them alive). English needs none.
+    """
+    installed: list[QTranslator] = []
+    if language == "en":
+        return installed
+    ours = QTranslator(app)
+    if ours.load(f"shoebox_{language}", str(resources_dir() / "translations")):
+        app.installTranslator(ours)
+        installed.append(ours)
+    else:
+        log.warning("no Shoebox translation for %s", language)
+    qt = QTranslator(app)
+    if qt.load(f"qtbase_{language}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        app.installTranslator(qt)
+        installed.append(qt)
+    return installed

@@ -1,0 +1,270 @@
+"""The page viewer: the page image with the recognised lines outlined over it.
+
+Scene coordinates are **page pixels** (see :mod:`desktop.core.model`): the pixmap item is scaled by
+``page width / image width``, so boxes from the result model are drawn as they are, whatever
+downscaling the loaded image had. Outlines use cosmetic pens (their width is in device-independent
+pixels at any zoom), and Qt maps the view to device pixels itself, so drawing stays sharp on HiDPI
+screens. "100 %" shows one page pixel per *physical* screen pixel (it divides by the window's
+``devicePixelRatioF``).
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPen, QPixmap, QWheelEvent
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsPixmapItem,
+    QGraphicsRectItem,
+    QGraphicsScene,
+    QGraphicsSimpleTextItem,
+    QGraphicsView,
+    QWidget,
+)
+
+from desktop.core.model import Box, PageResult
+
+ZOOM_STEP = 1.25
+MIN_ZOOM, MAX_ZOOM = 0.02, 16.0
+
+LINE_PEN = QColor(30, 136, 229, 200)
+LINE_FILL = QColor(30, 136, 229, 28)
+LOW_PEN = QColor(229, 115, 0, 230)
+HIGHLIGHT_PEN = QColor(216, 27, 96)
+HIGHLIGHT_FILL = QColor(255, 235, 59, 90)
+
+
+class LineItem(QGraphicsRectItem):
+    """The outline of one recognised line; ``index`` is its position in ``PageResult.lines``."""
+
+    def __init__(self, index: int, box: Box, text: str, confidence: float) -> None:
+        x0, y0, x1, y1 = box
+        super().__init__(QRectF(x0, y0, max(1.0, x1 - x0), max(1.0, y1 - y0)))
+        self.index = index
+        self.text = text
+        colour = LOW_PEN if confidence < 0.6 else LINE_PEN
+        pen = QPen(colour, 1.2)
+        pen.setCosmetic(True)
+        self.setPen(pen)
+        self.setBrush(QBrush(LINE_FILL))
+        self.setAcceptHoverEvents(True)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setToolTip(f"{text}\n{confidence:.0%}")
+        self.setZValue(1)
+
+    def hoverEnterEvent(self, event) -> None:  # noqa: N802, ANN001 - Qt API
+        self.setBrush(QBrush(QColor(30, 136, 229, 70)))
+        super().hoverEnterEvent(event)
+
+    def hoverLeaveEvent(self, event) -> None:  # noqa: N802, ANN001
+        self.setBrush(QBrush(LINE_FILL))
+        super().hoverLeaveEvent(event)
+
+
+class PageViewer(QGraphicsView):
+    """Shows one page; zoom (wheel, fit width, fit page, 100 %), pan (drag), line outlines.
+
+    Signals:
+        line_clicked(index, text, global_pos): the clerk clicked a recognised line (without dragging).
+        zoom_changed(factor): the view scale changed (1.0 = one page pixel per logical pixel).
+    """
+
+    line_clicked = Signal(int, str, QPoint)
+    zoom_changed = Signal(float)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setScene(QGraphicsScene(self))
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.SmoothPixmapTransform)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setBackgroundBrush(QBrush(QColor("#5f6368")))
+        self.setMinimumSize(240, 240)
+        self._pixmap_item: QGraphicsPixmapItem | None = None
+        self._line_items: list[LineItem] = []
+        self._highlight: list[QGraphicsItem] = []
+        self._page: PageResult | None = None
+        self._outlines = True
+        self._fit_mode: str | None = "width"
+        self._press_pos: QPoint | None = None
+        self._message: QGraphicsSimpleTextItem | None = None
+
+    # -- content -----------------------------------------------------------------------------------
+    @property
+    def page(self) -> PageResult | None:
+        return self._page
+
+    def clear(self, message: str = "") -> None:
+        """Show nothing (or a message centred in the view)."""
+        self.scene().clear()
+        self._pixmap_item = None
+        self._line_items = []
+        self._highlight = []
+        self._page = None
+        self._message = None
+        if message:
+            self._message = self.scene().addSimpleText(message)
+            self._message.setBrush(QBrush(QColor("white")))
+            font = self._message.font()
+            font.setPointSize(12)
+            self._message.setFont(font)
+            self.scene().setSceneRect(self._message.boundingRect().adjusted(-40, -40, 40, 40))
+            self.resetTransform()
+
+    def set_page(self, image: QImage | None, page: PageResult, page_size: tuple[int, int] | None = None) -> None:
+        """Show a page.
+
+        Args:
+            image: the page picture (any size; it is stretched over the page's pixel size), or
+                ``None`` while it loads (a white sheet is shown with the outlines).
+            page: the page result whose ``lines`` are outlined; its ``width``/``height`` define the
+                scene (page pixels).
+            page_size: the loaded image's page size in page pixels, when it differs from the
+                result's (defensive: boxes are then mapped by the ratio).
+        """
+        keep_fit = self._fit_mode
+        same_page = self._page is not None and (self._page.number, self._page.width, self._page.height) == (
+            page.number, page.width, page.height)
+        old_transform = self.transform()
+        self.clear()
+        self._page = page
+        width, height = max(1, page.width), max(1, page.height)
+        sheet = self.scene().addRect(QRectF(0, 0, width, height), QPen(Qt.PenStyle.NoPen), QBrush(QColor("white")))
+        sheet.setZValue(-2)
+        if image is not None and not image.isNull():
+            pixmap = QPixmap.fromImage(image)
+            item = QGraphicsPixmapItem(pixmap)
+            item.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
+            item.setScale(width / max(1, pixmap.width()))
+            item.setZValue(-1)
+            self.scene().addItem(item)
+            self._pixmap_item = item
+        for i, line in enumerate(page.lines):
+            li = LineItem(i, line.box, line.text, line.confidence)
+            li.setVisible(self._outlines)
+            self.scene().addItem(li)
+            self._line_items.append(li)
+        self.scene().setSceneRect(QRectF(0, 0, width, height))
+        if keep_fit and not same_page:
+            self._apply_fit(keep_fit)
+        elif same_page:
+            self.setTransform(old_transform)
+        else:
+            self._apply_fit("width")
+
+    def set_outlines_visible(self, visible: bool) -> None:
+        self._outlines = visible
+        for item in self._line_items:
+            item.setVisible(visible)
+
+    def line_items(self) -> list[LineItem]:
+        return list(self._line_items)
+
+    def highlight(self, boxes: list[Box], scroll: bool = True) -> None:
+        """Outline the text a field came from and scroll it into view (``boxes`` in page pixels)."""
+        for item in self._highlight:
+            self.scene().removeItem(item)
+        self._highlight = []
+        for x0, y0, x1, y1 in boxes:
+            pen = QPen(HIGHLIGHT_PEN, 2.5)
+            pen.setCosmetic(True)
+            item = self.scene().addRect(QRectF(x0, y0, x1 - x0, y1 - y0).adjusted(-4, -4, 4, 4), pen, QBrush(HIGHLIGHT_FILL))
+            item.setZValue(2)
+            self._highlight.append(item)
+        if boxes and scroll:
+            rect = self._highlight[0].sceneBoundingRect()
+            for item in self._highlight[1:]:
+                rect = rect.united(item.sceneBoundingRect())
+            self.ensureVisible(rect, 60, 60)
+
+    def highlighted_boxes(self) -> list[QRectF]:
+        return [item.sceneBoundingRect() for item in self._highlight]
+
+    # -- zoom --------------------------------------------------------------------------------------
+    def zoom_factor(self) -> float:
+        return self.transform().m11()
+
+    def set_zoom(self, factor: float) -> None:
+        factor = max(MIN_ZOOM, min(MAX_ZOOM, factor))
+        self._fit_mode = None
+        t = self.transform()
+        self.setTransform(t.fromScale(factor, factor))
+        self.zoom_changed.emit(factor)
+
+    def zoom_in(self) -> None:
+        self.set_zoom(self.zoom_factor() * ZOOM_STEP)
+
+    def zoom_out(self) -> None:
+        self.set_zoom(self.zoom_factor() / ZOOM_STEP)
+
+    def zoom_actual(self) -> None:
+        """One page pixel per physical screen pixel."""
+        self.set_zoom(1.0 / max(1.0, self.devicePixelRatioF()))
+
+    def fit_width(self) -> None:
+        self._apply_fit("width")
+
+    def fit_page(self) -> None:
+        self._apply_fit("page")
+
+    def _apply_fit(self, mode: str) -> None:
+        rect = self.sceneRect()
+        if rect.isEmpty():
+            return
+        view = self.viewport().rect().adjusted(8, 8, -8, -8)
+        sx = view.width() / rect.width()
+        sy = view.height() / rect.height()
+        factor = sx if mode == "width" else min(sx, sy)
+        factor = max(MIN_ZOOM, min(MAX_ZOOM, factor))
+        self.setTransform(self.transform().fromScale(factor, factor))
+        self._fit_mode = mode
+        if mode == "width":
+            self.centerOn(rect.center().x(), rect.top())
+            self.verticalScrollBar().setValue(self.verticalScrollBar().minimum())
+        else:
+            self.centerOn(rect.center())
+        self.zoom_changed.emit(factor)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802, ANN001 - Qt API
+        super().resizeEvent(event)
+        if self._fit_mode and self._page is not None:
+            self._apply_fit(self._fit_mode)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
+        """Wheel zooms (with or without Ctrl) about the mouse; Shift+wheel scrolls."""
+        if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            super().wheelEvent(event)
+            return
+        delta = event.angleDelta().y()
+        if delta == 0:
+            return
+        self.set_zoom(self.zoom_factor() * (ZOOM_STEP ** (delta / 120)))
+        event.accept()
+
+    # -- click on a line ---------------------------------------------------------------------------
+    def mousePressEvent(self, event) -> None:  # noqa: N802, ANN001
+        self._press_pos = event.position().toPoint()
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802, ANN001
+        super().mouseReleaseEvent(event)
+        pos = event.position().toPoint()
+        if self._press_pos is None or event.button() != Qt.MouseButton.LeftButton:
+            return
+        if (pos - self._press_pos).manhattanLength() > 4:
+            return
+        self._press_pos = None
+        item = self.line_at(pos)
+        if item is not None:
+            self.line_clicked.emit(item.index, item.text, self.viewport().mapToGlobal(pos))
+
+    def line_at(self, view_pos: QPoint) -> LineItem | None:
+        for item in self.items(view_pos):
+            if isinstance(item, LineItem) and item.isVisible():
+                return item
+        return None
+
+    def view_pos_of_line(self, index: int) -> QPoint:
+        """Where line ``index`` is in viewport coordinates (for tests and click-to-fill)."""
+        item = self._line_items[index]
+        return self.mapFromScene(item.sceneBoundingRect().center())

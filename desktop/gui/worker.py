@@ -1,0 +1,240 @@
+"""Background work: reading files with the OCR engine, and loading page images, off the GUI thread.
+
+Both workers are ``QObject``s moved to their own ``QThread``; the window talks to them only through
+queued signals and they never touch a widget. Every exception inside a job is caught and sent back
+as an ``error`` signal naming the file, so a failure shows up on its document instead of vanishing.
+
+Cancelling uses a generation counter: every job carries the generation it was queued in, and
+:meth:`ReadWorker.cancel` bumps the worker's generation from the GUI thread (a plain ``int``
+assignment, atomic under the GIL). Jobs of an older generation are skipped, and the one being read
+stops after its current page (``scan_file``'s ``cancel`` callback is polled between pages).
+"""
+from __future__ import annotations
+
+import logging
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtGui import QImage
+
+from desktop.core.model import Document
+
+log = logging.getLogger(__name__)
+
+EngineFactory = Callable[[list[str]], Any]
+"""Creates the engine (in the worker thread): ``factory(notes) -> Engine``; may append notes."""
+
+
+def default_engine_factory(engine: str, model_dir: str) -> EngineFactory:
+    """The factory used by the app: :func:`desktop.core.engines.create_engine` with the user's settings."""
+
+    def factory(notes: list[str]) -> Any:
+        from desktop.core.engines import create_engine
+
+        return create_engine(engine, model_dir or None, notes=notes)
+
+    return factory
+
+
+def qimage_from_array(array: np.ndarray) -> QImage:
+    """Copy an ``(H, W, 3)`` uint8 RGB array into a ``QImage`` (safe to send across threads)."""
+    array = np.ascontiguousarray(array[:, :, :3], dtype=np.uint8)
+    h, w = array.shape[:2]
+    return QImage(array.data, w, h, 3 * w, QImage.Format.Format_RGB888).copy()
+
+
+class ReadWorker(QObject):
+    """Reads files with one engine, created and warmed up once in the worker thread and reused.
+
+    Signals:
+        engine_state(state, text): ``loading`` (text: the engine's short name, or "" before it is
+            known), ``ready`` (text: ``engine.describe()``) or ``failed`` (text: the message).
+        started(entry_id): reading of an entry began.
+        progress(entry_id, page, pages, message): before each page.
+        document_ready(entry_id, documents): ``list[Document]`` read from the entry's file.
+        reread_ready(entry_id, document): the document after a page was rotated and read again.
+        error(entry_id, message): the job failed; the message names the file and the problem.
+        cancelled(entry_id): the job was cancelled before it finished.
+        finished(entry_id): the job is over (after exactly one of the four above).
+    """
+
+    engine_state = Signal(str, str)
+    started = Signal(int)
+    progress = Signal(int, int, int, str)
+    document_ready = Signal(int, object)
+    reread_ready = Signal(int, object)
+    error = Signal(int, str)
+    cancelled = Signal(int)
+    finished = Signal(int)
+
+    def __init__(self, engine_factory: EngineFactory) -> None:
+        super().__init__()
+        self._factory = engine_factory
+        self._engine: Any = None
+        self._engine_error: str | None = None
+        self.generation = 0
+        self.notes: list[str] = []
+
+    # -- engine ------------------------------------------------------------------------------------
+    def cancel(self) -> None:
+        """Called from the GUI thread: skip every queued job; the current one stops after its page."""
+        self.generation += 1
+
+    def set_engine_factory(self, factory: EngineFactory) -> None:
+        """Called from the GUI thread (settings changed): the next job creates a new engine."""
+        self._factory = factory
+        self._engine_error = None
+        self._pending_close = self._engine
+        self._engine = None
+
+    def _ensure_engine(self) -> Any:
+        old = getattr(self, "_pending_close", None)
+        if old is not None:
+            self._pending_close = None
+            try:
+                old.close()
+            except Exception:  # noqa: BLE001 - closing a dead engine must not stop the next one
+                log.exception("closing the previous engine failed")
+        if self._engine is not None:
+            return self._engine
+        if self._engine_error is not None:
+            raise RuntimeError(self._engine_error)
+        self.engine_state.emit("loading", "")
+        try:
+            notes: list[str] = []
+            engine = self._factory(notes)
+            self.notes = notes
+            self.engine_state.emit("loading", _short_name(engine))
+            engine.warm_up()
+        except Exception as exc:  # noqa: BLE001 - reported to the user in the status bar and per document
+            self._engine_error = self.tr("The OCR engine could not start: %1").replace("%1", str(exc) or type(exc).__name__)
+            log.exception("engine start failed")
+            self.engine_state.emit("failed", self._engine_error)
+            raise RuntimeError(self._engine_error) from exc
+        self._engine = engine
+        self.engine_state.emit("ready", engine.describe())
+        return engine
+
+    @Slot()
+    def warm_up(self) -> None:
+        """Create and warm up the engine now (queued right after the window shows)."""
+        try:
+            self._ensure_engine()
+        except RuntimeError:
+            pass
+
+    @Slot()
+    def shutdown(self) -> None:
+        """Release the engine and stop the thread's event loop (queued after the jobs in flight)."""
+        for engine in (self._engine, getattr(self, "_pending_close", None)):
+            if engine is not None:
+                try:
+                    engine.close()
+                except Exception:  # noqa: BLE001
+                    log.exception("closing the engine failed")
+        self._engine = None
+        QThread.currentThread().quit()
+
+    # -- jobs --------------------------------------------------------------------------------------
+    @Slot(int, str, object, int)
+    def scan(self, entry_id: int, path: str, options: Any, generation: int) -> None:
+        """Read one file (``pipeline.scan_file``) and emit its documents."""
+        if generation < self.generation:
+            self.cancelled.emit(entry_id)
+            self.finished.emit(entry_id)
+            return
+        self.started.emit(entry_id)
+        try:
+            engine = self._ensure_engine()
+            from desktop.core import pipeline
+
+            def on_progress(p: Any) -> None:
+                self.progress.emit(entry_id, int(p.page), int(p.pages), str(p.message))
+
+            docs = pipeline.scan_file(
+                Path(path), engine, options,
+                cancel=lambda: generation < self.generation, progress=on_progress,
+            )
+            if generation < self.generation:
+                raise pipeline.Cancelled()
+            self.document_ready.emit(entry_id, list(docs))
+        except Exception as exc:  # noqa: BLE001 - every failure becomes a message on this document
+            if type(exc).__name__ == "Cancelled":
+                self.cancelled.emit(entry_id)
+            else:
+                self.error.emit(entry_id, _message(path, exc))
+        finally:
+            self.finished.emit(entry_id)
+
+    @Slot(int, object, int, int, object)
+    def reread(self, entry_id: int, document: Document, page: int, rotation: int, options: Any) -> None:
+        """Turn one page to ``rotation`` (clockwise degrees) and read it again (``pipeline.reread_page``)."""
+        self.started.emit(entry_id)
+        try:
+            engine = self._ensure_engine()
+            from desktop.core import pipeline
+
+            self.progress.emit(entry_id, page, 1, self.tr("Reading page %1 again").replace("%1", str(page)))
+            doc = pipeline.reread_page(document, page, rotation, engine, options)
+            self.reread_ready.emit(entry_id, doc)
+        except Exception as exc:  # noqa: BLE001
+            self.error.emit(entry_id, _message(document.source, exc))
+        finally:
+            self.finished.emit(entry_id)
+
+
+def _short_name(engine: Any) -> str:
+    text = engine.describe()
+    return text.split(" (")[0] if text else engine.name
+
+
+def _message(path: str, exc: BaseException) -> str:
+    log.debug("job failed: %s", "".join(traceback.format_exception(exc)))
+    text = str(exc) or type(exc).__name__
+    name = Path(path).name
+    return text if text.startswith(name) else f"{name}: {text}"
+
+
+class ImageLoader(QObject):
+    """Loads page images (``intake.load_page(...).render(max_pixels)``) in its own thread.
+
+    Requests on a channel (``viewer``, ``thumb``) older than the latest request on the same channel
+    are skipped, so paging quickly through documents does not queue up stale decodes.
+
+    Signals:
+        loaded(request_id, channel, image, page_width, page_height): ``page_width``/``page_height``
+            in page pixels of the rotated page; the image may be smaller (downscaled).
+        failed(request_id, channel, message)
+    """
+
+    loaded = Signal(int, str, QImage, int, int)
+    failed = Signal(int, str, str)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.latest: dict[str, int] = {}
+
+    @Slot(int, str, str, int, int, int)
+    def load(self, request_id: int, channel: str, path: str, page: int, rotation: int, max_pixels: int) -> None:
+        if channel == "viewer" and request_id < self.latest.get(channel, 0):
+            return
+        try:
+            from desktop.core import intake
+
+            page_image = intake.load_page(path, page, rotation)
+            array, _scale = page_image.render(max_pixels)
+            self.loaded.emit(request_id, channel, qimage_from_array(array), int(page_image.width), int(page_image.height))
+        except Exception as exc:  # noqa: BLE001 - shown in the viewer instead of the page
+            self.failed.emit(request_id, channel, _message(path, exc))
+
+
+class WorkerThread(QThread):
+    """A named QThread that runs its object's ``shutdown`` slot (if any) before stopping."""
+
+    def __init__(self, name: str, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName(name)

@@ -1,0 +1,820 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>FieldEdit</name>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="63" />
+        <source>Pick a date</source>
+        <translation>选择日期</translation>
+    </message>
+</context>
+<context>
+    <name>FieldForm</name>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="201" />
+        <source>Drop receipts and invoices here, or use File ▸ Open.</source>
+        <translation>将收据和发票拖放到此处，或使用“文件 ▸ 打开”。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="221" />
+        <source>This file could not be read:
+%1</source>
+        <translation>无法读取此文件：
+%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="226" />
+        <source>Unknown document type %1</source>
+        <translation>未知单据类型 %1</translation>
+    </message>
+</context>
+<context>
+    <name>FieldRow</name>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="130" />
+        <source>As printed: %1</source>
+        <translation>原文：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="132" />
+        <source>Source: %1</source>
+        <translation>来源：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="137" />
+        <source>Entered by you</source>
+        <translation>由您填写</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="141" />
+        <source>Not found on the page</source>
+        <translation>页面上未找到</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="145" />
+        <source>Recognition confidence</source>
+        <translation>识别置信度</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="132" />
+        <source>not started</source>
+        <translation>未启动</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="208" />
+        <source>Page</source>
+        <translation>页面</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="238" />
+        <source>&amp;Type:</source>
+        <translation>类型(&amp;T)：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="242" />
+        <location filename="../../desktop/gui/mainwindow.py" line="824" />
+        <location filename="../../desktop/gui/mainwindow.py" line="1054" />
+        <source>Mark reviewed</source>
+        <translation>标记为已审核</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="244" />
+        <source>Mark this document reviewed and go to the next one (Ctrl+Enter)</source>
+        <translation>将此单据标记为已审核并转到下一张（Ctrl+Enter）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="263" />
+        <source>Fields</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="264" />
+        <source>Page text</source>
+        <translation>页面文字</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="278" />
+        <source>OCR engine not started</source>
+        <translation>OCR 引擎未启动</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="282" />
+        <source>%v of %m files</source>
+        <translation>%v / %m 个文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="286" />
+        <location filename="../../desktop/gui/mainwindow.py" line="336" />
+        <source>Stop reading after the current page</source>
+        <translation>读完当前页后停止</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="309" />
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="310" />
+        <source>Add receipts and invoices to the queue</source>
+        <translation>将收据和发票加入队列</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="311" />
+        <source>&amp;Paste image</source>
+        <translation>粘贴图片(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="312" />
+        <source>Add the image on the clipboard to the queue</source>
+        <translation>将剪贴板中的图片加入队列</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="313" />
+        <source>&amp;Export reviewed…</source>
+        <translation>导出已审核(&amp;E)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="314" />
+        <source>Save the reviewed documents as Excel, JSON or CSV</source>
+        <translation>将已审核的单据保存为 Excel、JSON 或 CSV</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="315" />
+        <source>Export &amp;all…</source>
+        <translation>全部导出(&amp;A)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="316" />
+        <source>Export &amp;selected…</source>
+        <translation>导出所选(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="317" />
+        <source>&amp;Remove from queue</source>
+        <translation>从队列中移除(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="321" />
+        <source>Read &amp;queued files</source>
+        <translation>读取排队的文件(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="322" />
+        <source>Read every file still waiting in the queue</source>
+        <translation>读取队列中所有等待的文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="323" />
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="324" />
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="326" />
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="331" />
+        <source>Mark &amp;reviewed</source>
+        <translation>标记为已审核(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="333" />
+        <source>Mark this document reviewed and go to the next one that needs review</source>
+        <translation>将此单据标记为已审核并转到下一张待审核单据</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="334" />
+        <source>&amp;Next needing review</source>
+        <translation>下一张待审核(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="335" />
+        <source>&amp;Cancel reading</source>
+        <translation>取消读取(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="339" />
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="341" />
+        <source>&amp;About Shoebox</source>
+        <translation>关于 Shoebox(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="343" />
+        <source>&amp;Full screen</source>
+        <translation>全屏(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="346" />
+        <source>Previous page</source>
+        <translation>上一页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="347" />
+        <source>Next page</source>
+        <translation>下一页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="348" />
+        <source>Zoom &amp;in</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="349" />
+        <source>Zoom &amp;out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="351" />
+        <source>&amp;Actual pixels (100%)</source>
+        <translation>实际像素 (100%)(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="352" />
+        <source>Fit &amp;width</source>
+        <translation>适合宽度(&amp;W)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="353" />
+        <source>Fit &amp;page</source>
+        <translation>适合页面(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="354" />
+        <source>Show recognised &amp;lines</source>
+        <translation>显示识别的文字行(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="355" />
+        <source>Outline the recognised lines on the page</source>
+        <translation>在页面上框出识别的文字行</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="358" />
+        <source>Rotate left and read again</source>
+        <translation>向左旋转并重新识别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="359" />
+        <source>Turn this page 90° anticlockwise and read it again</source>
+        <translation>将此页逆时针旋转 90° 并重新识别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="360" />
+        <source>Rotate right and read again</source>
+        <translation>向右旋转并重新识别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="361" />
+        <source>Turn this page 90° clockwise and read it again</source>
+        <translation>将此页顺时针旋转 90° 并重新识别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="364" />
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="366" />
+        <source>Open &amp;recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="374" />
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="380" />
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="389" />
+        <source>&amp;Settings</source>
+        <translation>设置(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="391" />
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="393" />
+        <source>System language</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="400" />
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="403" />
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="412" />
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="412" />
+        <location filename="../../desktop/gui/mainwindow.py" line="572" />
+        <source>Paste</source>
+        <translation>粘贴</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="413" />
+        <location filename="../../desktop/gui/mainwindow.py" line="1116" />
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="413" />
+        <location filename="../../desktop/gui/mainwindow.py" line="859" />
+        <source>Reviewed</source>
+        <translation>已审核</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="414" />
+        <source>Next</source>
+        <translation>下一张</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="414" />
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="415" />
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="494" />
+        <source>No documents found in %1</source>
+        <translation>在 %1 中未找到单据</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="526" />
+        <source>Settings could not be saved: %1</source>
+        <translation>无法保存设置：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="536" />
+        <source>No recent files</source>
+        <translation>没有最近的文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="543" />
+        <source>Open documents</source>
+        <translation>打开单据</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="544" />
+        <source>Documents (%1)</source>
+        <translation>单据 (%1)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="544" />
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="562" />
+        <source>The clipboard holds no image or file.</source>
+        <translation>剪贴板中没有图片或文件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="572" />
+        <source>The image could not be saved to %1.</source>
+        <translation>无法将图片保存到 %1。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="615" />
+        <source>Reading is not available in this installation (%1)</source>
+        <translation>此安装无法读取单据（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="634" />
+        <source>Cancelling after the current page…</source>
+        <translation>读完当前页后取消…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="649" />
+        <source>Loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="649" />
+        <source>Loading the OCR engine…</source>
+        <translation>正在加载 OCR 引擎…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="651" />
+        <source>%1 ready</source>
+        <translation>%1 已就绪</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="669" />
+        <source>reading…</source>
+        <translation>读取中…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="672" />
+        <source>page %1 of %2</source>
+        <translation>第 %1 / %2 页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="682" />
+        <source>Nothing was read from this file.</source>
+        <translation>未从此文件读取到内容。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="693" />
+        <source>Rotate and read again</source>
+        <translation>旋转并重新识别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="703" />
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="714" />
+        <source>Reading finished.</source>
+        <translation>读取完成。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="795" />
+        <source>No document</source>
+        <translation>没有单据</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="797" />
+        <source>Drop receipts, invoices or whole folders here, or use File ▸ Open (Ctrl+O).</source>
+        <translation>将收据、发票或整个文件夹拖放到此处，或使用“文件 ▸ 打开”（Ctrl+O）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="798" />
+        <source>Drop files here</source>
+        <translation>将文件拖放到此处</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="805" />
+        <source>Waiting to be read…</source>
+        <translation>等待读取…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="805" />
+        <source>Reading…</source>
+        <translation>读取中…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="815" />
+        <source>This file could not be read:
+%1</source>
+        <translation>无法读取此文件：
+%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="824" />
+        <source>Reviewed ✓</source>
+        <translation>已审核 ✓</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/mainwindow.py" line="857" />
+        <source>%n problem(s) to check</source>
+        <translation>
+            <numerusform>%n 个问题待检查</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="873" />
+        <source>Page %1 of %2</source>
+        <translation>第 %1 / %2 页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="937" />
+        <source>Click a field in the form first, then a line on the page to copy its text into it.</source>
+        <translation>先点击表单中的字段，再点击页面上的文字行，即可将文字填入该字段。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="942" />
+        <source>Put “%1” into %2</source>
+        <translation>将“%1”填入 %2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="945" />
+        <source>Copy text</source>
+        <translation>复制文字</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="989" />
+        <source>Edit %1</source>
+        <translation>编辑 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="1013" />
+        <source>Change type</source>
+        <translation>更改类型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="1013" />
+        <source>The fields could not be read again: %1</source>
+        <translation>无法重新提取字段：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="1018" />
+        <source>Change document type</source>
+        <translation>更改单据类型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="1029" />
+        <source>Read again</source>
+        <translation>重新识别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="1032" />
+        <source>reading page %1 again…</source>
+        <translation>正在重新识别第 %1 页…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="1054" />
+        <source>Mark as needing review</source>
+        <translation>标记为待审核</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="1075" />
+        <source>No document needs review.</source>
+        <translation>没有待审核的单据。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="1085" />
+        <source>Remove from queue</source>
+        <translation>从队列中移除</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/mainwindow.py" line="1086" />
+        <source>%n of the documents have your edits or are reviewed. Remove them anyway? (The files themselves are not touched.)</source>
+        <translation>
+            <numerusform>其中 %n 张单据含有您的修改或已审核。仍要移除吗？（文件本身不会被改动。）</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="1117" />
+        <source>No document is marked reviewed yet (Ctrl+Enter marks one).</source>
+        <translation>还没有已审核的单据（按 Ctrl+Enter 标记）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="1118" />
+        <source>Select documents in the queue first.</source>
+        <translation>请先在队列中选择单据。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="1119" />
+        <source>Nothing has been read yet.</source>
+        <translation>尚未读取任何单据。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/mainwindow.py" line="1124" />
+        <source>Export %n document(s)</source>
+        <translation>
+            <numerusform>导出 %n 张单据</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="1125" />
+        <source>Excel workbook (*.xlsx)</source>
+        <translation>Excel 工作簿 (*.xlsx)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="1125" />
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="1125" />
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="1149" />
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="1150" />
+        <source>%1 could not be written:
+%2</source>
+        <translation>无法写入 %1：
+%2</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/mainwindow.py" line="1155" />
+        <source>Exported %n document(s) to %1</source>
+        <translation>
+            <numerusform>已将 %n 张单据导出到 %1</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="1171" />
+        <source>Restarting the OCR engine…</source>
+        <translation>正在重新启动 OCR 引擎…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="1184" />
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="1185" />
+        <source>The new language is used the next time Shoebox starts.</source>
+        <translation>新语言将在下次启动 Shoebox 时生效。</translation>
+    </message>
+</context>
+<context>
+    <name>QueueModel</name>
+    <message>
+        <location filename="../../desktop/gui/queue.py" line="119" />
+        <source>Document</source>
+        <translation>单据</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/queue.py" line="119" />
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/queue.py" line="119" />
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/queue.py" line="119" />
+        <source>Check</source>
+        <translation>待查</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/queue.py" line="121" />
+        <source>Fields that need attention (problems or low confidence)</source>
+        <translation>需要注意的字段（有问题或置信度低）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/queue.py" line="127" />
+        <source>Queued</source>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/queue.py" line="129" />
+        <source>Reading</source>
+        <translation>读取中</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/queue.py" line="131" />
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/queue.py" line="133" />
+        <source>Reviewed</source>
+        <translation>已审核</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/queue.py" line="134" />
+        <source>Needs review</source>
+        <translation>待审核</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/queue.py" line="179" />
+        <source>%n field(s) need attention</source>
+        <translation>
+            <numerusform>%n 个字段需要注意</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>ReadWorker</name>
+    <message>
+        <location filename="../../desktop/gui/worker.py" line="114" />
+        <source>The OCR engine could not start: %1</source>
+        <translation>OCR 引擎无法启动：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/worker.py" line="181" />
+        <source>Reading page %1 again</source>
+        <translation>正在重新识别第 %1 页</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="34" />
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="39" />
+        <source>Automatic (GPU model when available, else PP-OCR)</source>
+        <translation>自动（有 GPU 模型时使用，否则使用 PP-OCR）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="40" />
+        <source>PP-OCR on the CPU</source>
+        <translation>PP-OCR（CPU）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="41" />
+        <source>HunyuanOCR on the GPU</source>
+        <translation>HunyuanOCR（GPU）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="43" />
+        <source>OCR &amp;engine:</source>
+        <translation>OCR 引擎(&amp;E)：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="46" />
+        <source>Search the usual places</source>
+        <translation>在常用位置查找</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="47" />
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="52" />
+        <source>HunyuanOCR &amp;model folder:</source>
+        <translation>HunyuanOCR 模型文件夹(&amp;M)：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="55" />
+        <source>Detect automatically</source>
+        <translation>自动识别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="59" />
+        <source>Default &amp;document type:</source>
+        <translation>默认单据类型(&amp;D)：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="62" />
+        <source>From the document</source>
+        <translation>根据单据判断</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="63" />
+        <source>Day first (31/12/2024)</source>
+        <translation>日在前 (31/12/2024)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="64" />
+        <source>Month first (12/31/2024)</source>
+        <translation>月在前 (12/31/2024)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="66" />
+        <source>Ambiguous &amp;dates:</source>
+        <translation>含糊日期(&amp;D)：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="69" />
+        <source>System language</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="73" />
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="74" />
+        <source>A new language or engine choice applies to documents read from now on; the language changes after a restart.</source>
+        <translation>新的引擎选择对之后读取的单据生效；语言在重新启动后生效。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="92" />
+        <source>HunyuanOCR model folder</source>
+        <translation>HunyuanOCR 模型文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>parent</name>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="122" />
+        <source>About Shoebox</source>
+        <translation>关于 Shoebox</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,371 @@
+"""The desktop app end to end (pytest-qt, offscreen): read, edit, undo, export, reopen, cancel, errors.
+
+Most tests read files through the real pipeline with a scripted engine (an :class:`Engine` that
+returns fixed lines placed relative to the page, so the boxes are known); they are skipped until the
+pipeline module is present.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pytestqt")
+from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl  # noqa: E402
+from PySide6.QtGui import QDropEvent, QGuiApplication, QImage, QKeySequence  # noqa: E402
+from PySide6.QtWidgets import QMessageBox  # noqa: E402
+
+from desktop.core.engines.base import Engine, EngineError  # noqa: E402
+from desktop.core.model import Line  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+
+LINES = [  # (text, relative box)
+    ("ACME STORE", (0.10, 0.05, 0.60, 0.09)),
+    ("DATE 05/03/2024", (0.10, 0.12, 0.60, 0.16)),
+    ("TOTAL 12.50", (0.10, 0.80, 0.70, 0.84)),
+]
+
+
+class ScriptedEngine(Engine):
+    """Returns :data:`LINES` scaled to the image (optionally slowly, or failing)."""
+
+    name = "scripted"
+    version = "1"
+
+    def __init__(self, delay_s: float = 0.0, fail: str | None = None) -> None:
+        self.delay_s = delay_s
+        self.fail = fail
+        self.calls = 0
+
+    def recognise(self, image: np.ndarray) -> list[Line]:
+        self.calls += 1
+        if self.delay_s:
+            time.sleep(self.delay_s)
+        if self.fail:
+            raise EngineError(self.fail)
+        h, w = image.shape[:2]
+        return [Line(t, (x0 * w, y0 * h, x1 * w, y1 * h), 0.9) for t, (x0, y0, x1, y1) in LINES]
+
+
+def make_png(path: Path, size: tuple[int, int] = (400, 600)) -> Path:
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGB", size, "white")
+    d = ImageDraw.Draw(img)
+    for text, (x0, y0, _x1, _y1) in LINES:
+        d.text((x0 * size[0], y0 * size[1]), text, fill="black")
+    img.save(path)
+    return path
+
+
+@pytest.fixture
+def make_window(qtbot):
+    from desktop.gui.mainwindow import MainWindow
+
+    windows = []
+
+    def make(engine: Engine | None = None, factory=None):
+        engine = engine or ScriptedEngine()
+        w = MainWindow(engine_factory=factory or (lambda notes: engine))
+        qtbot.addWidget(w)
+        w.resize(1400, 900)
+        w.show()
+        qtbot.waitExposed(w)
+        windows.append(w)
+        return w
+
+    yield make
+    for w in windows:
+        w.close()
+
+
+def wait_read(qtbot, window, timeout: int = 30000) -> None:
+    qtbot.waitUntil(lambda: not window.is_busy(), timeout=timeout)
+
+
+# --------------------------------------------------------------------------------------- no pipeline
+def test_start_up_imports_no_engine() -> None:
+    """The window's modules load without torch, onnxruntime, rapidocr or transformers."""
+    code = ("import sys; import desktop.gui.app, desktop.gui.mainwindow; "
+            "print(','.join(m for m in ('torch','onnxruntime','rapidocr','transformers') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == ""
+
+
+def test_window_basics(make_window) -> None:
+    w = make_window(factory=lambda notes: ScriptedEngine())
+    assert w.windowTitle() == "Shoebox"
+    titles = [a.text().replace("&", "") for a in w.menuBar().actions()]
+    assert titles == ["File", "Edit", "View", "Settings", "Help"]
+    assert w.open_action.shortcut() == QKeySequence(QKeySequence.StandardKey.Open)
+    assert w.export_action.shortcut().toString() == "Ctrl+E"
+    assert w.quit_action.shortcut() == QKeySequence(QKeySequence.StandardKey.Quit)
+    assert w.fullscreen_action.shortcut().toString() == "F11"
+    assert not w.open_action.icon().isNull()
+
+
+def test_engine_warms_up_and_is_described(qtbot, make_window) -> None:
+    w = make_window()
+    qtbot.waitUntil(lambda: w.engine_label.text().endswith("ready"), timeout=10000)
+    assert "scripted 1 (CPU)" in w.engine_label.text()
+
+
+def test_engine_that_cannot_start_is_reported(qtbot, make_window, tmp_path) -> None:
+    def broken(notes):
+        raise EngineError("model folder missing")
+
+    w = make_window(factory=broken)
+    qtbot.waitUntil(lambda: "model folder missing" in w.engine_label.text(), timeout=10000)
+    pytest.importorskip("desktop.core.pipeline")
+    (entry_id,) = w.add_paths([make_png(tmp_path / "a.png")])
+    wait_read(qtbot, w)
+    entry = w.model.entry(entry_id)
+    assert entry.status == "failed" and "model folder missing" in entry.document.error
+
+
+def test_viewer_zoom_and_outlines(qtbot) -> None:
+    from desktop.core.model import PageResult
+    from desktop.gui.viewer import PageViewer
+
+    v = PageViewer()
+    qtbot.addWidget(v)
+    v.resize(500, 500)
+    v.show()
+    image = QImage(200, 300, QImage.Format.Format_RGB888)  # half the page's pixel size
+    image.fill(Qt.GlobalColor.white)
+    page = PageResult(1, 400, 600, [Line("x", (40, 30, 240, 54), 0.9), Line("y", (40, 480, 280, 504), 0.3)])
+    v.set_page(image, page)
+    assert len(v.line_items()) == 2
+    assert v.line_items()[0].sceneBoundingRect().left() == pytest.approx(40, abs=1)
+    v.fit_page()
+    assert v.zoom_factor() * 600 <= v.viewport().height()
+    v.fit_width()
+    assert v.zoom_factor() * 400 == pytest.approx(v.viewport().width() - 16, abs=2)
+    v.zoom_actual()
+    assert v.zoom_factor() == pytest.approx(1 / max(1.0, v.devicePixelRatioF()))
+    before = v.zoom_factor()
+    v.zoom_in()
+    assert v.zoom_factor() > before
+    v.set_outlines_visible(False)
+    assert not any(i.isVisible() for i in v.line_items())
+    v.highlight([(40, 30, 240, 54)])
+    assert len(v.highlighted_boxes()) == 1
+
+
+# --------------------------------------------------------------------------------------- with pipeline
+@pytest.fixture
+def pipeline():
+    return pytest.importorskip("desktop.core.pipeline")
+
+
+def test_read_edit_undo_redo_export_reopen(qtbot, make_window, pipeline, samples, tmp_path) -> None:
+    """The clerk's whole loop on a real SROIE scan, then a new window on the same session."""
+    sample = samples / "sroie" / "sroie_007.jpg"
+    w = make_window()
+    (entry_id,) = w.add_paths([sample])
+    wait_read(qtbot, w)
+    entry = w.model.entry(entry_id)
+    assert entry.status == "needs_review", entry.document and entry.document.error
+    assert w.current_id == entry_id
+    assert set(w.form.rows) == set(w.current_document().fields) or "total" in w.form.rows
+    assert w.viewer.page is not None and len(w.viewer.line_items()) == len(LINES)
+    assert "TOTAL 12.50" in w.text_view.toPlainText()
+
+    edit = w.form.rows["total"].edit
+    edit.setFocus()
+    edit.selectAll()
+    qtbot.keyClicks(edit, "45.60")
+    qtbot.keyClick(edit, Qt.Key.Key_Return)
+    doc = w.model.entry(entry_id).document
+    assert doc.fields["total"].value == "45.60" and doc.fields["total"].edited
+    assert doc.fields["total"].source == "user"
+    before_value = w.undo_stack.command(0).model  # the stack holds the edit
+    assert before_value is w.model and w.undo_stack.count() == 1
+
+    qtbot.keyClick(edit, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # committed: the stack undoes
+    assert w.model.entry(entry_id).document.fields["total"].value != "45.60"
+    assert w.form.rows["total"].edit.text() != "45.60"
+    qtbot.keyClick(edit, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert w.model.entry(entry_id).document.fields["total"].value == "45.60"
+    w.undo_stack.undo()
+    w.undo_stack.redo()
+    assert w.model.entry(entry_id).document.fields["total"].value == "45.60"
+    assert w.form.rows["total"].edit.text() == "45.60"
+
+    w.mark_reviewed_and_next()
+    assert w.model.entry(entry_id).status == "reviewed"
+
+    export = pytest.importorskip("desktop.core.export")
+    assert export  # the module exists
+    out = tmp_path / "out.json"
+    assert w.export_documents(w.documents_for("reviewed"), out)
+    text = out.read_text(encoding="utf-8")
+    assert "45.60" in text
+    assert not list(tmp_path.glob(".*partial*"))
+    w.close()
+
+    w2 = make_window()
+    (restored,) = w2.model.entries()
+    assert restored.document.fields["total"].value == "45.60" and restored.document.reviewed
+    assert restored.source == str(sample)
+
+
+def test_unsupported_and_missing_files_fail_with_reason(qtbot, make_window, pipeline, tmp_path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a picture", encoding="utf-8")
+    good = make_png(tmp_path / "good.png")
+    w = make_window()
+    ids = w.add_paths([notes, tmp_path / "missing.jpg", good])
+    wait_read(qtbot, w)
+    entries = [w.model.entry(i) for i in ids]
+    assert [e.status for e in entries] == ["failed", "failed", "needs_review"]
+    assert "notes.txt" in entries[0].document.error
+    assert "missing.jpg" in entries[1].document.error
+    assert "Failed" in w.model.status_text(entries[0])
+
+
+def test_failing_engine_shows_error_on_document(qtbot, make_window, pipeline, tmp_path) -> None:
+    w = make_window(ScriptedEngine(fail="simulated engine failure"))
+    (entry_id,) = w.add_paths([make_png(tmp_path / "a.png")])
+    wait_read(qtbot, w)
+    entry = w.model.entry(entry_id)
+    assert "simulated engine failure" in json.dumps(entry.document.to_dict())
+    w.select_entry(entry_id)
+    shown = w.form._empty.text() + w.summary_label.text() + w.model.status_text(entry)  # noqa: SLF001
+    assert "simulated engine failure" in shown or entry.status == "needs_review"
+
+
+def test_event_loop_keeps_turning_and_cancel_stops(qtbot, make_window, pipeline, tmp_path) -> None:
+    """A slow engine reads in the background: no gap over 100 ms between timer ticks; Cancel stops."""
+    files = [make_png(tmp_path / f"r{i}.png", (300, 400)) for i in range(8)]
+    engine = ScriptedEngine(delay_s=0.25)
+    w = make_window(engine)
+    ticks: list[float] = []
+    timer = QTimer()
+    timer.setInterval(10)
+    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.start()
+    w.add_paths(files)
+    qtbot.waitUntil(lambda: sum(e.status == "needs_review" for e in w.model.entries()) >= 2, timeout=20000)
+    assert w.progress.isVisible() and w.cancel_action.isEnabled()
+    w.cancel_action.trigger()
+    wait_read(qtbot, w, timeout=10000)
+    timer.stop()
+    gaps = np.diff(ticks)
+    assert len(ticks) > 50
+    assert gaps.max() < 0.100, f"event loop stalled for {gaps.max() * 1000:.0f} ms"
+    statuses = [e.status for e in w.model.entries()]
+    assert statuses.count("needs_review") < len(files)
+    assert "queued" in statuses and all(s in ("needs_review", "queued") for s in statuses)
+    assert not w.progress.isVisible()
+    read_before = engine.calls
+    w.resume_queued()
+    wait_read(qtbot, w, timeout=30000)
+    assert [e.status for e in w.model.entries()] == ["needs_review"] * len(files)
+    assert engine.calls == read_before + statuses.count("queued")
+
+
+def test_click_to_fill_and_field_highlight(qtbot, make_window, pipeline, tmp_path) -> None:
+    w = make_window()
+    (entry_id,) = w.add_paths([make_png(tmp_path / "a.png", (400, 600))])
+    wait_read(qtbot, w)
+    qtbot.waitUntil(lambda: w.viewer._pixmap_item is not None, timeout=10000)  # noqa: SLF001
+    w.form.focus_field("vendor_name")
+    qtbot.waitUntil(lambda: w.form.current_field == "vendor_name")
+    pos = w.viewer.view_pos_of_line(2)  # "TOTAL 12.50"
+    qtbot.mouseClick(w.viewer.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+    assert w._fill_menu is not None  # noqa: SLF001
+    fill = next(a for a in w._fill_menu.actions() if a.objectName() == "fill_action")  # noqa: SLF001
+    assert "TOTAL 12.50" in fill.text()
+    fill.trigger()
+    w._fill_menu.close()  # noqa: SLF001
+    field = w.model.entry(entry_id).document.fields["vendor_name"]
+    assert field.value == "TOTAL 12.50" and field.source == "user"
+    assert field.box == pytest.approx((40, 480, 280, 504))
+    w.form.focus_field("date")
+    w.form.focus_field("vendor_name")
+    qtbot.waitUntil(lambda: len(w.viewer.highlighted_boxes()) == 1)
+    box = w.viewer.highlighted_boxes()[0]
+    assert box.contains(QPointF(160, 492))
+    w.undo_stack.undo()
+    assert w.model.entry(entry_id).document.fields["vendor_name"].value != "TOTAL 12.50"
+
+
+def test_change_type_mark_reviewed_and_next(qtbot, make_window, pipeline, tmp_path) -> None:
+    w = make_window()
+    a, b = w.add_paths([make_png(tmp_path / "a.png"), make_png(tmp_path / "b.png")])
+    wait_read(qtbot, w)
+    w.select_entry(a)
+    w.change_document_type("invoice")
+    assert w.model.entry(a).document.document_type == "invoice"
+    assert "invoice_number" in w.form.rows
+    w.undo_stack.undo()
+    assert w.model.entry(a).document.document_type != "invoice"
+    w.reviewed_action.trigger()
+    assert w.model.entry(a).status == "reviewed"
+    assert w.current_id == b
+    assert [d.source for d in w.documents_for("reviewed")] == [w.model.entry(a).source]
+
+
+def test_export_failure_is_reported_and_leaves_nothing(qtbot, make_window, pipeline, tmp_path, monkeypatch) -> None:
+    pytest.importorskip("desktop.core.export")
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *args, **kw: shown.append(args[2]))
+    w = make_window()
+    w.add_paths([make_png(tmp_path / "a.png")])
+    wait_read(qtbot, w)
+    target = tmp_path / "no-such-folder" / "out.xlsx"
+    assert not w.export_documents(w.documents_for("all"), target)
+    assert shown and "out.xlsx" in shown[0]
+    assert not target.exists() and not (tmp_path / "no-such-folder").exists()
+
+
+def test_restored_queue_is_read_after_restart(qtbot, make_window, pipeline, tmp_path) -> None:
+    from desktop.core.session import SessionStore
+
+    with SessionStore() as store:
+        store.add(str(make_png(tmp_path / "a.png")), status="reading")  # killed while reading
+    w = make_window()
+    wait_read(qtbot, w)
+    qtbot.waitUntil(lambda: w.model.entries()[0].status == "needs_review", timeout=10000)
+
+
+def test_drop_folder_and_paste_image(qtbot, make_window, pipeline, tmp_path) -> None:
+    folder = tmp_path / "box"
+    folder.mkdir()
+    make_png(folder / "1.png")
+    make_png(folder / "2.png")
+    w = make_window()
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(folder))])
+    drop = QDropEvent(QPointF(200, 200), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                      Qt.KeyboardModifier.NoModifier)
+    w.dropEvent(drop)
+    assert [Path(e.source).name for e in w.model.entries()] == ["1.png", "2.png"]
+
+    image = QImage(str(folder / "1.png"))
+    QGuiApplication.clipboard().setImage(image)
+    w.queue_view.setFocus()
+    w.paste()
+    wait_read(qtbot, w)
+    pasted = w.model.entries()[-1]
+    assert "pasted" in pasted.source and Path(pasted.source).is_file()
+    assert pasted.status == "needs_review"
+
+
+@pytest.mark.slow
+def test_real_ppocr_reads_a_sroie_receipt(qtbot, make_window, pipeline, samples) -> None:
+    ppocr = pytest.importorskip("desktop.core.engines.ppocr")
+    w = make_window(factory=lambda notes: ppocr.PPOCREngine())
+    (entry_id,) = w.add_paths([samples / "sroie" / "sroie_007.jpg"])
+    wait_read(qtbot, w, timeout=90000)
+    doc = w.model.entry(entry_id).document
+    assert doc.error is None and "TOTAL" in doc.text.upper()
+    assert len(w.viewer.line_items()) == len(doc.page_results[0].lines) > 5
