@@ -1,0 +1,586 @@
+"""From files to documents: intake -> OCR (or the PDF text layer) -> documents -> fields.
+
+One call of :func:`scan_file` reads one file page by page:
+
+- ``pdf_text`` pages (a digital PDF) take their lines from the text layer; nothing is OCR'd.
+- ``image`` and ``pdf_image`` pages are rendered within the engine's pixel budget and OCR'd; a page
+  that reads as if lying on its side or upside down is turned and read again
+  (:mod:`desktop.core.orientation`).
+- ``pdf_mixed`` pages keep their text layer and add the OCR lines that do not overlap it (text in
+  scanned images pasted into a digital PDF).
+- QR codes are decoded on every rendered page (Chinese VAT invoices carry their code, number, amount,
+  date and check code in one; :func:`desktop.core.extraction.qr.decode_qr`).
+
+Then the pages are split into documents (:func:`desktop.core.extraction.split_documents`), each gets a
+document type (given, or detected) and its fields: from the engine itself when it has the ``fields``
+capability (HunyuanOCR), completed by -- or falling back to -- Shoebox's own extraction from the lines.
+
+Boxes: engines return boxes in the pixels of the rendered image; they are divided by the render scale
+(rendered px per page px) so that every stored box is in page pixels (:mod:`desktop.core.model`).
+
+Failure policy: :func:`scan_file` never raises for bad input or an engine failure. A file that cannot be
+opened, or whose every page failed, becomes one :class:`~desktop.core.model.Document` with ``error`` set
+to ``"<file name>: <reason>"``; a single page that fails is noted in that page's ``warnings`` and the
+rest of the file is still read. The one exception it raises is :class:`Cancelled`.
+
+Cancellation: ``cancel()`` is checked before every page. When it returns true, :func:`scan_file` raises
+:class:`Cancelled`, whose ``documents`` hold what was read so far (complete documents built from the
+pages already read, each with ``extras["cancelled"] = True``), so a batch loop stops at once and a GUI can
+still show the partial result. Raising, rather than returning the partial result, keeps a caller that
+loops over many files from silently going on to the next file.
+"""
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from desktop.core.doctypes import get_document_type
+from desktop.core.engines.base import Engine, EngineError, EngineUnavailable
+from desktop.core.layout import box_overlap, reading_order, scale_lines
+from desktop.core.model import Document, Field, Line, PageResult
+
+__all__ = [
+    "TASKS",
+    "Cancelled",
+    "Progress",
+    "ScanOptions",
+    "collect_inputs",
+    "reextract",
+    "reread_page",
+    "scan_file",
+    "scan_paths",
+]
+
+log = logging.getLogger(__name__)
+
+#: Extra document tasks an engine may offer (``Engine.capabilities`` names the family before ``_``).
+TASKS = ("markdown", "table", "translate_en", "translate_zh")
+
+#: An OCR line is dropped on a ``pdf_mixed`` page when this share of its box (or of a text-layer
+#: line's box, whichever is smaller) is covered by a text-layer line.
+MIXED_OVERLAP = 0.3
+
+
+@dataclass
+class ScanOptions:
+    """How to read files.
+
+    Attributes:
+        document_type: ``auto`` (detect per document) or a document type name (``receipt``,
+            ``invoice``, ``cn_vat_invoice``).
+        date_order: how to read ambiguous dates (``DMY``/``MDY``; ``None`` = decide per document).
+        task: an extra engine task run on every OCR'd page (``markdown``, ``table``, ``translate_en``,
+            ``translate_zh``); results go to ``Document.extras[task]`` (and ``Document.tables`` for
+            ``table``).
+        auto_rotate: detect pages lying on their side or upside down and read them upright.
+        decode_qr: look for QR codes on rendered pages.
+    """
+
+    document_type: str = "auto"
+    date_order: str | None = None
+    task: str | None = None
+    auto_rotate: bool = True
+    decode_qr: bool = True
+
+
+@dataclass
+class Progress:
+    """A progress report: about to read ``page`` (1-based) of ``pages`` of ``source``.
+
+    After the last page one more report comes with ``page == pages`` and ``message == "done"``.
+    """
+
+    source: Path
+    page: int
+    pages: int
+    message: str
+
+
+class Cancelled(Exception):
+    """The scan was cancelled; ``documents`` holds what had been read (possibly empty)."""
+
+    def __init__(self, documents: list[Document] | None = None, source: str | Path | None = None) -> None:
+        self.documents = list(documents or [])
+        self.source = source
+        super().__init__(f"cancelled{f' while reading {Path(source).name}' if source else ''}")
+
+
+def _intake() -> ModuleType:
+    from desktop.core import intake
+
+    return intake
+
+
+def _extraction() -> ModuleType:
+    from desktop.core import extraction
+
+    return extraction
+
+
+# -- inputs ------------------------------------------------------------------------------------------
+
+def collect_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[Document]]:
+    """Turn command-line / drag-and-drop paths into the files to read.
+
+    Folders are walked recursively in sorted order and contribute every file whose suffix is in
+    ``intake.SUPPORTED_SUFFIXES`` (case-insensitive; hidden files and folders are skipped). A file named
+    explicitly is kept whatever its suffix (intake recognises formats by content and says clearly when
+    it cannot). Duplicates are dropped, the first occurrence kept.
+
+    Returns:
+        ``(files, errors)``: the files in order, and one error :class:`Document` per path that does not
+        exist (``error`` = ``"<path>: no such file or folder"``).
+    """
+    suffixes = {s.lower() for s in _intake().SUPPORTED_SUFFIXES}
+    files: list[Path] = []
+    errors: list[Document] = []
+    seen: set[Path] = set()
+
+    def add(p: Path) -> None:
+        key = p.resolve()
+        if key not in seen:
+            seen.add(key)
+            files.append(p)
+
+    for raw in paths:
+        p = Path(raw).expanduser()
+        if p.is_dir():
+            for root, dirs, names in os.walk(p):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                for name in sorted(names):
+                    if not name.startswith(".") and Path(name).suffix.lower() in suffixes:
+                        add(Path(root) / name)
+        elif p.is_file():
+            add(p)
+        elif p.exists():
+            errors.append(Document(source=str(p), error=f"{p}: not a regular file or folder"))
+        else:
+            errors.append(Document(source=str(p), error=f"{p}: no such file or folder"))
+    return files, errors
+
+
+# -- reading one page ------------------------------------------------------------------------------
+
+@dataclass
+class _PageRead:
+    result: PageResult
+    qr: list[str] = field(default_factory=list)
+    page: Any = None  # the (possibly rotated) intake PageImage, for later model calls
+    failed: str | None = None
+    task_output: str | None = None
+
+
+def _merge_mixed(text_lines: list[Line], ocr_lines: list[Line]) -> list[Line]:
+    """Text-layer lines plus the OCR lines that do not overlap any text-layer line or word."""
+    boxes = [w.box for ln in text_lines for w in (ln.words or [ln])]
+    extra = [ln for ln in ocr_lines if not any(box_overlap(ln.box, b) >= MIXED_OVERLAP for b in boxes)]
+    return reading_order([*text_lines, *extra])
+
+
+def _decode_qr(image: np.ndarray) -> list[str]:
+    try:
+        from desktop.core.extraction import qr
+    except ImportError:  # pragma: no cover - extraction not installed
+        return []
+    try:
+        return list(qr.decode_qr(image))
+    except Exception as exc:  # a QR decoder problem must not lose the page
+        log.warning("QR decoding failed: %s", exc)
+        return []
+
+
+def _ocr(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: bool) -> tuple[Any, list[Line], np.ndarray, list[str]]:
+    """OCR one page, turning it upright when needed.
+
+    Returns:
+        ``(page, lines, image, notes)``: the page as finally read (rotated when it was turned),
+        its lines in *page pixels*, the rendered image they were read on, and notes for the warnings.
+    """
+    image, scale = page.render(engine.max_pixels)
+    notes: list[str] = []
+    if scale < 1.0:
+        notes.append(f"read at {image.shape[1]}x{image.shape[0]} px (downscaled from {page.width}x{page.height})")
+    lines = engine.recognise(image)
+    if auto_rotate:
+        from desktop.core import orientation
+
+        rotation, verdict = orientation.choose_rotation(image, lines, engine)
+        if rotation:
+            del image
+            page = page.rotated(rotation)
+            image, scale = page.render(engine.max_pixels)
+            lines = engine.recognise(image)
+            notes.append(f"turned {rotation} degrees clockwise to read it upright ({verdict.reason})")
+    return page, scale_lines(lines, 1.0 / scale) if scale > 0 else lines, image, notes
+
+
+def _read_page(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: bool = True) -> _PageRead:
+    """Read one intake page (never raises for an engine or render failure: see ``failed``)."""
+    origin = getattr(page, "origin", "image")
+    warnings = list(getattr(page, "warnings", []) or [])
+    text_lines = list(getattr(page, "text_lines", None) or [])
+    qr: list[str] = []
+    task_output: str | None = None
+    failed: str | None = None
+    lines: list[Line] = []
+    try:
+        if not getattr(page, "needs_ocr", True):
+            lines = reading_order(text_lines)
+            if options.decode_qr and "发票" in "".join(ln.text for ln in text_lines):
+                # Digital Chinese invoices draw their QR code as vector graphics: render to find it.
+                image, _ = page.render(engine.max_pixels)
+                qr = _decode_qr(image)
+        else:
+            turn = auto_rotate and options.auto_rotate and origin != "pdf_mixed"
+            page, ocr_lines, image, notes = _ocr(page, engine, options, auto_rotate=turn)
+            warnings.extend(notes)
+            lines = _merge_mixed(text_lines, ocr_lines) if (origin == "pdf_mixed" and text_lines) else ocr_lines
+            if options.decode_qr:
+                qr = _decode_qr(image)
+            if options.task:
+                family = options.task.split("_")[0]
+                if family in engine.capabilities:
+                    task_output = engine.run_task(image, options.task, _task_language(options.task))
+                else:
+                    warnings.append(f"the {engine.name} engine cannot do the task {options.task!r}")
+            del image
+    except EngineUnavailable:
+        raise
+    except (EngineError, MemoryError, RuntimeError, ValueError, OSError) as exc:
+        failed = _reason(exc)
+        warnings.append(f"page {page.number} could not be read: {failed}")
+    except Exception as exc:  # a bug or an unexpected library error: still only this page
+        log.exception("page %s of %s failed", page.number, page.source)
+        failed = _reason(exc)
+        warnings.append(f"page {page.number} could not be read: {failed}")
+    result = PageResult(
+        number=int(page.number),
+        width=int(page.width),
+        height=int(page.height),
+        lines=lines,
+        dpi=getattr(page, "dpi", None),
+        rotation=int(getattr(page, "rotation", 0)) % 360,
+        origin=origin,
+        warnings=warnings,
+    )
+    return _PageRead(result, qr, page, failed, task_output)
+
+
+def _task_language(task: str) -> str:
+    return "zh" if task.endswith("_zh") else "en"
+
+
+def _reason(exc: BaseException) -> str:
+    """A readable reason for an exception (``MemoryError`` has no message of its own)."""
+    if isinstance(exc, MemoryError):
+        return "out of memory (the page is too large for this computer)"
+    text = str(exc).strip()
+    return text if text else type(exc).__name__
+
+
+# -- fields ------------------------------------------------------------------------------------------
+
+def _own_fields(pages: list[PageResult], document_type: str, date_order: str | None, qr: list[str]) -> tuple[dict[str, Field], list[dict[str, Any]]]:
+    result = _extraction().extract_fields(pages, document_type, date_order=date_order, qr_payloads=tuple(qr))
+    return dict(result.fields), list(result.line_items)
+
+
+def _model_fields(reads: list[_PageRead], engine: Engine, document_type: str, date_order: str | None,
+                  qr: list[str], notes: list[str]) -> tuple[dict[str, Field], list[dict[str, Any]]] | None:
+    """Ask a ``fields``-capable engine for the fields, page by page until all are found."""
+    doctype = get_document_type(document_type)
+    language = "zh" if doctype.language.startswith("zh") else "en"
+    specs = doctype.field_specs()
+    keys = {spec.name: spec.prompt.get(language) or spec.prompt.get("en") or spec.name for spec in specs}
+    values: dict[str, str | None] = {name: None for name in keys}
+    for read in reads:
+        if read.failed or read.page is None or all(values.values()):
+            continue
+        missing = [name for name, v in values.items() if not v]
+        try:
+            image, _ = read.page.render(engine.max_pixels)
+            answer = engine.extract_fields(image, [keys[n] for n in missing], language)
+        except Exception as exc:
+            notes.append(f"the {engine.name} engine could not extract fields on page {read.result.number}: {_reason(exc)}")
+            continue
+        for name in missing:
+            value = answer.get(keys[name])
+            if value is not None and str(value).strip():
+                values[name] = str(value).strip()
+    if not any(values.values()):
+        return None
+    pages = [r.result for r in reads]
+    result = _extraction().fields_from_values(values, pages, document_type, source="model",
+                                              date_order=date_order, qr_payloads=tuple(qr))
+    return dict(result.fields), list(result.line_items)
+
+
+def _extract(doc: Document, reads: list[_PageRead], engine: Engine | None, options: ScanOptions,
+             qr: list[str], notes: list[str]) -> None:
+    """Fill ``doc.document_type``, ``doc.fields`` and ``doc.line_items`` in place."""
+    extraction = _extraction()
+    pages = doc.page_results
+    if options.document_type and options.document_type != "auto":
+        doc.document_type = get_document_type(options.document_type).name
+    else:
+        doc.document_type = extraction.detect_document_type(pages)
+    own: tuple[dict[str, Field], list[dict[str, Any]]] | None = None
+    if engine is not None and "fields" in engine.capabilities:
+        model = _model_fields(reads, engine, doc.document_type, options.date_order, qr, notes)
+        if model is None:
+            notes.append(f"the {engine.name} engine returned no fields; fields were read from the text instead")
+        else:
+            fields, items = model
+            own = _own_fields(pages, doc.document_type, options.date_order, qr)
+            for name, f in own[0].items():  # complete what the model missed from our own reading
+                if name not in fields or fields[name].value is None:
+                    fields[name] = f
+            doc.fields, doc.line_items = fields, items or own[1]
+            return
+    doc.fields, doc.line_items = _own_fields(pages, doc.document_type, options.date_order, qr)
+
+
+def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, options: ScanOptions) -> list[Document]:
+    """Split the pages read into documents and extract each one's fields."""
+    name = source.name
+    results = [r.result for r in reads]
+    failures = [r.failed for r in reads if r.failed]
+    if reads and len(failures) == len(reads):
+        reason = failures[0] if len(set(failures)) == 1 else f"{failures[0]} (and {len(failures) - 1} more page failures)"
+        return [Document(source=str(source), pages=(results[0].number, results[-1].number), error=f"{name}: {reason}",
+                         engine=engine.name, page_results=results)]
+    try:
+        ranges = list(_extraction().split_documents(results)) or [(results[0].number, results[-1].number)]
+    except Exception as exc:
+        log.warning("splitting %s failed: %s", name, exc)
+        ranges = [(results[0].number, results[-1].number)]
+    documents: list[Document] = []
+    for first, last in ranges:
+        part = [r for r in reads if first <= r.result.number <= last]
+        if not part:
+            continue
+        doc = Document(source=str(source), pages=(first, last), engine=engine.name,
+                       page_results=[r.result for r in part])
+        qr = list(dict.fromkeys(p for r in part for p in r.qr))
+        notes: list[str] = []
+        if qr:
+            doc.extras["qr_payloads"] = qr
+        _attach_tasks(doc, part, options)
+        try:
+            _extract(doc, part, engine, options, qr, notes)
+        except Exception as exc:  # keep the text even if field extraction breaks
+            log.exception("field extraction failed for %s", name)
+            doc.error = f"{name}: reading the fields failed: {_reason(exc)}"
+        if notes:
+            doc.extras["notes"] = notes
+        documents.append(doc)
+    return documents
+
+
+def _attach_tasks(doc: Document, reads: list[_PageRead], options: ScanOptions) -> None:
+    outputs = [{"page": r.result.number, "text": r.task_output} for r in reads if r.task_output is not None]
+    if not outputs or not options.task:
+        return
+    doc.extras[options.task] = outputs
+    if options.task == "table":
+        doc.tables.extend({"page": o["page"], "html": o["text"]} for o in outputs)
+
+
+# -- public entry points ---------------------------------------------------------------------------
+
+def _error_document(path: Path, reason: str, engine: Engine | None = None) -> Document:
+    return Document(source=str(path), error=f"{path.name}: {reason}", engine=engine.name if engine else None)
+
+
+def _intake_reason(exc: BaseException, path: Path) -> str:
+    """The reason part of an intake error (its ``str()`` is already ``"<file>: <reason>"``)."""
+    reason = getattr(exc, "reason", None)
+    if reason:
+        return str(reason)
+    text = _reason(exc)
+    prefix = f"{path.name}: "
+    return text[len(prefix):] if text.startswith(prefix) else text
+
+
+def scan_file(
+    path: str | Path,
+    engine: Engine,
+    options: ScanOptions | None = None,
+    *,
+    cancel: Callable[[], bool] | None = None,
+    progress: Callable[[Progress], None] | None = None,
+) -> list[Document]:
+    """Read one file into one or more documents.
+
+    Args:
+        path: an image (JPEG, PNG, TIFF, BMP, WebP, HEIF) or PDF.
+        engine: the OCR engine (used for every page that needs OCR).
+        options: see :class:`ScanOptions`.
+        cancel: called before every page; returning true stops the scan (see :class:`Cancelled`).
+        progress: called before every page with a :class:`Progress`, and once more when done.
+
+    Returns:
+        The documents found, in page order; or one document with ``error`` set when the file cannot
+        be read at all (``"<file name>: <reason>"``).
+
+    Raises:
+        Cancelled: ``cancel()`` returned true; ``.documents`` holds the pages read so far.
+    """
+    options = options or ScanOptions()
+    path = Path(path)
+    try:
+        intake = _intake()
+        total = int(intake.count_pages(path))
+        pages = iter(intake.open_pages(path))
+    except Exception as exc:  # IntakeError, MemoryError, a broken library: one error document
+        return [_error_document(path, _intake_reason(exc, path), engine)]
+
+    reads: list[_PageRead] = []
+    started = time.perf_counter()
+    number = 0
+    while True:
+        if cancel is not None and cancel():
+            documents = _build_documents(path, reads, engine, options) if reads else []
+            for d in documents:
+                d.extras["cancelled"] = True
+            raise Cancelled(documents, path)
+        try:
+            page = next(pages)
+        except StopIteration:
+            break
+        except Exception as exc:  # the file broke part-way: keep what was read
+            reason = _intake_reason(exc, path)
+            if not reads:
+                return [_error_document(path, reason, engine)]
+            reads[-1].result.warnings.append(f"pages after {reads[-1].result.number} could not be read: {reason}")
+            break
+        number = int(page.number)
+        if progress is not None:
+            progress(Progress(path, number, max(total, number), f"reading page {number} of {max(total, number)}"))
+        try:
+            read = _read_page(page, engine, options)
+        except EngineUnavailable as exc:
+            return [_error_document(path, _reason(exc), engine)]
+        reads.append(read)
+        del page
+    if not reads:
+        return [_error_document(path, "no pages found", engine)]
+    documents = _build_documents(path, reads, engine, options)
+    seconds = time.perf_counter() - started
+    for d in documents:
+        d.extras.setdefault("seconds", round(seconds, 3))
+    if progress is not None:
+        progress(Progress(path, number, max(total, number), "done"))
+    return documents
+
+
+def scan_paths(
+    paths: Iterable[str | Path],
+    engine: Engine,
+    options: ScanOptions | None = None,
+    *,
+    cancel: Callable[[], bool] | None = None,
+    progress: Callable[[Progress], None] | None = None,
+) -> list[Document]:
+    """:func:`collect_inputs` then :func:`scan_file` on every file; missing paths give error documents.
+
+    Raises:
+        Cancelled: with ``.documents`` = every document read so far in the batch.
+    """
+    files, documents = collect_inputs(paths)
+    for f in files:
+        try:
+            documents.extend(scan_file(f, engine, options, cancel=cancel, progress=progress))
+        except Cancelled as exc:
+            raise Cancelled(documents + exc.documents, f) from None
+    return documents
+
+
+def reextract(document: Document, document_type: str, date_order: str | None = None) -> Document:
+    """Extract the fields again with another document type (the clerk changed the type).
+
+    Fields the clerk edited are kept when the new type has them. QR payloads found while scanning
+    (``extras["qr_payloads"]``) are used again. Returns a new :class:`Document`; ``document`` is not
+    changed.
+
+    Raises:
+        KeyError: unknown document type.
+    """
+    get_document_type(document_type)
+    doc = dataclasses.replace(document, document_type=document_type, fields={}, line_items=[],
+                              extras=dict(document.extras))
+    qr = list(document.extras.get("qr_payloads", []))
+    result = _extraction().extract_fields(doc.page_results, document_type, date_order=date_order, qr_payloads=tuple(qr))
+    doc.fields = dict(result.fields)
+    doc.line_items = list(result.line_items)
+    for name, f in document.fields.items():
+        if f.edited and name in doc.fields:
+            doc.fields[name] = dataclasses.replace(f)
+    if any(f.edited for f in doc.fields.values()):
+        _extraction().validate(doc.fields, document_type)
+    return doc
+
+
+def reread_page(document: Document, page_number: int, rotation: int, engine: Engine,
+                options: ScanOptions | None = None) -> Document:
+    """Read one page of a document again, turned by ``rotation`` (the clerk rotated it in the viewer).
+
+    ``rotation`` is clockwise degrees (0/90/180/270) from the page as stored in the file; no automatic
+    orientation is applied (the clerk chose it). The fields are extracted again with the document's
+    type; fields the clerk edited are kept.
+
+    Returns:
+        A new :class:`Document`. When the page cannot be read again, the old page result is kept and
+        the reason is appended to its ``warnings`` (the call does not raise for engine or file errors).
+
+    Raises:
+        ValueError: ``page_number`` is not within ``document.pages`` or ``rotation`` is not a multiple
+            of 90.
+    """
+    options = options or ScanOptions()
+    if rotation % 90:
+        raise ValueError(f"rotation must be a multiple of 90 degrees, got {rotation}")
+    first, last = document.pages
+    if not first <= page_number <= last:
+        raise ValueError(f"page {page_number} is not in this document (pages {first}-{last})")
+    doc = dataclasses.replace(document, page_results=list(document.page_results), extras=dict(document.extras))
+    index = next((i for i, p in enumerate(doc.page_results) if p.number == page_number), None)
+    try:
+        page = _intake().load_page(Path(document.source), page_number, rotation % 360)
+        read = _read_page(page, engine, options, auto_rotate=False)
+    except Exception as exc:
+        reason = _intake_reason(exc, Path(document.source))
+        if index is not None:
+            old = doc.page_results[index]
+            doc.page_results[index] = dataclasses.replace(old, warnings=[*old.warnings, f"reading again failed: {reason}"])
+        return doc
+    if read.failed and index is not None:
+        old = doc.page_results[index]
+        doc.page_results[index] = dataclasses.replace(old, warnings=[*old.warnings, f"reading again failed: {read.failed}"])
+        return doc
+    if index is None:
+        doc.page_results.append(read.result)
+        doc.page_results.sort(key=lambda p: p.number)
+    else:
+        doc.page_results[index] = read.result
+    qr = list(dict.fromkeys([*document.extras.get("qr_payloads", []), *read.qr]))
+    if qr:
+        doc.extras["qr_payloads"] = qr
+    doc.engine = engine.name
+    refreshed = reextract(doc, document.document_type or _default_type(options), options.date_order)
+    refreshed.error = None
+    return refreshed
+
+
+def _default_type(options: ScanOptions) -> str:
+    """The document type to use when a document has none yet (``receipt`` for ``auto``)."""
+    return options.document_type if options.document_type and options.document_type != "auto" else "receipt"

@@ -1,0 +1,306 @@
+"""The pipeline with fake engines on generated files: failure isolation, pages, cancel, progress,
+text-layer pages, box mapping, engine fields and tasks, re-extraction and re-reading."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from desktop.core.engines.fake import CrashingEngine, FailingEngine, FakeEngine, MemoryHogEngine, SlowEngine
+from desktop.core.layout import reading_order
+from desktop.core.model import Field, Line, Word
+from desktop.core.pipeline import (
+    Cancelled,
+    Progress,
+    ScanOptions,
+    _merge_mixed,
+    collect_inputs,
+    reextract,
+    reread_page,
+    scan_file,
+    scan_paths,
+)
+
+W, H = 600, 900
+RECEIPT = {
+    "width": W,
+    "height": H,
+    "lines": [
+        {"text": "CORNER SHOP", "box": [200, 40, 400, 80], "confidence": 0.99},
+        {"text": "12 High Street", "box": [180, 90, 420, 120], "confidence": 0.98},
+        {"text": "Date: 03/02/2024", "box": [40, 200, 300, 230], "confidence": 0.98},
+        {"text": "TOTAL", "box": [40, 700, 160, 740], "confidence": 0.99},
+        {"text": "12.50", "box": [450, 702, 560, 738], "confidence": 0.99},
+    ],
+}
+
+
+def png(path: Path, size: tuple[int, int] = (W, H)) -> Path:
+    Image.new("RGB", size, "white").save(path)
+    return path
+
+
+def tiff(path: Path, pages: int) -> Path:
+    frames = [Image.new("RGB", (W, H), (255, 255, 255 - i)) for i in range(pages)]
+    frames[0].save(path, save_all=True, append_images=frames[1:])
+    return path
+
+
+def text_pdf(path: Path, text: str = "Invoice 42 TOTAL 99.00") -> Path:
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 100), text, fontsize=14)
+    doc.save(path)
+    return path
+
+
+def errors(docs):
+    return [d.error for d in docs if d.error]
+
+
+# -- failure isolation -----------------------------------------------------------------------------
+
+def test_corrupt_file_among_good_ones_gives_one_error_document(tmp_path):
+    good1 = png(tmp_path / "a.png")
+    bad = tmp_path / "b.png"
+    bad.write_bytes(b"\x89PNG\r\n\x1a\n" + b"garbage" * 50)
+    good2 = png(tmp_path / "c.png")
+    engine = FakeEngine([RECEIPT])
+    docs = scan_paths([tmp_path], engine)
+    assert [Path(d.source).name for d in docs] == ["a.png", "b.png", "c.png"]
+    assert errors(docs) == [docs[1].error]
+    assert docs[1].error.startswith("b.png: ")
+    for d in (docs[0], docs[2]):
+        assert d.error is None and d.engine == "fake"
+        assert "TOTAL" in d.text and d.document_type
+    assert engine.calls == 2
+    assert {good1, good2} == {Path(d.source) for d in docs if not d.error}
+
+
+@pytest.mark.parametrize(
+    ("engine", "expected"),
+    [
+        (FailingEngine("the model refused"), "the model refused"),
+        (CrashingEngine("native crash"), "native crash"),
+        (MemoryHogEngine(), "out of memory"),
+    ],
+)
+def test_engine_failure_becomes_an_error_document(tmp_path, engine, expected):
+    f = png(tmp_path / "r.png")
+    docs = scan_file(f, engine)
+    assert len(docs) == 1
+    assert docs[0].error.startswith("r.png: ") and expected in docs[0].error
+    assert docs[0].fields == {}
+
+
+def test_a_failing_page_is_noted_and_the_others_are_read(tmp_path):
+    f = tiff(tmp_path / "three.tif", 3)
+    engine = FailingEngine("page exploded", fail_on={2}, pages=[RECEIPT])
+    docs = scan_file(f, engine)
+    assert errors(docs) == []
+    pages = [p for d in docs for p in d.page_results]
+    assert [p.number for p in pages] == [1, 2, 3]
+    assert pages[1].lines == [] and any("page exploded" in w for w in pages[1].warnings)
+    assert pages[0].lines and pages[2].lines
+
+
+def test_missing_and_empty_inputs(tmp_path):
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    docs = scan_file(empty, FakeEngine())
+    assert len(docs) == 1 and docs[0].error.startswith("empty.jpg: ")
+    files, errs = collect_inputs([tmp_path / "nope.png"])
+    assert files == [] and len(errs) == 1 and "nope.png" in errs[0].error
+
+
+# -- pages, progress, cancel -----------------------------------------------------------------------
+
+def test_multi_page_file_is_read_page_by_page_with_progress(tmp_path):
+    f = tiff(tmp_path / "multi.tif", 3)
+    engine = FakeEngine([RECEIPT])
+    seen: list[Progress] = []
+    docs = scan_file(f, engine, progress=seen.append)
+    assert engine.calls == 3
+    assert sorted(p.number for d in docs for p in d.page_results) == [1, 2, 3]
+    assert [(p.page, p.pages) for p in seen] == [(1, 3), (2, 3), (3, 3), (3, 3)]
+    assert seen[-1].message == "done" and all(p.source == f for p in seen)
+    for d in docs:
+        assert d.pages[0] <= d.pages[1]
+        assert all(d.pages[0] <= p.number <= d.pages[1] for p in d.page_results)
+
+
+def test_cancel_between_pages_raises_with_what_was_read(tmp_path):
+    f = tiff(tmp_path / "multi.tif", 4)
+    engine = FakeEngine([RECEIPT])
+    with pytest.raises(Cancelled) as info:
+        scan_file(f, engine, cancel=lambda: engine.calls >= 2)
+    assert engine.calls == 2
+    read = [p.number for d in info.value.documents for p in d.page_results]
+    assert read == [1, 2]
+    assert all(d.extras.get("cancelled") for d in info.value.documents)
+
+
+def test_cancel_before_anything_and_in_a_batch(tmp_path):
+    png(tmp_path / "a.png")
+    png(tmp_path / "b.png")
+    with pytest.raises(Cancelled) as info:
+        scan_file(tmp_path / "a.png", FakeEngine(), cancel=lambda: True)
+    assert info.value.documents == []
+    engine = SlowEngine(20, pages=[RECEIPT])
+    with pytest.raises(Cancelled) as info:
+        scan_paths([tmp_path], engine, cancel=lambda: engine.calls >= 1)
+    assert [Path(d.source).name for d in info.value.documents] == ["a.png"]
+
+
+# -- text layer, box mapping ------------------------------------------------------------------------
+
+def test_text_layer_pdf_page_is_not_ocrd(tmp_path):
+    f = text_pdf(tmp_path / "digital.pdf")
+    engine = FakeEngine([RECEIPT])
+    docs = scan_file(f, engine)
+    assert errors(docs) == []
+    assert engine.calls == 0
+    page = docs[0].page_results[0]
+    assert page.origin == "pdf_text"
+    assert "Invoice 42" in page.text
+    assert all(0 <= ln.box[0] <= ln.box[2] <= page.width and 0 <= ln.box[1] <= ln.box[3] <= page.height for ln in page.lines)
+
+
+def test_boxes_are_mapped_from_the_render_back_to_page_pixels(tmp_path):
+    f = png(tmp_path / "big.png", (W * 2, H * 2))
+    recorded = {"width": W, "height": H, "lines": RECEIPT["lines"]}
+    engine = FakeEngine([recorded], max_pixels=W * H // 4)  # render at ~1/4 of the page's linear size
+    docs = scan_file(f, engine)
+    (h, w) = engine.shapes[0]
+    assert w * h <= W * H // 4 + 2 * (W + H)
+    page = docs[0].page_results[0]
+    assert (page.width, page.height) == (W * 2, H * 2)
+    total = next(ln for ln in page.lines if ln.text == "12.50")
+    assert total.box == pytest.approx((900, 1404, 1120, 1476), abs=6)
+    assert any("downscaled" in w or "read at" in w for w in page.warnings)
+
+
+# -- engine fields and tasks ------------------------------------------------------------------------
+
+def test_fields_capable_engine_is_asked_and_own_extraction_fills_gaps(tmp_path):
+    f = png(tmp_path / "r.png")
+    engine = FakeEngine([RECEIPT], capabilities={"fields"}, field_values={"total": "12.50", "vendor name": "CORNER SHOP"})
+    docs = scan_file(f, engine, ScanOptions(document_type="receipt"))
+    doc = docs[0]
+    assert engine.field_calls and "total" in engine.field_calls[0] and "vendor name" in engine.field_calls[0]
+    assert doc.document_type == "receipt"
+    assert doc.fields["total"].value == "12.50" and doc.fields["total"].source == "model"
+    assert set(doc.fields) >= {"vendor_name", "date", "total"}
+
+
+def test_fields_capable_engine_failing_falls_back_to_own_extraction(tmp_path):
+    class Broken(FakeEngine):
+        def extract_fields(self, image, field_names, language="en"):
+            raise RuntimeError("model output unparsable")
+
+    f = png(tmp_path / "r.png")
+    doc = scan_file(f, Broken([RECEIPT], capabilities={"fields"}), ScanOptions(document_type="receipt"))[0]
+    assert doc.error is None
+    assert set(doc.fields) >= {"vendor_name", "total"}
+    assert all(fl.source != "model" for fl in doc.fields.values())
+    assert any("could not extract fields" in n for n in doc.extras.get("notes", []))
+
+
+def test_task_output_is_stored_per_page(tmp_path):
+    f = tiff(tmp_path / "two.tif", 2)
+    engine = FakeEngine([RECEIPT], capabilities={"markdown", "table"}, task_output="| {task} |")
+    docs = scan_file(f, engine, ScanOptions(task="table"))
+    outputs = [o for d in docs for o in d.extras.get("table", [])]
+    tables = [t for d in docs for t in d.tables]
+    assert [o["page"] for o in outputs] == [1, 2] and outputs[0]["text"] == "| table |"
+    assert [t["page"] for t in tables] == [1, 2]
+    plain = scan_file(f, FakeEngine([RECEIPT]), ScanOptions(task="markdown"))
+    assert any("cannot do the task" in w for d in plain for p in d.page_results for w in p.warnings)
+
+
+# -- inputs ------------------------------------------------------------------------------------------
+
+def test_collect_inputs_walks_folders_sorted_and_keeps_supported_files(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / ".hidden").mkdir()
+    for name in ("b.JPG", "a.png", "sub/c.pdf", "notes.txt", ".hidden/d.png", ".e.png"):
+        (tmp_path / name).write_bytes(b"x")
+    explicit = tmp_path / "notes.txt"
+    files, errs = collect_inputs([tmp_path, explicit, tmp_path / "a.png", tmp_path / "missing"])
+    assert [f.relative_to(tmp_path).as_posix() for f in files] == ["a.png", "b.JPG", "sub/c.pdf", "notes.txt"]
+    assert len(errs) == 1 and "missing" in errs[0].error
+
+
+# -- re-extraction, re-reading ----------------------------------------------------------------------
+
+def test_reextract_changes_type_and_keeps_edits(tmp_path):
+    doc = scan_file(png(tmp_path / "r.png"), FakeEngine([RECEIPT]), ScanOptions(document_type="receipt"))[0]
+    doc.fields["total"] = Field("total", value="99.99", raw="99.99", confidence=1.0, source="user", edited=True)
+    again = reextract(doc, "invoice")
+    assert again.document_type == "invoice"
+    assert "invoice_number" in again.fields
+    assert again.fields["total"].value == "99.99" and again.fields["total"].edited
+    assert doc.document_type == "receipt"  # the original is not changed
+    with pytest.raises(KeyError):
+        reextract(doc, "no_such_type")
+
+
+def test_reread_page_turns_the_page_and_swaps_its_size(tmp_path):
+    f = png(tmp_path / "r.png")
+    doc = scan_file(f, FakeEngine([RECEIPT]), ScanOptions(document_type="receipt"))[0]
+    engine = FakeEngine([RECEIPT])
+    again = reread_page(doc, 1, 90, engine, ScanOptions())
+    page = again.page_results[0]
+    assert page.rotation == 90 and (page.width, page.height) == (H, W)
+    assert engine.calls == 1  # chosen by the clerk: no orientation probing
+    assert again.document_type == "receipt"
+    failed = reread_page(doc, 1, 180, FailingEngine("gpu fell over"), ScanOptions())
+    assert any("gpu fell over" in w for w in failed.page_results[0].warnings)
+    assert failed.page_results[0].lines == doc.page_results[0].lines
+    with pytest.raises(ValueError):
+        reread_page(doc, 5, 0, engine, ScanOptions())
+
+
+# -- helpers ---------------------------------------------------------------------------------------
+
+def test_mixed_pages_keep_the_text_layer_and_add_only_new_ocr_lines():
+    layer = [Line("Invoice 42", (10, 10, 200, 30), 1.0, words=[Word("Invoice", (10, 10, 100, 30)), Word("42", (110, 10, 200, 30))])]
+    ocr = [Line("Invoice 42", (12, 11, 198, 29), 0.9), Line("STAMP PAID", (300, 500, 450, 540), 0.9)]
+    merged = _merge_mixed(layer, ocr)
+    assert [ln.text for ln in merged] == ["Invoice 42", "STAMP PAID"]
+    assert merged[0].confidence == 1.0
+
+
+def test_reading_order_groups_rows_by_vertical_overlap():
+    lines = [
+        Line("12.50", (400, 102, 480, 120)),
+        Line("TOTAL", (10, 100, 80, 118)),
+        Line("header", (10, 10, 300, 40)),
+        Line("next", (10, 140, 80, 160)),
+    ]
+    assert [ln.text for ln in reading_order(lines)] == ["header", "TOTAL", "12.50", "next"]
+
+
+def test_pipeline_imports_no_qt():
+    import subprocess
+    import sys
+
+    code = "import sys, desktop.core.pipeline, desktop.core.engines.fake; print(any(m.startswith('PySide6') for m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parent.parent)
+    assert out.stdout.strip() == "False", out.stderr
+
+
+def test_reading_order_reads_columns_of_running_text_one_after_the_other():
+    text = "words of running text in a column"  # 27 non-space characters
+    left = [Line(f"L{i} {text}", (10, 100 + 30 * i, 290, 120 + 30 * i)) for i in range(4)]
+    right = [Line(f"R{i} {text}", (310, 102 + 30 * i, 590, 122 + 30 * i)) for i in range(4)]
+    header = Line(f"a heading that runs across both columns {text}", (10, 40, 590, 62))
+    order = [ln.text.split()[0] for ln in reading_order([*right, header, *left])]
+    assert order == ["a", "L0", "L1", "L2", "L3", "R0", "R1", "R2", "R3"]
+    # label ... value rows (short text on one side) stay rows
+    rows = [ln for i in range(4) for ln in (Line(f"item number {i} description", (10, 30 * i, 290, 20 + 30 * i)),
+                                            Line(f"{i}.00", (400, 30 * i, 450, 20 + 30 * i)))]
+    assert [ln.text for ln in reading_order(list(reversed(rows)))] == [ln.text for ln in rows]
