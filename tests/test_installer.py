@@ -202,3 +202,12 @@ def test_icon_renders_to_png_and_ico(tmp_path):
         assert (256, 256) in ico.info["sizes"] and (16, 16) in ico.info["sizes"]
     png = Image.open(tmp_path / "hicolor" / "48x48" / "apps" / "shoebox.png")
     assert png.size == (48, 48) and png.getextrema()[3][1] > 0  # something was drawn
+
+
+def test_desktop_entry_passes_desktop_file_validate():
+    validator = shutil.which("desktop-file-validate")
+    if validator is None:
+        pytest.skip("desktop-file-validate (desktop-file-utils) not installed")
+    result = subprocess.run([validator, str(INSTALLER / "linux" / "shoebox.desktop")],
+                            capture_output=True, text=True)
+    assert result.returncode == 0 and not result.stdout.strip(), result.stdout + result.stderr
