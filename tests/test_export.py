@@ -518,3 +518,17 @@ def test_permissions_new_and_existing(tmp_path: Path) -> None:
         assert existing.stat().st_mode & 0o777 == 0o640
     finally:
         os.umask(old)
+
+
+def test_folder_that_refuses_new_files_is_not_called_missing() -> None:
+    """/proc exists but no file can be created in it: the message must not claim the folder is missing."""
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("needs Linux /proc")
+    from desktop.core.export import ExportError, export_json
+
+    with pytest.raises(ExportError) as info:
+        export_json([], "/proc/shoebox-test.json")
+    assert "does not exist" not in str(info.value)
+    assert "/proc" in str(info.value)

@@ -153,6 +153,17 @@ def test_create_engine_auto_falls_back_to_ppocr():
     notes: list[str] = []
     engine = create_engine("auto", None, notes=notes)
     assert isinstance(engine, ppocr.PPOCREngine)
+    # Nothing set up anywhere (the ordinary office PC): one short line, not the whole search list.
+    assert notes == ["HunyuanOCR is not set up on this computer; using PP-OCR on the CPU."]
+
+
+def test_create_engine_auto_explains_an_incomplete_folder(tmp_path, monkeypatch):
+    """A folder that exists but is incomplete is worth the full explanation."""
+    ppocr = pytest.importorskip("desktop.core.engines.ppocr")
+    (tmp_path / "config.json").write_text("{}")
+    notes: list[str] = []
+    engine = create_engine("auto", tmp_path, notes=notes)
+    assert isinstance(engine, ppocr.PPOCREngine)
     assert notes and "HunyuanOCR not used" in notes[0] and "looked in:" in notes[0] and "PP-OCR" in notes[0]
 
 

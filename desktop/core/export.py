@@ -699,6 +699,9 @@ def _reason(exc: OSError, path: Path, *, replacing: bool = False) -> str:
         return "permission denied"
     code = exc.errno
     if code == errno.ENOENT:
+        if path.parent.is_dir():
+            # e.g. /proc or a virtual file system: the folder is there but refuses new files.
+            return f"the folder {path.parent} does not accept new files"
         return f"the folder {path.parent} does not exist"
     if code == errno.EISDIR:
         return "it is a folder"

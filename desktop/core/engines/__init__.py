@@ -44,8 +44,14 @@ def create_engine(name: str = "auto", model_dir: str | Path | None = None, *, no
             return hunyuan.HunyuanEngine(hunyuan.find_model_dir(model_dir))
         if name == "hunyuan":
             raise EngineUnavailable(reason)
-        message = f"HunyuanOCR not used: {reason}. Using PP-OCR on the CPU."
-        log.info(message)
+        nothing_set_up = not any(path is not None and path.exists() for _, path in hunyuan.candidate_dirs(model_dir))
+        if nothing_set_up:
+            # The ordinary CPU-only office PC: one short line, the full search list goes to the log.
+            log.info("HunyuanOCR not used: %s", reason)
+            message = "HunyuanOCR is not set up on this computer; using PP-OCR on the CPU."
+        else:
+            message = f"HunyuanOCR not used: {reason}. Using PP-OCR on the CPU."
+            log.info(message)
         if notes is not None:
             notes.append(message)
     from desktop.core.engines.ppocr import PPOCREngine
