@@ -208,6 +208,47 @@ def validate(fields: dict[str, Field], document_type: str) -> None:
 
 
 # --------------------------------------------------------------------------------------------------
+# tax-inclusive totals
+
+#: Wording that states the total already includes the tax: "GST @ 6% INCLUDED IN TOTAL", "incl. GST",
+#: "Total Incl GST", "inclusive of VAT", "prices include tax", "inkl. MwSt.", "TTC" (toutes taxes
+#: comprises), "BTW inbegrepen", 含税 (not 不含税, "tax excluded").
+TAX_INCLUSIVE = re.compile(
+    r"\bINCLUDED\s+IN\s+(?:THE\s+)?TOTAL\b|\bINCL(?:\.|UDED|USIVE|UDING|USIVE\s+OF)?\s*(?:OF\s*)?"
+    r"(?:GST|SST|VAT|TAX(?:ES)?|MWST|UST|BTW)\b|\b(?:GST|SST|VAT|TAX)\s+(?:IS\s+)?INCLU(?:DED|SIVE)\b|"
+    r"\bINCLUDES?\s+(?:GST|SST|VAT|TAX)\b|\bINKL\.?\s*(?:MWST|UST)|\bTTC\b|BTW\s+INBEGREPEN|(?<!不)含税",
+    re.I)
+
+
+def _drop_tax_inclusive_subtotal(fields: dict[str, Field], text: str) -> None:
+    """On a document that says its total includes the tax, keep a subtotal only if it is the amount
+    before tax.
+
+    Rule: when :data:`TAX_INCLUSIVE` wording is printed, a subtotal that is not the amount before tax
+    -- it does not add up with the tax to the total, or it equals the total while the tax is non-zero
+    or unknown -- is the tax-inclusive sub-total of the items (or a sum before discount/rounding),
+    so the subtotal field is left empty rather than filled with it; nothing is computed in its place
+    (a subtotal is never invented). ``subtotal + tax = total`` then has nothing to contradict, so a
+    tax-inclusive receipt raises no sum problem. Clerk edits are not touched (this runs only at
+    extraction, before :func:`validate`).
+    """
+    sub, tax, total = fields.get("subtotal"), fields.get("tax"), fields.get("total")
+    if sub is None or sub.value is None or total is None or total.value is None or not TAX_INCLUSIVE.search(text):
+        return
+    try:
+        s, g = Decimal(sub.value), Decimal(total.value)
+        t = Decimal(tax.value) if tax is not None and tax.value is not None else None
+    except InvalidOperation:
+        return
+    if t is None:
+        before_tax = s != g
+    else:
+        before_tax = abs(s + t - g) <= Decimal("0.01") and (s != g or t == 0)
+    if not before_tax:
+        fields["subtotal"] = Field(name="subtotal", source=sub.source)
+
+
+# --------------------------------------------------------------------------------------------------
 # QR merge
 
 
@@ -293,6 +334,7 @@ def extract_fields(pages: list[PageResult], document_type: str, *, date_order: s
         qr = _qr_data(qr_payloads)
         if qr:
             _merge_qr(fields, qr)
+    _drop_tax_inclusive_subtotal(fields, layout.text)
     validate(fields, document_type)
     return ExtractionResult(fields=fields, line_items=items)
 
@@ -366,6 +408,7 @@ def fields_from_values(values: dict[str, str | None], pages: list[PageResult], d
         qr = _qr_data(qr_payloads)
         if qr:
             _merge_qr(fields, qr)
+    _drop_tax_inclusive_subtotal(fields, layout.text)
     validate(fields, document_type)
     return ExtractionResult(fields=fields, line_items=[])
 

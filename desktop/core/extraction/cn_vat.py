@@ -231,17 +231,65 @@ def pick_amounts(layout: Layout) -> dict[str, Candidate | None]:
     return {"subtotal": subtotal, "tax": tax, "total": total, "_words": words}
 
 
+#: Column headers of the goods table (STA invoice format): 规格型号, 单位, 数量, 单价, 金额, 税率, 税额.
+_COLUMN_LABELS = (("quantity", r"数\s*量"), ("unit_price", r"单\s*价"), ("amount", r"金\s*额"),
+                  ("tax_rate", r"税\s*率"), ("tax", r"税\s*额"), ("unit", r"单\s*位"))
+
+
+def _header_columns(row: list[Ln]) -> dict[str, float]:
+    """Column centres (page-pixel x) of the goods table from its header row.
+
+    OCR often splits a two-character header into one box per character (``金`` ``额``, ``税`` ``额``),
+    so neighbouring boxes of the row (gap under two character heights) are joined when a box alone
+    is no label but the pair is; each label's centre is the middle of its (joined) box.
+    """
+    row = sorted(row, key=lambda o: o.x0)
+    cols: dict[str, float] = {}
+
+    def label_of(text: str) -> str | None:
+        t = re.sub(r"\s+", "", text)
+        for key, rx in _COLUMN_LABELS:
+            if re.fullmatch(rx, t) or (len(t) > 2 and re.search(rx, t)):
+                return key
+        return None
+
+    i = 0
+    while i < len(row):
+        ln = row[i]
+        key, x0, x1, step = label_of(ln.text), ln.x0, ln.x1, 1
+        if key is None and i + 1 < len(row) and row[i + 1].x0 - ln.x1 < 2 * ln.h:
+            key = label_of(ln.text + row[i + 1].text)
+            if key is not None:
+                x1, step = max(x1, row[i + 1].x1), 2
+        if key is None and re.fullmatch(r"\s*金\s*", ln.text):
+            key = "amount"  # 额 lost by OCR
+        if key is not None and key not in cols:
+            cols[key] = (x0 + x1) / 2
+        i += step
+    return cols
+
+
+def _money_column(cols: dict[str, float], cx: float, item: dict) -> str | None:
+    """The column of a number at page-pixel x ``cx``: the nearest numeric column by header centre
+    (the tax rate is recognised by its ``%``, not by position, since the narrow 税率 column sits
+    between the right-aligned 金额 and 税额 figures); a column already filled passes the number on
+    to the next free column to its right (the table's columns never hold two numbers per row)."""
+    keys = sorted((k for k in cols if k not in ("tax_rate", "unit")), key=lambda k: cols[k])
+    if not keys:
+        return None
+    best = min(keys, key=lambda k: abs(cols[k] - cx))
+    for k in keys[keys.index(best):]:
+        if k not in item:
+            return k
+    return None
+
+
 def line_items(layout: Layout) -> list[dict]:
     """Item rows of the goods table (best effort): name, quantity, unit_price, amount, tax_rate, tax."""
     header = next((ln for ln in layout.lines if re.search(r"货物|服务名称|项目名称", ln.text)), None)
     if header is None:
         return []
-    cols: dict[str, float] = {}
-    for ln in layout.row(header):
-        for key, rx in (("quantity", r"数\s*量"), ("unit_price", r"单\s*价"), ("amount", r"金\s*额|^金$"),
-                        ("tax_rate", r"税\s*率"), ("tax", r"税\s*额"), ("unit", r"单\s*位")):
-            if re.search(rx, ln.text) and key not in cols:
-                cols[key] = (ln.x0 + ln.x1) / 2
+    cols = _header_columns(layout.row(header))
     end = next((ln.y0 for ln in layout.lines if ln.cy > header.y1 and re.search(r"^\W*[¥￥]|合|^计$|价税", ln.text)), None)
     body = [ln for ln in layout.lines if ln.page == header.page and ln.cy > header.y1 and (end is None or ln.cy < end)
             and ln.h < 2 * (ln.x1 - ln.x0)]  # vertical side text (printer's imprint) is not an item
@@ -266,8 +314,7 @@ def line_items(layout: Layout) -> list[dict]:
             toks = money_tokens(ln.text)
             if not toks or not cols:
                 continue
-            cx = (ln.x0 + ln.x1) / 2
-            key = min((k for k in cols if k not in ("tax_rate", "unit")), key=lambda k: abs(cols[k] - cx), default=None)
+            key = _money_column(cols, (ln.x0 + ln.x1) / 2, item)
             if key in ("quantity", "unit_price"):
                 item[key] = re.sub(r"[^\d.]", "", ln.text) or None
             elif key in ("amount", "tax"):

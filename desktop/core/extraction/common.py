@@ -8,7 +8,7 @@ from desktop.core.extraction.amounts import currency_from_text
 from desktop.core.extraction.dates import find_dates
 from desktop.core.extraction.layout import Candidate, Layout
 
-__all__ = ["document_currency", "infer_date_order", "tidy_name", "COUNTRY_DATE_ORDER"]
+__all__ = ["document_currency", "infer_date_order", "looks_like_name", "tidy_name", "COUNTRY_DATE_ORDER"]
 
 #: Usual numeric date order by currency (i.e. by country): ISO 8601 is YMD; the US writes MDY; Malaysia,
 #: the euro area, the UK, India and Singapore write DMY; China writes YYYY年MM月DD日 (YMD).
@@ -111,3 +111,31 @@ def tidy_name(text: str) -> str:
     t = re.sub(r"(?<=\.[A-Za-z])\.(?=[A-Za-z]{2})", ". ", t)
     t = re.sub(r"\s+", " ", t)
     return t.strip(" ,;:")
+
+
+#: Longest company-name line accepted as a vendor / issuer name (characters). Registered names run
+#: long ("AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD" is 50); a longer line is running text.
+MAX_NAME_CHARS = 70
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def looks_like_name(text: str) -> bool:
+    """Whether a line can be a business name rather than a line of prose.
+
+    Names are short (at most :data:`MAX_NAME_CHARS` characters), written in capitals or title case,
+    and do not end a sentence. Rejected: longer lines; lines where at least three words, and at least
+    40% of them, start in lower case ("This is a lot of 12 point text to test the"; lower-case
+    particles of names such as "van", "de", "of" stay a minority); lines ending with a full stop after a
+    lower-case word ("... over the lazy fox."; abbreviations such as "Sdn. Bhd." or "Co." are
+    capitalised). Chinese text (no case) is judged by length only.
+    """
+    t = text.strip()
+    if not t or len(t) > MAX_NAME_CHARS:
+        return False
+    words = _WORD.findall(t)
+    lower = [w for w in words if w[0].islower()]
+    if len(lower) >= 3 and len(lower) >= 0.4 * len(words):
+        return False
+    if re.search(r"(?<![^\W\d_])[a-z]{2,}\.$", t) and len(words) >= 3:
+        return False
+    return True

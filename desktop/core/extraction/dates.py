@@ -33,7 +33,7 @@ _YMD_CN = re.compile(
 _NUMERIC = re.compile(r"(?<![\d.])(\d{1,2})\s?([./\-])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?:(?!\d)|(?=\d{1,2}[:：]\d{2}))")
 _TEXT_DMY = re.compile(rf"(?<![\w])(\d{{1,2}})(?:st|nd|rd|th|er)?\.?[\s\-/]*({_MONTH_RE})[\s\-/,.]*(\d{{4}}|\d{{2}})(?!\d)", re.I)
 _TEXT_MDY = re.compile(rf"(?<![\w])({_MONTH_RE})\s*(\d{{1,2}})(?:st|nd|rd|th)?,?\s*(\d{{4}})(?!\d)", re.I)
-_TIME = re.compile(r"(?<![\d:])([01]?\d|2[0-3])\s?[:：·]\s?([0-5]\d)(?:\s?[:：·]\s?([0-5]\d))?(?!\d)(?:\s*([AaPp])\.?\s*[Mm]\.?)?")
+_TIME = re.compile(r"(?<![\d:])([01]?\d|2[0-3])\s?[:：·]\s?([0-5]\d)(?:\s?[:：·]\s?([0-5]\d))?(?!\d)(?:\s*([AaPp])\.?\s*[Mm]\.?(?![A-Za-z])|\s?([AaPp])[HhNn](?![A-Za-z]))?")
 
 
 @dataclass
@@ -174,10 +174,13 @@ def find_times(text: str) -> list[tuple[str, str, int]]:
     out = []
     t = unicodedata.normalize("NFKC", text)
     for m in _TIME.finditer(t):
-        h, mi, s, ampm = int(m.group(1)), m.group(2), m.group(3), m.group(4)
+        h, mi, s, ampm = int(m.group(1)), m.group(2), m.group(3), m.group(4) or m.group(5)
         if ampm:
-            if h > 12 or h == 0:
+            if h == 0 or (h > 12 and ampm.lower() == "a"):
                 continue
+            if h > 12:  # "13:14:15 PM": a 24-hour time with the marker printed anyway; it agrees
+                ampm = None
+        if ampm:
             if ampm.lower() == "p" and h != 12:
                 h += 12
             elif ampm.lower() == "a" and h == 12:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from desktop.core.extraction.common import document_currency, infer_date_order, tidy_name
+from desktop.core.extraction.common import document_currency, infer_date_order, looks_like_name, tidy_name
 from desktop.core.extraction.dates import find_dates
 from desktop.core.extraction.layout import Candidate, Layout
 from desktop.core.extraction.parsers import amount_finder, date_finder
@@ -78,7 +78,9 @@ _TAX_EXCLUDE = re.compile(r"incl|inkl|excl|exkl|ohne|nummer|number|n[°º]|\bnr\
                           r"%\s*$|service\s*tax\s*#|grondslag|prijzen|prices|tin\b|siret|intracom", re.I)
 _COMPANY = re.compile(r"\b(B\.?V\.?|N\.?V\.?|GmbH|AG|Ltd\.?|Limited|Inc\.?|LLC|SARL|SAS|S\.A\.|SA|SRL|BVBA|"
                       r"Pvt\.?|PLC|Corp\.?|Co\.|KG|e\.K\.|UG)(?=\W|$)")
-_BUYER_LABEL = re.compile(r"(bill\s*to|billed\s*to|sold\s*to|ship\s*to|invoice\s*to|customer|client|kunden?|klant|"
+#: Customer labels, matched as whole words only: never a fragment of a longer word ("Kundennr." is the
+#: customer *number* label, "Stammkunde" a word in a sentence), and not followed by a number label.
+_BUYER_LABEL = re.compile(r"(?<![^\W\d_])(bill\s*to|billed\s*to|sold\s*to|ship\s*to|invoice\s*to|customer|client|kunden?|klant|"
                           r"factuuradres|billing\s*address|destinataire|rechnungsempf\w*)(?![^\W\d_])"
                           r"(?!\s*-?\s*(nr|nummer|number|no|id|ref|#))", re.I)
 
@@ -125,7 +127,7 @@ def pick_vendor(layout: Layout) -> Candidate | None:
         t = ln.text
         if ln.x0 > 0.4 * ln.page_width or _INVOICE_WEAK.search(t) or re.search(r"\d", t) or len(t) < 3:
             continue
-        if id(ln) in buyer_zone or _BUYER_LABEL.search(t):
+        if id(ln) in buyer_zone or _BUYER_LABEL.search(t) or not looks_like_name(t):
             continue
         return Candidate(tidy_name(t), t, [ln], [], 0.45)
     return None

@@ -18,7 +18,7 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from desktop.core.extraction.amounts import format_amount
-from desktop.core.extraction.common import document_currency, infer_date_order, tidy_name
+from desktop.core.extraction.common import document_currency, infer_date_order, looks_like_name, tidy_name
 from desktop.core.extraction.dates import find_dates, find_times
 from desktop.core.extraction.layout import Candidate, Layout, Ln
 from desktop.core.extraction.parsers import amount_finder, money_tokens, regex_finder
@@ -97,6 +97,8 @@ def _top_rows(layout: Layout, n: int = 14) -> list[_Row]:
 def _is_vendor_like(text: str) -> bool:
     letters = re.sub(r"[^A-Za-z]", "", text)
     if len(letters) < 3 or _HEADER.search(text) or _CONTACT.search(text) or _REGNO_ONLY.match(text):
+        return False
+    if not looks_like_name(text):  # running text (a letter, a page of prose) is never the shop's name
         return False
     if find_dates(text) or find_times(text):
         return False
@@ -210,18 +212,50 @@ def pick_date(layout: Layout, order: str) -> Candidate | None:
     return max(cands, key=lambda c: c.score)
 
 
+#: Time labels: English, Malay (masa), German (Zeit/Uhrzeit), French (heure), Spanish (hora), Chinese
+#: (时间); ``TINE``/``TIHE``/``T1ME`` are the usual OCR misreads of ``TIME`` on till receipts.
+_TIME_LABEL = re.compile(r"(?i)\b(?:t[i1l!][mnh]e|masa|zeit|uhrzeit|heure|hora)\b|时\s*间")
+#: A labelled ``HH:MM`` followed by a misread second colon (``15:46100`` for ``15:46:00``).
+_TIME_MISREAD = re.compile(r"(?<!\d)([01]?\d|2[0-3])\s?[:：]\s?([0-5]\d)[1lI|!;.]([0-5]\d)(?!\d)")
+
+
 def pick_time(layout: Layout, date: Candidate | None) -> Candidate | None:
-    """A time of day on the date's row, else the first on the document."""
-    lines = list(layout.lines)
+    """The time of the transaction (``HH:MM[:SS]``, 24-hour; AM/PM converted).
+
+    Candidates are the times printed anywhere (:func:`~desktop.core.extraction.dates.find_times`); a
+    date glued to its time (``20-06-201821:36:11``) is split at the end of the date. Ranking: on the
+    date's row, or with a time label (TIME, Masa, Zeit, 时间, ...) on its line or to its left on the
+    row, beats the rest; the row just below the date comes next; then document order. A receipt
+    prints the transaction time beside the date, while later times (``Closed:``, ``Printed:``) are
+    other events. After a label, a misread second colon is accepted (``TINE: 15:46100`` ->
+    ``15:46:00``).
+    """
+    date_rows: list[Ln] = []
+    below: list[Ln] = []
     if date and date.lines:
-        row = layout.row(date.lines[0])
-        lines = row + [ln for ln in lines if ln not in row]
-    for ln in lines:
-        found = find_times(ln.text)
-        if found:
-            iso, raw, _ = found[0]
-            return Candidate(iso, raw, [ln], [], 0.8)
-    return None
+        date_rows = layout.row(date.lines[0])
+        below = [o for d in date_rows for o in layout.below(d, 2)]
+    date_raw = date.raw if date and date.raw else None
+    best: Candidate | None = None
+    for i, ln in enumerate(layout.lines):
+        text = ln.text
+        if date_raw and date_raw in text:
+            text = text.replace(date_raw, " ", 1)
+        left = [o for o in layout.row(ln) if o.x1 <= ln.x0 + 0.5 * ln.h] if ln in date_rows or _TIME_LABEL.search(
+            " ".join(o.text for o in layout.row(ln))) else []
+        labelled = bool(_TIME_LABEL.search(ln.text)) or any(_TIME_LABEL.search(o.text) for o in left)
+        found = find_times(text)
+        if not found and labelled:
+            m = _TIME_MISREAD.search(text[_TIME_LABEL.search(text).end():] if _TIME_LABEL.search(text) else text)
+            if m:
+                found = [(f"{int(m.group(1)):02d}:{m.group(2)}:{m.group(3)}", m.group(0), m.start())]
+        if not found:
+            continue
+        iso, raw, _ = found[0]
+        score = -0.01 * i + (3 if ln in date_rows else 0) + (3 if labelled else 0) + (1 if ln in below else 0)
+        if best is None or score > best.score:
+            best = Candidate(iso, raw, [ln], [], 0.85 if score > 0 else 0.7, score)
+    return best
 
 
 def _money_cands(layout: Layout, label: re.Pattern[str], exclude: re.Pattern[str] | None) -> list[Candidate]:
