@@ -82,6 +82,9 @@ VIEW_MAX_PIXELS = 8_000_000
 THUMB_MAX_PIXELS = 96 * 128
 FALLBACK_SUFFIXES = (".jpg", ".jpeg", ".png", ".tif", ".tiff", ".bmp", ".webp", ".heic", ".heif", ".pdf")
 MAX_RECENT = 10
+THREAD_STOP_TIMEOUT_MS = 60_000
+"""Longest wait for a worker thread at exit: the page being read is finished first (PP-OCR: seconds;
+HunyuanOCR on a slow machine: up to about a minute), then the thread is left behind."""
 
 
 def supported_suffixes() -> tuple[str, ...]:
@@ -149,6 +152,7 @@ class MainWindow(QMainWindow):
         self._first_show = True
         self._fill_menu: QMenu | None = None
         self._closing = False
+        self._shut_down = False
 
         self._build_workers(engine_factory or default_engine_factory(self.settings.engine, self.settings.model_dir))
         self._build_ui()
@@ -1208,14 +1212,25 @@ class MainWindow(QMainWindow):
         self.shutdown()
         event.accept()
 
+    def threads_running(self) -> bool:
+        """Whether a worker thread is still running (after :meth:`shutdown`: it did not stop in time)."""
+        return self.worker_thread.isRunning() or self.loader_thread.isRunning()
+
     def shutdown(self) -> None:
-        """Stop the worker threads (the current page finishes) and close the session database."""
+        """Stop the worker threads (the current page finishes) and close the session database.
+
+        Idempotent: the window's close and the application's ``aboutToQuit`` both call it. Each
+        thread is waited for at most :data:`THREAD_STOP_TIMEOUT_MS`.
+        """
+        if self._shut_down:
+            return
+        self._shut_down = True
         self.worker.cancel()
         # queued behind the job in progress (later jobs are skipped); it quits the thread's loop
         QMetaObject.invokeMethod(self.worker, "shutdown", Qt.ConnectionType.QueuedConnection)
         self.loader_thread.quit()
         for thread in (self.worker_thread, self.loader_thread):
-            if not thread.wait(120_000):
+            if not thread.wait(THREAD_STOP_TIMEOUT_MS):
                 log.error("%s did not stop", thread.objectName())
         try:
             self.store.close()
