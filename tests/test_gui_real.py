@@ -273,3 +273,90 @@ def test_shoebox_command_opens_the_window(samples, shoebox_home, with_file) -> N
     with SessionStore() as store:
         sources = [e.source for e in store.entries()]
     assert sources == ([str(sample)] if with_file else [])
+
+
+@pytest.fixture
+def translated(qtbot):
+    """Install the app's translators for a language for the duration of a test."""
+    from PySide6.QtCore import QCoreApplication
+
+    from desktop.gui.resources import install_translators
+
+    app, installed = QCoreApplication.instance(), []
+
+    def install(language: str) -> None:
+        installed.extend(install_translators(app, language))
+        assert installed, f"no translation for {language}"
+
+    yield install
+    for t in installed:
+        app.removeTranslator(t)
+
+
+def test_badge_and_header_count_the_same_fields(qtbot, make_window, samples, translated) -> None:
+    """sroie_514: the queue badge, the tinted rows and the header all count ``needs_check`` fields,
+    and the header says what it counts, in proper English plurals."""
+    import re
+
+    from desktop.gui.queue import ATTENTION_ROLE, needs_check
+
+    translated("en")
+    w = make_window(recorded("sroie_514"))
+    (entry_id,) = w.add_paths([samples / "sroie" / "sroie_514.jpg"])
+    wait_read(qtbot, w)
+    w.select_entry(entry_id)
+    doc = w.current_document()
+
+    def header_count() -> int:
+        match = re.search(r"(\d+) fields? to check", w.summary_label.text())
+        return int(match.group(1)) if match else 0
+
+    expected = sum(needs_check(f) for f in doc.fields.values())
+    assert expected >= 1  # the vendor address is read with low confidence
+    assert w.model.index(0, 0).data(ATTENTION_ROLE) == expected == shown_attention(w) == header_count()
+    assert ("1 field to check" if expected == 1 else f"{expected} fields to check") in w.summary_label.text()
+
+    # a typed total that no longer adds up: a problem on top of the low-confidence field
+    w.commit_field("total", "99.99")
+    doc = w.current_document()
+    n = sum(needs_check(f) for f in doc.fields.values())
+    assert n == expected + 1
+    assert w.model.index(0, 0).data(ATTENTION_ROLE) == n == shown_attention(w) == header_count()
+    assert f"{n} fields to check" in w.summary_label.text()
+    assert w.model.data(w.model.index(0, 3), Qt.ItemDataRole.ToolTipRole) == f"{n} fields need attention"
+
+
+def test_failed_file_shows_no_type_and_a_wrapped_message(qtbot, make_window, tmp_path) -> None:
+    """No document / a failed file: the type combo is blank ("—"); the error wraps inside the viewer."""
+    w = make_window()
+    assert w.type_combo.currentIndex() == -1 and w.type_combo.currentText() == ""
+    assert w.type_combo.placeholderText() == "—"
+    bad = tmp_path / ("a-rather-long-file-name-for-a-scanned-receipt-" * 3 + ".jpg")
+    bad.write_bytes(b"this is not a JPEG at all " * 40)
+    (entry_id,) = w.add_paths([bad])
+    wait_read(qtbot, w)
+    w.select_entry(entry_id)
+    doc = w.current_document()
+    assert doc.error and bad.name in doc.error
+    assert w.type_combo.currentIndex() == -1 and w.type_combo.currentText() == ""
+    assert not w.type_combo.isEnabled()
+    assert doc.error in w.viewer.message
+    qtbot.wait(50)
+    assert w.viewer.horizontalScrollBar().maximum() == 0, "the message runs off the side"
+    w.resize(900, 700)  # narrower: the message wraps again
+    qtbot.wait(50)
+    assert w.viewer.horizontalScrollBar().maximum() == 0
+
+
+def test_chinese_ui_labels_core_errors(qtbot, make_window, tmp_path, translated) -> None:
+    """zh_CN: the core's message (file name and reason) keeps its words, under a translated label."""
+    translated("zh_CN")
+    w = make_window()
+    (entry_id,) = w.add_paths([tmp_path / "missing.jpg"])
+    wait_read(qtbot, w)
+    w.select_entry(entry_id)
+    error = w.current_document().error
+    assert "missing.jpg" in error
+    assert w.viewer.message == f"读取失败：{error}"
+    assert w.form._empty.text().startswith("无法读取此文件")  # noqa: SLF001
+    assert w.model.status_text(w.model.entry(entry_id)).startswith("失败：")

@@ -47,6 +47,7 @@ import math
 import os
 import re
 import threading
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -126,6 +127,10 @@ mapping) is ignored and the page is OCRed instead."""
 
 if Image.MAX_IMAGE_PIXELS is not None and Image.MAX_IMAGE_PIXELS < MAX_IMAGE_PIXELS:
     Image.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
+# Pillow warns on opening an image over its limit; intake refuses such images itself (with a message
+# naming the file), so the warning is only noise on stderr. A process-wide filter: catch_warnings is
+# not thread-safe and pages are opened in worker threads.
+warnings.filterwarnings("ignore", category=Image.DecompressionBombWarning)
 
 _PIL_FORMATS: dict[str, list[str]] = {
     "jpeg": ["JPEG"],  # the JPEG opener also returns MPO files (phone photos with extra frames)

@@ -7,16 +7,25 @@ in the status bar.
 ``SHOEBOX_STARTUP_PROBE=<file>``: when the main window is first shown, write
 ``<unix time> <heavy modules already imported or ->`` to the file and print ``SHOEBOX_WINDOW_SHOWN``
 (used by ``benchmarks/bench_startup.py``). ``SHOEBOX_EXIT_WHEN_SHOWN=1`` quits right after.
+
+Stopping from a terminal: SIGINT (Ctrl+C) and SIGTERM close the window the normal way (geometry and
+session saved, the reading thread asked to stop and waited for) and the process exits with
+``128 + signal number`` (130 for Ctrl+C, the shell convention), without a traceback. A second signal
+while closing takes the default action (immediate termination).
 """
 from __future__ import annotations
 
 import argparse
 import logging
 import os
+import signal
 import sys
+from typing import Any
 
 from desktop import __version__
 from desktop.core.offline import enforce_offline_environment
+
+log = logging.getLogger(__name__)
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -25,6 +34,38 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("files", nargs="*", help="files or folders to queue and read")
     parser.add_argument("--version", action="version", version=f"Shoebox {__version__}")
     return parser.parse_args(argv)
+
+
+SIGNAL_POLL_MS = 200
+"""How often the Qt event loop hands control back to Python so that its signal handlers can run
+(CPython only runs them between bytecodes, never while the loop sits in C++ waiting for events)."""
+
+
+def install_stop_signals(app: Any, close: Any) -> Any:
+    """Make SIGINT/SIGTERM call ``close()`` from the Qt event loop; returns the poll timer (keep it).
+
+    Args:
+        app: the ``QApplication``; ``app.property("shoebox_exit_code")`` receives ``128 + signum``.
+        close: what a signal does (closes the window, which quits the app); run from a queued call,
+            so it never runs inside whatever Qt code the handler interrupted.
+    """
+    from PySide6.QtCore import QTimer
+
+    def handler(signum: int, _frame: Any) -> None:
+        # the second Ctrl+C while the engine finishes its page ends the process the hard way
+        for s in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(s, signal.SIG_DFL)
+        app.setProperty("shoebox_exit_code", 128 + signum)
+        log.info("signal %d: closing", signum)
+        QTimer.singleShot(0, close)
+
+    signal.signal(signal.SIGINT, handler)
+    signal.signal(signal.SIGTERM, handler)
+    timer = QTimer(app)
+    timer.setObjectName("signal_poll")
+    timer.timeout.connect(lambda: None)
+    timer.start(SIGNAL_POLL_MS)
+    return timer
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,12 +94,30 @@ def main(argv: list[str] | None = None) -> int:
     from desktop.gui.mainwindow import MainWindow
 
     window = MainWindow(settings=settings, language=language)
+
+    def close() -> None:
+        window.close()
+        app.quit()
+
+    poll = install_stop_signals(app, close)  # noqa: F841 - kept alive until exit
+    # however the loop ends (last window closed, app.quit(), a signal), the threads stop first
+    app.aboutToQuit.connect(window.shutdown)
     window.show()
     if args.files:
         window.add_paths(args.files)
     if os.environ.get("SHOEBOX_EXIT_WHEN_SHOWN"):
         window.shown_first.connect(lambda: QTimer.singleShot(0, window.close))
-    return int(app.exec())
+    code = int(app.exec())
+    window.shutdown()  # no-op when done already
+    code = code or int(app.property("shoebox_exit_code") or 0)
+    if window.threads_running():
+        # a thread that would not stop in time: leaving through Python would destroy the running
+        # QThread and abort; the session is already saved, so end the process directly.
+        log.error("a worker thread did not stop; exiting without waiting for it")
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code
 
 
 if __name__ == "__main__":

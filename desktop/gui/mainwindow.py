@@ -82,6 +82,9 @@ VIEW_MAX_PIXELS = 8_000_000
 THUMB_MAX_PIXELS = 96 * 128
 FALLBACK_SUFFIXES = (".jpg", ".jpeg", ".png", ".tif", ".tiff", ".bmp", ".webp", ".heic", ".heif", ".pdf")
 MAX_RECENT = 10
+THREAD_STOP_TIMEOUT_MS = 60_000
+"""Longest wait for a worker thread at exit: the page being read is finished first (PP-OCR: seconds;
+HunyuanOCR on a slow machine: up to about a minute), then the thread is left behind."""
 
 
 def supported_suffixes() -> tuple[str, ...]:
@@ -149,6 +152,7 @@ class MainWindow(QMainWindow):
         self._first_show = True
         self._fill_menu: QMenu | None = None
         self._closing = False
+        self._shut_down = False
 
         self._build_workers(engine_factory or default_engine_factory(self.settings.engine, self.settings.model_dir))
         self._build_ui()
@@ -236,6 +240,8 @@ class MainWindow(QMainWindow):
         self.type_combo.setObjectName("document_type")
         for name, dt in document_types().items():
             self.type_combo.addItem(dt.label_for(self.language), name)
+        self.type_combo.setPlaceholderText("—")
+        self.type_combo.setCurrentIndex(-1)
         self.type_combo.activated.connect(self._on_type_chosen)
         type_label = QLabel(self.tr("&Type:"), self)
         type_label.setBuddy(self.type_combo)
@@ -695,6 +701,10 @@ class MainWindow(QMainWindow):
                                              self.tr("Rotate and read again"), self.select_entry))
 
     def _on_error(self, entry_id: int, message: str) -> None:
+        entry = self.model.entry(entry_id)
+        if entry is not None and entry.document is not None and not entry.document.error:
+            # reading a page again failed: the document stays as it was
+            self.statusBar().showMessage(self.tr("Reading again failed: %1").replace("%1", message), 10000)
         self.model.fail(entry_id, message)
         if self.current_id == entry_id:
             self._show_document(entry_id)
@@ -748,7 +758,7 @@ class MainWindow(QMainWindow):
         if channel == "thumb":
             self._thumb_requests.pop(request_id, None)
         elif request_id == self._viewer_request and self.viewer.page is None:
-            self.viewer.clear(message)
+            self.viewer.clear(self.tr("The page could not be shown: %1").replace("%1", message))
 
     # ---------------------------------------------------------------------------------- showing
     def select_entry(self, entry_id: int) -> None:
@@ -789,6 +799,8 @@ class MainWindow(QMainWindow):
         doc = entry.document if entry else None
         ok = doc is not None and not doc.error
         self.type_combo.setEnabled(ok)
+        if not ok:
+            self.type_combo.setCurrentIndex(-1)  # shows the "—" placeholder, not some type
         self.reviewed_button.setEnabled(ok)
         self.reviewed_action.setEnabled(ok)
         for a in (self.rotate_left_action, self.rotate_right_action):
@@ -816,7 +828,9 @@ class MainWindow(QMainWindow):
         if doc.error:
             self.form.show_message(self.tr("This file could not be read:\n%1").replace("%1", doc.error))
             self.summary_label.clear()
-            self.viewer.clear(doc.error)
+            # the core's message (file name and reason) stays as written; the label around it is ours
+            self._viewer_request = self._next_request()  # a page picture still loading is not wanted now
+            self.viewer.clear(self.tr("Reading failed: %1").replace("%1", doc.error))
             self.text_view.clear()
             self.current_page = None
             self._set_page_label()
@@ -1031,7 +1045,8 @@ class MainWindow(QMainWindow):
         try:
             options = self._options(doc.document_type)
         except ImportError as exc:
-            QMessageBox.warning(self, self.tr("Read again"), str(exc))
+            QMessageBox.warning(self, self.tr("Read again"),
+                                self.tr("Reading is not available in this installation (%1)").replace("%1", str(exc)))
             return
         rotation = (page.rotation + degrees) % 360
         self.model.set_message(entry_id, self.tr("reading page %1 again…").replace("%1", str(page.number)))
@@ -1208,14 +1223,25 @@ class MainWindow(QMainWindow):
         self.shutdown()
         event.accept()
 
+    def threads_running(self) -> bool:
+        """Whether a worker thread is still running (after :meth:`shutdown`: it did not stop in time)."""
+        return self.worker_thread.isRunning() or self.loader_thread.isRunning()
+
     def shutdown(self) -> None:
-        """Stop the worker threads (the current page finishes) and close the session database."""
+        """Stop the worker threads (the current page finishes) and close the session database.
+
+        Idempotent: the window's close and the application's ``aboutToQuit`` both call it. Each
+        thread is waited for at most :data:`THREAD_STOP_TIMEOUT_MS`.
+        """
+        if self._shut_down:
+            return
+        self._shut_down = True
         self.worker.cancel()
         # queued behind the job in progress (later jobs are skipped); it quits the thread's loop
         QMetaObject.invokeMethod(self.worker, "shutdown", Qt.ConnectionType.QueuedConnection)
         self.loader_thread.quit()
         for thread in (self.worker_thread, self.loader_thread):
-            if not thread.wait(120_000):
+            if not thread.wait(THREAD_STOP_TIMEOUT_MS):
                 log.error("%s did not stop", thread.objectName())
         try:
             self.store.close()

@@ -37,17 +37,19 @@ def resolve_language(setting: str) -> str:
 def install_translators(app: QCoreApplication, language: str) -> list[QTranslator]:
     """Load Shoebox's and Qt's own translations for ``language`` into ``app``.
 
-    Returns the installed translators (keep them alive). English needs none.
+    Returns the installed translators (keep them alive). English, the source language, loads only
+    ``shoebox_en.qm``: the plural forms of the ``%n`` messages ("1 field to check", "2 fields to
+    check"), as Qt's "Handling Plurals" guide does (``pyside6-lupdate -pluralonly``).
     """
     installed: list[QTranslator] = []
-    if language == "en":
-        return installed
     ours = QTranslator(app)
     if ours.load(f"shoebox_{language}", str(resources_dir() / "translations")):
         app.installTranslator(ours)
         installed.append(ours)
     else:
         log.warning("no Shoebox translation for %s", language)
+    if language == "en":
+        return installed
     qt = QTranslator(app)
     if qt.load(f"qtbase_{language}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
         app.installTranslator(qt)

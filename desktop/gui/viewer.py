@@ -10,13 +10,13 @@ screens. "100 %" shows one page pixel per *physical* screen pixel (it divides by
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPen, QPixmap, QWheelEvent
+from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPen, QPixmap, QTextOption, QWheelEvent
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPixmapItem,
     QGraphicsRectItem,
     QGraphicsScene,
-    QGraphicsSimpleTextItem,
+    QGraphicsTextItem,
     QGraphicsView,
     QWidget,
 )
@@ -25,6 +25,7 @@ from desktop.core.model import Box, PageResult
 
 ZOOM_STEP = 1.25
 MIN_ZOOM, MAX_ZOOM = 0.02, 16.0
+MESSAGE_MARGIN = 24
 
 LINE_PEN = QColor(30, 136, 229, 200)
 LINE_FILL = QColor(30, 136, 229, 28)
@@ -87,7 +88,7 @@ class PageViewer(QGraphicsView):
         self._outlines = True
         self._fit_mode: str | None = "width"
         self._press_pos: QPoint | None = None
-        self._message: QGraphicsSimpleTextItem | None = None
+        self._message: QGraphicsTextItem | None = None
 
     # -- content -----------------------------------------------------------------------------------
     @property
@@ -103,13 +104,33 @@ class PageViewer(QGraphicsView):
         self._page = None
         self._message = None
         if message:
-            self._message = self.scene().addSimpleText(message)
-            self._message.setBrush(QBrush(QColor("white")))
+            self._message = QGraphicsTextItem()
+            self._message.setPlainText(message)
+            self._message.setDefaultTextColor(QColor("white"))
             font = self._message.font()
             font.setPointSize(12)
             self._message.setFont(font)
-            self.scene().setSceneRect(self._message.boundingRect().adjusted(-40, -40, 40, 40))
+            option = self._message.document().defaultTextOption()
+            option.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+            option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)  # long paths too
+            self._message.document().setDefaultTextOption(option)
+            self.scene().addItem(self._message)
             self.resetTransform()
+            self._wrap_message()
+
+    def _wrap_message(self) -> None:
+        """Wrap the message to the view's width (no horizontal scrolling) and centre it."""
+        if self._message is None:
+            return
+        width = max(120.0, self.viewport().width() - 2 * MESSAGE_MARGIN)
+        self._message.setTextWidth(width)
+        rect = self._message.boundingRect()
+        self.scene().setSceneRect(rect.adjusted(-MESSAGE_MARGIN + 4, -MESSAGE_MARGIN, MESSAGE_MARGIN - 4, MESSAGE_MARGIN))
+
+    @property
+    def message(self) -> str:
+        """The message shown instead of a page ("" when none)."""
+        return self._message.toPlainText() if self._message is not None else ""
 
     def set_page(self, image: QImage | None, page: PageResult, page_size: tuple[int, int] | None = None) -> None:
         """Show a page.
@@ -229,6 +250,8 @@ class PageViewer(QGraphicsView):
         super().resizeEvent(event)
         if self._fit_mode and self._page is not None:
             self._apply_fit(self._fit_mode)
+        elif self._message is not None:
+            self._wrap_message()
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
         """Wheel zooms (with or without Ctrl) about the mouse; Shift+wheel scrolls."""

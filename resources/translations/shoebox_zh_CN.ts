@@ -106,595 +106,611 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="134"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="137"/>
         <source>not started</source>
         <translation>未启动</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="210"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="214"/>
         <source>Page</source>
         <translation>页面</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="240"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="246"/>
         <source>&amp;Type:</source>
         <translation>类型(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="244"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="826"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="1059"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="250"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="839"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1073"/>
         <source>Mark reviewed</source>
         <translation>标记为已审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="246"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="252"/>
         <source>Mark this document reviewed and go to the next one (Ctrl+Enter)</source>
         <translation>将此单据标记为已审核并转到下一张（Ctrl+Enter）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="265"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="271"/>
         <source>Fields</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="266"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="272"/>
         <source>Page text</source>
         <translation>页面文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="280"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="286"/>
         <source>OCR engine not started</source>
         <translation>OCR 引擎未启动</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="284"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="290"/>
         <source>%v of %m files</source>
         <translation>%v / %m 个文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="288"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="338"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="294"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="344"/>
         <source>Stop reading after the current page</source>
         <translation>读完当前页后停止</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="311"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="317"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="312"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="318"/>
         <source>Add receipts and invoices to the queue</source>
         <translation>将收据和发票加入队列</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="313"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="319"/>
         <source>&amp;Paste image</source>
         <translation>粘贴图片(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="314"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="320"/>
         <source>Add the image on the clipboard to the queue</source>
         <translation>将剪贴板中的图片加入队列</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="315"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="321"/>
         <source>&amp;Export reviewed…</source>
         <translation>导出已审核(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="316"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="322"/>
         <source>Save the reviewed documents as Excel, JSON or CSV</source>
         <translation>将已审核的单据保存为 Excel、JSON 或 CSV</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="317"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="323"/>
         <source>Export &amp;all…</source>
         <translation>全部导出(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="318"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="324"/>
         <source>Export &amp;selected…</source>
         <translation>导出所选(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="319"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="325"/>
         <source>&amp;Remove from queue</source>
         <translation>从队列中移除(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="323"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="329"/>
         <source>Read &amp;queued files</source>
         <translation>读取排队的文件(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="324"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="330"/>
         <source>Read every file still waiting in the queue</source>
         <translation>读取队列中所有等待的文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="325"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="331"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="326"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="332"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="328"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="334"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="333"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="339"/>
         <source>Mark &amp;reviewed</source>
         <translation>标记为已审核(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="335"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="341"/>
         <source>Mark this document reviewed and go to the next one that needs review</source>
         <translation>将此单据标记为已审核并转到下一张待审核单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="336"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="342"/>
         <source>&amp;Next needing review</source>
         <translation>下一张待审核(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="337"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="343"/>
         <source>&amp;Cancel reading</source>
         <translation>取消读取(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="341"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="347"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="343"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="349"/>
         <source>&amp;About Shoebox</source>
         <translation>关于 Shoebox(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="345"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="351"/>
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="348"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="354"/>
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="349"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="355"/>
         <source>Next page</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="350"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="356"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="351"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="357"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="353"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="359"/>
         <source>&amp;Actual pixels (100%)</source>
         <translation>实际像素 (100%)(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="354"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="360"/>
         <source>Fit &amp;width</source>
         <translation>适合宽度(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="355"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="361"/>
         <source>Fit &amp;page</source>
         <translation>适合页面(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="356"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="362"/>
         <source>Show recognised &amp;lines</source>
         <translation>显示识别的文字行(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="357"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="363"/>
         <source>Outline the recognised lines on the page</source>
         <translation>在页面上框出识别的文字行</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="360"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="366"/>
         <source>Rotate left and read again</source>
         <translation>向左旋转并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="361"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="367"/>
         <source>Turn this page 90° anticlockwise and read it again</source>
         <translation>将此页逆时针旋转 90° 并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="362"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="368"/>
         <source>Rotate right and read again</source>
         <translation>向右旋转并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="363"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="369"/>
         <source>Turn this page 90° clockwise and read it again</source>
         <translation>将此页顺时针旋转 90° 并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="366"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="372"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="368"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="374"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="376"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="382"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="382"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="388"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="391"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="397"/>
         <source>&amp;Settings</source>
         <translation>设置(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="393"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="399"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="395"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="401"/>
         <source>System language</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="402"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="408"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="405"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="411"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="414"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="420"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="414"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="574"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="420"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="580"/>
         <source>Paste</source>
         <translation>粘贴</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="415"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="1121"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="421"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1135"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="415"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="864"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="421"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="877"/>
         <source>Reviewed</source>
         <translation>已审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="416"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="422"/>
         <source>Next</source>
         <translation>下一张</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="416"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="422"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="417"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="423"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="496"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="502"/>
         <source>No documents found in %1</source>
         <translation>在 %1 中未找到单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="528"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="534"/>
         <source>Settings could not be saved: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="538"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="544"/>
         <source>No recent files</source>
         <translation>没有最近的文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="545"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="551"/>
         <source>Open documents</source>
         <translation>打开单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="546"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="552"/>
         <source>Documents (%1)</source>
         <translation>单据 (%1)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="546"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="552"/>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="564"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="570"/>
         <source>The clipboard holds no image or file.</source>
         <translation>剪贴板中没有图片或文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="574"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="580"/>
         <source>The image could not be saved to %1.</source>
         <translation>无法将图片保存到 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="617"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="623"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1048"/>
         <source>Reading is not available in this installation (%1)</source>
         <translation>此安装无法读取单据（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="636"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="642"/>
         <source>Cancelling after the current page…</source>
         <translation>读完当前页后取消…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="651"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="657"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="651"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="657"/>
         <source>Loading the OCR engine…</source>
         <translation>正在加载 OCR 引擎…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="653"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="659"/>
         <source>%1 ready</source>
         <translation>%1 已就绪</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="671"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="677"/>
         <source>reading…</source>
         <translation>读取中…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="674"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="680"/>
         <source>page %1 of %2</source>
         <translation>第 %1 / %2 页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="684"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="690"/>
         <source>Nothing was read from this file.</source>
         <translation>未从此文件读取到内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="695"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="701"/>
         <source>Rotate and read again</source>
         <translation>旋转并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="705"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="707"/>
+        <source>Reading again failed: %1</source>
+        <translation>重新识别失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="715"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="716"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="726"/>
         <source>Reading finished.</source>
         <translation>读取完成。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="797"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="761"/>
+        <source>The page could not be shown: %1</source>
+        <translation>无法显示此页：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="809"/>
         <source>No document</source>
         <translation>没有单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="799"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="811"/>
         <source>Drop receipts, invoices or whole folders here, or use File ▸ Open (Ctrl+O).</source>
         <translation>将收据、发票或整个文件夹拖放到此处，或使用“文件 ▸ 打开”（Ctrl+O）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="800"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="812"/>
         <source>Drop files here</source>
         <translation>将文件拖放到此处</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="807"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="819"/>
         <source>Waiting to be read…</source>
         <translation>等待读取…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="807"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="819"/>
         <source>Reading…</source>
         <translation>读取中…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="817"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="829"/>
         <source>This file could not be read:
 %1</source>
         <translation>无法读取此文件：
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="826"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="832"/>
+        <source>Reading failed: %1</source>
+        <translation>读取失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="839"/>
         <source>Reviewed ✓</source>
         <translation>已审核 ✓</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="860"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="873"/>
         <source>%n field(s) to check</source>
         <translation>
             <numerusform>%n 个字段需要检查</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="862"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="875"/>
         <source>Every field checks out</source>
         <translation>所有字段均通过检查</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="878"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="891"/>
         <source>Page %1 of %2</source>
         <translation>第 %1 / %2 页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="942"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="955"/>
         <source>Click a field in the form first, then a line on the page to copy its text into it.</source>
         <translation>先点击表单中的字段，再点击页面上的文字行，即可将文字填入该字段。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="947"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="960"/>
         <source>Put “%1” into %2</source>
         <translation>将“%1”填入 %2</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="950"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="963"/>
         <source>Copy text</source>
         <translation>复制文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="994"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1007"/>
         <source>Edit %1</source>
         <translation>编辑 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1018"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1031"/>
         <source>Change type</source>
         <translation>更改类型</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1018"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1031"/>
         <source>The fields could not be read again: %1</source>
         <translation>无法重新提取字段：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1023"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1036"/>
         <source>Change document type</source>
         <translation>更改单据类型</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1034"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1047"/>
         <source>Read again</source>
         <translation>重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1037"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1051"/>
         <source>reading page %1 again…</source>
         <translation>正在重新识别第 %1 页…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1059"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1073"/>
         <source>Mark as needing review</source>
         <translation>标记为待审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1080"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1094"/>
         <source>No document needs review.</source>
         <translation>没有待审核的单据。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1090"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1104"/>
         <source>Remove from queue</source>
         <translation>从队列中移除</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1091"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1105"/>
         <source>%n of the documents have your edits or are reviewed. Remove them anyway? (The files themselves are not touched.)</source>
         <translation>
             <numerusform>其中 %n 张单据含有您的修改或已审核。仍要移除吗？（文件本身不会被改动。）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1122"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1136"/>
         <source>No document is marked reviewed yet (Ctrl+Enter marks one).</source>
         <translation>还没有已审核的单据（按 Ctrl+Enter 标记）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1123"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1137"/>
         <source>Select documents in the queue first.</source>
         <translation>请先在队列中选择单据。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1124"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1138"/>
         <source>Nothing has been read yet.</source>
         <translation>尚未读取任何单据。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1129"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1143"/>
         <source>Export %n document(s)</source>
         <translation>
             <numerusform>导出 %n 张单据</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1130"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1144"/>
         <source>Excel workbook (*.xlsx)</source>
         <translation>Excel 工作簿 (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1130"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1144"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1130"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1144"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1154"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1168"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1155"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1169"/>
         <source>%1 could not be written:
 %2</source>
         <translation>无法写入 %1：
 %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1160"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1174"/>
         <source>Exported %n document(s) to %1</source>
         <translation>
             <numerusform>已将 %n 张单据导出到 %1</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1176"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1190"/>
         <source>Restarting the OCR engine…</source>
         <translation>正在重新启动 OCR 引擎…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1189"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1203"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1190"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1204"/>
         <source>The new language is used the next time Shoebox starts.</source>
         <translation>新语言将在下次启动 Shoebox 时生效。</translation>
     </message>

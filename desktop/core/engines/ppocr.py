@@ -113,7 +113,10 @@ class PPOCREngine(Engine):
                 "Reinstall rapidocr==3.10.0 (Shoebox never downloads models)."
             )
         params: dict[str, Any] = {
-            "Global.log_level": "warning",
+            # rapidocr's own coloured stderr logger (propagate=False, level set from this): its
+            # warnings are not for the user ("The text detection result is empty" on every blank
+            # page, the warm-up's included; we return no lines for it). SHOEBOX_LOG=DEBUG keeps them.
+            "Global.log_level": "debug" if log.isEnabledFor(logging.DEBUG) else "error",
             "Global.model_root_dir": str(folder),
             "Global.max_side_len": self.max_side_len,
             "Global.text_score": self.text_score,
