@@ -117,7 +117,7 @@ class PPOCREngine(Engine):
                 "Reinstall rapidocr==3.10.0 (Shoebox never downloads models)."
             )
         params: dict[str, Any] = {
-            "Global.log_level": "warning",
+            "Global.log_level": "error",  # "warning" would print "text detection result is empty" per blank page
             "Global.model_root_dir": str(folder),
             "Global.max_side_len": self.max_side_len,
             "Global.text_score": self.text_score,
