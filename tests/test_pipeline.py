@@ -304,3 +304,29 @@ def test_reading_order_reads_columns_of_running_text_one_after_the_other():
     rows = [ln for i in range(4) for ln in (Line(f"item number {i} description", (10, 30 * i, 290, 20 + 30 * i)),
                                             Line(f"{i}.00", (400, 30 * i, 450, 20 + 30 * i)))]
     assert [ln.text for ln in reading_order(list(reversed(rows)))] == [ln.text for ln in rows]
+
+
+def test_a_failing_orientation_probe_keeps_the_first_read(tmp_path):
+    sideways = {"width": W, "height": H, "lines": [
+        {"text": f"vertical text {i}", "box": [40 * i, 10, 40 * i + 20, 400], "confidence": 0.9} for i in range(1, 6)]}
+    engine = FailingEngine("probe broke", fail_from=2, pages=[sideways])
+    doc = scan_file(png(tmp_path / "side.png"), engine)[0]
+    page = doc.page_results[0]
+    assert doc.error is None and page.rotation == 0 and len(page.lines) == 5
+    assert any("orientation check failed" in w for w in page.warnings)
+
+
+def test_a_sideways_page_is_turned_and_read_again(tmp_path):
+    # first read: tall lines; a probe at 90 degrees reads well, at 270 badly; then the upright read
+    sideways = {"width": W, "height": H, "lines": [
+        {"text": f"vertical text {i}", "box": [40 * i, 10, 40 * i + 20, 400], "confidence": 0.6} for i in range(1, 6)]}
+    good = {"width": H, "height": W, "lines": [
+        {"text": f"upright line of text {i}", "box": [10, 40 * i, 400, 40 * i + 20], "confidence": 0.99} for i in range(1, 6)]}
+    bad = {"width": H, "height": W, "lines": [{"text": "x", "box": [10, 10, 20, 20], "confidence": 0.5}]}
+    engine = FakeEngine([sideways, good, bad, good])
+    doc = scan_file(png(tmp_path / "side.png"), engine)[0]
+    page = doc.page_results[0]
+    assert engine.calls == 4
+    assert page.rotation == 90 and (page.width, page.height) == (H, W)
+    assert [ln.text for ln in page.lines][0] == "upright line of text 1"
+    assert any("turned 90 degrees" in w for w in page.warnings)
