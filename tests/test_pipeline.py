@@ -330,3 +330,20 @@ def test_a_sideways_page_is_turned_and_read_again(tmp_path):
     assert page.rotation == 90 and (page.width, page.height) == (H, W)
     assert [ln.text for ln in page.lines][0] == "upright line of text 1"
     assert any("turned 90 degrees" in w for w in page.warnings)
+
+
+def test_reading_order_of_a_skewed_page_follows_the_tilted_lines():
+    import math
+
+    tilt = math.radians(3)
+
+    def tilted(text, x, y, w=800, h=18):
+        pts = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+        c, s = math.cos(tilt), math.sin(tilt)
+        poly = [(px * c - py * s, px * s + py * c) for px, py in pts]
+        xs, ys = [p[0] for p in poly], [p[1] for p in poly]
+        return Line(text, (min(xs), min(ys), max(xs), max(ys)), 0.9, polygon=poly)
+
+    lines = [tilted(f"line {i}", 100 if i % 2 else 40, 100 + 24 * i) for i in range(6)]
+    # axis-aligned boxes of 3-degree lines 800 px long are ~60 px tall: neighbours overlap > 50%
+    assert [ln.text for ln in reading_order(list(reversed(lines)))] == [f"line {i}" for i in range(6)]
