@@ -304,3 +304,46 @@ def test_reading_order_reads_columns_of_running_text_one_after_the_other():
     rows = [ln for i in range(4) for ln in (Line(f"item number {i} description", (10, 30 * i, 290, 20 + 30 * i)),
                                             Line(f"{i}.00", (400, 30 * i, 450, 20 + 30 * i)))]
     assert [ln.text for ln in reading_order(list(reversed(rows)))] == [ln.text for ln in rows]
+
+
+def test_a_failing_orientation_probe_keeps_the_first_read(tmp_path):
+    sideways = {"width": W, "height": H, "lines": [
+        {"text": f"vertical text {i}", "box": [40 * i, 10, 40 * i + 20, 400], "confidence": 0.9} for i in range(1, 6)]}
+    engine = FailingEngine("probe broke", fail_from=2, pages=[sideways])
+    doc = scan_file(png(tmp_path / "side.png"), engine)[0]
+    page = doc.page_results[0]
+    assert doc.error is None and page.rotation == 0 and len(page.lines) == 5
+    assert any("orientation check failed" in w for w in page.warnings)
+
+
+def test_a_sideways_page_is_turned_and_read_again(tmp_path):
+    # first read: tall lines; a probe at 90 degrees reads well, at 270 badly; then the upright read
+    sideways = {"width": W, "height": H, "lines": [
+        {"text": f"vertical text {i}", "box": [40 * i, 10, 40 * i + 20, 400], "confidence": 0.6} for i in range(1, 6)]}
+    good = {"width": H, "height": W, "lines": [
+        {"text": f"upright line of text {i}", "box": [10, 40 * i, 400, 40 * i + 20], "confidence": 0.99} for i in range(1, 6)]}
+    bad = {"width": H, "height": W, "lines": [{"text": "x", "box": [10, 10, 20, 20], "confidence": 0.5}]}
+    engine = FakeEngine([sideways, good, bad, good])
+    doc = scan_file(png(tmp_path / "side.png"), engine)[0]
+    page = doc.page_results[0]
+    assert engine.calls == 4
+    assert page.rotation == 90 and (page.width, page.height) == (H, W)
+    assert [ln.text for ln in page.lines][0] == "upright line of text 1"
+    assert any("turned 90 degrees" in w for w in page.warnings)
+
+
+def test_reading_order_of_a_skewed_page_follows_the_tilted_lines():
+    import math
+
+    tilt = math.radians(3)
+
+    def tilted(text, x, y, w=800, h=18):
+        pts = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+        c, s = math.cos(tilt), math.sin(tilt)
+        poly = [(px * c - py * s, px * s + py * c) for px, py in pts]
+        xs, ys = [p[0] for p in poly], [p[1] for p in poly]
+        return Line(text, (min(xs), min(ys), max(xs), max(ys)), 0.9, polygon=poly)
+
+    lines = [tilted(f"line {i}", 100 if i % 2 else 40, 100 + 24 * i) for i in range(6)]
+    # axis-aligned boxes of 3-degree lines 800 px long are ~60 px tall: neighbours overlap > 50%
+    assert [ln.text for ln in reading_order(list(reversed(lines)))] == [f"line {i}" for i in range(6)]

@@ -5,6 +5,7 @@ input image, or page pixels; see :mod:`desktop.core.model`).
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 from desktop.core.model import Box, Line, Word
@@ -65,13 +66,53 @@ def reading_order(lines: Iterable[Line], min_overlap: float = 0.5) -> list[Line]
     *only* when both sides hold running text (:func:`_is_prose_column`), so that the label ... value
     rows of receipts and invoice tables stay together as rows. Inside a region or column the lines are
     grouped into rows by vertical overlap (:func:`group_rows`).
+
+    On a skewed page (lines with polygons tilted by more than :data:`MIN_SKEW_DEGREES`, the median
+    over lines) the order is decided on the lines' polygons turned back by the skew angle, since
+    tilted axis-aligned boxes overlap their neighbours; the lines returned are the originals.
     """
     lines = list(lines)
     if len(lines) < 2:
         return lines
+    proxies = _deskewed(lines)
+    if proxies is not None:
+        back = {id(proxy): line for proxy, line in zip(proxies, lines)}
+        return [back[id(proxy)] for proxy in reading_order(proxies, min_overlap)]
     heights = sorted(_height(ln.box) for ln in lines)
     line_height = max(1.0, heights[len(heights) // 2])
     return _xy_order(lines, line_height, min_overlap, 0)
+
+
+#: Skew (median tilt of the lines' top edges, in degrees) above which lines are ordered deskewed.
+MIN_SKEW_DEGREES = 0.5
+
+
+def _deskewed(lines: list[Line]) -> list[Line] | None:
+    """Stand-ins for ``lines`` with boxes taken from their polygons turned back by the page skew, or
+    ``None`` when the page is not skewed (or the lines have no polygons)."""
+    angles = []
+    for ln in lines:
+        poly = ln.polygon
+        if not poly or len(poly) < 2:
+            continue
+        (x0, y0), (x1, y1) = poly[0], poly[1]
+        if x1 - x0 > 2 * abs(y1 - y0) and x1 - x0 > 0:  # a left-to-right top edge
+            angles.append(math.atan2(y1 - y0, x1 - x0))
+    if len(angles) < max(3, len(lines) // 2):
+        return None
+    angles.sort()
+    angle = angles[len(angles) // 2]
+    if abs(math.degrees(angle)) < MIN_SKEW_DEGREES:
+        return None
+    c, s = math.cos(-angle), math.sin(-angle)
+    proxies = []
+    for ln in lines:
+        pts = ln.polygon or [(ln.box[0], ln.box[1]), (ln.box[2], ln.box[1]), (ln.box[2], ln.box[3]), (ln.box[0], ln.box[3])]
+        turned = [(x * c - y * s, x * s + y * c) for x, y in pts]
+        xs = [p[0] for p in turned]
+        ys = [p[1] for p in turned]
+        proxies.append(Line(ln.text, (min(xs), min(ys), max(xs), max(ys)), ln.confidence))
+    return proxies
 
 
 #: Narrowest column gutter, in median line heights.

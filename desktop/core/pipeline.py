@@ -213,7 +213,11 @@ def _ocr(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: bool) 
     if auto_rotate:
         from desktop.core import orientation
 
-        rotation, verdict = orientation.choose_rotation(image, lines, engine)
+        try:
+            rotation, verdict = orientation.choose_rotation(image, lines, engine)
+        except (EngineError, RuntimeError) as exc:  # a failed probe: keep the read as it is
+            rotation = 0
+            notes.append(f"orientation check failed ({_reason(exc)}); read as scanned")
         if rotation:
             del image
             page = page.rotated(rotation)

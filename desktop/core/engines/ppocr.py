@@ -85,6 +85,10 @@ class PPOCREngine(Engine):
     device = "cpu"
     max_pixels = 4_000_000
     capabilities: frozenset[str] = frozenset()
+    #: rapidocr turns every crop at least 1.5x taller than wide by ``np.rot90`` (a quarter turn
+    #: anticlockwise) before recognising it (``get_rotate_crop_image``); used by
+    #: :func:`desktop.core.orientation.choose_rotation`.
+    turns_tall_lines_ccw = True
 
     def __init__(
         self,

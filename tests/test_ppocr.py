@@ -1,0 +1,88 @@
+"""The PP-OCR engine on real samples (rapidocr + onnxruntime on the CPU)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from desktop.core.engines.base import EngineError
+from desktop.core.engines.ppocr import MODEL_FILES, PPOCREngine, model_dir
+
+pytestmark = pytest.mark.slow
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def engine():
+    e = PPOCREngine()
+    yield e
+    e.close()
+
+
+def load_rgb(path: Path) -> np.ndarray:
+    return np.asarray(Image.open(path).convert("RGB"))
+
+
+def test_models_come_from_the_wheel_and_the_version_names_them():
+    folder = model_dir()
+    assert all((folder / name).is_file() for name in MODEL_FILES.values())
+    e = PPOCREngine()
+    assert e.version.startswith("rapidocr 3.10.0")
+    assert "PP-OCRv6_det_small" in e.version and "PP-OCRv6_rec_small" in e.version
+    assert e.name == "ppocr" and e.languages == ("zh", "en") and e.capabilities == frozenset()
+    assert e.describe().startswith("ppocr rapidocr 3.10.0")
+
+
+def test_creating_the_engine_loads_nothing():
+    code = (
+        "import sys; from desktop.core.engines.ppocr import PPOCREngine; e = PPOCREngine(); "
+        "print(e._ocr is None, 'onnxruntime' in sys.modules, 'rapidocr.main' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert out.stdout.split() == ["True", "False", "False"], out.stderr
+
+
+def test_reads_a_receipt(engine, samples):
+    path = samples / "sroie" / "sroie_007.jpg"
+    truth = json.loads((samples / "sroie" / "sroie_007.key.json").read_text())
+    image = load_rgb(path)
+    lines = engine.recognise(image)
+    assert len(lines) > 10
+    h, w = image.shape[:2]
+    for ln in lines:
+        x0, y0, x1, y1 = ln.box
+        assert 0 <= x0 <= x1 <= w and 0 <= y0 <= y1 <= h
+        assert ln.polygon is not None and len(ln.polygon) == 4
+        assert 0.0 <= ln.confidence <= 1.0 and ln.text.strip()
+    text = "\n".join(ln.text for ln in lines)
+    assert truth["total"] in text
+    assert "MOTOR" in text
+    # reading order: line tops never go back up by more than a line height
+    tops = [ln.box[1] for ln in lines]
+    height = float(np.median([ln.box[3] - ln.box[1] for ln in lines]))
+    assert all(b >= a - height for a, b in zip(tops, tops[1:]))
+
+
+def test_reads_chinese(engine, samples):
+    lines = engine.recognise(load_rgb(samples / "cn_invoice" / "vat_einvoice_tianjin.png"))
+    text = "".join(ln.text for ln in lines)
+    assert "发票" in text and "012001800311" in text
+
+
+def test_blank_and_grey_images(engine):
+    assert engine.recognise(np.full((200, 300, 3), 255, np.uint8)) == []
+    assert engine.recognise(np.full((50, 60), 255, np.uint8)) == []
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [np.zeros((0, 0, 3), np.uint8), np.zeros((10, 10, 3), np.float32), np.zeros((10, 10, 5), np.uint8), "not an image"],
+)
+def test_bad_input_is_an_engine_error(engine, bad):
+    with pytest.raises(EngineError):
+        engine.recognise(bad)
