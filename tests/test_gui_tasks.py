@@ -186,3 +186,23 @@ def test_model_html_loads_nothing(qtbot, tmp_path) -> None:
                                 extras={"markdown": [{"page": 1, "text": f"![x]({other}) text"}]}))
     qtbot.waitUntil(lambda: other in panel.browser.blocked, timeout=3000)
     assert not panel.browser.openLinks() and not panel.browser.openExternalLinks()
+
+
+def test_cancel_keeps_the_document_and_undo_takes_the_output_back(qtbot, make_window, tmp_path) -> None:
+    engine = FakeEngine([PAGE], capabilities=CAPS, task_output="# out", task_delay=0.5)
+    w = make_window(engine)
+    entry_id = read_one(qtbot, w, png(tmp_path / "r.png"))
+    assert w.run_document_task("markdown")
+    assert w.cancel_action.isEnabled() and not w.task_actions["table"].isEnabled()  # one job per document
+    w.cancel_action.trigger()
+    qtbot.waitUntil(lambda: not w.is_busy(), timeout=10000)
+    entry = w.model.entry(entry_id)
+    assert "markdown" not in entry.document.extras and "cancelled" in entry.message
+    assert w.undo_stack.count() == 0
+
+    engine.task_delay = 0.0
+    run(qtbot, w, "markdown")
+    assert w.model.entry(entry_id).document.extras["markdown"] == [{"page": 1, "text": "# out"}]
+    w.undo_stack.undo()
+    assert "markdown" not in w.model.entry(entry_id).document.extras
+    assert w.task_panel.current_task() is None and not w.task_panel.copy_button.isEnabled()
