@@ -104,7 +104,7 @@ def test_window_basics(make_window) -> None:
     w = make_window(factory=lambda notes: ScriptedEngine())
     assert w.windowTitle() == "Shoebox"
     titles = [a.text().replace("&", "") for a in w.menuBar().actions()]
-    assert titles == ["File", "Edit", "View", "Settings", "Help"]
+    assert titles == ["File", "Edit", "View", "Document", "Settings", "Help"]
     assert w.open_action.shortcut() == QKeySequence(QKeySequence.StandardKey.Open)
     assert w.export_action.shortcut().toString() == "Ctrl+E"
     assert w.quit_action.shortcut() == QKeySequence(QKeySequence.StandardKey.Quit)

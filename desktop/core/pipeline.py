@@ -56,6 +56,7 @@ __all__ = [
     "collect_inputs",
     "reextract",
     "reread_page",
+    "run_task",
     "scan_file",
     "scan_paths",
 ]
@@ -583,6 +584,83 @@ def reread_page(document: Document, page_number: int, rotation: int, engine: Eng
     refreshed = reextract(doc, document.document_type or _default_type(options), options.date_order)
     refreshed.error = None
     return refreshed
+
+
+def run_task(document: Document, task: str, engine: Engine, *,
+             cancel: Callable[[], bool] | None = None,
+             progress: Callable[[Progress], None] | None = None) -> Document:
+    """Run an extra engine task (the GUI's Document menu) on every page of a document read before.
+
+    Each page is loaded from ``document.source`` as it was read (the page's stored rotation, so it is
+    upright), rendered within ``engine.max_pixels`` and given to ``engine.run_task``. The answers go
+    where :func:`scan_file` with ``ScanOptions(task=...)`` puts them (``Document.extras[task]`` = a list
+    of ``{"page", "text"}``; for ``table`` also ``Document.tables``, replacing the tables of an earlier
+    run). Pages that fail are skipped and named in ``Document.extras["task_problems"][task]``.
+
+    Args:
+        document: a document read before (not an error document); it is not changed.
+        task: one of :data:`TASKS`.
+        engine: an engine whose ``capabilities`` hold the task's family (``markdown``, ``table``,
+            ``translate``).
+        cancel: called before every page; returning true raises :class:`Cancelled`.
+        progress: called before every page with a :class:`Progress`, and once more when done.
+
+    Returns:
+        A new :class:`Document` with the task's output.
+
+    Raises:
+        ValueError: unknown task, or a document without pages / with an error.
+        EngineError: the engine cannot do the task, or it failed on every page (the message names the
+            file, the page and the reason).
+        Cancelled: ``cancel()`` returned true (nothing is kept).
+    """
+    if task not in TASKS:
+        raise ValueError(f"unknown task {task!r}; choose one of {', '.join(TASKS)}")
+    source = Path(document.source)
+    if document.error or not document.page_results:
+        raise ValueError(f"{source.name}: the document was not read, so there is nothing to run {task} on")
+    if task.split("_")[0] not in engine.capabilities:
+        raise EngineError(f"the {engine.name} engine cannot do the task {task!r}")
+    options = ScanOptions(task=task)
+    reads: list[_PageRead] = []
+    problems: list[str] = []
+    pages = sorted(document.page_results, key=lambda p: p.number)
+    for i, result in enumerate(pages):
+        if cancel is not None and cancel():
+            raise Cancelled(source=source)
+        if progress is not None:
+            progress(Progress(source, result.number, len(pages), f"{task}: page {i + 1} of {len(pages)}"))
+        try:
+            page = _intake().load_page(source, result.number, result.rotation % 360)
+            image, _scale = page.render(engine.max_pixels)
+            del page
+            output = engine.run_task(image, task, _task_language(task))
+            del image
+        except EngineUnavailable:
+            raise
+        except Exception as exc:  # IntakeError, EngineError, MemoryError, a library bug: this page only
+            if not isinstance(exc, (EngineError, MemoryError, RuntimeError, ValueError, OSError)):
+                log.exception("%s failed on page %s of %s", task, result.number, source)
+            problems.append(f"page {result.number}: {_intake_reason(exc, source)}")
+            continue
+        reads.append(_PageRead(result, task_output=str(output)))
+    if not reads:
+        detail = problems[0] if len(problems) == 1 else f"{problems[0]} (and {len(problems) - 1} more pages)"
+        raise EngineError(f"{source.name}: {task} failed on {detail}")
+    doc = dataclasses.replace(document, extras=dict(document.extras),
+                              tables=[] if task == "table" else list(document.tables))
+    doc.extras.pop(task, None)
+    _attach_tasks(doc, reads, options)
+    task_problems = {k: list(v) for k, v in dict(doc.extras.get("task_problems") or {}).items() if k != task}
+    if problems:
+        task_problems[task] = problems
+    if task_problems:
+        doc.extras["task_problems"] = task_problems
+    else:
+        doc.extras.pop("task_problems", None)
+    if progress is not None:
+        progress(Progress(source, pages[-1].number, len(pages), "done"))
+    return doc
 
 
 def _default_type(options: ScanOptions) -> str:

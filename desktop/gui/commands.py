@@ -19,11 +19,13 @@ class DocumentCommand(QUndoCommand):
         before, after: the document before and after the change.
         text: the Edit menu's "Undo <text>".
         on_apply: called with the entry id after every redo/undo (the window selects that entry).
+        apply_first: whether ``on_apply`` runs on the first redo too (``False`` for results arriving
+            in the background, so the clerk is not taken away from the document being looked at).
     """
 
     def __init__(
         self, model: QueueModel, entry_id: int, before: Document, after: Document, text: str,
-        on_apply: Callable[[int], None] | None = None,
+        on_apply: Callable[[int], None] | None = None, apply_first: bool = True,
     ) -> None:
         super().__init__(text)
         self.model = model
@@ -31,10 +33,13 @@ class DocumentCommand(QUndoCommand):
         self._before = before.to_dict()
         self._after = after.to_dict()
         self._on_apply = on_apply
+        self._skip_apply = not apply_first
 
     def _apply(self, data: dict) -> None:
         self.model.set_document(self.entry_id, Document.from_dict(data))
-        if self._on_apply is not None:
+        if self._skip_apply:
+            self._skip_apply = False
+        elif self._on_apply is not None:
             self._on_apply(self.entry_id)
 
     def redo(self) -> None:

@@ -71,6 +71,7 @@ from desktop.gui.dialogs import SettingsDialog, show_about
 from desktop.gui.form import FieldForm, normalise
 from desktop.gui.queue import QueueDelegate, QueueModel, attention_count
 from desktop.gui.resources import LANGUAGES, icon
+from desktop.gui.taskview import TASK_ORDER, TaskOutputPanel, task_family
 from desktop.gui.viewer import PageViewer
 from desktop.gui.worker import EngineFactory, ImageLoader, ReadWorker, WorkerThread, default_engine_factory
 
@@ -107,6 +108,7 @@ class MainWindow(QMainWindow):
 
     Signals (to the worker threads; queued connections):
         scan_requested(entry_id, path, options, generation), reread_requested(...),
+        run_task_requested(entry_id, document, task, generation),
         load_requested(request_id, channel, path, page, rotation, max_pixels), warm_requested().
     Signals (for tests and tools):
         batch_finished(): every queued file has been read (or cancelled).
@@ -115,6 +117,8 @@ class MainWindow(QMainWindow):
 
     scan_requested = Signal(int, str, object, int)
     reread_requested = Signal(int, object, int, int, object)
+    run_task_requested = Signal(int, object, str, int)
+    task_finished = Signal(int, str)
     load_requested = Signal(int, str, str, int, int, int)
     warm_requested = Signal()
     batch_finished = Signal()
@@ -153,6 +157,8 @@ class MainWindow(QMainWindow):
         self._fill_menu: QMenu | None = None
         self._closing = False
         self._shut_down = False
+        self.engine_capabilities: frozenset[str] = frozenset()
+        self._engine_state = "loading"
 
         self._build_workers(engine_factory or default_engine_factory(self.settings.engine, self.settings.model_dir))
         self._build_ui()
@@ -172,6 +178,10 @@ class MainWindow(QMainWindow):
         self.worker.moveToThread(self.worker_thread)
         self.scan_requested.connect(self.worker.scan)
         self.reread_requested.connect(self.worker.reread)
+        self.run_task_requested.connect(self.worker.run_task)
+        self.worker.engine_capabilities.connect(self._on_capabilities)
+        self.worker.task_ready.connect(self._on_task_ready)
+        self.worker.task_failed.connect(self._on_task_failed)
         self.warm_requested.connect(self.worker.warm_up)
         self.worker.engine_state.connect(self._on_engine_state)
         self.worker.started.connect(self._on_started)
@@ -270,6 +280,10 @@ class MainWindow(QMainWindow):
         )
         self.tabs.addTab(self.form, self.tr("Fields"))
         self.tabs.addTab(self.text_view, self.tr("Page text"))
+        self.task_panel = TaskOutputPanel(self)
+        self.task_panel.setObjectName("task_panel")
+        self.task_panel.status.connect(lambda text: self.statusBar().showMessage(text, 6000))
+        self.tabs.addTab(self.task_panel, self.tr("Task output"))
         rl.addWidget(self.tabs, 1)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
@@ -368,6 +382,24 @@ class MainWindow(QMainWindow):
         self.rotate_right_action = act(self.tr("Rotate right and read again"), lambda: self.rotate_and_reread(90),
                                        None, "rotate-right", self.tr("Turn this page 90° clockwise and read it again"))
 
+        # extra engine tasks (HunyuanOCR): enabled by _update_task_actions
+        self.task_actions: dict[str, QAction] = {}
+        self._task_tips = {
+            "markdown": self.tr("Convert the whole document to Markdown (tables as HTML)"),
+            "table": self.tr("Extract the tables as HTML (exported as an extra Excel sheet)"),
+            "translate_en": self.tr("Translate the text of the document into English"),
+            "translate_zh": self.tr("Translate the text of the document into Chinese"),
+        }
+        for task, text, icon_name in (
+            ("markdown", self.tr("Convert to &Markdown"), "markdown"),
+            ("table", self.tr("Extract &tables (HTML)"), "table"),
+            ("translate_en", self.tr("Translate to &English"), "translate"),
+            ("translate_zh", self.tr("Translate to &Chinese"), "translate"),
+        ):
+            a = act(text, lambda _=False, t=task: self.run_document_task(t), None, icon_name, self._task_tips[task])
+            a.setObjectName(f"task_{task}")
+            self.task_actions[task] = a
+
         mb = self.menuBar()
         m = mb.addMenu(self.tr("&File"))
         m.addActions([self.open_action, self.paste_action])
@@ -394,6 +426,9 @@ class MainWindow(QMainWindow):
         m.addActions([self.rotate_left_action, self.rotate_right_action])
         m.addSeparator()
         m.addAction(self.fullscreen_action)
+        self.document_menu = m = mb.addMenu(self.tr("&Document"))
+        m.setToolTipsVisible(True)  # the disabled actions say why
+        m.addActions([self.task_actions[t] for t in TASK_ORDER])
         m = mb.addMenu(self.tr("&Settings"))
         m.addAction(self.settings_action)
         lang = m.addMenu(self.tr("&Language"))
@@ -422,6 +457,15 @@ class MainWindow(QMainWindow):
                          (self.next_action, self.tr("Next")), (self.cancel_action, self.tr("Cancel")),
                          (self.settings_action, self.tr("Settings"))):
             a.setIconText(short)
+
+        self.task_bar = self.addToolBar(self.tr("Document tasks"))
+        self.task_bar.setObjectName("task_toolbar")
+        self.task_bar.setIconSize(QSize(22, 22))
+        self.task_bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.task_bar.addActions([self.task_actions[t] for t in TASK_ORDER])
+        for task, short in (("markdown", self.tr("Markdown")), ("table", self.tr("Tables")),
+                            ("translate_en", self.tr("English")), ("translate_zh", self.tr("Chinese"))):
+            self.task_actions[task].setIconText(short)
 
         vb = self.viewer_bar
         vb.addAction(self.prev_page_action)
@@ -652,7 +696,100 @@ class MainWindow(QMainWindow):
         else:
             self._batch_total = self._batch_done = 0
 
+    def _on_capabilities(self, names: list[str]) -> None:
+        self.engine_capabilities = frozenset(names)
+        self._update_task_actions()
+
+    def _update_task_actions(self) -> None:
+        """Enable each Document-menu task when the engine can do it and a read document is current;
+        otherwise disable it with a tooltip saying why."""
+        doc = self.current_document()
+        readable = doc is not None and not doc.error and bool(doc.page_results)
+        for task, action in self.task_actions.items():
+            if task_family(task) not in self.engine_capabilities:
+                why = (self.tr("Waiting for the OCR engine to start…") if self._engine_state == "loading" else
+                       self.tr("Needs the HunyuanOCR engine on a GPU; see Settings."))
+            elif not readable:
+                why = self.tr("Select a document that has been read first.")
+            elif self.current_id in self._pending:
+                why = self.tr("This document is being read; wait until it is done.")
+            else:
+                why = ""
+            action.setEnabled(not why)
+            tip = why or self._task_tips[task]
+            action.setToolTip(tip)
+            action.setStatusTip(tip)
+
+    def task_label(self, task: str) -> str:
+        return {
+            "markdown": self.tr("Convert to Markdown"),
+            "table": self.tr("Extract tables"),
+            "translate_en": self.tr("Translate to English"),
+            "translate_zh": self.tr("Translate to Chinese"),
+        }[task]
+
+    def run_document_task(self, task: str) -> bool:
+        """Run ``task`` (``markdown``, ``table``, ``translate_en``, ``translate_zh``) on every page of the
+        current document in the worker thread; the output lands in the Task output tab and the session.
+
+        Returns whether the job was queued.
+        """
+        entry_id, doc = self.current_id, self.current_document()
+        if task not in self.task_actions or entry_id is None or doc is None or doc.error:
+            return False
+        if task_family(task) not in self.engine_capabilities:
+            self.statusBar().showMessage(self.tr("Needs the HunyuanOCR engine on a GPU; see Settings."), 8000)
+            return False
+        if entry_id in self._pending:
+            return False
+        self.model.set_message(entry_id, self.task_label(task) + "…")
+        self.task_panel.show_error("")
+        self._pending.add(entry_id)
+        self._batch_total += 1
+        self._update_progress()
+        self._update_task_actions()
+        self.run_task_requested.emit(entry_id, Document.from_dict(doc.to_dict()), task, self.worker.generation)
+        return True
+
+    def _on_task_ready(self, entry_id: int, task: str, result: Document) -> None:
+        """Put a task's output on the entry's document *as it is now* (the clerk may have edited it
+        meanwhile): one undoable change, saved to the session at once."""
+        entry = self.model.entry(entry_id)
+        if entry is None or entry.document is None or entry.document.error:
+            return
+        before = entry.document
+        after = Document.from_dict(before.to_dict())
+        after.extras[task] = list(result.extras.get(task) or [])
+        if task == "table":
+            after.tables = list(result.tables)
+        problems = result.extras.get("task_problems")
+        if problems:
+            after.extras["task_problems"] = dict(problems)
+        else:
+            after.extras.pop("task_problems", None)
+        self.undo_stack.push(DocumentCommand(self.model, entry_id, before, after, self.task_label(task),
+                                             self.select_entry, apply_first=False))
+        if self.current_id == entry_id:
+            self.task_panel.set_document(after, task)
+            self.tabs.setCurrentWidget(self.task_panel)
+        self.statusBar().showMessage(
+            self.tr("%1 done: %2").replace("%1", self.task_label(task)).replace("%2", entry.name), 8000)
+        self.task_finished.emit(entry_id, task)
+
+    def _on_task_failed(self, entry_id: int, task: str, message: str) -> None:
+        entry = self.model.entry(entry_id)
+        if entry is None:
+            return
+        text = self.tr("%1 failed: %2").replace("%1", self.task_label(task)).replace("%2", message)
+        self.model.set_message(entry_id, text)
+        self.statusBar().showMessage(text, 10000)
+        if self.current_id == entry_id:
+            self.task_panel.show_error(text)
+            self.tabs.setCurrentWidget(self.task_panel)
+        self.task_finished.emit(entry_id, task)
+
     def _on_engine_state(self, state: str, text: str) -> None:
+        self._engine_state = state
         if state == "loading":
             label = self.tr("Loading %1…").replace("%1", text) if text else self.tr("Loading the OCR engine…")
         elif state == "ready":
@@ -713,6 +850,8 @@ class MainWindow(QMainWindow):
         entry = self.model.entry(entry_id)
         if entry is not None and entry.document is None:
             self.model.set_status(entry_id, "queued", self.tr("cancelled"))
+        elif entry is not None:
+            self.model.set_message(entry_id, self.tr("cancelled"))
 
     def _on_finished(self, entry_id: int) -> None:
         if entry_id in self._pending:
@@ -722,6 +861,7 @@ class MainWindow(QMainWindow):
         if entry is not None and entry.status == "reading":
             self.model.set_status(entry_id, "queued")
         self._update_progress()
+        self._update_task_actions()
         if not self._pending:
             self.statusBar().showMessage(self.tr("Reading finished."), 5000)
             self.batch_finished.emit()
@@ -805,6 +945,8 @@ class MainWindow(QMainWindow):
         self.reviewed_action.setEnabled(ok)
         for a in (self.rotate_left_action, self.rotate_right_action):
             a.setEnabled(ok and bool(doc and doc.page_results))
+        self._update_task_actions()
+        self.task_panel.set_document(doc if ok else None)
         if entry is None:
             self.title_label.setText(self.tr("No document"))
             self.summary_label.clear()
@@ -1188,6 +1330,8 @@ class MainWindow(QMainWindow):
         self.form.date_order = self._date_order()
         if engine_changed:
             self.worker.set_engine_factory(default_engine_factory(new.engine, new.model_dir))
+            self._engine_state = "loading"
+            self._on_capabilities([])
             self.engine_label.setText(self.tr("Restarting the OCR engine…"))
             self.warm_requested.emit()
         if language_changed:

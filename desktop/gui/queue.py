@@ -132,9 +132,10 @@ class QueueModel(QAbstractTableModel):
             return self.tr("Reading") + (f" – {entry.message}" if entry.message else "…")
         if entry.status == "failed":
             return self.tr("Failed: %1").replace("%1", (doc.error if doc and doc.error else entry.message) or "")
+        note = f" – {entry.message}" if entry.message else ""  # e.g. a document task running or failed
         if entry.status == "reviewed":
-            return self.tr("Reviewed")
-        return self.tr("Needs review")
+            return self.tr("Reviewed") + note
+        return self.tr("Needs review") + note
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():

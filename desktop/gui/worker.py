@@ -62,6 +62,11 @@ class ReadWorker(QObject):
         progress(entry_id, page, pages, message): before each page.
         document_ready(entry_id, documents): ``list[Document]`` read from the entry's file.
         reread_ready(entry_id, document): the document after a page was rotated and read again.
+        engine_capabilities(names): ``list[str]`` of the engine's ``capabilities`` (``fields``,
+            ``markdown``, ``table``, ``translate``): sent when it is ready, ``[]`` while loading or failed.
+        task_ready(entry_id, task, document): the document with an extra task's output
+            (``pipeline.run_task``).
+        task_failed(entry_id, task, message): the task failed; the document stays as it was.
         error(entry_id, message): the job failed; the message names the file and the problem.
         cancelled(entry_id): the job was cancelled before it finished.
         finished(entry_id): the job is over (after exactly one of the four above).
@@ -72,6 +77,9 @@ class ReadWorker(QObject):
     progress = Signal(int, int, int, str)
     document_ready = Signal(int, object)
     reread_ready = Signal(int, object)
+    engine_capabilities = Signal(object)
+    task_ready = Signal(int, str, object)
+    task_failed = Signal(int, str, str)
     error = Signal(int, str)
     cancelled = Signal(int)
     finished = Signal(int)
@@ -109,6 +117,7 @@ class ReadWorker(QObject):
         if self._engine_error is not None:
             raise RuntimeError(self._engine_error)
         self.engine_state.emit("loading", "")
+        self.engine_capabilities.emit([])
         try:
             notes: list[str] = []
             engine = self._factory(notes)
@@ -122,6 +131,7 @@ class ReadWorker(QObject):
             raise RuntimeError(self._engine_error) from exc
         self._engine = engine
         self.engine_state.emit("ready", engine.describe())
+        self.engine_capabilities.emit(sorted(getattr(engine, "capabilities", ()) or ()))
         return engine
 
     @Slot()
@@ -188,6 +198,35 @@ class ReadWorker(QObject):
             self.reread_ready.emit(entry_id, doc)
         except Exception as exc:  # noqa: BLE001
             self.error.emit(entry_id, _message(document.source, exc))
+        finally:
+            self.finished.emit(entry_id)
+
+    @Slot(int, object, str, int)
+    def run_task(self, entry_id: int, document: Document, task: str, generation: int) -> None:
+        """Run an extra task (``markdown``, ``table``, ``translate_en``, ``translate_zh``) on every page
+        of ``document`` (``pipeline.run_task``) and emit the document with its output."""
+        if generation < self.generation:
+            self.cancelled.emit(entry_id)
+            self.finished.emit(entry_id)
+            return
+        self.started.emit(entry_id)
+        try:
+            engine = self._ensure_engine()
+            from desktop.core import pipeline
+
+            def on_progress(p: Any) -> None:
+                self.progress.emit(entry_id, int(p.page), int(p.pages), str(p.message))
+
+            doc = pipeline.run_task(document, task, engine,
+                                    cancel=lambda: generation < self.generation, progress=on_progress)
+            if generation < self.generation:
+                raise pipeline.Cancelled()
+            self.task_ready.emit(entry_id, task, doc)
+        except Exception as exc:  # noqa: BLE001 - every failure becomes a message on this document
+            if type(exc).__name__ == "Cancelled":
+                self.cancelled.emit(entry_id)
+            else:
+                self.task_failed.emit(entry_id, task, _message(document.source, exc))
         finally:
             self.finished.emit(entry_id)
 

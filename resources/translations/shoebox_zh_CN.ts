@@ -106,611 +106,738 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="137"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="141"/>
         <source>not started</source>
         <translation>未启动</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="214"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="224"/>
         <source>Page</source>
         <translation>页面</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="246"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="256"/>
         <source>&amp;Type:</source>
         <translation>类型(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="250"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="839"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="1073"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="260"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="982"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1216"/>
         <source>Mark reviewed</source>
         <translation>标记为已审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="252"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="262"/>
         <source>Mark this document reviewed and go to the next one (Ctrl+Enter)</source>
         <translation>将此单据标记为已审核并转到下一张（Ctrl+Enter）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="271"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="281"/>
         <source>Fields</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="272"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="282"/>
         <source>Page text</source>
         <translation>页面文字</translation>
     </message>
     <message>
         <location filename="../../desktop/gui/mainwindow.py" line="286"/>
+        <source>Task output</source>
+        <translation>任务输出</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="300"/>
         <source>OCR engine not started</source>
         <translation>OCR 引擎未启动</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="290"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="304"/>
         <source>%v of %m files</source>
         <translation>%v / %m 个文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="294"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="344"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="308"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="358"/>
         <source>Stop reading after the current page</source>
         <translation>读完当前页后停止</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="317"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="331"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="318"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="332"/>
         <source>Add receipts and invoices to the queue</source>
         <translation>将收据和发票加入队列</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="319"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="333"/>
         <source>&amp;Paste image</source>
         <translation>粘贴图片(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="320"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="334"/>
         <source>Add the image on the clipboard to the queue</source>
         <translation>将剪贴板中的图片加入队列</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="321"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="335"/>
         <source>&amp;Export reviewed…</source>
         <translation>导出已审核(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="322"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="336"/>
         <source>Save the reviewed documents as Excel, JSON or CSV</source>
         <translation>将已审核的单据保存为 Excel、JSON 或 CSV</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="323"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="337"/>
         <source>Export &amp;all…</source>
         <translation>全部导出(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="324"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="338"/>
         <source>Export &amp;selected…</source>
         <translation>导出所选(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="325"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="339"/>
         <source>&amp;Remove from queue</source>
         <translation>从队列中移除(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="329"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="343"/>
         <source>Read &amp;queued files</source>
         <translation>读取排队的文件(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="330"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="344"/>
         <source>Read every file still waiting in the queue</source>
         <translation>读取队列中所有等待的文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="331"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="345"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="332"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="346"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="334"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="348"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="339"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="353"/>
         <source>Mark &amp;reviewed</source>
         <translation>标记为已审核(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="341"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="355"/>
         <source>Mark this document reviewed and go to the next one that needs review</source>
         <translation>将此单据标记为已审核并转到下一张待审核单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="342"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="356"/>
         <source>&amp;Next needing review</source>
         <translation>下一张待审核(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="343"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="357"/>
         <source>&amp;Cancel reading</source>
         <translation>取消读取(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="347"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="361"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="349"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="363"/>
         <source>&amp;About Shoebox</source>
         <translation>关于 Shoebox(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="351"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="365"/>
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="354"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="368"/>
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="355"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="369"/>
         <source>Next page</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="356"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="370"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="357"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="371"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="359"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="373"/>
         <source>&amp;Actual pixels (100%)</source>
         <translation>实际像素 (100%)(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="360"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="374"/>
         <source>Fit &amp;width</source>
         <translation>适合宽度(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="361"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="375"/>
         <source>Fit &amp;page</source>
         <translation>适合页面(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="362"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="376"/>
         <source>Show recognised &amp;lines</source>
         <translation>显示识别的文字行(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="363"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="377"/>
         <source>Outline the recognised lines on the page</source>
         <translation>在页面上框出识别的文字行</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="366"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="380"/>
         <source>Rotate left and read again</source>
         <translation>向左旋转并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="367"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="381"/>
         <source>Turn this page 90° anticlockwise and read it again</source>
         <translation>将此页逆时针旋转 90° 并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="368"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="382"/>
         <source>Rotate right and read again</source>
         <translation>向右旋转并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="369"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="383"/>
         <source>Turn this page 90° clockwise and read it again</source>
         <translation>将此页顺时针旋转 90° 并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="372"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="388"/>
+        <source>Convert the whole document to Markdown (tables as HTML)</source>
+        <translation>将整个文档转换为 Markdown（表格为 HTML）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="389"/>
+        <source>Extract the tables as HTML (exported as an extra Excel sheet)</source>
+        <translation>将表格提取为 HTML（导出时成为额外的 Excel 工作表）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="390"/>
+        <source>Translate the text of the document into English</source>
+        <translation>将文档文字翻译成英文</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="391"/>
+        <source>Translate the text of the document into Chinese</source>
+        <translation>将文档文字翻译成中文</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="394"/>
+        <source>Convert to &amp;Markdown</source>
+        <translation>转换为 &amp;Markdown</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="395"/>
+        <source>Extract &amp;tables (HTML)</source>
+        <translation>提取表格(&amp;T)（HTML）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="396"/>
+        <source>Translate to &amp;English</source>
+        <translation>翻译成英文(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="397"/>
+        <source>Translate to &amp;Chinese</source>
+        <translation>翻译成中文(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="404"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="374"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="406"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="382"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="414"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="388"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="420"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="397"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="429"/>
+        <source>&amp;Document</source>
+        <translation>文档(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="432"/>
         <source>&amp;Settings</source>
         <translation>设置(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="399"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="434"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="401"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="436"/>
         <source>System language</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="408"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="443"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="411"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="446"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="420"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="455"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="420"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="580"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="455"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="624"/>
         <source>Paste</source>
         <translation>粘贴</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="421"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="1135"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="456"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1278"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="421"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="877"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="456"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1020"/>
         <source>Reviewed</source>
         <translation>已审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="422"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="457"/>
         <source>Next</source>
         <translation>下一张</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="422"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="457"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="423"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="458"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="502"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="461"/>
+        <source>Document tasks</source>
+        <translation>文档任务</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="466"/>
+        <source>Markdown</source>
+        <translation>Markdown</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="466"/>
+        <source>Tables</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="467"/>
+        <source>English</source>
+        <translation>英文</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="467"/>
+        <source>Chinese</source>
+        <translation>中文</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="546"/>
         <source>No documents found in %1</source>
         <translation>在 %1 中未找到单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="534"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="578"/>
         <source>Settings could not be saved: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="544"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="588"/>
         <source>No recent files</source>
         <translation>没有最近的文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="551"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="595"/>
         <source>Open documents</source>
         <translation>打开单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="552"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="596"/>
         <source>Documents (%1)</source>
         <translation>单据 (%1)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="552"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="596"/>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="570"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="614"/>
         <source>The clipboard holds no image or file.</source>
         <translation>剪贴板中没有图片或文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="580"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="624"/>
         <source>The image could not be saved to %1.</source>
         <translation>无法将图片保存到 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="623"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="1048"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="667"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1191"/>
         <source>Reading is not available in this installation (%1)</source>
         <translation>此安装无法读取单据（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="642"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="686"/>
         <source>Cancelling after the current page…</source>
         <translation>读完当前页后取消…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="657"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="710"/>
+        <source>Waiting for the OCR engine to start…</source>
+        <translation>正在等待 OCR 引擎启动…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="711"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="741"/>
+        <source>Needs the HunyuanOCR engine on a GPU; see Settings.</source>
+        <translation>需要在 GPU 上运行的 HunyuanOCR 引擎；请参阅“设置”。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="713"/>
+        <source>Select a document that has been read first.</source>
+        <translation>请先选择一个已识别的文档。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="715"/>
+        <source>This document is being read; wait until it is done.</source>
+        <translation>正在识别此文档，请等待完成。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="725"/>
+        <source>Convert to Markdown</source>
+        <translation>转换为 Markdown</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="726"/>
+        <source>Extract tables</source>
+        <translation>提取表格</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="727"/>
+        <source>Translate to English</source>
+        <translation>翻译成英文</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="728"/>
+        <source>Translate to Chinese</source>
+        <translation>翻译成中文</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="776"/>
+        <source>%1 done: %2</source>
+        <translation>%1 完成：%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="783"/>
+        <source>%1 failed: %2</source>
+        <translation>%1 失败：%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="794"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="657"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="794"/>
         <source>Loading the OCR engine…</source>
         <translation>正在加载 OCR 引擎…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="659"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="796"/>
         <source>%1 ready</source>
         <translation>%1 已就绪</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="677"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="814"/>
         <source>reading…</source>
         <translation>读取中…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="680"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="817"/>
         <source>page %1 of %2</source>
         <translation>第 %1 / %2 页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="690"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="827"/>
         <source>Nothing was read from this file.</source>
         <translation>未从此文件读取到内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="701"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="838"/>
         <source>Rotate and read again</source>
         <translation>旋转并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="707"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="844"/>
         <source>Reading again failed: %1</source>
         <translation>重新识别失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="715"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="852"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="854"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="726"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="866"/>
         <source>Reading finished.</source>
         <translation>读取完成。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="761"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="901"/>
         <source>The page could not be shown: %1</source>
         <translation>无法显示此页：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="809"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="951"/>
         <source>No document</source>
         <translation>没有单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="811"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="953"/>
         <source>Drop receipts, invoices or whole folders here, or use File ▸ Open (Ctrl+O).</source>
         <translation>将收据、发票或整个文件夹拖放到此处，或使用“文件 ▸ 打开”（Ctrl+O）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="812"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="954"/>
         <source>Drop files here</source>
         <translation>将文件拖放到此处</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="819"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="961"/>
         <source>Waiting to be read…</source>
         <translation>等待读取…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="819"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="961"/>
         <source>Reading…</source>
         <translation>读取中…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="829"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="971"/>
         <source>This file could not be read:
 %1</source>
         <translation>无法读取此文件：
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="832"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="975"/>
         <source>Reading failed: %1</source>
         <translation>读取失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="839"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="982"/>
         <source>Reviewed ✓</source>
         <translation>已审核 ✓</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="873"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1016"/>
         <source>%n field(s) to check</source>
         <translation>
             <numerusform>%n 个字段需要检查</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="875"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1018"/>
         <source>Every field checks out</source>
         <translation>所有字段均通过检查</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="891"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1034"/>
         <source>Page %1 of %2</source>
         <translation>第 %1 / %2 页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="955"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1098"/>
         <source>Click a field in the form first, then a line on the page to copy its text into it.</source>
         <translation>先点击表单中的字段，再点击页面上的文字行，即可将文字填入该字段。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="960"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1103"/>
         <source>Put “%1” into %2</source>
         <translation>将“%1”填入 %2</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="963"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1106"/>
         <source>Copy text</source>
         <translation>复制文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1007"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1150"/>
         <source>Edit %1</source>
         <translation>编辑 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1031"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1174"/>
         <source>Change type</source>
         <translation>更改类型</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1031"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1174"/>
         <source>The fields could not be read again: %1</source>
         <translation>无法重新提取字段：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1036"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1179"/>
         <source>Change document type</source>
         <translation>更改单据类型</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1047"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1190"/>
         <source>Read again</source>
         <translation>重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1051"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1194"/>
         <source>reading page %1 again…</source>
         <translation>正在重新识别第 %1 页…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1073"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1216"/>
         <source>Mark as needing review</source>
         <translation>标记为待审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1094"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1237"/>
         <source>No document needs review.</source>
         <translation>没有待审核的单据。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1104"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1247"/>
         <source>Remove from queue</source>
         <translation>从队列中移除</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1105"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1248"/>
         <source>%n of the documents have your edits or are reviewed. Remove them anyway? (The files themselves are not touched.)</source>
         <translation>
             <numerusform>其中 %n 张单据含有您的修改或已审核。仍要移除吗？（文件本身不会被改动。）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1136"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1279"/>
         <source>No document is marked reviewed yet (Ctrl+Enter marks one).</source>
         <translation>还没有已审核的单据（按 Ctrl+Enter 标记）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1137"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1280"/>
         <source>Select documents in the queue first.</source>
         <translation>请先在队列中选择单据。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1138"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1281"/>
         <source>Nothing has been read yet.</source>
         <translation>尚未读取任何单据。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1143"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1286"/>
         <source>Export %n document(s)</source>
         <translation>
             <numerusform>导出 %n 张单据</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1144"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1287"/>
         <source>Excel workbook (*.xlsx)</source>
         <translation>Excel 工作簿 (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1144"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1287"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1144"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1287"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1168"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1311"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1169"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1312"/>
         <source>%1 could not be written:
 %2</source>
         <translation>无法写入 %1：
 %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1174"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1317"/>
         <source>Exported %n document(s) to %1</source>
         <translation>
             <numerusform>已将 %n 张单据导出到 %1</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1190"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1335"/>
         <source>Restarting the OCR engine…</source>
         <translation>正在重新启动 OCR 引擎…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1203"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1348"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1204"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1349"/>
         <source>The new language is used the next time Shoebox starts.</source>
         <translation>新语言将在下次启动 Shoebox 时生效。</translation>
     </message>
@@ -758,17 +885,17 @@
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="136"/>
+        <location filename="../../desktop/gui/queue.py" line="137"/>
         <source>Reviewed</source>
         <translation>已审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="137"/>
+        <location filename="../../desktop/gui/queue.py" line="138"/>
         <source>Needs review</source>
         <translation>待审核</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/queue.py" line="182"/>
+        <location filename="../../desktop/gui/queue.py" line="183"/>
         <source>%n field(s) need attention</source>
         <translation>
             <numerusform>%n 个字段需要注意</numerusform>
@@ -778,12 +905,12 @@
 <context>
     <name>ReadWorker</name>
     <message>
-        <location filename="../../desktop/gui/worker.py" line="119"/>
+        <location filename="../../desktop/gui/worker.py" line="128"/>
         <source>The OCR engine could not start: %1</source>
         <translation>OCR 引擎无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/worker.py" line="186"/>
+        <location filename="../../desktop/gui/worker.py" line="196"/>
         <source>Reading page %1 again</source>
         <translation>正在重新识别第 %1 页</translation>
     </message>
@@ -879,6 +1006,106 @@
         <location filename="../../desktop/gui/dialogs.py" line="92"/>
         <source>HunyuanOCR model folder</source>
         <translation>HunyuanOCR 模型文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>TaskOutputPanel</name>
+    <message>
+        <location filename="../../desktop/gui/taskview.py" line="119"/>
+        <source>Source</source>
+        <translation>源代码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/taskview.py" line="120"/>
+        <source>Show the Markdown or HTML as written instead of formatted</source>
+        <translation>显示 Markdown 或 HTML 原文，而不是排版后的效果</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/taskview.py" line="122"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/taskview.py" line="124"/>
+        <source>Copy the output (Markdown or HTML as written) to the clipboard</source>
+        <translation>将输出（Markdown 或 HTML 原文）复制到剪贴板</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/taskview.py" line="126"/>
+        <source>Save as…</source>
+        <translation>另存为…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/taskview.py" line="147"/>
+        <source>Markdown</source>
+        <translation>Markdown</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/taskview.py" line="148"/>
+        <source>Tables (HTML)</source>
+        <translation>表格（HTML）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/taskview.py" line="149"/>
+        <source>English translation</source>
+        <translation>英文译文</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/taskview.py" line="150"/>
+        <source>Chinese translation</source>
+        <translation>中文译文</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/taskview.py" line="194"/>
+        <source>No task output yet. The Document menu converts a document to Markdown, extracts its tables as HTML or translates it (with the HunyuanOCR engine on a GPU).</source>
+        <translation>尚无任务输出。“文档”菜单可将文档转换为 Markdown、将表格提取为 HTML 或翻译文档（需要在 GPU 上运行的 HunyuanOCR 引擎）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/taskview.py" line="200"/>
+        <source>Not every page could be processed: %1</source>
+        <translation>部分页面未能处理：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/taskview.py" line="213"/>
+        <source>Copied to the clipboard.</source>
+        <translation>已复制到剪贴板。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/taskview.py" line="226"/>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/taskview.py" line="226"/>
+        <source>HTML (*.html)</source>
+        <translation>HTML (*.html)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/taskview.py" line="226"/>
+        <source>Text (*.txt)</source>
+        <translation>文本 (*.txt)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/taskview.py" line="228"/>
+        <source>Save task output</source>
+        <translation>保存任务输出</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/taskview.py" line="251"/>
+        <source>Save failed</source>
+        <translation>保存失败</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/taskview.py" line="252"/>
+        <source>%1 could not be written:
+%2</source>
+        <translation>无法写入 %1：
+%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/taskview.py" line="254"/>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
     </message>
 </context>
 <context>

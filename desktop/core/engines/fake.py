@@ -95,10 +95,15 @@ class FakeEngine(Engine):
             ``field_values``, other capabilities make :meth:`run_task` answer ``task_output``.
         field_values: what :meth:`extract_fields` returns (field name -> value as printed).
         task_output: what :meth:`run_task` returns (``{task}`` is replaced by the task name).
+        task_outputs: per-task answers (task name -> text; ``{task}`` replaced too), taking precedence
+            over ``task_output`` for the tasks they name.
+        task_error: when set, :meth:`run_task` raises :class:`EngineError` with this message.
+        task_delay: seconds to sleep per :meth:`run_task` call (in small steps).
 
     Attributes:
         calls: number of :meth:`recognise` calls so far.
         shapes: ``(height, width)`` of every image :meth:`recognise` was given.
+        task_calls, task_shapes: the task and the ``(height, width)`` of every :meth:`run_task` call.
     """
 
     name = "fake"
@@ -116,6 +121,9 @@ class FakeEngine(Engine):
         capabilities: Iterable[str] = (),
         field_values: Mapping[str, str | None] | None = None,
         task_output: str = "<{task} output>",
+        task_outputs: Mapping[str, str] | None = None,
+        task_error: str | None = None,
+        task_delay: float = 0.0,
     ) -> None:
         if isinstance(pages, Mapping):
             self._by_key: dict[Any, RecordedPage] | None = {k: _as_page(v) for k, v in pages.items()}
@@ -129,10 +137,14 @@ class FakeEngine(Engine):
         self.capabilities = frozenset(capabilities)
         self.field_values = dict(field_values or {})
         self.task_output = task_output
+        self.task_outputs = dict(task_outputs or {})
+        self.task_error = task_error
+        self.task_delay = float(task_delay)
         self.calls = 0
         self.shapes: list[tuple[int, int]] = []
         self.field_calls: list[list[str]] = []
         self.task_calls: list[str] = []
+        self.task_shapes: list[tuple[int, int]] = []
         self._lock = threading.Lock()
 
     def _pick(self, image: np.ndarray) -> RecordedPage | None:
@@ -170,8 +182,15 @@ class FakeEngine(Engine):
         family = task.split("_")[0]
         if family not in self.capabilities:
             return super().run_task(image, task, language)
-        self.task_calls.append(task)
-        return self.task_output.format(task=task)
+        with self._lock:
+            self.task_calls.append(task)
+            self.task_shapes.append((int(image.shape[0]), int(image.shape[1])))
+        deadline = time.monotonic() + self.task_delay
+        while time.monotonic() < deadline:
+            time.sleep(min(0.01, max(0.0, deadline - time.monotonic())))
+        if self.task_error:
+            raise EngineError(self.task_error)
+        return self.task_outputs.get(task, self.task_output).replace("{task}", task)
 
 
 class FailingEngine(FakeEngine):
