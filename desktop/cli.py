@@ -263,6 +263,15 @@ class _Console:
             self._write(f"{_PROG}: {text}")
 
 
+_NOTE_WORDS = ("no text was found", "could not be read", "repaired", "damaged")
+
+
+def _worth_a_note(warning: str) -> bool:
+    """Page warnings a clerk should see on stderr (others, e.g. "downscaled", stay in the result)."""
+    low = warning.lower()
+    return any(word in low for word in _NOTE_WORDS)
+
+
 def _error_reason(source: str, error: str) -> str:
     """``error`` without a leading ``<file name>: `` (IntakeError's form), since the line names the file."""
     for prefix in (source, Path(source).name):
@@ -396,6 +405,11 @@ def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: A
             for doc in docs:
                 if doc.error:
                     console.error(f"{doc.source}: {_error_reason(doc.source, doc.error)}")
+                    continue
+                for page in doc.page_results:  # read, but worth a look: blank, repaired, page failures
+                    for warning in page.warnings:
+                        if _worth_a_note(warning):
+                            console.note(f"note: {doc.source}: page {page.number}: {warning}")
             results.extend(docs)
             bar.update(1)
     finally:

@@ -30,9 +30,16 @@ def test_tall_lines_mean_the_page_lies_on_its_side():
     assert verdict.candidates == (90, 270) and "vertically" in verdict.reason
 
 
-def test_low_confidence_suggests_upside_down_and_no_text_tries_everything():
+def test_low_confidence_suggests_upside_down_and_fragments_try_everything():
     assert assess([wide(conf=0.6, y=30 * i) for i in range(5)]).candidates == (0, 180)
-    assert assess([]).candidates == (0, 90, 180, 270)
+    fragment = Line("ab", (0, 0, 20, 10), 0.9)  # only short pieces read: turn and look again
+    assert assess([fragment]).candidates == (0, 90, 180, 270)
+
+
+def test_a_blank_page_is_not_probed():
+    """Nothing detected at all: detection does not depend on orientation, so no extra reads."""
+    verdict = assess([])
+    assert verdict.candidates == () and verdict.reason == "no text found"
 
 
 def test_text_score_weighs_characters_by_confidence():

@@ -347,3 +347,27 @@ def test_reading_order_of_a_skewed_page_follows_the_tilted_lines():
     lines = [tilted(f"line {i}", 100 if i % 2 else 40, 100 + 24 * i) for i in range(6)]
     # axis-aligned boxes of 3-degree lines 800 px long are ~60 px tall: neighbours overlap > 50%
     assert [ln.text for ln in reading_order(list(reversed(lines)))] == [f"line {i}" for i in range(6)]
+
+
+def test_truncated_image_is_one_clean_error_without_a_traceback(tmp_path, caplog):
+    """Damage found while decoding pixels (after the header opened fine) names the file once, logs no traceback."""
+    good = tmp_path / "whole.jpg"
+    Image.new("RGB", (W, H), "white").save(good, quality=95)
+    data = good.read_bytes()
+    broken = tmp_path / "cut.jpg"
+    broken.write_bytes(data[: len(data) // 3])
+    with caplog.at_level("DEBUG"):
+        docs = scan_file(broken, FakeEngine([RECEIPT]))
+    assert len(docs) == 1
+    assert docs[0].error.startswith("cut.jpg: ") and docs[0].error.count("cut.jpg") == 1
+    assert "damaged" in docs[0].error
+    assert not [r for r in caplog.records if r.exc_info], "an expected intake error was logged as a crash"
+
+
+def test_blank_page_is_read_once_and_says_no_text_was_found(tmp_path):
+    blank = png(tmp_path / "blank.png")
+    engine = FakeEngine([{"width": W, "height": H, "lines": []}])
+    docs = scan_file(blank, engine)
+    assert docs[0].error is None
+    assert engine.calls == 1  # no orientation probes on a page with nothing on it
+    assert any("no text was found" in w for w in docs[0].page_results[0].warnings)

@@ -104,7 +104,7 @@ def assess(lines: Sequence[Line]) -> Assessment:
       crops before recognising them, so a sideways page can *read* well at 0 while its layout (rows,
       reading order, boxes) is sideways.
     - Low confidence (under :data:`MIN_CONFIDENCE`) or almost no text: maybe upside down -> probe 0,
-      180 (and 90/270 as well when nothing at all was read).
+      180 (and 90/270 as well when only fragments were read). Nothing detected at all: no probe.
     - Otherwise: upright, nothing to probe.
     """
     long_lines = _long(lines)
@@ -113,6 +113,10 @@ def assess(lines: Sequence[Line]) -> Assessment:
     conf = mean_confidence(lines)
     if len(long_lines) >= 2 and share > TALL_SHARE:
         return Assessment((90, 270), f"{share:.0%} of the text lines run vertically", conf, share)
+    if not lines:
+        # Nothing detected at all: a blank page, or print too faint to find. Text detection does not
+        # depend on the page's orientation, so turning it cannot help; probing would only cost 4 reads.
+        return Assessment((), "no text found", conf, share)
     if not long_lines:
         return Assessment((0, 90, 180, 270), "almost no text found", conf, share)
     if conf < MIN_CONFIDENCE:

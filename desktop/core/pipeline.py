@@ -228,6 +228,9 @@ def _ocr(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: bool) 
     return page, scale_lines(lines, 1.0 / scale) if scale > 0 else lines, image, notes
 
 
+NO_TEXT_WARNING = "no text was found on this page (blank, or the print is too faint to read)"
+
+
 def _read_page(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: bool = True) -> _PageRead:
     """Read one intake page (never raises for an engine or render failure: see ``failed``)."""
     origin = getattr(page, "origin", "image")
@@ -249,6 +252,8 @@ def _read_page(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: 
             page, ocr_lines, image, notes = _ocr(page, engine, options, auto_rotate=turn)
             warnings.extend(notes)
             lines = _merge_mixed(text_lines, ocr_lines) if (origin == "pdf_mixed" and text_lines) else ocr_lines
+            if not lines:
+                warnings.append(NO_TEXT_WARNING)
             if options.decode_qr:
                 qr = _decode_qr(image)
             if options.task:
@@ -260,7 +265,7 @@ def _read_page(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: 
             del image
     except EngineUnavailable:
         raise
-    except (EngineError, MemoryError, RuntimeError, ValueError, OSError) as exc:
+    except (EngineError, _intake().IntakeError, MemoryError, RuntimeError, ValueError, OSError) as exc:
         failed = _reason(exc)
         warnings.append(f"page {page.number} could not be read: {failed}")
     except Exception as exc:  # a bug or an unexpected library error: still only this page
@@ -285,9 +290,16 @@ def _task_language(task: str) -> str:
 
 
 def _reason(exc: BaseException) -> str:
-    """A readable reason for an exception (``MemoryError`` has no message of its own)."""
+    """A readable reason for an exception (``MemoryError`` has no message of its own).
+
+    Intake errors carry their reason without the file name (their ``str()`` starts with it, and the
+    document's error names the file already).
+    """
     if isinstance(exc, MemoryError):
         return "out of memory (the page is too large for this computer)"
+    reason = getattr(exc, "reason", None)
+    if isinstance(reason, str) and reason.strip():
+        return reason.strip()
     text = str(exc).strip()
     return text if text else type(exc).__name__
 
