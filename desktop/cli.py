@@ -341,6 +341,15 @@ def scan_main(argv: Sequence[str]) -> int:
         return EXIT_ENGINE_UNAVAILABLE
     for note in notes:
         console.note(f"note: {note}")
+    warm_up = getattr(engine, "warm_up", None)
+    if callable(warm_up):
+        # Load the models once, before the batch: a broken model folder is one engine error (exit 4),
+        # not the same load failure repeated on every page.
+        try:
+            warm_up()
+        except EngineError as exc:
+            console.error(f"the {engine.name} engine could not start: {exc}")
+            return EXIT_ENGINE_UNAVAILABLE
     describe = getattr(engine, "describe", None)
     if callable(describe):
         console.note(f"engine: {describe()}")

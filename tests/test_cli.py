@@ -477,3 +477,18 @@ def test_end_to_end_ppocr_on_real_receipts(samples: Path, tmp_path: Path) -> Non
         assert truth["total"] in doc.text  # the engine read the printed total
         totals_right += doc.fields["total"].value == truth["total"]
     assert totals_right >= 1, [d.fields["total"].value for d in docs]
+
+
+def test_engine_that_cannot_load_is_one_error_and_status_4(
+    fake, batch: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A broken model folder (say a cut-short weights file) fails once at warm-up, before any page."""
+
+    def broken_warm_up(self) -> None:
+        raise EngineUnavailable("could not load HunyuanOCR from /models: SafetensorError: invalid header length")
+
+    monkeypatch.setattr(FakeEngine, "warm_up", broken_warm_up, raising=False)
+    assert cli.main(["scan", str(batch), "-q"]) == 4
+    err = capsys.readouterr().err
+    assert err.count("could not load HunyuanOCR") == 1
+    assert fake.scanned == []

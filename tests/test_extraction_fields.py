@@ -260,3 +260,15 @@ def test_split_documents() -> None:
     cont = PageResult(number=2, width=612, height=792, lines=[Line("Terms and conditions", (30, 30, 200, 40))])
     assert split_documents([azure[0], cont]) == [(1, 2)]
     assert split_documents([]) == []
+
+
+def test_a_vat_invoice_qr_code_decides_the_type_even_without_text():
+    """The engine read nothing useful, but the tax authority's QR code says what the paper is."""
+    from desktop.core.extraction import detect_document_type
+    from desktop.core.model import PageResult
+
+    blank = [PageResult(number=1, width=980, height=575, lines=[])]
+    payload = "01,10,012001800311,33207675,46.62,20190508,76939056883466677916,E1BD,"
+    assert detect_document_type(blank) == "receipt"
+    assert detect_document_type(blank, qr_payloads=[payload]) == "cn_vat_invoice"
+    assert detect_document_type(blank, qr_payloads=["https://example.com/not-an-invoice"]) == "receipt"

@@ -349,7 +349,7 @@ def _extract(doc: Document, reads: list[_PageRead], engine: Engine | None, optio
     if options.document_type and options.document_type != "auto":
         doc.document_type = get_document_type(options.document_type).name
     else:
-        doc.document_type = extraction.detect_document_type(pages)
+        doc.document_type = extraction.detect_document_type(pages, qr_payloads=qr)
     own: tuple[dict[str, Field], list[dict[str, Any]]] | None = None
     if engine is not None and "fields" in engine.capabilities:
         model = _model_fields(reads, engine, doc.document_type, options.date_order, qr, notes)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -79,16 +80,21 @@ _RECEIPT_WORDS = re.compile(r"\b(cash|change|cashier|thank\s*you|rounding|tender
                             r"table|pax|qty|counter|member|kembali|tunai|visa|mastercard)\b", re.I)
 
 
-def detect_document_type(pages: list[PageResult]) -> str:
-    """Guess the document type from the recognised text.
+def detect_document_type(pages: list[PageResult], qr_payloads: Sequence[str] = ()) -> str:
+    """Guess the document type from the recognised text (and the page's QR codes).
 
+    A QR code in the tax authority's VAT-invoice format (:func:`desktop.core.extraction.qr.parse_vat_qr`)
+    makes it a ``cn_vat_invoice`` whatever the text says (the engine may have read little or nothing).
     Chinese VAT keywords (发票代码, 发票号码, 增值税, 价税合计, ...) -> ``cn_vat_invoice``; an
     invoice header (Invoice / Rechnung / Factuur / Facture / Tax invoice) with an invoice-number
     label and few till-receipt words (cash, change, cashier, rounding, ...) on a page that is not
     a narrow till roll -> ``invoice``; otherwise ``receipt``.
     """
     from desktop.core.extraction.invoice import INVOICE_NUMBER_LABEL
+    from desktop.core.extraction.qr import parse_vat_qr
 
+    if any(parse_vat_qr(payload) for payload in qr_payloads):
+        return "cn_vat_invoice"
     text = "\n".join(p.text for p in pages)
     t = unicodedata.normalize("NFKC", text)
     if sum(1 for k in _CN_KEYS if k in t) >= 2 or ("发票" in t and re.search(r"\d{10,12}", t)):
