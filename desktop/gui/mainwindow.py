@@ -97,6 +97,25 @@ def supported_suffixes() -> tuple[str, ...]:
     return tuple(SUPPORTED_SUFFIXES)
 
 
+def unique_shortcuts(*keys: str | QKeySequence | QKeySequence.StandardKey) -> list[QKeySequence]:
+    """The key sequences of ``keys`` in order, each once, standard keys expanded to every platform binding.
+
+    Qt treats a sequence bound twice (even to the same action) as an ambiguous shortcut and then fires
+    nothing ("QAction::event: Ambiguous shortcut overload"); on X11 ``StandardKey.Redo`` is only
+    Ctrl+Shift+Z, so a hand-written Ctrl+Shift+Z plus ``StandardKey.Redo`` would kill Redo.
+    """
+    out: list[QKeySequence] = []
+    for key in keys:
+        if isinstance(key, QKeySequence.StandardKey):
+            expanded = QKeySequence.keyBindings(key)
+        else:
+            expanded = [QKeySequence(key)]
+        for seq in expanded:
+            if not seq.isEmpty() and seq not in out:
+                out.append(seq)
+    return out
+
+
 class MainWindow(QMainWindow):
     """The Shoebox main window.
 
@@ -317,10 +336,7 @@ class MainWindow(QMainWindow):
             if icon_name:
                 a.setIcon(icon(icon_name))
             if shortcut is not None:
-                if isinstance(shortcut, list):
-                    a.setShortcuts(shortcut)
-                else:
-                    a.setShortcut(QKeySequence(shortcut))
+                a.setShortcuts(unique_shortcuts(*(shortcut if isinstance(shortcut, list) else [shortcut])))
             if tip:
                 a.setToolTip(tip)
                 a.setStatusTip(tip)
@@ -344,9 +360,10 @@ class MainWindow(QMainWindow):
                                  self.tr("Read every file still waiting in the queue"))
         self.quit_action = act(self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit, "quit")
         self.undo_action = self.undo_stack.createUndoAction(self, self.tr("&Undo"))
-        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        self.undo_action.setShortcuts(unique_shortcuts(QKeySequence.StandardKey.Undo))
         self.redo_action = self.undo_stack.createRedoAction(self, self.tr("&Redo"))
-        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence.StandardKey.Redo])
+        # on X11 the platform's Redo *is* Ctrl+Shift+Z: binding it twice makes the key ambiguous (dead)
+        self.redo_action.setShortcuts(unique_shortcuts("Ctrl+Shift+Z", "Ctrl+Y", QKeySequence.StandardKey.Redo))
         for a in (self.undo_action, self.redo_action):
             a.setShortcutContext(Qt.ShortcutContext.ApplicationShortcut)
             self.addAction(a)
