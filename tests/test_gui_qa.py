@@ -43,3 +43,69 @@ def test_no_action_binds_a_key_twice(window) -> None:
     redo = [k.toString() for k in window.redo_action.shortcuts()]
     assert "Ctrl+Shift+Z" in redo and "Ctrl+Y" in redo
     assert QKeySequence(QKeySequence.StandardKey.Undo) in window.undo_action.shortcuts()
+
+
+# ----------------------------------------------------------------------------------- empty key fields
+@pytest.mark.parametrize(("doctype", "keys"), [
+    ("receipt", {"vendor_name", "date", "total"}),
+    ("invoice", {"vendor_name", "invoice_number", "date", "total"}),
+    ("cn_vat_invoice", {"invoice_code", "invoice_number", "date", "total", "vendor_name", "buyer_name"}),
+])
+def test_empty_key_fields_are_to_check(window, doctype, keys) -> None:
+    """Every field empty: the badge, the header and the form all count the type's key fields."""
+    from desktop.core.doctypes import get_document_type
+    from desktop.core.model import Document, Field, PageResult
+    from desktop.gui.queue import ATTENTION_ROLE, attention_count
+
+    assert set(get_document_type(doctype).key_fields) == keys
+    fields = {name: Field(name) for name in get_document_type(doctype).fields}
+    doc = Document(source="/tmp/blank.png", document_type=doctype, fields=fields,
+                   page_results=[PageResult(1, 100, 100)])
+    assert attention_count(doc) == len(keys)
+    entry_id = window.model.add_document(doc)
+    window.select_entry(entry_id)
+    row = window.model.row_of(entry_id)
+    assert window.model.index(row, 0).data(ATTENTION_ROLE) == len(keys)
+    assert f"{len(keys)} field" in window.summary_label.text()  # plural forms need the en translator
+    assert "Every field checks out" not in window.summary_label.text()
+    marked = {name for name, r in window.form.rows.items() if r.edit.property("low")}
+    assert marked == keys
+    assert {name for name, r in window.form.rows.items() if r.badge.text() == "empty"} == keys
+    # the clerk fills one in: one fewer to check
+    window.commit_field("total", "12.50")
+    assert attention_count(window.current_document()) == len(keys) - 1
+
+
+# ------------------------------------------------------------------------------------------- notes
+def test_notes_are_in_a_clerks_words(window) -> None:
+    from desktop.core.model import Document, Field, PageResult
+
+    raw_turn = "turned 270 degrees clockwise to read it upright (100% of the text lines run vertically)"
+    raw_scale = "read at 2339x1653 px (downscaled from 3508x2479)"
+    raw_fields = "the hunyuan engine returned no fields; fields were read from the text instead"
+    doc = Document(source="/tmp/a.png", document_type="receipt",
+                   fields={"vendor_name": Field("vendor_name", "ACME", confidence=0.9),
+                           "date": Field("date", "2024-03-05", confidence=0.9),
+                           "total": Field("total", "12.50", confidence=0.9)},
+                   page_results=[PageResult(1, 100, 100, warnings=[raw_scale, raw_turn])],
+                   extras={"notes": [raw_fields]})
+    window.select_entry(window.model.add_document(doc))
+    text = window.summary_label.text()
+    assert "Every field checks out" in text
+    assert "Page 1 was turned 270° to read it upright" in text
+    assert "The AI model gave no fields" in text
+    assert "downscaled" not in text and "degrees clockwise" not in text
+    tip = window.summary_label.toolTip()
+    assert raw_scale in tip and raw_turn in tip and raw_fields in tip
+
+
+def test_failed_row_does_not_repeat_the_file_name(window) -> None:
+    from PySide6.QtCore import Qt
+
+    from desktop.core.model import Document
+
+    entry_id = window.model.add_document(Document(source="/tmp/empty.jpg", error="empty.jpg: the file is empty (0 bytes)"))
+    entry = window.model.entry(entry_id)
+    assert window.model.status_text(entry) == "Failed: the file is empty (0 bytes)"
+    index = window.model.index(window.model.row_of(entry_id), 2)
+    assert index.data(Qt.ItemDataRole.ToolTipRole) == "empty.jpg: the file is empty (0 bytes)"

@@ -69,6 +69,7 @@ from desktop.core.settings import Settings, user_config_dir, user_data_dir
 from desktop.gui.commands import DocumentCommand
 from desktop.gui.dialogs import SettingsDialog, show_about
 from desktop.gui.form import FieldForm, normalise
+from desktop.gui.notes import document_notes
 from desktop.gui.queue import QueueDelegate, QueueModel, attention_count
 from desktop.gui.resources import LANGUAGES, icon
 from desktop.gui.taskview import TASK_ORDER, TaskOutputPanel, task_family
@@ -967,6 +968,7 @@ class MainWindow(QMainWindow):
         if entry is None:
             self.title_label.setText(self.tr("No document"))
             self.summary_label.clear()
+            self.summary_label.setToolTip("")
             self.form.show_message(self.tr("Drop receipts, invoices or whole folders here, or use File ▸ Open (Ctrl+O)."))
             self.viewer.clear(self.tr("Drop files here"))
             self.text_view.clear()
@@ -977,6 +979,7 @@ class MainWindow(QMainWindow):
         if doc is None:
             self.form.show_message(self.tr("Waiting to be read…") if entry.status == "queued" else self.tr("Reading…"))
             self.summary_label.clear()
+            self.summary_label.setToolTip("")
             self.text_view.clear()
             if changed:
                 self.current_page = 1
@@ -987,6 +990,7 @@ class MainWindow(QMainWindow):
         if doc.error:
             self.form.show_message(self.tr("This file could not be read:\n%1").replace("%1", doc.error))
             self.summary_label.clear()
+            self.summary_label.setToolTip("")
             # the core's message (file name and reason) stays as written; the label around it is ours
             self._viewer_request = self._next_request()  # a page picture still loading is not wanted now
             self.viewer.clear(self.tr("Reading failed: %1").replace("%1", doc.error))
@@ -1026,8 +1030,8 @@ class MainWindow(QMainWindow):
 
     def _update_summary(self, doc: Document) -> None:
         to_check = attention_count(doc)  # the same count as the queue's badge
-        notes = [w for p in doc.page_results for w in p.warnings]
-        notes += [str(n) for n in doc.extras.get("notes", [])]
+        notes = document_notes(doc)
+        shown = [n.text for n in notes if n.text]
         parts = []
         if to_check:
             parts.append("<span style='color:#e65100'>" + self.tr("%n field(s) to check", "", to_check) + "</span>")
@@ -1035,9 +1039,14 @@ class MainWindow(QMainWindow):
             parts.append("<span style='color:#2e7d32'>" + self.tr("Every field checks out") + "</span>")
         if doc.reviewed:
             parts.append("<span style='color:#2e7d32'>" + self.tr("Reviewed") + "</span>")
-        if notes:
-            parts.append("<span style='color:#616161'>" + html.escape("; ".join(notes[:3])) + "</span>")
+        if shown:
+            text = "; ".join(shown[:3])
+            if len(shown) > 3:
+                text += " " + self.tr("(+%n more)", "", len(shown) - 3)
+            parts.append("<span style='color:#616161'>" + html.escape(text) + "</span>")
         self.summary_label.setText(" · ".join(parts))
+        # the core's own words (and details such as the reading resolution) stay a hover away
+        self.summary_label.setToolTip("\n".join(n.raw for n in notes))
 
     def _set_page_label(self) -> None:
         doc = self.current_document()
