@@ -109,3 +109,38 @@ def test_failed_row_does_not_repeat_the_file_name(window) -> None:
     assert window.model.status_text(entry) == "Failed: the file is empty (0 bytes)"
     index = window.model.index(window.model.row_of(entry_id), 2)
     assert index.data(Qt.ItemDataRole.ToolTipRole) == "empty.jpg: the file is empty (0 bytes)"
+
+
+# ------------------------------------------------------------------------------------------ status bar
+def test_hunyuan_on_the_cpu_warns_in_the_status_bar(qtbot) -> None:
+    from desktop.gui.mainwindow import MainWindow
+    from tests.test_gui_window import ScriptedEngine
+
+    class CpuHunyuan(ScriptedEngine):
+        name = "hunyuan"
+        device = "cpu"
+
+        def describe(self) -> str:
+            return "HunyuanOCR (CPU, float32)"
+
+    w = MainWindow(engine_factory=lambda notes: CpuHunyuan())
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: "ready" in w.engine_label.text(), timeout=10000)
+    assert "slow on the CPU" in w.engine_label.text()
+    assert "expect minutes per page" in w.engine_label.toolTip()
+    w.close()
+
+
+def test_cpu_ppocr_is_not_called_slow(qtbot, window) -> None:
+    qtbot.waitUntil(lambda: "ready" in window.engine_label.text(), timeout=10000)
+    assert "slow" not in window.engine_label.text() and not window.worker.slow_warning
+
+
+def test_progress_text_has_room(window) -> None:
+    from PySide6.QtCore import Qt
+
+    bar = window.progress
+    sample = bar.format().replace("%v", "9999").replace("%m", "9999")
+    assert bar.minimumWidth() > bar.fontMetrics().horizontalAdvance(sample)
+    assert bar.alignment() & Qt.AlignmentFlag.AlignCenter

@@ -320,8 +320,13 @@ class MainWindow(QMainWindow):
         self.engine_label = QLabel(self.tr("OCR engine not started"), self)
         self.engine_label.setObjectName("engine_label")
         self.progress = QProgressBar(self)
-        self.progress.setMaximumWidth(220)
         self.progress.setFormat(self.tr("%v of %m files"))
+        # the text inside the bar (centred), with room for it in every language ("9999 / 9999 个文件")
+        self.progress.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        sample = self.progress.format().replace("%v", "9999").replace("%m", "9999").replace("%p", "100")
+        text_w = self.progress.fontMetrics().horizontalAdvance(sample)
+        self.progress.setMinimumWidth(text_w + 48)
+        self.progress.setMaximumWidth(max(220, text_w + 96))
         self.progress.hide()
         self.cancel_button = QToolButton(self)
         self.cancel_button.setObjectName("cancel_button")
@@ -814,13 +819,19 @@ class MainWindow(QMainWindow):
             label = self.tr("%1 ready").replace("%1", text)
         else:
             label = text
+        slow = self.worker.slow_warning if state == "ready" else ""
+        if slow:
+            label += " – " + self.tr("slow on the CPU")
         self.engine_label.setText(label)
-        self.engine_label.setStyleSheet("color: #c62828;" if state == "failed" else "")
+        self.engine_label.setStyleSheet("color: #c62828;" if state == "failed" else
+                                        "color: #e65100;" if slow else "")
         if state == "ready":
             self.engine_description = text
             for note in self.worker.notes:
                 self.statusBar().showMessage(note, 10000)
-            self.engine_label.setToolTip("\n".join(self.worker.notes))
+            if slow:
+                self.statusBar().showMessage(slow, 30000)
+            self.engine_label.setToolTip("\n".join(([slow] if slow else []) + self.worker.notes))
 
     def _on_started(self, entry_id: int) -> None:
         entry = self.model.entry(entry_id)
