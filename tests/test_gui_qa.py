@@ -144,3 +144,101 @@ def test_progress_text_has_room(window) -> None:
     sample = bar.format().replace("%v", "9999").replace("%m", "9999")
     assert bar.minimumWidth() > bar.fontMetrics().horizontalAdvance(sample)
     assert bar.alignment() & Qt.AlignmentFlag.AlignCenter
+
+
+# ------------------------------------------------------------------------------------- single instance
+def _app_cmd(*files: str) -> list[str]:
+    import sys
+
+    return [sys.executable, "-c", "import sys; from desktop.gui.app import main; raise SystemExit(main(sys.argv[1:]))",
+            *files]
+
+
+def test_second_start_hands_its_files_to_the_first(qapp, shoebox_home, tmp_path) -> None:
+    import os
+    import signal
+    import subprocess
+    import time
+    from pathlib import Path
+
+    from desktop.core.session import SessionStore
+    from desktop.gui.single import send_to_running
+    from tests.test_gui_window import make_png
+
+    repo = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", SHOEBOX_HOME=str(shoebox_home))
+    env.pop("SHOEBOX_MULTI_INSTANCE", None)
+    first = subprocess.Popen(_app_cmd(), cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while not send_to_running([]):  # an empty list only raises the window
+            assert first.poll() is None, first.communicate()[1][-2000:]
+            assert time.monotonic() < deadline, "the first app never listened"
+            time.sleep(0.2)
+        png = make_png(tmp_path / "second.png")
+        start = time.monotonic()
+        # a relative path: the running app gets it made absolute
+        second = subprocess.run(_app_cmd("second.png"), cwd=tmp_path, env=dict(env, PYTHONPATH=str(repo)),
+                                capture_output=True, text=True, timeout=60)
+        took = time.monotonic() - start
+        assert second.returncode == 0, second.stderr[-2000:]
+        print(f"second start handed its file over in {took:.2f} s")
+        deadline = time.monotonic() + 20
+        while True:
+            with SessionStore() as store:
+                sources = [e.source for e in store.entries()]
+            if str(png) in sources or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        assert sources == [str(png)]
+        assert first.poll() is None  # still running
+    finally:
+        first.send_signal(signal.SIGTERM)
+        try:
+            first.wait(60)
+        except subprocess.TimeoutExpired:
+            first.kill()
+            first.wait()
+
+
+def test_stale_socket_after_a_crash_is_replaced(qapp, tmp_path) -> None:
+    """A socket file left behind by a killed app: nothing answers, the new app removes it and listens."""
+    import socket as pysocket
+    from pathlib import Path
+
+    from PySide6.QtCore import QDir
+
+    from desktop.gui.single import InstanceServer, send_to_running, server_name
+
+    name = server_name(tmp_path)
+    path = Path(QDir.tempPath()) / name
+    stale = pysocket.socket(pysocket.AF_UNIX, pysocket.SOCK_STREAM)
+    stale.bind(str(path))  # bound, never listening, then closed: the file stays, as after a crash
+    stale.close()
+    try:
+        assert path.exists()
+        assert not send_to_running(["x"], name)
+        server = InstanceServer(name)
+        assert server.listen()
+        got: list[list[str]] = []
+        server.files_received.connect(got.append)
+        # the client blocks while the server needs this process's event loop: a client process
+        import subprocess
+        import sys
+        import time
+
+        from PySide6.QtCore import QCoreApplication
+
+        code = ("import sys; from desktop.gui.single import send_to_running; "
+                "raise SystemExit(0 if send_to_running(sys.argv[2:], sys.argv[1]) else 3)")
+        client = subprocess.Popen([sys.executable, "-c", code, name, str(tmp_path / "a.png")],
+                                  cwd=Path(__file__).resolve().parent.parent)
+        deadline = time.monotonic() + 30
+        while client.poll() is None and time.monotonic() < deadline:
+            QCoreApplication.processEvents()
+            time.sleep(0.01)
+        assert client.wait(5) == 0
+        assert got == [[str(tmp_path / "a.png")]]
+        server.close()
+    finally:
+        path.unlink(missing_ok=True)
