@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 from PySide6.QtGui import QImage
 
 from desktop.core.model import Document
@@ -133,7 +133,7 @@ class ReadWorker(QObject):
         for note in getattr(engine, "load_notes", None) or ():  # e.g. HunyuanOCR: "running on the CPU"
             if note not in self.notes:
                 self.notes.append(note)
-        self.slow_warning = slow_engine_warning(engine, self.tr)
+        self.slow_warning = slow_engine_warning(engine)
         self._engine = engine
         self.engine_state.emit("ready", engine.describe())
         self.engine_capabilities.emit(sorted(getattr(engine, "capabilities", ()) or ()))
@@ -236,7 +236,7 @@ class ReadWorker(QObject):
             self.finished.emit(entry_id)
 
 
-def slow_engine_warning(engine: Any, tr: Any) -> str:
+def slow_engine_warning(engine: Any) -> str:
     """The clerk's warning when ``engine`` is HunyuanOCR running on the CPU (minutes per page), else "".
 
     ``engine.device`` is read only for HunyuanOCR (after ``warm_up``, so torch is already loaded).
@@ -249,8 +249,8 @@ def slow_engine_warning(engine: Any, tr: Any) -> str:
         return ""
     if not device.startswith("cpu"):
         return ""
-    return tr("HunyuanOCR is running on the CPU: expect minutes per page. "
-              "Choose PP-OCR in Settings for fast reading on this computer.")
+    return QCoreApplication.translate("ReadWorker", "HunyuanOCR is running on the CPU: expect minutes per page. "
+                                      "Choose PP-OCR in Settings for fast reading on this computer.")
 
 
 def _short_name(engine: Any) -> str:
