@@ -18,7 +18,7 @@ REPO = INSTALLER_DIR.parent
 #: Qt modules the app uses. The PySide6 hook collects only what is imported; every other PySide6
 #: module is excluded outright so nothing pulls in QtQml/QtQuick/QtWebEngine (hundreds of MB).
 #: ``tests/test_installer.py`` checks that ``desktop/gui`` imports nothing outside this list.
-QT_MODULES: tuple[str, ...] = ("QtCore", "QtGui", "QtWidgets", "QtSvg", "QtSvgWidgets", "QtDBus")
+QT_MODULES: tuple[str, ...] = ("QtCore", "QtGui", "QtWidgets", "QtSvg", "QtSvgWidgets", "QtDBus", "QtNetwork")
 
 #: Python packages never bundled (test tools, other GUI toolkits, notebooks).
 ALWAYS_EXCLUDED: tuple[str, ...] = (

@@ -30,13 +30,19 @@ class FieldSpec:
 
 @dataclass(frozen=True)
 class DocumentType:
-    """A document type: its ``name``, labels, main ``language`` and its ordered ``fields``."""
+    """A document type: its ``name``, labels, main ``language``, its ordered ``fields`` and its ``key_fields``.
+
+    ``key_fields`` are the fields without which the document cannot be booked (who, when, how much;
+    for a Chinese VAT invoice also the code/number pair and the buyer that the tax authority's
+    verification asks for): left empty, they need the clerk's eye.
+    """
 
     name: str
     label: dict[str, str]
     description: str
     language: str
     fields: tuple[str, ...]
+    key_fields: tuple[str, ...] = ()
 
     def label_for(self, locale: str = "en") -> str:
         return self.label.get(locale) or self.label.get(locale.split("_")[0]) or self.label["en"]
@@ -70,9 +76,13 @@ def document_types() -> dict[str, DocumentType]:
         unknown = [f for f in d["fields"] if f not in specs]
         if unknown:
             raise ValueError(f"{path.name}: unknown fields {unknown}")
+        not_fields = [f for f in d.get("key_fields", []) if f not in d["fields"]]
+        if not_fields:
+            raise ValueError(f"{path.name}: key_fields not among its fields: {not_fields}")
         out[d["name"]] = DocumentType(
             name=d["name"], label=d["label"], description=d.get("description", ""),
             language=d.get("language", "en"), fields=tuple(d["fields"]),
+            key_fields=tuple(d.get("key_fields", [])),
         )
     return out
 

@@ -12,6 +12,10 @@ Stopping from a terminal: SIGINT (Ctrl+C) and SIGTERM close the window the norma
 session saved, the reading thread asked to stop and waited for) and the process exits with
 ``128 + signal number`` (130 for Ctrl+C, the shell convention), without a traceback. A second signal
 while closing takes the default action (immediate termination).
+
+Single instance: one app per user data folder (``SHOEBOX_HOME``); a second ``shoebox FILE...`` hands
+its files to the running window over a local socket and exits 0 (:mod:`desktop.gui.single`).
+``SHOEBOX_MULTI_INSTANCE=1`` turns the guard off (benchmarks that start many windows).
 """
 from __future__ import annotations
 
@@ -87,6 +91,15 @@ def main(argv: list[str] | None = None) -> int:
     app.setOrganizationName("Shoebox")
     app.setDesktopFileName("shoebox")
     app.setWindowIcon(icon("shoebox"))
+    from desktop.gui.single import InstanceServer, send_to_running
+
+    # one app per user data folder: a second start hands its files to the running window and leaves
+    if os.environ.get("SHOEBOX_MULTI_INSTANCE") != "1" and send_to_running(list(args.files)):
+        log.info("handed %d file(s) to the running Shoebox", len(args.files))
+        return 0
+    instance = InstanceServer(parent=app)
+    instance.listen()
+
     settings = Settings.load()
     language = resolve_language(settings.ui_language)
     translators = install_translators(app, language)  # noqa: F841 - kept alive until exit
@@ -105,9 +118,20 @@ def main(argv: list[str] | None = None) -> int:
     window.show()
     if args.files:
         window.add_paths(args.files)
+
+    def from_another_start(files: list[str]) -> None:
+        if files:
+            window.add_paths(files)
+        if window.isMinimized():
+            window.showNormal()
+        window.raise_()
+        window.activateWindow()
+
+    instance.files_received.connect(from_another_start)
     if os.environ.get("SHOEBOX_EXIT_WHEN_SHOWN"):
         window.shown_first.connect(lambda: QTimer.singleShot(0, window.close))
     code = int(app.exec())
+    instance.close()  # a start from now on becomes the app itself
     window.shutdown()  # no-op when done already
     code = code or int(app.property("shoebox_exit_code") or 0)
     if window.threads_running():

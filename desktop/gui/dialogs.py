@@ -50,6 +50,10 @@ class SettingsDialog(QDialog):
         row.addWidget(self.model_dir, 1)
         row.addWidget(browse)
         form.addRow(self.tr("HunyuanOCR &model folder:"), row)
+        # the label sits beside a layout, not a widget: give it its buddy so "&" becomes Alt+M
+        model_label = form.labelForField(row)
+        if isinstance(model_label, QLabel):
+            model_label.setBuddy(self.model_dir)
 
         self.doctype = QComboBox(self)
         self.doctype.addItem(self.tr("Detect automatically"), "auto")

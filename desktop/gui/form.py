@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from desktop.core.doctypes import FieldSpec, get_document_type
 from desktop.core.model import Document, Field
-from desktop.gui.queue import LOW_CONFIDENCE, needs_check
+from desktop.gui.queue import LOW_CONFIDENCE, is_empty_key, needs_check
 
 SOURCE_STYLE = {
     "ocr": "QLabel { color: #455a64; background: #eceff1; border-radius: 6px; padding: 1px 6px; }",
@@ -129,9 +129,10 @@ class FieldEdit(QLineEdit):
 class FieldRow(QObject):
     """The widgets of one field in the form's grid."""
 
-    def __init__(self, spec: FieldSpec, label: str, parent: QWidget) -> None:
+    def __init__(self, spec: FieldSpec, label: str, parent: QWidget, key: bool = False) -> None:
         super().__init__(parent)
         self.spec = spec
+        self.key = key  # a key field of the document type: left empty, it counts as one to check
         self.label = QLabel(label, parent)
         self.edit = FieldEdit(spec, parent)
         self.label.setBuddy(self.edit)
@@ -167,11 +168,15 @@ class FieldRow(QObject):
         self.source.setToolTip(tip)
         self.source.setStyleSheet(SOURCE_STYLE.get("user" if by_user else field.source, SOURCE_STYLE["ocr"]))
         self.source.setVisible(bool(chip))
-        low = needs_check(field) and not field.problems
+        low = needs_check(field, self.key) and not field.problems
         if by_user:
             self.badge.setText("")
             self.badge.setToolTip(tip)
             style = ""
+        elif is_empty_key(field, self.key):
+            self.badge.setText(self.tr("empty"))
+            self.badge.setToolTip(self.tr("Not found on the page, and this document needs it: type it in"))
+            style = "color: #e65100; font-weight: bold;"
         elif not found:
             self.badge.setText("—")
             self.badge.setToolTip(self.tr("Not found on the page"))
@@ -277,18 +282,18 @@ class FieldForm(QScrollArea):
             self.show_message(self.tr("Unknown document type %1").replace("%1", str(document.document_type)))
             return
         if doctype.name != self._type:
-            self._build(doctype.field_specs())
+            self._build(doctype.field_specs(), frozenset(doctype.key_fields))
             self._type = doctype.name
         for name, row in self.rows.items():
             row.show_field(document.fields.get(name))
 
-    def _build(self, specs: list[FieldSpec]) -> None:
+    def _build(self, specs: list[FieldSpec], keys: frozenset[str] = frozenset()) -> None:
         self._clear_rows()
         self._empty.hide()
         self._grid_host.show()
         previous: QWidget | None = None
         for i, spec in enumerate(specs):
-            row = FieldRow(spec, spec.label_for(self.locale), self._grid_host)
+            row = FieldRow(spec, spec.label_for(self.locale), self._grid_host, key=spec.name in keys)
             self._grid.addWidget(row.label, 2 * i, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self._grid.addWidget(row.edit, 2 * i, 1)
             self._grid.addWidget(row.source, 2 * i, 2)

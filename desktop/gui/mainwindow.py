@@ -69,6 +69,7 @@ from desktop.core.settings import Settings, user_config_dir, user_data_dir
 from desktop.gui.commands import DocumentCommand
 from desktop.gui.dialogs import SettingsDialog, show_about
 from desktop.gui.form import FieldForm, normalise
+from desktop.gui.notes import document_notes
 from desktop.gui.queue import QueueDelegate, QueueModel, attention_count
 from desktop.gui.resources import LANGUAGES, icon
 from desktop.gui.taskview import TASK_ORDER, TaskOutputPanel, task_family
@@ -95,6 +96,25 @@ def supported_suffixes() -> tuple[str, ...]:
     except ImportError:
         return FALLBACK_SUFFIXES
     return tuple(SUPPORTED_SUFFIXES)
+
+
+def unique_shortcuts(*keys: str | QKeySequence | QKeySequence.StandardKey) -> list[QKeySequence]:
+    """The key sequences of ``keys`` in order, each once, standard keys expanded to every platform binding.
+
+    Qt treats a sequence bound twice (even to the same action) as an ambiguous shortcut and then fires
+    nothing ("QAction::event: Ambiguous shortcut overload"); on X11 ``StandardKey.Redo`` is only
+    Ctrl+Shift+Z, so a hand-written Ctrl+Shift+Z plus ``StandardKey.Redo`` would kill Redo.
+    """
+    out: list[QKeySequence] = []
+    for key in keys:
+        if isinstance(key, QKeySequence.StandardKey):
+            expanded = QKeySequence.keyBindings(key)
+        else:
+            expanded = [QKeySequence(key)]
+        for seq in expanded:
+            if not seq.isEmpty() and seq not in out:
+                out.append(seq)
+    return out
 
 
 class MainWindow(QMainWindow):
@@ -300,8 +320,13 @@ class MainWindow(QMainWindow):
         self.engine_label = QLabel(self.tr("OCR engine not started"), self)
         self.engine_label.setObjectName("engine_label")
         self.progress = QProgressBar(self)
-        self.progress.setMaximumWidth(220)
         self.progress.setFormat(self.tr("%v of %m files"))
+        # the text inside the bar (centred), with room for it in every language ("9999 / 9999 个文件")
+        self.progress.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        sample = self.progress.format().replace("%v", "9999").replace("%m", "9999").replace("%p", "100")
+        text_w = self.progress.fontMetrics().horizontalAdvance(sample)
+        self.progress.setMinimumWidth(text_w + 48)
+        self.progress.setMaximumWidth(max(220, text_w + 96))
         self.progress.hide()
         self.cancel_button = QToolButton(self)
         self.cancel_button.setObjectName("cancel_button")
@@ -317,10 +342,7 @@ class MainWindow(QMainWindow):
             if icon_name:
                 a.setIcon(icon(icon_name))
             if shortcut is not None:
-                if isinstance(shortcut, list):
-                    a.setShortcuts(shortcut)
-                else:
-                    a.setShortcut(QKeySequence(shortcut))
+                a.setShortcuts(unique_shortcuts(*(shortcut if isinstance(shortcut, list) else [shortcut])))
             if tip:
                 a.setToolTip(tip)
                 a.setStatusTip(tip)
@@ -344,9 +366,10 @@ class MainWindow(QMainWindow):
                                  self.tr("Read every file still waiting in the queue"))
         self.quit_action = act(self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit, "quit")
         self.undo_action = self.undo_stack.createUndoAction(self, self.tr("&Undo"))
-        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        self.undo_action.setShortcuts(unique_shortcuts(QKeySequence.StandardKey.Undo))
         self.redo_action = self.undo_stack.createRedoAction(self, self.tr("&Redo"))
-        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence.StandardKey.Redo])
+        # on X11 the platform's Redo *is* Ctrl+Shift+Z: binding it twice makes the key ambiguous (dead)
+        self.redo_action.setShortcuts(unique_shortcuts("Ctrl+Shift+Z", "Ctrl+Y", QKeySequence.StandardKey.Redo))
         for a in (self.undo_action, self.redo_action):
             a.setShortcutContext(Qt.ShortcutContext.ApplicationShortcut)
             self.addAction(a)
@@ -796,13 +819,19 @@ class MainWindow(QMainWindow):
             label = self.tr("%1 ready").replace("%1", text)
         else:
             label = text
+        slow = self.worker.slow_warning if state == "ready" else ""
+        if slow:
+            label += " – " + self.tr("slow on the CPU")
         self.engine_label.setText(label)
-        self.engine_label.setStyleSheet("color: #c62828;" if state == "failed" else "")
+        self.engine_label.setStyleSheet("color: #c62828;" if state == "failed" else
+                                        "color: #e65100;" if slow else "")
         if state == "ready":
             self.engine_description = text
             for note in self.worker.notes:
                 self.statusBar().showMessage(note, 10000)
-            self.engine_label.setToolTip("\n".join(self.worker.notes))
+            if slow:
+                self.statusBar().showMessage(slow, 30000)
+            self.engine_label.setToolTip("\n".join(([slow] if slow else []) + self.worker.notes))
 
     def _on_started(self, entry_id: int) -> None:
         entry = self.model.entry(entry_id)
@@ -950,6 +979,7 @@ class MainWindow(QMainWindow):
         if entry is None:
             self.title_label.setText(self.tr("No document"))
             self.summary_label.clear()
+            self.summary_label.setToolTip("")
             self.form.show_message(self.tr("Drop receipts, invoices or whole folders here, or use File ▸ Open (Ctrl+O)."))
             self.viewer.clear(self.tr("Drop files here"))
             self.text_view.clear()
@@ -960,6 +990,7 @@ class MainWindow(QMainWindow):
         if doc is None:
             self.form.show_message(self.tr("Waiting to be read…") if entry.status == "queued" else self.tr("Reading…"))
             self.summary_label.clear()
+            self.summary_label.setToolTip("")
             self.text_view.clear()
             if changed:
                 self.current_page = 1
@@ -970,6 +1001,7 @@ class MainWindow(QMainWindow):
         if doc.error:
             self.form.show_message(self.tr("This file could not be read:\n%1").replace("%1", doc.error))
             self.summary_label.clear()
+            self.summary_label.setToolTip("")
             # the core's message (file name and reason) stays as written; the label around it is ours
             self._viewer_request = self._next_request()  # a page picture still loading is not wanted now
             self.viewer.clear(self.tr("Reading failed: %1").replace("%1", doc.error))
@@ -1009,8 +1041,8 @@ class MainWindow(QMainWindow):
 
     def _update_summary(self, doc: Document) -> None:
         to_check = attention_count(doc)  # the same count as the queue's badge
-        notes = [w for p in doc.page_results for w in p.warnings]
-        notes += [str(n) for n in doc.extras.get("notes", [])]
+        notes = document_notes(doc)
+        shown = [n.text for n in notes if n.text]
         parts = []
         if to_check:
             parts.append("<span style='color:#e65100'>" + self.tr("%n field(s) to check", "", to_check) + "</span>")
@@ -1018,9 +1050,14 @@ class MainWindow(QMainWindow):
             parts.append("<span style='color:#2e7d32'>" + self.tr("Every field checks out") + "</span>")
         if doc.reviewed:
             parts.append("<span style='color:#2e7d32'>" + self.tr("Reviewed") + "</span>")
-        if notes:
-            parts.append("<span style='color:#616161'>" + html.escape("; ".join(notes[:3])) + "</span>")
+        if shown:
+            text = "; ".join(shown[:3])
+            if len(shown) > 3:
+                text += " " + self.tr("(+%n more)", "", len(shown) - 3)
+            parts.append("<span style='color:#616161'>" + html.escape(text) + "</span>")
         self.summary_label.setText(" · ".join(parts))
+        # the core's own words (and details such as the reading resolution) stay a hover away
+        self.summary_label.setToolTip("\n".join(n.raw for n in notes))
 
     def _set_page_label(self) -> None:
         doc = self.current_document()

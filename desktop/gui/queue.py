@@ -25,19 +25,40 @@ COL_FILE, COL_TYPE, COL_STATUS, COL_ATTENTION = range(4)
 ModelIndex = QModelIndex | QPersistentModelIndex
 
 
-def needs_check(field: Field) -> bool:
-    """The field needs the clerk's eye: a validation problem, or a value read with low confidence
-    that the clerk has not confirmed by editing it (the form tints exactly these fields)."""
-    return bool(field.problems) or (
+def key_fields(document_type: str | None) -> frozenset[str]:
+    """The fields of ``document_type`` that must not stay empty (``key_fields`` in its doctype JSON)."""
+    from desktop.core.doctypes import get_document_type
+
+    try:
+        return frozenset(get_document_type(document_type or "").key_fields)
+    except KeyError:
+        return frozenset()
+
+
+def is_empty_key(field: Field, key: bool) -> bool:
+    """``field`` is one of its document type's key fields and nothing is in it (and the clerk did not
+    clear it on purpose)."""
+    return key and field.value is None and not (field.raw or "").strip() and not field.edited \
+        and field.source != "user"
+
+
+def needs_check(field: Field, key: bool = False) -> bool:
+    """The field needs the clerk's eye: a validation problem, a value read with low confidence that
+    the clerk has not confirmed by editing it, or (``key``: a key field of the document type) no value
+    at all. The form tints exactly these fields; the queue badge counts them."""
+    return bool(field.problems) or is_empty_key(field, key) or (
         field.value is not None and not field.edited and field.source != "user" and field.confidence < LOW_CONFIDENCE
     )
 
 
 def attention_count(document: Document | None) -> int:
-    """How many fields of ``document`` :func:`needs_check` (the queue's badge and the form's summary)."""
+    """How many fields of ``document`` :func:`needs_check` (the queue's badge and the form's summary),
+    counting its type's key fields that are missing from ``document.fields`` as empty."""
     if document is None or document.error:
         return 0
-    return sum(1 for f in document.fields.values() if needs_check(f))
+    keys = key_fields(document.document_type)
+    n = sum(1 for name, f in document.fields.items() if needs_check(f, name in keys))
+    return n + sum(1 for name in keys if name not in document.fields)
 
 
 @dataclass
@@ -131,7 +152,11 @@ class QueueModel(QAbstractTableModel):
         if entry.status == "reading":
             return self.tr("Reading") + (f" – {entry.message}" if entry.message else "…")
         if entry.status == "failed":
-            return self.tr("Failed: %1").replace("%1", (doc.error if doc and doc.error else entry.message) or "")
+            message = (doc.error if doc and doc.error else entry.message) or ""
+            name = Path(entry.source).name
+            if message.startswith(f"{name}: "):  # the card's first line already names the file
+                message = message[len(name) + 2:]
+            return self.tr("Failed: %1").replace("%1", message)
         note = f" – {entry.message}" if entry.message else ""  # e.g. a document task running or failed
         if entry.status == "reviewed":
             return self.tr("Reviewed") + note
@@ -166,6 +191,8 @@ class QueueModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.DisplayRole and doc is not None and doc.document_type:
                 return self.type_labels.get(doc.document_type, doc.document_type)
         elif col == COL_STATUS:
+            if role == Qt.ItemDataRole.ToolTipRole and doc is not None and doc.error:
+                return doc.error  # the core's full message, file name included
             if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
                 return self.status_text(entry)
             if role == Qt.ItemDataRole.ForegroundRole:

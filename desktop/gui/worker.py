@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 from PySide6.QtGui import QImage
 
 from desktop.core.model import Document
@@ -91,6 +91,7 @@ class ReadWorker(QObject):
         self._engine_error: str | None = None
         self.generation = 0
         self.notes: list[str] = []
+        self.slow_warning = ""  # the ready engine's warning for the status bar (HunyuanOCR on the CPU)
 
     # -- engine ------------------------------------------------------------------------------------
     def cancel(self) -> None:
@@ -129,6 +130,10 @@ class ReadWorker(QObject):
             log.exception("engine start failed")
             self.engine_state.emit("failed", self._engine_error)
             raise RuntimeError(self._engine_error) from exc
+        for note in getattr(engine, "load_notes", None) or ():  # e.g. HunyuanOCR: "running on the CPU"
+            if note not in self.notes:
+                self.notes.append(note)
+        self.slow_warning = slow_engine_warning(engine)
         self._engine = engine
         self.engine_state.emit("ready", engine.describe())
         self.engine_capabilities.emit(sorted(getattr(engine, "capabilities", ()) or ()))
@@ -229,6 +234,23 @@ class ReadWorker(QObject):
                 self.task_failed.emit(entry_id, task, _message(document.source, exc))
         finally:
             self.finished.emit(entry_id)
+
+
+def slow_engine_warning(engine: Any) -> str:
+    """The clerk's warning when ``engine`` is HunyuanOCR running on the CPU (minutes per page), else "".
+
+    ``engine.device`` is read only for HunyuanOCR (after ``warm_up``, so torch is already loaded).
+    """
+    if getattr(engine, "name", "") != "hunyuan":
+        return ""
+    try:
+        device = str(engine.device)
+    except Exception:  # noqa: BLE001 - a device that cannot be told is not worth a warning
+        return ""
+    if not device.startswith("cpu"):
+        return ""
+    return QCoreApplication.translate("ReadWorker", "HunyuanOCR is running on the CPU: expect minutes per page. "
+                                      "Choose PP-OCR in Settings for fast reading on this computer.")
 
 
 def _short_name(engine: Any) -> str:

@@ -4,7 +4,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1016"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1048"/>
         <source>%n field(s) to check</source>
         <translation>
             <numerusform>%n field to check</numerusform>
@@ -12,7 +12,15 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1248"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1056"/>
+        <source>(+%n more)</source>
+        <translation>
+            <numerusform>(+%n more)</numerusform>
+            <numerusform>(+%n more)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/mainwindow.py" line="1285"/>
         <source>%n of the documents have your edits or are reviewed. Remove them anyway? (The files themselves are not touched.)</source>
         <translation>
             <numerusform>%n of the documents has your edits or is reviewed. Remove them anyway? (The files themselves are not touched.)</numerusform>
@@ -20,7 +28,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1286"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1323"/>
         <source>Export %n document(s)</source>
         <translation>
             <numerusform>Export %n document</numerusform>
@@ -28,7 +36,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1317"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1354"/>
         <source>Exported %n document(s) to %1</source>
         <translation>
             <numerusform>Exported %n document to %1</numerusform>
@@ -39,7 +47,7 @@
 <context>
     <name>QueueModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/gui/queue.py" line="183"/>
+        <location filename="../../desktop/gui/queue.py" line="210"/>
         <source>%n field(s) need attention</source>
         <translation>
             <numerusform>%n field needs attention</numerusform>
