@@ -83,7 +83,9 @@ class PPOCREngine(Engine):
             recogniser CPU time on the SROIE receipts, and one receipt's spacing read better.
         mem_arena: onnxruntime's CPU memory arena (rapidocr turns it off by default). On, the
             detector needs about 28% less CPU time and the recogniser 10% less (every call reuses
-            its buffers instead of allocating afresh).
+            its buffers instead of allocating afresh), but the arena keeps the detector's peak
+            buffers: peak RSS reading ``ocrmypdf/multipage.pdf`` (a 9000 x 9000 px page) rose from
+            1054 to 1359 MiB and a whole benchmark run to 1610 MiB, over the 1.5 GB target. So off.
 
     Attributes:
         max_pixels: the pixel budget the pipeline renders pages to (about 2000 x 2000). rapidocr
@@ -110,7 +112,7 @@ class PPOCREngine(Engine):
         text_score: float = 0.5,
         det_min_side: int = 448,
         rec_batch_num: int = 1,
-        mem_arena: bool = True,
+        mem_arena: bool = False,
     ) -> None:
         self.max_side_len = int(max_side_len)
         self.use_cls = bool(use_cls)
