@@ -38,6 +38,20 @@ def test_models_come_from_the_wheel_and_the_version_names_them():
     assert e.describe().startswith("ppocr rapidocr 3.10.0")
 
 
+def test_speed_settings_reach_rapidocr(engine):
+    # Measured in BENCHMARKS.md: no detector upscaling of narrow receipts, unpadded recogniser calls,
+    # onnxruntime's memory arena off (it costs 300 MiB on big pages). They must reach the loaded rapidocr object, not only _params.
+    engine.warm_up()
+    cfg = engine._ocr.cfg
+    assert (cfg.Det.limit_type, cfg.Det.limit_side_len) == ("min", 448)
+    assert cfg.Rec.rec_batch_num == 1
+    assert cfg.EngineConfig.onnxruntime.enable_cpu_mem_arena is False
+    assert cfg.Global.use_cls is False and cfg.Global.max_side_len == 2000
+    custom = PPOCREngine(det_min_side=736, rec_batch_num=6, mem_arena=True)._params()
+    assert custom["Det.limit_side_len"] == 736 and custom["Rec.rec_batch_num"] == 6
+    assert custom["EngineConfig.onnxruntime.enable_cpu_mem_arena"] is True
+
+
 def test_creating_the_engine_loads_nothing():
     code = (
         "import sys; from desktop.core.engines.ppocr import PPOCREngine; e = PPOCREngine(); "

@@ -73,6 +73,19 @@ class PPOCREngine(Engine):
             off by default to save its time.
         threads: onnxruntime intra-op threads; ``None`` = every core (onnxruntime's default).
         text_score: lines recognised with a lower confidence are dropped (rapidocr ``text_score``).
+        det_min_side: the detector upscales images whose shorter side is below this (rapidocr
+            ``Det.limit_side_len`` with ``limit_type: min``; rapidocr's default 736 upscaled every
+            narrow receipt, e.g. 457 x 1170 px to 736 x 1888 px, 2.6x the detector's work). 448 keeps
+            the upscaling for thumbnails only; on the samples it changed no field and no CER (see
+            BENCHMARKS.md).
+        rec_batch_num: text-line crops per recogniser call (rapidocr ``Rec.rec_batch_num``, default
+            6). Crops in a batch are padded to the widest one; 1 pads nothing: measured 7% less
+            recogniser CPU time on the SROIE receipts, and one receipt's spacing read better.
+        mem_arena: onnxruntime's CPU memory arena (rapidocr turns it off by default). On, the
+            detector needs about 28% less CPU time and the recogniser 10% less (every call reuses
+            its buffers instead of allocating afresh), but the arena keeps the detector's peak
+            buffers: peak RSS reading ``ocrmypdf/multipage.pdf`` (a 9000 x 9000 px page) rose from
+            1054 to 1359 MiB and a whole benchmark run to 1610 MiB, over the 1.5 GB target. So off.
 
     Attributes:
         max_pixels: the pixel budget the pipeline renders pages to (about 2000 x 2000). rapidocr
@@ -97,11 +110,17 @@ class PPOCREngine(Engine):
         use_cls: bool = False,
         threads: int | None = None,
         text_score: float = 0.5,
+        det_min_side: int = 448,
+        rec_batch_num: int = 1,
+        mem_arena: bool = False,
     ) -> None:
         self.max_side_len = int(max_side_len)
         self.use_cls = bool(use_cls)
         self.threads = threads
         self.text_score = float(text_score)
+        self.det_min_side = int(det_min_side)
+        self.rec_batch_num = max(1, int(rec_batch_num))
+        self.mem_arena = bool(mem_arena)
         self._ocr: Any = None
         self._lock = threading.Lock()
         models = " + ".join(Path(MODEL_FILES[k]).stem for k in ("Det", "Rec", "Cls"))
@@ -125,6 +144,10 @@ class PPOCREngine(Engine):
             "Global.max_side_len": self.max_side_len,
             "Global.text_score": self.text_score,
             "Global.use_cls": self.use_cls,
+            "Det.limit_type": "min",
+            "Det.limit_side_len": self.det_min_side,
+            "Rec.rec_batch_num": self.rec_batch_num,
+            "EngineConfig.onnxruntime.enable_cpu_mem_arena": self.mem_arena,
         }
         for section, filename in MODEL_FILES.items():
             params[f"{section}.model_path"] = str(folder / filename)
