@@ -17,6 +17,7 @@ from desktop.core.extraction import (
     validate,
 )
 from desktop.core.doctypes import get_document_type
+from tests.pages import pages_of
 from desktop.core.model import Line, PageResult
 
 DATA = Path(__file__).parent / "data" / "ocr"
@@ -24,9 +25,6 @@ QR_TIANJIN = "01,10,012001800311,33207675,46.62,20190508,76939056883466677916,E1
 QR_SICHUAN = "01,01,5100191160,00472703,1456.31,20190614,,E6B0,"
 
 
-def pages_of(name: str) -> list[PageResult]:
-    d = json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
-    return [PageResult.from_dict(p) for p in d["pages"]]
 
 
 def values(result: ExtractionResult) -> dict[str, str | None]:

@@ -14,24 +14,14 @@ import pytest
 from desktop.core.extraction import TAX_INCLUSIVE, extract_fields, fields_from_values
 from desktop.core.extraction.common import looks_like_name
 from desktop.core.extraction.dates import find_times
+from tests.pages import pages_of, synthetic_page as _page
 from desktop.core.model import Line, PageResult
 
 DATA = Path(__file__).parent / "data" / "ocr"
 
 
-def pages_of(name: str) -> list[PageResult]:
-    d = json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
-    return [PageResult.from_dict(p) for p in d["pages"]]
 
 
-def _page(rows: list[list[tuple[str, float]]], width: int = 600) -> list[PageResult]:
-    """A synthetic page: each row a list of (text, x0) boxes, 30 px apart."""
-    lines = []
-    for i, row in enumerate(rows):
-        y = 40 + 30 * i
-        for text, x0 in row:
-            lines.append(Line(text=text, box=(x0, y, x0 + 9 * len(text), y + 22), confidence=0.99))
-    return [PageResult(number=1, width=width, height=40 + 30 * len(rows) + 40, lines=lines)]
 
 
 # -- 2. tax-inclusive totals -------------------------------------------------------------------------

@@ -15,14 +15,12 @@ import pytest
 from desktop.core.extraction import extract_fields
 from desktop.core.extraction.common import tidy_name
 from desktop.core.extraction.taxids import find_vat_numbers, match_vat
+from tests.pages import pages_of, synthetic_page as _page
 from desktop.core.model import Line, PageResult
 
 DATA = Path(__file__).parent / "data" / "ocr"
 
 
-def pages_of(name: str) -> list[PageResult]:
-    d = json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
-    return [PageResult.from_dict(p) for p in d["pages"]]
 
 
 RECEIPTS = [
@@ -55,14 +53,6 @@ def test_receipt_rules(name: str, expected: dict[str, str]) -> None:
     assert not any("subtotal" in p for p in result.fields["total"].problems)
 
 
-def _page(rows: list[list[tuple[str, float]]], width: int = 600) -> list[PageResult]:
-    """A synthetic receipt: each row a list of (text, x0) boxes, 30 px apart."""
-    lines = []
-    for i, row in enumerate(rows):
-        y = 40 + 30 * i
-        for text, x0 in row:
-            lines.append(Line(text=text, box=(x0, y, x0 + 9 * len(text), y + 22), confidence=0.99))
-    return [PageResult(number=1, width=width, height=40 + 30 * len(rows) + 40, lines=lines)]
 
 
 TAX_CASES = [
