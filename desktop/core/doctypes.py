@@ -7,7 +7,8 @@ Chinese, and the key names used when asking a field-extracting model for it.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from dataclasses import field as dataclass_field
 from functools import cache
 
 from desktop.resources import resources_dir
@@ -30,7 +31,8 @@ class FieldSpec:
 
 @dataclass(frozen=True)
 class DocumentType:
-    """A document type: its ``name``, labels, main ``language``, its ordered ``fields`` and its ``key_fields``.
+    """A document type: its ``name``, labels, main ``language``, its ordered ``fields``, its ``key_fields``
+    and ``field_labels`` (per-type wording of canonical field labels, by field and locale).
 
     ``key_fields`` are the fields without which the document cannot be booked (who, when, how much;
     for a Chinese VAT invoice also the code/number pair and the buyer that the tax authority's
@@ -43,13 +45,21 @@ class DocumentType:
     language: str
     fields: tuple[str, ...]
     key_fields: tuple[str, ...] = ()
+    field_labels: dict[str, dict[str, str]] = dataclass_field(default_factory=dict, compare=False, hash=False)
 
     def label_for(self, locale: str = "en") -> str:
         return self.label.get(locale) or self.label.get(locale.split("_")[0]) or self.label["en"]
 
     def field_specs(self) -> list[FieldSpec]:
+        """The type's fields in order, with this type's own wording of a label where it has one
+        (``field_labels``: a receipt's 商家名称 where a VAT invoice says 销售方名称)."""
         specs = canonical_fields()
-        return [specs[name] for name in self.fields]
+        out = []
+        for name in self.fields:
+            spec = specs[name]
+            override = self.field_labels.get(name)
+            out.append(replace(spec, label={**spec.label, **override}) if override else spec)
+        return out
 
 
 @cache
@@ -83,6 +93,7 @@ def document_types() -> dict[str, DocumentType]:
             name=d["name"], label=d["label"], description=d.get("description", ""),
             language=d.get("language", "en"), fields=tuple(d["fields"]),
             key_fields=tuple(d.get("key_fields", [])),
+            field_labels={k: dict(v) for k, v in d.get("field_labels", {}).items() if k in d["fields"]},
         )
     return out
 
