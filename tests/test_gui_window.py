@@ -261,7 +261,9 @@ def test_event_loop_keeps_turning_and_cancel_stops(qtbot, make_window, pipeline,
     timer.stop()
     gaps = np.diff(ticks)
     if os.getloadavg()[0] <= 2 * (os.cpu_count() or 1):  # else the OS scheduler, not us, makes the gaps
-        assert len(ticks) > 50
+        # The tick count only shows the timer ran through the batch (how many depends on how long the
+        # batch took before Cancel); the gap bound is what proves the window never froze.
+        assert len(ticks) > 10
         assert gaps.max() < 0.100, f"event loop stalled for {gaps.max() * 1000:.0f} ms"
     statuses = [e.status for e in w.model.entries()]
     assert statuses.count("needs_review") < len(files)
