@@ -160,9 +160,11 @@ class ReadWorker(QObject):
         QThread.currentThread().quit()
 
     # -- jobs --------------------------------------------------------------------------------------
-    @Slot(int, str, object, int)
-    def scan(self, entry_id: int, path: str, options: Any, generation: int) -> None:
-        """Read one file (``pipeline.scan_file``) and emit its documents."""
+    def _cancellable_job(self, entry_id: int, generation: int, run: Any, deliver: Any, fail: Any) -> None:
+        """The shape every cancellable job shares: skip it if cancelled before it starts, report
+        started/finished, let ``run(engine, cancel, progress)`` do the work, then ``deliver(result)``;
+        a ``Cancelled`` (raised, or a cancel that arrived during the last page) emits ``cancelled`` and
+        any other exception becomes ``fail(exc)``: a message on the document, never a silent stop."""
         if generation < self.generation:
             self.cancelled.emit(entry_id)
             self.finished.emit(entry_id)
@@ -170,25 +172,32 @@ class ReadWorker(QObject):
         self.started.emit(entry_id)
         try:
             engine = self._ensure_engine()
-            from desktop.core import pipeline
 
             def on_progress(p: Any) -> None:
                 self.progress.emit(entry_id, int(p.page), int(p.pages), str(p.message))
 
-            docs = pipeline.scan_file(
-                Path(path), engine, options,
-                cancel=lambda: generation < self.generation, progress=on_progress,
-            )
+            result = run(engine, lambda: generation < self.generation, on_progress)
             if generation < self.generation:
-                raise pipeline.Cancelled()
-            self.document_ready.emit(entry_id, list(docs))
+                raise _pipeline().Cancelled()
+            deliver(result)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a message on this document
             if type(exc).__name__ == "Cancelled":
                 self.cancelled.emit(entry_id)
             else:
-                self.error.emit(entry_id, _message(path, exc))
+                fail(exc)
         finally:
             self.finished.emit(entry_id)
+
+    @Slot(int, str, object, int)
+    def scan(self, entry_id: int, path: str, options: Any, generation: int) -> None:
+        """Read one file (``pipeline.scan_file``) and emit its documents."""
+        self._cancellable_job(
+            entry_id, generation,
+            lambda engine, cancel, progress: _pipeline().scan_file(
+                Path(path), engine, options, cancel=cancel, progress=progress),
+            lambda docs: self.document_ready.emit(entry_id, list(docs)),
+            lambda exc: self.error.emit(entry_id, _message(path, exc)),
+        )
 
     @Slot(int, object, int, int, object)
     def reread(self, entry_id: int, document: Document, page: int, rotation: int, options: Any) -> None:
@@ -196,10 +205,8 @@ class ReadWorker(QObject):
         self.started.emit(entry_id)
         try:
             engine = self._ensure_engine()
-            from desktop.core import pipeline
-
             self.progress.emit(entry_id, page, 1, self.tr("Reading page %1 again").replace("%1", str(page)))
-            doc = pipeline.reread_page(document, page, rotation, engine, options)
+            doc = _pipeline().reread_page(document, page, rotation, engine, options)
             self.reread_ready.emit(entry_id, doc)
         except Exception as exc:  # noqa: BLE001
             self.error.emit(entry_id, _message(document.source, exc))
@@ -210,31 +217,13 @@ class ReadWorker(QObject):
     def run_task(self, entry_id: int, document: Document, task: str, generation: int) -> None:
         """Run an extra task (``markdown``, ``table``, ``translate_en``, ``translate_zh``) on every page
         of ``document`` (``pipeline.run_task``) and emit the document with its output."""
-        if generation < self.generation:
-            self.cancelled.emit(entry_id)
-            self.finished.emit(entry_id)
-            return
-        self.started.emit(entry_id)
-        try:
-            engine = self._ensure_engine()
-            from desktop.core import pipeline
-
-            def on_progress(p: Any) -> None:
-                self.progress.emit(entry_id, int(p.page), int(p.pages), str(p.message))
-
-            doc = pipeline.run_task(document, task, engine,
-                                    cancel=lambda: generation < self.generation, progress=on_progress)
-            if generation < self.generation:
-                raise pipeline.Cancelled()
-            self.task_ready.emit(entry_id, task, doc)
-        except Exception as exc:  # noqa: BLE001 - every failure becomes a message on this document
-            if type(exc).__name__ == "Cancelled":
-                self.cancelled.emit(entry_id)
-            else:
-                self.task_failed.emit(entry_id, task, _message(document.source, exc))
-        finally:
-            self.finished.emit(entry_id)
-
+        self._cancellable_job(
+            entry_id, generation,
+            lambda engine, cancel, progress: _pipeline().run_task(
+                document, task, engine, cancel=cancel, progress=progress),
+            lambda doc: self.task_ready.emit(entry_id, task, doc),
+            lambda exc: self.task_failed.emit(entry_id, task, _message(document.source, exc)),
+        )
 
 def slow_engine_warning(engine: Any) -> str:
     """The clerk's warning when ``engine`` is HunyuanOCR running on the CPU (minutes per page), else "".
@@ -256,6 +245,13 @@ def slow_engine_warning(engine: Any) -> str:
 def _short_name(engine: Any) -> str:
     text = engine.describe()
     return text.split(" (")[0] if text else engine.name
+
+
+def _pipeline() -> Any:
+    """``desktop.core.pipeline``, imported on first use (inside a job, so a failure is a message)."""
+    from desktop.core import pipeline
+
+    return pipeline
 
 
 def _message(path: str, exc: BaseException) -> str:
