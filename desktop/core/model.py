@@ -18,7 +18,8 @@ JSON schema (``SCHEMA_VERSION``)
        "engine": "ppocr", "reviewed": false,
        "fields": {"total": {"value": "12.50", "raw": "RM12.50", "confidence": 0.97, "page": 1,
                             "box": [x0, y0, x1, y1], "boxes": [[...]], "source": "ocr",
-                            "problems": [], "edited": false}, ...},
+                            "problems": [], "edited": false,
+                            "needs_review": false}, ...},
        "line_items": [{"description": ..., "quantity": ..., "unit_price": ..., "amount": ...}],
        "tables": [{"page": 1, "html": "<table>...</table>"}],
        "page_results": [{"number": 1, "width": 800, "height": 1200, "dpi": null, "rotation": 0,
@@ -29,7 +30,9 @@ JSON schema (``SCHEMA_VERSION``)
 
 ``pages`` are 1-based page numbers within ``source``. ``value`` is the normalised value (amounts are
 decimal strings with a dot and no thousands separator, dates ISO 8601 ``YYYY-MM-DD``, times ``HH:MM`` or
-``HH:MM:SS``, currency ISO 4217), ``raw`` the text as printed. ``confidence`` is in [0, 1].
+``HH:MM:SS``, currency ISO 4217), ``raw`` the text as printed. ``confidence`` is in [0, 1]: for values chosen by the field-scoring
+model it is a calibrated probability that the value is right. ``needs_review`` is true when the clerk
+should check the field (see :class:`Field`).
 ``source`` says where the value came from: ``ocr``, ``text_layer``, ``qr``, ``model`` or ``user``.
 """
 from __future__ import annotations
@@ -198,7 +201,10 @@ class Field:
         source: ``ocr``, ``text_layer``, ``qr``, ``model`` or ``user`` (the clerk typed it).
         problems: validation messages shown beside the field (empty when it checks out).
         edited: the clerk changed the value.
-    """
+        needs_review: the clerk should check this field: its calibrated confidence is below the document
+            type's review threshold, a check failed, or an expected field is empty. The form's tint, the
+            queue badge, the summary counts and the xlsx Problems sheet all use exactly this flag.
+        """
 
     name: str
     value: str | None = None
@@ -210,6 +216,7 @@ class Field:
     source: str = "ocr"
     problems: list[str] = field(default_factory=list)
     edited: bool = False
+    needs_review: bool = False
 
     def __post_init__(self) -> None:
         if self.box is None and self.boxes:
@@ -228,6 +235,7 @@ class Field:
             "source": self.source,
             "problems": list(self.problems),
             "edited": self.edited,
+            "needs_review": self.needs_review,
         }
 
     @classmethod
@@ -243,6 +251,7 @@ class Field:
             source=d.get("source", "ocr"),
             problems=list(d.get("problems", [])),
             edited=bool(d.get("edited", False)),
+            needs_review=bool(d.get("needs_review", False)),
         )
 
 
