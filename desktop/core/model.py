@@ -15,7 +15,7 @@ JSON schema (``SCHEMA_VERSION``)
 
     {"schema_version": "1.0", "generator": "shoebox 0.1.0", "documents": [
       {"source": "<path>", "pages": [first, last], "document_type": "receipt", "error": null,
-       "engine": "ppocr", "reviewed": false,
+       "engine": "ppocr", "engine_version": "rapidocr 3.10.0 (PP-OCRv6_det_small + ...)", "reviewed": false,
        "fields": {"total": {"value": "12.50", "raw": "RM12.50", "confidence": 0.97, "page": 1,
                             "box": [x0, y0, x1, y1], "boxes": [[...]], "source": "ocr",
                             "problems": [], "edited": false,
@@ -269,6 +269,8 @@ class Document:
     document_type: str | None = None
     error: str | None = None
     engine: str | None = None
+    #: the engine's :attr:`~desktop.core.engines.base.Engine.version` (engine and model versions).
+    engine_version: str | None = None
     fields: dict[str, Field] = field(default_factory=dict)
     page_results: list[PageResult] = field(default_factory=list)
     line_items: list[dict[str, Any]] = field(default_factory=list)
@@ -291,6 +293,7 @@ class Document:
             "document_type": self.document_type,
             "error": self.error,
             "engine": self.engine,
+            "engine_version": self.engine_version,
             "reviewed": self.reviewed,
             "fields": {name: f.to_dict() for name, f in self.fields.items()},
             "line_items": list(self.line_items),
@@ -308,6 +311,7 @@ class Document:
             document_type=d.get("document_type"),
             error=d.get("error"),
             engine=d.get("engine"),
+            engine_version=d.get("engine_version"),
             fields={k: Field.from_dict(k, v) for k, v in d.get("fields", {}).items()},
             page_results=[PageResult.from_dict(p) for p in d.get("page_results", [])],
             line_items=list(d.get("line_items", [])),

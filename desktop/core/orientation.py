@@ -21,6 +21,15 @@ harm than good (it flips upright lines), so Shoebox decides per page instead:
 4. The best-scoring rotation wins if it beats rotation 0 by a margin (:data:`MARGIN`); the caller then
    reads the page again, turned, at the full budget.
 
+Engines that can decide before recognising (PP-OCR: ``read_upright``, see
+:mod:`desktop.core.engines.ppocr_stages`) do better: the detector finds the text-line boxes once, their
+geometry tells upright/upside-down pages (wide lines) from pages on their side (tall lines), rapidocr's
+text-line angle classifier votes on a sample of :data:`SAMPLE_LINES` line crops between the two
+candidates of that pair (:func:`flip_vote`), and only when the vote is not clear are the sample's crops
+recognised both ways and compared by :func:`text_score`. Every line is then recognised once, upright:
+a turned page costs about what an upright one does. :func:`read_upright` is the one entry point; it
+uses the engine's own ``read_upright`` when there is one, else the read-probe-reread steps above.
+
 Rotations are clockwise degrees, as in :attr:`desktop.core.model.PageResult.rotation`: the rotation that
 *makes the page upright* (a page whose content was turned 90 degrees clockwise needs 270).
 """
@@ -31,18 +40,24 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from desktop.core.engines.base import Engine
+from desktop.core.engines.base import Engine, EngineError
 from desktop.core.model import Line
 
 __all__ = [
+    "ELONGATED",
     "MARGIN",
     "MIN_CONFIDENCE",
     "PROBE_PIXELS",
+    "SAMPLE_LINES",
+    "VOTE_CLEAR",
     "Assessment",
+    "Reading",
     "assess",
     "choose_rotation",
     "downscale",
+    "flip_vote",
     "probe_window",
+    "read_upright",
     "rotate_image",
     "text_score",
 ]
@@ -60,6 +75,17 @@ TALL_RATIO = 1.5
 TALL_SHARE = 0.5
 #: When rotation 0 is a candidate, another rotation must score this many times its probe score to win.
 MARGIN = 1.15
+#: A detected text-line box whose long side is at least this many times its short side holds a line of
+#: several characters, so its direction (along the long side) can be told from its shape; squarer boxes
+#: (one or two characters, a logo) are left out of the geometry and the sample.
+ELONGATED = 2.0
+#: Lines (the longest elongated ones) on which the angle classifier votes, and which are recognised both
+#: ways when the vote is not clear.
+SAMPLE_LINES = 12
+#: A vote (:func:`flip_vote`) at or below minus this is taken as clear: the page is not upside down.
+#: Measured on the samples: upright receipts and pages vote -0.8 to -1.0; the upside-down and turned
+#: pages of ``ocrmypdf/cardinal.pdf`` +0.8 to +1.0 (see BENCHMARKS.md).
+VOTE_CLEAR = 0.5
 
 
 @dataclass
@@ -78,6 +104,75 @@ class Assessment:
     confidence: float = 0.0
     tall_share: float = 0.0
     scores: dict[int, float] = field(default_factory=dict)
+
+
+@dataclass
+class Reading:
+    """A page read upright.
+
+    Attributes:
+        rotation: clockwise degrees (0/90/180/270) the page was turned to be read upright.
+        lines: the lines read, in pixels of the image *turned by* ``rotation``
+            (``rotate_image(image, rotation)``), in reading order.
+        reason: why it was turned (empty for 0), for the page's warnings.
+        scores: text scores of the rotations compared by recognition (empty when none was needed).
+        check_failed: why the orientation check failed, when it did (the page is then kept as
+            scanned: ``rotation`` 0 and the first read's lines).
+    """
+
+    rotation: int
+    lines: list[Line]
+    reason: str = ""
+    scores: dict[int, float] = field(default_factory=dict)
+    check_failed: str = ""
+
+
+def flip_vote(labels: Sequence[tuple[str, float]]) -> float:
+    """The angle classifier's vote that a sample of line crops is upside down, in [-1, 1].
+
+    Args:
+        labels: ``(label, score)`` per crop as rapidocr's classifier gives them (label ``"0"`` or
+            ``"180"``, score its probability in [0.5, 1]).
+
+    Returns:
+        Mean over the crops of ``+score`` for ``"180"`` and ``-score`` for ``"0"``: -1 when every crop
+        is surely upright, +1 when every crop is surely upside down, 0 for no crops or an even split.
+    """
+    if not labels:
+        return 0.0
+    return float(sum(score if "180" in str(label) else -score for label, score in labels) / len(labels))
+
+
+def read_upright(image: np.ndarray, engine: Engine) -> Reading:
+    """Read a page, turned upright when it lies on its side or upside down.
+
+    Args:
+        image: the page as rendered, ``(H, W, 3)`` uint8 RGB.
+        engine: the engine; its ``read_upright(image) -> Reading`` is used when it has one (one read,
+            orientation decided before recognition), otherwise :meth:`~Engine.recognise` at rotation 0,
+            :func:`choose_rotation`, and a second read of the turned image when it needs turning.
+
+    Returns:
+        A :class:`Reading`; its lines are in pixels of ``rotate_image(image, reading.rotation)``.
+
+    Raises:
+        EngineError: the page could not be read. On the fallback path a failed probe or second read
+            does not raise: the first read is kept, with ``check_failed`` saying why.
+    """
+    own = getattr(engine, "read_upright", None)
+    if callable(own):
+        reading = own(image)
+        if isinstance(reading, Reading):
+            return reading
+    lines = list(engine.recognise(image))
+    try:
+        rotation, verdict = choose_rotation(image, lines, engine)
+        if not rotation:
+            return Reading(0, lines)
+        turned = engine.recognise(rotate_image(image, rotation))
+    except (EngineError, RuntimeError) as exc:
+        return Reading(0, lines, check_failed=str(exc).strip() or type(exc).__name__)
+    return Reading(rotation, list(turned), verdict.reason, dict(verdict.scores))
 
 
 def _long(lines: Iterable[Line]) -> list[Line]:

@@ -210,21 +210,20 @@ def _ocr(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: bool) 
     notes: list[str] = []
     if scale < 1.0:
         notes.append(f"read at {image.shape[1]}x{image.shape[0]} px (downscaled from {page.width}x{page.height})")
-    lines = engine.recognise(image)
     if auto_rotate:
         from desktop.core import orientation
 
-        try:
-            rotation, verdict = orientation.choose_rotation(image, lines, engine)
-        except (EngineError, RuntimeError) as exc:  # a failed probe: keep the read as it is
-            rotation = 0
-            notes.append(f"orientation check failed ({_reason(exc)}); read as scanned")
-        if rotation:
-            del image
-            page = page.rotated(rotation)
-            image, scale = page.render(engine.max_pixels)
-            lines = engine.recognise(image)
-            notes.append(f"turned {rotation} degrees clockwise to read it upright ({verdict.reason})")
+        reading = orientation.read_upright(image, engine)
+        lines = reading.lines
+        if reading.check_failed:  # a failed probe: the read is kept as it is
+            notes.append(f"orientation check failed ({reading.check_failed}); read as scanned")
+        if reading.rotation:
+            # The render of the turned page is the render turned (same budget, same scale).
+            page = page.rotated(reading.rotation)
+            image = orientation.rotate_image(image, reading.rotation)
+            notes.append(f"turned {reading.rotation} degrees clockwise to read it upright ({reading.reason})")
+    else:
+        lines = engine.recognise(image)
     return page, scale_lines(lines, 1.0 / scale) if scale > 0 else lines, image, notes
 
 
@@ -374,7 +373,7 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
     if reads and len(failures) == len(reads):
         reason = failures[0] if len(set(failures)) == 1 else f"{failures[0]} (and {len(failures) - 1} more page failures)"
         return [Document(source=str(source), pages=(results[0].number, results[-1].number), error=f"{name}: {reason}",
-                         engine=engine.name, page_results=results)]
+                         engine=engine.name, engine_version=engine.version, page_results=results)]
     try:
         ranges = list(_extraction().split_documents(results)) or [(results[0].number, results[-1].number)]
     except Exception as exc:
@@ -385,7 +384,7 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
         part = [r for r in reads if first <= r.result.number <= last]
         if not part:
             continue
-        doc = Document(source=str(source), pages=(first, last), engine=engine.name,
+        doc = Document(source=str(source), pages=(first, last), engine=engine.name, engine_version=engine.version,
                        page_results=[r.result for r in part])
         qr = list(dict.fromkeys(p for r in part for p in r.qr))
         notes: list[str] = []
@@ -592,7 +591,7 @@ def reread_page(document: Document, page_number: int, rotation: int, engine: Eng
     qr = list(dict.fromkeys([*document.extras.get("qr_payloads", []), *read.qr]))
     if qr:
         doc.extras["qr_payloads"] = qr
-    doc.engine = engine.name
+    doc.engine, doc.engine_version = engine.name, engine.version
     refreshed = reextract(doc, document.document_type or _default_type(options), options.date_order)
     refreshed.error = None
     return refreshed
