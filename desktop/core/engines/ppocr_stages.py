@@ -147,9 +147,10 @@ class Stages:
     recogniser runs on ``workers`` threads.
     """
 
-    def __init__(self, ocr: Any, *, workers: int, text_score: float) -> None:
+    def __init__(self, ocr: Any, *, workers: int, text_score: float, det_max_side: int | None = None) -> None:
         self.ocr = ocr
         self.workers = max(1, int(workers))
+        self.det_max_side = int(det_max_side) if det_max_side else None
         self.text_score = float(text_score)
         self._pool: ThreadPoolExecutor | None = None
         self._rec: Any = None
@@ -204,11 +205,24 @@ class Stages:
             img, op_record = apply_vertical_padding(img, op_record, ocr.width_height_ratio, ocr.min_height)
         else:
             op_record["padding_1"] = {"top": 0, "left": 0}
-        result = ocr.text_det(img)
+        factor = 1.0
+        seen = img
+        if self.det_max_side and max(img.shape[:2]) > self.det_max_side:
+            import cv2
+
+            factor = self.det_max_side / float(max(img.shape[:2]))
+            size = (max(1, round(img.shape[1] * factor)), max(1, round(img.shape[0] * factor)))
+            seen = cv2.resize(img, size, interpolation=cv2.INTER_AREA)
+        result = ocr.text_det(seen)
         boxes = result.boxes
         if boxes is None or len(boxes) == 0:
             boxes = np.zeros((0, 4, 2), dtype=np.float32)
-        return Detection(img, op_record, np.asarray(boxes, dtype=np.float32), width, height)
+        boxes = np.asarray(boxes, dtype=np.float32)
+        if factor != 1.0:
+            # Back to the pixels of `img`: the lines are cropped from it at its full resolution.
+            boxes[..., 0] *= img.shape[1] / float(seen.shape[1])
+            boxes[..., 1] *= img.shape[0] / float(seen.shape[0])
+        return Detection(img, op_record, boxes, width, height)
 
     def classify(self, crops: Sequence[np.ndarray]) -> list[tuple[str, float]]:
         """rapidocr's text-line angle classifier: ``(label, score)`` per crop, label ``"0"`` or ``"180"``."""
