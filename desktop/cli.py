@@ -49,7 +49,15 @@ from types import ModuleType
 from typing import Any
 
 from desktop import __version__
-from desktop.core.diagnostics import Code, Diagnostic, ExitCode, Severity, as_diagnostic, diag, exit_code_for
+from desktop.core.diagnostics import (
+    Code,
+    Diagnostic,
+    ExitCode,
+    Severity,
+    as_diagnostic,
+    diag,
+    exit_code_for,
+)
 
 log = logging.getLogger(__name__)
 

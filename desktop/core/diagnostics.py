@@ -159,6 +159,9 @@ class Code(str, Enum):
     SUM_MISMATCH = "sum_mismatch"
     QR_MISMATCH = "qr_mismatch"
     AMOUNT_IN_WORDS_MISMATCH = "amount_in_words_mismatch"
+    EINVOICE_MISMATCH = "einvoice_mismatch"
+    EINVOICE_NOT_PRINTED = "einvoice_not_printed"
+    EINVOICE_UNREADABLE = "einvoice_unreadable"
     # -- the command line ---------------------------------------------------------------------------
     USAGE = "usage"
     OUTPUT_FAILED = "output_failed"
@@ -319,6 +322,12 @@ CATALOGUE: dict[Code, Entry] = {
     Code.QR_MISMATCH: Entry(_W, "QR code says {qr}, printed {printed}", "二维码为 {qr}，票面印的是 {printed}"),
     Code.AMOUNT_IN_WORDS_MISMATCH: Entry(_W, "amount in words {words} = {words_value}, figures say {total}",
                                          "大写金额 {words} = {words_value}，小写金额为 {total}"),
+    Code.EINVOICE_MISMATCH: Entry(_W, "e-invoice data says {label} {value}, the page shows {printed}",
+                                  "电子发票数据为 {value}，票面显示 {printed}"),
+    Code.EINVOICE_NOT_PRINTED: Entry(_W, "e-invoice data says {label} {value}, which is not printed on the page",
+                                     "电子发票数据为 {value}，但票面上没有印出"),
+    Code.EINVOICE_UNREADABLE: Entry(_W, "the e-invoice data could not be read: {detail}; the pages were read instead",
+                                    "无法读取电子发票数据：{detail}；已改为识别页面"),
     Code.USAGE: Entry(_E, "{detail}", "{detail}"),
     Code.OUTPUT_FAILED: Entry(_E, "{detail}", "{detail}"),
     Code.INTERRUPTED: Entry(_E, "interrupted; nothing written", "已中断；没有写入任何内容"),

@@ -75,7 +75,13 @@ from desktop.gui.queue import QueueDelegate, QueueModel, attention_count
 from desktop.gui.resources import LANGUAGES, icon
 from desktop.gui.taskview import TASK_ORDER, TaskOutputPanel, task_family
 from desktop.gui.viewer import PageViewer
-from desktop.gui.worker import EngineFactory, ImageLoader, ReadWorker, WorkerThread, default_engine_factory
+from desktop.gui.worker import (
+    EngineFactory,
+    ImageLoader,
+    ReadWorker,
+    WorkerThread,
+    default_engine_factory,
+)
 
 log = logging.getLogger(__name__)
 

@@ -61,8 +61,10 @@ DOCUMENT_TYPES = ("receipt", "invoice", "cn_vat_invoice")
 # order). validate() cannot recompute them from the fields alone, so it keeps them unless the clerk
 # edited the field (the clerk's value then stands on its own).
 #: Problems found at extraction by comparing sources (QR code vs print, amount in words vs figures, an
-#: ambiguous date order); :func:`validate` keeps them unless the clerk edited the field.
-CROSS_CHECK_CODES = frozenset({Code.QR_MISMATCH, Code.AMOUNT_IN_WORDS_MISMATCH, Code.AMBIGUOUS_DATE_ORDER})
+#: ambiguous date order, e-invoice data vs print);
+#: :func:`validate` keeps them unless the clerk edited the field.
+CROSS_CHECK_CODES = frozenset({Code.QR_MISMATCH, Code.AMOUNT_IN_WORDS_MISMATCH, Code.AMBIGUOUS_DATE_ORDER,
+                               Code.EINVOICE_MISMATCH, Code.EINVOICE_NOT_PRINTED})
 
 
 @dataclass
