@@ -365,7 +365,8 @@ def report(rec: dict[str, Any] | None, rot: list[dict[str, Any]], start: list[tu
                        f"{x['upright_s']:.2f} | {x['turned_s'] / x['upright_s']:.2f}x | {x['cer']:.3f} |")
         turned = [x for x in rot if x["needed"]]
         ratios = [x["turned_s"] / x["upright_s"] for x in turned]
-        for kind, sel in (("90/270", [x for x in turned if x["needed"] % 180]), ("180", [x for x in turned if x["needed"] == 180])):
+        kinds = (("90/270", [x for x in turned if x["needed"] % 180]), ("180", [x for x in turned if x["needed"] == 180]))
+        for kind, sel in kinds:
             if sel:
                 rs = [x["turned_s"] / x["upright_s"] for x in sel]
                 out.append(f"- turned {kind}: median {statistics.median(rs):.2f}x the upright cost (max {max(rs):.2f}x)")
@@ -376,7 +377,8 @@ def report(rec: dict[str, Any] | None, rot: list[dict[str, Any]], start: list[tu
     if start:
         over = [w - p for w, p in start]
         out += ["### Start-up", "",
-                f"`shoebox scan tesseract/phototest.tif -o out.json`: process wall {statistics.median(w for w, _ in start):.2f} s, "
+                "`shoebox scan tesseract/phototest.tif -o out.json`: process wall "
+                f"{statistics.median(w for w, _ in start):.2f} s, "
                 f"the page itself {statistics.median(p for _, p in start):.2f} s, so **{statistics.median(over):.2f} s** "
                 f"before and around the page (median of {len(start)}; target <= 0.5 s).", ""]
     if mem:

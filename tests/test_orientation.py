@@ -142,9 +142,12 @@ def test_flip_vote_weighs_labels_by_score():
 def test_read_upright_without_an_engine_of_its_own_reads_probes_and_rereads():
     from desktop.core.orientation import read_upright
 
-    good = {"width": 100, "height": 50, "lines": [{"text": "a long line of good text", "box": [5, 5, 95, 15], "confidence": 0.99}]}
-    bad = {"width": 50, "height": 100, "lines": [{"text": "some words", "box": [5, 5, 15, 95], "confidence": 0.97},
-                                                 {"text": "more words", "box": [25, 5, 35, 95], "confidence": 0.97}]}
+    good = {"width": 100, "height": 50,
+            "lines": [{"text": "a long line of good text", "box": [5, 5, 95, 15], "confidence": 0.99}]}
+    bad = {"width": 50, "height": 100, "lines": [
+        {"text": "some words", "box": [5, 5, 15, 95], "confidence": 0.97},
+        {"text": "more words", "box": [25, 5, 35, 95], "confidence": 0.97},
+    ]}
     engine = FakeEngine({True: good, False: bad}, key=lambda img: img.shape[1] > img.shape[0] and img[0, 0, 0] == 7)
     image = np.zeros((300, 200, 3), np.uint8)
     image[-1, 0] = 7
