@@ -325,6 +325,41 @@ def _rgb(el: etree._Element | None) -> tuple[float, float, float] | None:
     return None
 
 
+JBIG2_MAGIC = b"\x97JB2\r\n\x1a\n"
+"""ID string of a JBIG2 file (ITU-T T.88, D.4.1); OFD invoices store their QR code this way."""
+
+
+def _jbig2_xobject(doc: Any, data: bytes) -> int | None:
+    """A PDF image XObject (``/JBIG2Decode``, PDF 1.7 7.4.7) holding a JBIG2 file's page; its xref, or ``None``.
+
+    The file header (ID string, flags, page count: T.88 D.4) is dropped, leaving the segments in the
+    embedded organisation the PDF filter reads; width and height come from the first segment, the page
+    information segment (type 48, T.88 7.4.8). Only single-page sequential files are taken.
+    """
+    if len(data) < 30:
+        return None
+    flags = data[8]
+    if not flags & 0x01:  # random-access organisation: segment headers first, not handled
+        return None
+    body = data[9 + (0 if flags & 0x02 else 4):]
+    # segment header (T.88 7.2): number (4), flags (1), referred-to count byte (1), page association
+    # (1, or 4 when flag bit 6 is set), data length (4); then the page information data.
+    seg_flags = body[4]
+    if seg_flags & 0x3F != 48 or (body[5] >> 5) != 0:
+        return None
+    start = 6 + (4 if seg_flags & 0x40 else 1) + 4
+    width = int.from_bytes(body[start:start + 4], "big")
+    height = int.from_bytes(body[start + 4:start + 8], "big")
+    if not (0 < width <= 20000 and 0 < height <= 20000):
+        return None
+    xref = doc.get_new_xref()
+    doc.update_object(xref, f"<< /Type /XObject /Subtype /Image /Width {width} /Height {height} "
+                            "/ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /JBIG2Decode >>")
+    doc.update_stream(xref, body, compress=False)
+    doc.xref_set_key(xref, "Filter", "/JBIG2Decode")
+    return xref
+
+
 def _unify(text: str) -> str:
     """Kangxi radicals / CJK radicals supplement -> unified ideographs (NFKC), the rest unchanged."""
     return "".join(unicodedata.normalize("NFKC", ch) if 0x2E80 <= ord(ch) <= 0x2FDF else ch for ch in text)
@@ -558,6 +593,11 @@ class _Drawer:
         corners = [place.apply(x, y) for x, y in ((0, 0), (1, 0), (0, 1), (1, 1))]
         xs, ys = [c[0] for c in corners], [c[1] for c in corners]
         rect = self.pymupdf.Rect(min(xs) * MM_TO_PT, min(ys) * MM_TO_PT, max(xs) * MM_TO_PT, max(ys) * MM_TO_PT)
+        if data.startswith(JBIG2_MAGIC):
+            xref = _jbig2_xobject(self.page.parent, data)
+            if xref:
+                self.page.insert_image(rect, xref=xref, keep_proportion=False)
+                return
         if not data.startswith(_IMAGE_FORMATS):
             kind = PurePosixPath(member).suffix.lstrip(".").upper() or "unknown"
             self.out.warnings.append(f"an image of this OFD page ({kind}) cannot be shown; the rest of the page is drawn")
