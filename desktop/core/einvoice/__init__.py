@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.einvoice.data import EInvoice
 from desktop.core.einvoice.xmlsafe import XmlError, local, parse_xml
 from desktop.core.model import Field
@@ -33,7 +34,17 @@ log = logging.getLogger(__name__)
 
 
 class EInvoiceError(ValueError):
-    """An e-invoice's data could not be read (hostile, malformed or not an invoice); the message says why."""
+    """An e-invoice's data could not be read (hostile, malformed or not an invoice).
+
+    Attributes:
+        reason: why, in plain words (also ``str(error)``).
+        not_an_invoice: the XML is well-formed but its root element is not an invoice Shoebox reads.
+    """
+
+    def __init__(self, reason: str, *, not_an_invoice: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.not_an_invoice = not_an_invoice
 
 
 def xml_kind(root) -> str | None:  # noqa: ANN001 - an lxml element
@@ -78,8 +89,8 @@ def read_xml(data: bytes, origin: str = "") -> EInvoice:
     else:
         ns = root.tag[1:].split("}", 1)[0] if isinstance(root.tag, str) and root.tag.startswith("{") else ""
         where = f" in namespace {ns}" if ns else " without a namespace"
-        raise EInvoiceError(f"the XML is not an e-invoice Shoebox reads (root element <{local(root)}>{where}; "
-                            "expected a CII CrossIndustryInvoice or a UBL Invoice/CreditNote)")
+        raise EInvoiceError(f"root element <{local(root)}>{where}; expected a CII CrossIndustryInvoice, a UBL "
+                            "Invoice/CreditNote or a Chinese e-invoice", not_an_invoice=True)
     inv.origin = origin
     return inv
 
@@ -135,20 +146,20 @@ def looks_like_xml(head: bytes) -> bool:
     return h.startswith(b"<?xml") or (h.startswith(b"<") and not h.startswith((b"<!", b"<html", b"<HTML")))
 
 
-def structured_for(path: str | Path) -> tuple[EInvoice | None, str | None]:
+def structured_for(path: str | Path) -> tuple[EInvoice | None, Diagnostic | None]:
     """:func:`read_structured` that never raises: ``(data or None, problem or None)``.
 
-    The problem is a sentence for the document's notes (``"the invoice XML embedded in the PDF
-    (factur-x.xml) cannot be read: the XML is not well-formed (...)"``); the pages are then read as
-    any other file.
+    The problem is a diagnostic for the document's notes (code ``einvoice_unreadable``: "the invoice XML
+    embedded in the PDF (factur-x.xml) cannot be read: the XML is not well-formed (...)"); the pages are
+    then read as any other file.
     """
     try:
         return read_structured(path), None
     except EInvoiceError as exc:
-        return None, str(exc)
+        return None, diag(Code.EINVOICE_UNREADABLE, detail=str(exc))
     except Exception as exc:  # noqa: BLE001 - a library bug must not lose the file
         log.exception("reading the e-invoice data of %s failed", Path(path).name)
-        return None, f"the e-invoice data could not be read ({type(exc).__name__}: {exc})"
+        return None, diag(Code.EINVOICE_UNREADABLE, detail=f"{type(exc).__name__}: {exc}")
 
 
 #: Pages that are a generated view of the data itself (nothing to cross-check against).
@@ -192,7 +203,7 @@ def apply_to_document(doc, inv: EInvoice, *, forced_type: str | None = None) -> 
         if f.source == "xml" and not f.edited:
             # A corrective invoice or credit note states negative amounts on purpose (EN 16931 allows
             # negative BT-109..BT-115); validate's "is negative" is meant for misread printed amounts.
-            f.problems = [p for p in f.problems if not p.endswith(" is negative")]
+            f.problems = [p for p in f.problems if p.code is not Code.NEGATIVE_AMOUNT]
         if f.problems:
             f.needs_review = True
     doc.extras["einvoice"]["data"] = inv.to_dict()
@@ -227,7 +238,7 @@ def cn_qr_check(doc, inv: EInvoice) -> list[str]:  # noqa: ANN001
         elif f.edited:
             continue
         elif f.value != q:
-            f.problems.append(f"{crosscheck_prefix()} says {name.replace('_', ' ')} {f.value}, the QR code says {q}")
+            f.problems.append(diag(Code.EINVOICE_QR_MISMATCH, field=name, label=name.replace("_", " "), value=f.value, qr=q))
             f.needs_review = True
             flagged.append(name)
     kind = cn.invoice_type_from_qr(qr.get("type"))
@@ -237,10 +248,3 @@ def cn_qr_check(doc, inv: EInvoice) -> list[str]:  # noqa: ANN001
     if flagged:
         doc.extras.setdefault("einvoice", {}).setdefault("mismatches", []).extend(flagged)
     return flagged
-
-
-def crosscheck_prefix() -> str:
-    """How problems found by comparing the e-invoice data with the page or QR begin."""
-    from desktop.core.einvoice.crosscheck import PREFIX
-
-    return PREFIX

@@ -45,6 +45,7 @@ from typing import Any
 
 from lxml import etree
 
+from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.einvoice.data import EInvoice
 from desktop.core.einvoice.xmlsafe import XmlError, local, parse_xml
 
@@ -406,7 +407,7 @@ def _hull(points: list[tuple[float, float]]) -> tuple[float, float, float, float
 class _PageDraw:
     glyphs: list[_Glyph] = field(default_factory=list)
     lines: list[OfdLine] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
     objects: dict[str, str] = field(default_factory=dict)  # text object ID -> its text
 
 
@@ -438,7 +439,7 @@ class _Drawer:
                 elif kind == "PageBlock":
                     self.block(obj, outer, layer)
             except (ValueError, RuntimeError, OverflowError) as exc:  # one broken object, not the page
-                self.out.warnings.append(f"a {kind} on this OFD page could not be drawn ({exc})")
+                self.out.warnings.append(diag(Code.OFD_OBJECT_NOT_DRAWN, kind=kind, detail=str(exc)))
 
     def _param(self, obj: etree._Element, layer: etree._Element, attr: str) -> Any:
         for holder in (obj,):
@@ -600,7 +601,7 @@ class _Drawer:
                 return
         if not data.startswith(_IMAGE_FORMATS):
             kind = PurePosixPath(member).suffix.lstrip(".").upper() or "unknown"
-            self.out.warnings.append(f"an image of this OFD page ({kind}) cannot be shown; the rest of the page is drawn")
+            self.out.warnings.append(diag(Code.OFD_IMAGE_NOT_SHOWN, kind=kind))
             return
         self.page.insert_image(rect, stream=data, keep_proportion=False)
 
@@ -638,7 +639,7 @@ class OfdRendering:
     """
 
     pdf: bytes
-    warnings: dict[int, list[str]]
+    warnings: dict[int, list[Diagnostic]]
     objects: dict[int, dict[str, str]]
     page_ids: list[str]
     lines: dict[int, list[OfdLine]] = field(default_factory=dict)
@@ -699,7 +700,7 @@ def _render(path: Path) -> OfdRendering:
         doc = _open_doc(pkg)
         if not doc.pages:
             raise OfdError("the OFD document has no pages")
-        warnings: dict[int, list[str]] = {}
+        warnings: dict[int, list[Diagnostic]] = {}
         objects: dict[int, dict[str, str]] = {}
         lines: dict[int, list[OfdLine]] = {}
         with MUPDF_LOCK:
@@ -724,12 +725,12 @@ def _render(path: Path) -> OfdRendering:
                         drawer.content(pkg.xml(tpl))
                     drawer.finish()
                     if drawer.missing_images:
-                        drawer.out.warnings.append("an image this OFD page refers to is missing from the package")
-                    warnings[number] = list(dict.fromkeys(drawer.out.warnings))
+                        drawer.out.warnings.append(diag(Code.OFD_IMAGE_MISSING))
+                    warnings[number] = [w for i, w in enumerate(drawer.out.warnings) if w not in drawer.out.warnings[:i]]
                     objects[number] = drawer.out.objects
                     lines[number] = drawer.out.lines
                 if len(doc.pages) > MAX_PAGES:
-                    warnings.setdefault(MAX_PAGES, []).append(f"only the first {MAX_PAGES} of {len(doc.pages)} pages are shown")
+                    warnings.setdefault(MAX_PAGES, []).append(diag(Code.OFD_PAGES_CUT, shown=MAX_PAGES, pages=len(doc.pages)))
                 out.subset_fonts()  # the CJK font is 3 MB whole; a page needs a few hundred glyphs
                 data = out.tobytes(garbage=3, deflate=True)
             finally:
