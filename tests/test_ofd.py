@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from desktop.core import intake
+from desktop.core.diagnostics import Code
 from desktop.core.einvoice import ofd, read_structured
 from desktop.core.engines.fake import FakeEngine
 from desktop.core.pipeline import scan_file
@@ -73,7 +74,8 @@ def test_qr_total_disagreeing_with_the_xml_is_flagged(tmp_path: Path) -> None:
     doc = _scan(path)
     total = doc.fields["total"]
     assert total.value == "1000.00" and total.source == "xml"
-    assert total.needs_review and any("QR code says 1100.00" in p for p in total.problems)
+    assert total.needs_review and any(p.code == Code.EINVOICE_QR_MISMATCH and "QR code says 1100.00" in p.message()
+                                      for p in total.problems)
     assert "total" in doc.extras["einvoice"]["mismatches"]
 
 
@@ -92,10 +94,10 @@ def test_damaged_and_hostile_packages(tmp_path: Path) -> None:
         z.writestr("OFD.xml", "<ofd:OFD xmlns:ofd='http://www.ofdspec.org/2016'><ofd:DocBody><ofd:DocRoot>Doc_0/Document.xml"
                    "</ofd:DocRoot></ofd:DocBody></ofd:OFD>")
     (doc,) = scan_file(broken, FakeEngine())
-    assert doc.error and "broken.ofd" in doc.error and "Document.xml" in doc.error
+    assert doc.error is not None and doc.error.code == Code.OFD_UNREADABLE and "Document.xml" in doc.error.message()
     hostile = make_ofd(tmp_path / "hostile.ofd", xml=b'<?xml version="1.0"?><!DOCTYPE a [<!ENTITY x "y">]><eInvoice>&x;</eInvoice>')
     (doc,) = scan_file(hostile, FakeEngine())  # the pages are still read; the clerk is told why the data was not
-    assert doc.error is None and any("DOCTYPE" in n for n in doc.extras.get("notes", []))
+    assert doc.error is None and any(n.code == Code.EINVOICE_UNREADABLE and "DOCTYPE" in n.message() for n in doc.notes)
     plain_zip = tmp_path / "photos.zip"
     with zipfile.ZipFile(plain_zip, "w") as z:
         z.writestr("a.txt", "x")
@@ -121,7 +123,8 @@ def test_xml_that_is_not_an_invoice(tmp_path: Path) -> None:
     path = tmp_path / "feed.xml"
     path.write_bytes(b'<?xml version="1.0"?><rss version="2.0"><channel/></rss>')
     (doc,) = scan_file(path, FakeEngine())
-    assert doc.error and "feed.xml" in doc.error and "<rss>" in doc.error
+    assert doc.error is not None and doc.error.code == Code.XML_NOT_AN_INVOICE and "<rss>" in doc.error.message()
+    assert "XML" in doc.error.message("zh")
 
 
 def test_cn_invoice_xml_file(tmp_path: Path) -> None:
