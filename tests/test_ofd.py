@@ -32,7 +32,8 @@ def test_ofd_with_xml_and_vector_qr(tmp_path: Path) -> None:
     for name in ("invoice_number", "date", "buyer_name", "buyer_tax_id", "vendor_name", "vendor_tax_id",
                  "subtotal", "tax", "total"):
         f = doc.fields[name]
-        assert f.value == DIGITAL[name] and f.source == "xml", name
+        assert f.value == DIGITAL[name] and f.source == "xml", (name, f.source, [str(n) for n in doc.notes],
+                                                                 doc.extras.get("einvoice"))
         assert not f.problems and not f.needs_review, (name, f.problems)
     assert doc.fields["invoice_number"].boxes  # found on the page: the viewer can outline it
     # a 20-digit 数电票 number without code and check code is valid

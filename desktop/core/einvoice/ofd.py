@@ -32,6 +32,7 @@ paths are only ever looked up inside the archive.
 from __future__ import annotations
 
 import io
+import logging
 import math
 import os
 import re
@@ -50,6 +51,8 @@ from desktop.core.einvoice.data import EInvoice
 from desktop.core.einvoice.xmlsafe import XmlError, local, parse_xml
 
 __all__ = ["MAX_MEMBER_BYTES", "MM_TO_PT", "OfdError", "OfdLine", "OfdRendering", "is_ofd", "page_count", "read_invoice_data", "to_pdf"]
+
+log = logging.getLogger(__name__)
 
 MM_TO_PT = 72.0 / 25.4
 """PDF points per millimetre (OFD's unit, GB/T 33190-2016 5.2)."""
@@ -752,12 +755,14 @@ def read_invoice_data(path: str | os.PathLike[str]) -> EInvoice | None:
     p = Path(path)
     try:
         pkg = _Package(p)
-    except OfdError:
+    except OfdError as exc:  # intake reports an unreadable package; here it only carries no data
+        log.warning("no invoice data read from %s: %s", p.name, exc)
         return None
     try:
         try:
             doc = _open_doc(pkg)
-        except OfdError:
+        except OfdError as exc:
+            log.warning("no invoice data read from %s: %s", p.name, exc)
             return None
         inv: EInvoice | None = None
         for name, member in doc.attachments:
