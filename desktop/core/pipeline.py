@@ -375,20 +375,24 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
         reason = failures[0] if len(set(failures)) == 1 else f"{failures[0]} (and {len(failures) - 1} more page failures)"
         return [Document(source=str(source), pages=(results[0].number, results[-1].number), error=f"{name}: {reason}",
                          engine=engine.name, page_results=results)]
+    from desktop.core.boundaries import PageRange, document_ranges
+
     try:
-        ranges = list(_extraction().split_documents(results)) or [(results[0].number, results[-1].number)]
+        ranges = document_ranges(results) or [PageRange(results[0].number, results[-1].number)]
     except Exception as exc:
         log.warning("splitting %s failed: %s", name, exc)
-        ranges = [(results[0].number, results[-1].number)]
+        ranges = [PageRange(results[0].number, results[-1].number,
+                            [f"the pages were kept as one document: deciding page boundaries failed ({_reason(exc)})"])]
     documents: list[Document] = []
-    for first, last in ranges:
+    for rng in ranges:
+        first, last = rng.first, rng.last
         part = [r for r in reads if first <= r.result.number <= last]
         if not part:
             continue
         doc = Document(source=str(source), pages=(first, last), engine=engine.name,
                        page_results=[r.result for r in part])
         qr = list(dict.fromkeys(p for r in part for p in r.qr))
-        notes: list[str] = []
+        notes: list[str] = list(rng.notes)
         if qr:
             doc.extras["qr_payloads"] = qr
         _attach_tasks(doc, part, options)

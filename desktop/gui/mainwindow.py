@@ -66,11 +66,11 @@ from desktop.core.doctypes import document_types
 from desktop.core.model import Document, Field, PageResult
 from desktop.core.session import SessionStore
 from desktop.core.settings import Settings, user_config_dir, user_data_dir
-from desktop.gui.commands import DocumentCommand
+from desktop.gui.commands import DocumentCommand, MergeCommand, SplitCommand
 from desktop.gui.dialogs import SettingsDialog, show_about
 from desktop.gui.form import FieldForm, normalise
 from desktop.gui.notes import document_notes
-from desktop.gui.queue import QueueDelegate, QueueModel, attention_count
+from desktop.gui.queue import QueueDelegate, QueueEntry, QueueModel, attention_count
 from desktop.gui.resources import LANGUAGES, icon
 from desktop.gui.taskview import TASK_ORDER, TaskOutputPanel, task_family
 from desktop.gui.viewer import PageViewer
@@ -405,6 +405,11 @@ class MainWindow(QMainWindow):
         self.rotate_right_action = act(self.tr("Rotate right and read again"), lambda: self.rotate_and_reread(90),
                                        None, "rotate-right", self.tr("Turn this page 90° clockwise and read it again"))
 
+        self.split_action = act(self.tr("&Split document at this page"), self.split_at_current_page, None, None,
+                                self.tr("Make the page shown the first page of a new document"))
+        self.merge_action = act(self.tr("&Merge with next document"), self.merge_with_next, None, None,
+                                self.tr("Join the next document of the same file to this one"))
+
         # extra engine tasks (HunyuanOCR): enabled by _update_task_actions
         self.task_actions: dict[str, QAction] = {}
         self._task_tips = {
@@ -451,6 +456,8 @@ class MainWindow(QMainWindow):
         m.addAction(self.fullscreen_action)
         self.document_menu = m = mb.addMenu(self.tr("&Document"))
         m.setToolTipsVisible(True)  # the disabled actions say why
+        m.addActions([self.split_action, self.merge_action])
+        m.addSeparator()
         m.addActions([self.task_actions[t] for t in TASK_ORDER])
         m = mb.addMenu(self.tr("&Settings"))
         m.addAction(self.settings_action)
@@ -1062,6 +1069,8 @@ class MainWindow(QMainWindow):
     def _set_page_label(self) -> None:
         doc = self.current_document()
         numbers = [p.number for p in doc.page_results] if doc and not doc.error else []
+        self.split_action.setEnabled(bool(numbers) and self.current_page in numbers[1:])
+        self.merge_action.setEnabled(self._next_to_merge() is not None)
         if self.current_page is None or not numbers:
             self.page_label.setText("")
             self.prev_page_action.setEnabled(False)
@@ -1233,6 +1242,47 @@ class MainWindow(QMainWindow):
         self._batch_total += 1
         self._update_progress()
         self.reread_requested.emit(entry_id, Document.from_dict(doc.to_dict()), page.number, rotation, options)
+
+    # ---------------------------------------------------------------------------------- page boundaries
+    def split_at_current_page(self) -> None:
+        """Split the current document so that the page shown starts a new document (undoable)."""
+        from desktop.core.boundaries import split_document
+
+        entry_id, doc = self.current_id, self.current_document()
+        if entry_id is None or doc is None or doc.error or self.current_page is None:
+            return
+        try:
+            first, second = split_document(doc, self.current_page)
+        except ValueError as exc:
+            self.statusBar().showMessage(str(exc), 5000)
+            return
+        self.undo_stack.push(SplitCommand(self.model, entry_id, doc, first, second, self.tr("Split document"),
+                                          self.select_entry))
+
+    def _next_to_merge(self) -> QueueEntry | None:
+        """The entry after the current one when it holds the next pages of the same file."""
+        doc = self.current_document()
+        if self.current_id is None or doc is None or doc.error:
+            return None
+        nxt = self.model.entry_at(self.model.row_of(self.current_id) + 1)
+        if nxt is None or nxt.document is None or nxt.document.error or nxt.source != self.model.entry(self.current_id).source:
+            return None
+        return nxt if nxt.document.pages[0] == doc.pages[1] + 1 else None
+
+    def merge_with_next(self) -> None:
+        """Join the next document of the same file (the following pages) to the current one (undoable)."""
+        from desktop.core.boundaries import merge_documents
+
+        entry_id, doc, nxt = self.current_id, self.current_document(), self._next_to_merge()
+        if entry_id is None or doc is None or nxt is None or nxt.document is None:
+            return
+        try:
+            merged = merge_documents(doc, nxt.document)
+        except ValueError as exc:
+            self.statusBar().showMessage(str(exc), 5000)
+            return
+        self.undo_stack.push(MergeCommand(self.model, entry_id, nxt.id, doc, nxt.document, merged,
+                                          self.tr("Merge documents"), self.select_entry))
 
     # ---------------------------------------------------------------------------------- review
     def toggle_reviewed(self) -> None:

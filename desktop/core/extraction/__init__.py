@@ -530,26 +530,10 @@ def _page_key(page: PageResult) -> str | None:
 def split_documents(pages: list[PageResult]) -> list[tuple[int, int]]:
     """Page ranges (1-based, inclusive, in the file's numbering) that are separate documents.
 
-    A page carrying its own invoice number (and code) different from the current document's starts a
-    new document; pages without one (continuation pages) attach to the previous document. Default:
-    one range covering every page.
+    The rules (own invoice number, own header/date after a document that has its total, change of
+    page kind; continuation pages join) and the notes saying why are in
+    :func:`desktop.core.boundaries.document_ranges`; this returns its ranges only.
     """
-    if not pages:
-        return []
-    ordered = sorted(pages, key=lambda p: p.number)
-    ranges: list[list[int]] = []
-    current_key: str | None = None
-    for p in ordered:
-        key = _page_key(p) if len(ordered) > 1 else None
-        if not ranges:
-            ranges.append([p.number, p.number])
-            current_key = key
-            continue
-        if key is not None and current_key is not None and key != current_key:
-            ranges.append([p.number, p.number])
-            current_key = key
-        else:
-            ranges[-1][1] = p.number
-            if current_key is None:
-                current_key = key
-    return [(a, b) for a, b in ranges]
+    from desktop.core.boundaries import document_ranges
+
+    return [(r.first, r.last) for r in document_ranges(pages)]
