@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import os
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -132,41 +131,21 @@ def _extraction() -> ModuleType:
 def collect_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[Document]]:
     """Turn command-line / drag-and-drop paths into the files to read.
 
-    Folders are walked recursively in sorted order and contribute every file whose suffix is in
-    ``intake.SUPPORTED_SUFFIXES`` (case-insensitive; hidden files and folders are skipped). A file named
-    explicitly is kept whatever its suffix (intake recognises formats by content and says clearly when
-    it cannot). Duplicates are dropped, the first occurrence kept.
+    Folders are walked recursively in sorted order and contribute every regular file whose suffix is
+    in ``intake.SUPPORTED_SUFFIXES`` (case-insensitive; hidden files and folders are skipped). A file
+    named explicitly is kept whatever its suffix (intake recognises formats by content and says
+    clearly when it cannot). Duplicates are dropped, the first occurrence kept. Symbolic-link loops,
+    broken links, unreadable sub-folders, FIFOs and device files are named, never read and never a
+    traceback (:func:`desktop.core.inputs.walk_inputs`).
 
     Returns:
-        ``(files, errors)``: the files in order, and one error :class:`Document` per path that does not
-        exist (``error`` = ``"<path>: no such file or folder"``).
+        ``(files, errors)``: the files in order, and one error :class:`Document` per path that cannot be
+        used (``error`` = ``"<path>: no such file or folder"``, ``"<path>: a FIFO (named pipe), not a
+        document file"``, ...; control characters in names escaped).
     """
-    suffixes = {s.lower() for s in _intake().SUPPORTED_SUFFIXES}
-    files: list[Path] = []
-    errors: list[Document] = []
-    seen: set[Path] = set()
+    from desktop.core.inputs import walk_inputs
 
-    def add(p: Path) -> None:
-        key = p.resolve()
-        if key not in seen:
-            seen.add(key)
-            files.append(p)
-
-    for raw in paths:
-        p = Path(raw).expanduser()
-        if p.is_dir():
-            for root, dirs, names in os.walk(p):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                for name in sorted(names):
-                    if not name.startswith(".") and Path(name).suffix.lower() in suffixes:
-                        add(Path(root) / name)
-        elif p.is_file():
-            add(p)
-        elif p.exists():
-            errors.append(Document(source=str(p), error=f"{p}: not a regular file or folder"))
-        else:
-            errors.append(Document(source=str(p), error=f"{p}: no such file or folder"))
-    return files, errors
+    return walk_inputs(paths, _intake().SUPPORTED_SUFFIXES)
 
 
 # -- reading one page ------------------------------------------------------------------------------
@@ -419,7 +398,10 @@ def _attach_tasks(doc: Document, reads: list[_PageRead], options: ScanOptions) -
 # -- public entry points ---------------------------------------------------------------------------
 
 def _error_document(path: Path, reason: str, engine: Engine | None = None) -> Document:
-    return Document(source=str(path), error=f"{path.name}: {reason}", engine=engine.name if engine else None)
+    from desktop.core.inputs import printable
+
+    return Document(source=str(path), error=f"{printable(path.name)}: {printable(reason)}",
+                    engine=engine.name if engine else None)
 
 
 def _intake_reason(exc: BaseException, path: Path) -> str:

@@ -559,28 +559,23 @@ class MainWindow(QMainWindow):
         """
         files: list[Path] = []
         errors: list[Document] = []
+        from desktop.core.inputs import walk_inputs  # links, loops, FIFOs, unreadable folders: named
+
         for raw in paths:
             p = Path(raw)
-            if p.is_dir():
-                try:
-                    from desktop.core.pipeline import collect_inputs
-
-                    found, errs = collect_inputs([p])
-                except ImportError:
-                    suffixes = supported_suffixes()
-                    found = sorted(q for q in p.rglob("*") if q.is_file() and q.suffix.lower() in suffixes)
-                    errs = []
-                files.extend(Path(f) for f in found)
-                errors.extend(errs)
-                if not found and not errs:
-                    self.statusBar().showMessage(self.tr("No documents found in %1").replace("%1", str(p)), 8000)
-            else:
-                files.append(p)
+            found, errs = walk_inputs([p], supported_suffixes())
+            files.extend(Path(f) for f in found)
+            errors.extend(errs)
+            if p.is_dir() and not found and not errs:
+                self.statusBar().showMessage(self.tr("No documents found in %1").replace("%1", str(p)), 8000)
         ids = []
         for doc in errors:
             ids.append(self.model.add_document(doc))
         for f in files:
-            source = str(f.resolve()) if f.exists() else str(f)
+            try:
+                source = str(f.resolve()) if f.exists() else str(f)
+            except (OSError, RuntimeError):  # a link loop resolves to nothing
+                source = os.path.abspath(f)
             entry_id = self.model.add_file(source)
             ids.append(entry_id)
             self._request_thumbnail(entry_id, source)
