@@ -64,7 +64,7 @@ from PySide6.QtWidgets import (
 
 from desktop.core.doctypes import document_types
 from desktop.core.model import Document, Field, PageResult
-from desktop.core.session import SessionStore
+from desktop.core.session import open_session
 from desktop.core.settings import Settings, user_config_dir, user_data_dir
 from desktop.gui.commands import DocumentCommand, MergeCommand, SplitCommand
 from desktop.gui.dialogs import SettingsDialog, show_about
@@ -159,7 +159,11 @@ class MainWindow(QMainWindow):
         self.settings = settings or Settings.load()
         self.language = language
         self.engine_description = self.tr("not started")
-        self.store = SessionStore()
+        opened = open_session()  # a corrupt, unreadable or read-only session never stops the app
+        self.store = opened.store
+        self.session_problem: str | None = opened.problem
+        if opened.problem:
+            log.warning("%s", opened.problem)
         self.model = QueueModel(self.store, self)
         self.model.placeholder = icon("document")
         self.model.failed_icon = icon("broken")
@@ -549,6 +553,17 @@ class MainWindow(QMainWindow):
         self.shown_first.emit()
         self.warm_requested.emit()
         self.resume_queued()
+        if self.session_problem:
+            self._tell_session_problem()
+
+    def _tell_session_problem(self) -> None:
+        """Say in plain words what happened to the saved session (non-modal: the app is usable)."""
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Session"), self.session_problem or "",
+                          QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("session_problem")
+        box.setModal(False)
+        box.show()
+        self.statusBar().showMessage(self.session_problem or "", 30000)
 
     # ---------------------------------------------------------------------------------- adding files
     def add_paths(self, paths: list[str | Path], remember: bool = True) -> list[int]:
