@@ -318,11 +318,18 @@ def pick_total(layout: Layout) -> tuple[Candidate | None, Candidate | None]:
     if total is not None and total.score < 1 and subtotal is not None:
         total = None
     if total is None and subtotal is not None:
-        total = Candidate(subtotal.value, subtotal.raw, subtotal.lines, list(subtotal.problems), 0.6)
+        # never silently: the clerk sees that the amount is a subtotal standing in for the total
+        total = Candidate(subtotal.value, subtotal.raw, subtotal.lines,
+                          [*subtotal.problems, SUBTOTAL_AS_TOTAL.format(raw=subtotal.raw)], 0.6)
         subtotal = None
     if total is not None and subtotal is not None and subtotal.value == total.value and subtotal.lines == total.lines:
         subtotal = None
     return total, subtotal
+
+
+#: The flag on a total taken from a subtotal line because no total label survived (a torn or faded
+#: receipt): shown beside the total, it keeps the clerk's eye on it.
+SUBTOTAL_AS_TOTAL = "no total label was found: the subtotal {raw} is used as the total; check it"
 
 
 _TAX_ROW = re.compile(r"\b(GST|SST|TAX|SERVICE\s*TAX|VAT)\b", re.I)
