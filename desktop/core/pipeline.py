@@ -204,7 +204,23 @@ def _ocr(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: bool) 
             image, scale = page.render(engine.max_pixels)
             lines = engine.recognise(image)
             notes.append(f"turned {rotation} degrees clockwise to read it upright ({verdict.reason})")
-    return page, scale_lines(lines, 1.0 / scale) if scale > 0 else lines, image, notes
+    page_lines = scale_lines(lines, 1.0 / scale) if scale > 0 else lines
+    zoomed = _read_zoomed(page, engine, image, scale)
+    if zoomed is not None and (zoomed[0] or not page_lines):
+        page_lines = zoomed[0]
+        notes.append(zoomed[1])
+    return page, page_lines, image, notes
+
+
+def _read_zoomed(page: Any, engine: Engine, image: np.ndarray, scale: float) -> tuple[list[Line], str] | None:
+    """Read a page again on its content region, in tiles when long (:mod:`desktop.core.tiling`), when
+    the whole-page render left its text too small; ``None`` when it did not."""
+    from desktop.core import tiling
+
+    plan = tiling.plan_zoom(page.width, page.height, image, scale, engine.max_pixels)
+    if plan is None:
+        return None
+    return tiling.read_zoomed(page.render, engine.recognise, plan, page.width, page.height, engine.max_pixels)
 
 
 NO_TEXT_WARNING = "no text was found on this page (blank, or the print is too faint to read)"
