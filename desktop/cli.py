@@ -469,8 +469,9 @@ def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: A
     """Scan every file with a progress bar on stderr (files, pages done, pages per minute, time left);
     one line on stderr per file that failed. Documents are appended to ``results`` as each file is
     read, so a Ctrl+C (``KeyboardInterrupt``, re-raised) leaves the files read so far there."""
-    from desktop.core.inputs import printable
     from tqdm import tqdm
+
+    from desktop.core.inputs import printable
 
     bar = tqdm(total=len(files), unit="file", file=sys.stderr, dynamic_ncols=True,
                disable=True if console.quiet else None)

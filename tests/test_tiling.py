@@ -72,7 +72,7 @@ def test_a_till_roll_is_read_in_overlapping_tiles(tmp_path: Path) -> None:
     (doc,) = scan_file(f, engine, ScanOptions(document_type="receipt"))
     got = _centres(doc)
     assert len(got) == len(truth)  # every line once: none lost at a seam, none doubled
-    assert max(abs(a - b) for a, b in zip(got, truth)) < 1.5  # mapped back to page pixels
+    assert max(abs(a - b) for a, b in zip(got, truth, strict=True)) < 1.5  # mapped back to page pixels
     first, *tiles = engine.heights
     assert max(first) <= 6 and len(tiles) > 3  # the whole roll at once: illegible; so in tiles
     assert all(sorted(t)[len(t) // 2] == 12 for t in tiles)  # at full height
@@ -86,10 +86,11 @@ def test_a_small_receipt_in_a_corner_of_a_big_scan_is_read_zoomed(tmp_path: Path
     (doc,) = scan_file(f, engine, ScanOptions(document_type="receipt"))
     got = _centres(doc)
     assert len(got) == len(truth)
-    assert max(abs(a - b) for a, b in zip(got, truth)) < 1.5
+    assert max(abs(a - b) for a, b in zip(got, truth, strict=True)) < 1.5
     xs = [ln.box[0] for p in doc.page_results for ln in p.lines]
     assert min(xs) == pytest.approx(1710, abs=3)
-    assert max(engine.heights[0]) <= 2 and min(engine.heights[-1]) >= 5 and any("zoomed on its content" in w for w in doc.page_results[0].warnings)
+    assert max(engine.heights[0]) <= 2 and min(engine.heights[-1]) >= 5
+    assert any("zoomed on its content" in w for w in doc.page_results[0].warnings)
 
 
 def test_an_ordinary_page_is_read_once() -> None:
@@ -105,7 +106,7 @@ def test_tiles_cover_the_region_within_budget() -> None:
     tiles = plan_tiles(400, 12000, 1_000_000)
     assert tiles[0][1] == 0 and tiles[-1][3] == 12000
     assert all((x1 - x0) * (y1 - y0) <= 1_000_000 for x0, y0, x1, y1 in tiles)
-    assert all(a[3] - b[1] >= 96 for a, b in zip(tiles, tiles[1:]))  # overlaps
+    assert all(a[3] - b[1] >= 96 for a, b in zip(tiles, tiles[1:], strict=False))  # overlaps
     assert plan_tiles(500, 500, 1_000_000) == [(0, 0, 500, 500)]
 
 

@@ -174,7 +174,8 @@ def document_ranges(pages: list[PageResult]) -> list[PageRange]:
                             f"already has its total")
         elif p.starts and p.kind != prev.kind and (p.kind == "cn_vat_invoice" or prev.kind == "cn_vat_invoice"
                                                    or p.total is not None):
-            split_reason = f"page {p.number} is a different kind of page ({p.kind} after {prev.kind}) with a start of its own"
+            split_reason = (f"page {p.number} is a different kind of page ({p.kind} after {prev.kind}) "
+                            f"with a start of its own")
         elif not p.starts:
             join_reason = f"page {p.number} has no header or date of its own: it continues page {prev.number}"
         else:

@@ -337,8 +337,8 @@ def open_session(path: str | Path | None = None) -> SessionOpened:
     except sqlite3.DatabaseError as exc:
         reason = str(exc) or type(exc).__name__
         if "newer Shoebox" in reason:
-            return SessionOpened(SessionStore(":memory:"), f"The saved session {path} {reason[len(path.name) + 1:]}; it "
-                                 f"was left as it is. This session will not be saved.", saved=False)
+            return SessionOpened(SessionStore(":memory:"), f"The saved session {path} {reason[len(path.name) + 1:]}; "
+                                 f"it was left as it is. This session will not be saved.", saved=False)
         if isinstance(exc, sqlite3.OperationalError) and ("unable to open" in reason or "readonly" in reason
                                                             or "read-only" in reason or "disk I/O" in reason):
             return _unsaved(path, reason)

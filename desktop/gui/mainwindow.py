@@ -572,21 +572,25 @@ class MainWindow(QMainWindow):
         Files named explicitly are queued whatever their type, so an unsupported one shows up as
         failed with its reason. Returns the new entry ids.
         """
-        files: list[Path] = []
-        errors: list[Document] = []
         from desktop.core.inputs import walk_inputs  # links, loops, FIFOs, unreadable folders: named
 
+        items: list[Path | Document] = []  # in the order given
         for raw in paths:
             p = Path(raw)
             found, errs = walk_inputs([p], supported_suffixes())
-            files.extend(Path(f) for f in found)
-            errors.extend(errs)
+            if not p.is_dir() and errs and errs[0].error and errs[0].error.endswith("no such file or folder"):
+                items.append(p)  # queued like any file: reading it says it is missing
+                continue
+            items.extend(Path(f) for f in found)
+            items.extend(errs)
             if p.is_dir() and not found and not errs:
                 self.statusBar().showMessage(self.tr("No documents found in %1").replace("%1", str(p)), 8000)
         ids = []
-        for doc in errors:
-            ids.append(self.model.add_document(doc))
-        for f in files:
+        for item in items:
+            if isinstance(item, Document):
+                ids.append(self.model.add_document(item))
+                continue
+            f = item
             try:
                 source = str(f.resolve()) if f.exists() else str(f)
             except (OSError, RuntimeError):  # a link loop resolves to nothing
