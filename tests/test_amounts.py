@@ -9,6 +9,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from desktop.core.diagnostics import Code
 from desktop.core.doctypes import get_document_type
 from desktop.core.extraction import detect_document_type, extract_fields, is_credit_note, validate
 from desktop.core.extraction.amounts import find_amounts, format_amount, parse_amount
@@ -254,4 +255,5 @@ def test_positive_total_typed_on_a_credit_note_is_flagged() -> None:
     assert get_document_type("credit_note").amount_sign == -1
     fields = {"total": Field("total", value="12.50", edited=True, source="user")}
     validate(fields, "credit_note")
-    assert fields["total"].problems and "credit note" in fields["total"].problems[0]
+    assert [p.code for p in fields["total"].problems] == [Code.POSITIVE_ON_CREDIT_NOTE]
+    assert "credit note" in str(fields["total"].problems[0])

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from desktop.core.diagnostics import Code
 from desktop.core.boundaries import document_ranges, merge_documents, page_profile, split_document
 from desktop.core.engines.fake import FakeEngine
 from desktop.core.model import Field, Line, PageResult
@@ -40,7 +41,8 @@ def test_three_receipts_in_one_file_are_three_documents() -> None:
     pages = [page(i + 1, rows) for i, rows in enumerate(RECEIPTS)]
     ranges = document_ranges(pages)
     assert [(r.first, r.last) for r in ranges] == [(1, 1), (2, 2), (3, 3)]
-    assert "already has its total" in ranges[1].notes[0]
+    assert [n.code for n in ranges[1].notes] == [Code.PAGES_SPLIT_OWN_START, Code.PAGES_SPLIT_AFTER]
+    assert "already has its total" in str(ranges[1].notes[0])
 
 
 def test_a_continuation_page_joins_the_document_before_it() -> None:
@@ -48,7 +50,7 @@ def test_a_continuation_page_joins_the_document_before_it() -> None:
     cont = page(2, [[("Pos 2", 10), ("5,00", 400)], [("Gesamtbetrag", 10), ("8,00", 400)]])
     ranges = document_ranges([first, cont])
     assert [(r.first, r.last) for r in ranges] == [(1, 2)]
-    assert "continues page 1" in ranges[0].notes[0]
+    assert ranges[0].notes[0].code is Code.PAGES_JOINED_CONTINUATION and "continues page 1" in str(ranges[0].notes[0])
 
 
 def test_a_repeated_letterhead_before_the_total_is_still_one_document() -> None:
@@ -71,7 +73,7 @@ def test_pages_with_their_own_invoice_numbers_split_and_the_same_number_joins() 
         return page(n, [[("Northwind Ltd", 10)], [("INVOICE", 10)], [(f"Invoice No: {number}", 10)]])
     ranges = document_ranges([inv(1, "INV-001"), inv(2, "INV-001"), inv(3, "INV-002")])
     assert [(r.first, r.last) for r in ranges] == [(1, 2), (3, 3)]
-    assert "same invoice number" in ranges[0].notes[0]
+    assert ranges[0].notes[0].code is Code.PAGES_JOINED_SAME_NUMBER and "INV-001" in str(ranges[0].notes[0])
 
 
 def _tiff(path: Path, pages: int) -> Path:
@@ -91,7 +93,8 @@ def test_a_multi_page_tiff_of_receipts_scans_to_one_document_each(tmp_path: Path
     assert [d.pages for d in docs] == [(1, 1), (2, 2), (3, 3)]
     assert [d.fields["total"].value for d in docs] == ["10.60", "21.20", "5.30"]
     assert [d.fields["date"].value for d in docs] == ["2024-02-01", "2024-02-05", "2024-02-06"]
-    assert all(d.extras.get("notes") for d in docs)
+    assert all(d.notes for d in docs)
+    assert [n.code for n in docs[1].notes] == [Code.PAGES_SPLIT_OWN_START, Code.PAGES_SPLIT_AFTER]
 
 
 def _docs() -> list:
@@ -115,7 +118,7 @@ def test_split_document_gives_each_part_its_own_pages_and_fields() -> None:
     assert rest.fields["vendor_name"].value != "Typed by clerk"
     assert rest.tables == [{"page": 2, "html": "<table/>"}] and first.tables == []
     assert first.extras["table"] == [{"page": 1, "text": "a"}] and rest.extras["table"] == [{"page": 3, "text": "c"}]
-    assert "the clerk split pages 1-3 at page 2" in first.extras["notes"][-1]
+    assert first.notes[-1].code is Code.CLERK_SPLIT and "pages 1-3 at page 2" in str(first.notes[-1])
     assert doc.pages == (1, 3) and len(doc.page_results) == 3  # the input is not changed
     second, third = split_document(rest, 3)
     assert second.fields["total"].value == "21.20" and third.fields["total"].value == "5.30"
@@ -135,7 +138,7 @@ def test_merge_undoes_a_split_and_keeps_edits() -> None:
     merged = merge_documents(a, b)
     assert merged.pages == (1, 3) and [p.number for p in merged.page_results] == [1, 2, 3]
     assert merged.fields["total"].value == "5.35" and merged.fields["total"].edited
-    assert "merged pages 1-2 and 3-3" in merged.extras["notes"][-1]
+    assert merged.notes[-1].code is Code.CLERK_MERGED and "pages 1-2 and 3-3" in str(merged.notes[-1])
     assert merge_documents(b, a).pages == (1, 3)  # either order
 
 

@@ -82,7 +82,8 @@ def test_split_merge_undo_and_export(qtbot, tmp_path) -> None:
     assert w.export_documents(w.documents_for("all"), out)
     exported = json.loads(out.read_text(encoding="utf-8"))["documents"]
     assert [d["pages"] for d in exported] == [[1, 2], [3, 3]]
-    assert "merged pages 1-1 and 2-2" in " ".join(exported[0]["extras"]["notes"])
+    assert "clerk_merged" in [n["code"] for n in exported[0]["notes"]]
+    assert any("pages 1-1 and 2-2" in n["message"] for n in exported[0]["notes"])
     xlsx = tmp_path / "out.xlsx"
     assert w.export_documents(w.documents_for("all"), xlsx)
     from openpyxl import load_workbook

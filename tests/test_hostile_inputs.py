@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from desktop import cli
+from desktop.core.diagnostics import Code
 from desktop.core.inputs import printable, walk_inputs
 from tests.test_cli import FakePipeline, batch, fake  # noqa: F401 - fixtures
 
@@ -40,12 +41,12 @@ def test_walk_names_every_hostile_entry_and_reads_only_regular_files(hostile: Pa
     files, errors = walk_inputs([hostile], SUFFIXES)
     assert sorted(f.name for f in files) == ["a.png", "b.jpg", "new\nline.png"]
     by_name = {Path(d.source).name: d.error for d in errors}
-    assert "symbolic-link loop" in by_name["loop.jpg"]
-    assert "broken symbolic link" in by_name["broken.png"]
-    assert "FIFO" in by_name["pipe.jpg"]
+    assert by_name["loop.jpg"].code is Code.SYMLINK_LOOP
+    assert by_name["broken.png"].code is Code.BROKEN_LINK and "nowhere.png" in str(by_name["broken.png"])
+    assert by_name["pipe.jpg"].code is Code.SPECIAL_FILE and "FIFO" in str(by_name["pipe.jpg"])
+    assert "命名管道" in by_name["pipe.jpg"].message("zh")
     if (hostile / "zero.jpg").is_symlink():
-        assert "character device" in by_name["zero.jpg"]
-    assert all("\n" not in e for e in by_name.values())
+        assert "character device" in str(by_name["zero.jpg"])
 
 
 def test_an_unreadable_sub_folder_is_named(hostile: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -63,15 +64,15 @@ def test_an_unreadable_sub_folder_is_named(hostile: Path, monkeypatch: pytest.Mo
     files, errors = walk_inputs([hostile], SUFFIXES)
     assert "c.png" not in {f.name for f in files} and "a.png" in {f.name for f in files}
     (err,) = [d.error for d in errors if Path(d.source) == locked]
-    assert "cannot be read (permission denied)" in err and "its files were not read" in err
+    assert err.code is Code.FOLDER_UNREADABLE
+    assert "cannot be read (permission denied)" in str(err) and "its files were not read" in str(err)
 
 
 def test_named_paths_that_are_not_files(hostile: Path) -> None:
     files, errors = walk_inputs([hostile / "loop.jpg", hostile / "pipe.jpg", hostile / "missing.png"], SUFFIXES)
     assert files == []
-    assert [e.error.split(": ", 1)[1] for e in errors] == [
-        "a symbolic-link loop (the link points back at itself)", "a FIFO (named pipe), not a document file",
-        "no such file or folder"]
+    assert [e.error.code for e in errors] == [Code.SYMLINK_LOOP, Code.SPECIAL_FILE, Code.NO_SUCH_PATH]
+    assert str(errors[1].error) == "a FIFO (named pipe), not a document file"
 
 
 def test_the_real_pipeline_collects_without_traceback(hostile: Path) -> None:

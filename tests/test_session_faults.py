@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from desktop.core.diagnostics import Code
 from desktop.core.model import Document
 from desktop.core.session import SessionStore, open_session
 
@@ -30,7 +31,8 @@ def test_a_damaged_session_is_kept_aside_and_a_new_one_begins(tmp_path: Path, da
         bad = data[:4096] + b"\x00" * 4096 + data[8192:]
     path.write_bytes(bad)
     opened = open_session(path)
-    assert opened.problem and "could not be read" in opened.problem and "a new session was started" in opened.problem
+    assert opened.problem is not None and opened.problem.code is Code.SESSION_KEPT_ASIDE
+    assert "could not be read" in str(opened.problem) and "a new session was started" in str(opened.problem)
     assert opened.kept_aside is not None and opened.kept_aside.read_bytes() == bad  # kept, not deleted
     assert opened.kept_aside.name.startswith("session.db.bad-")
     assert len(opened.store) == 0 and opened.saved
@@ -56,7 +58,7 @@ def test_an_unwritable_session_gives_an_unsaved_session(tmp_path: Path, monkeypa
 
     monkeypatch.setattr(session.SessionStore, "__init__", refuse)
     opened = open_session(tmp_path / "session.db")
-    assert not opened.saved and "will not be saved" in opened.problem
+    assert not opened.saved and opened.problem.code is Code.SESSION_UNSAVED and "will not be saved" in str(opened.problem)
     opened.store.add("a.png")  # usable all the same
     assert len(opened.store) == 1
 
@@ -68,7 +70,8 @@ def test_a_newer_session_is_left_alone(tmp_path: Path) -> None:
     db.close()
     before = path.read_bytes()
     opened = open_session(path)
-    assert not opened.saved and "newer Shoebox" in opened.problem and path.read_bytes() == before
+    assert not opened.saved and opened.problem.code is Code.SESSION_NEWER and path.read_bytes() == before
+    assert "newer Shoebox (schema 99)" in str(opened.problem)
 
 
 def test_the_app_starts_on_a_corrupt_session_database(qtbot, shoebox_home: Path) -> None:

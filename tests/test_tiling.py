@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from desktop.core.diagnostics import Code
 from desktop.core.engines.base import Engine
 from desktop.core.model import Line
 from desktop.core.pipeline import ScanOptions, scan_file
@@ -76,7 +77,7 @@ def test_a_till_roll_is_read_in_overlapping_tiles(tmp_path: Path) -> None:
     first, *tiles = engine.heights
     assert max(first) <= 6 and len(tiles) > 3  # the whole roll at once: illegible; so in tiles
     assert all(sorted(t)[len(t) // 2] == 12 for t in tiles)  # at full height
-    assert any("overlapping tiles" in w for w in doc.page_results[0].warnings)
+    assert any(w.code is Code.READ_IN_TILES for w in doc.page_results[0].warnings)
 
 
 def test_a_small_receipt_in_a_corner_of_a_big_scan_is_read_zoomed(tmp_path: Path) -> None:
@@ -90,7 +91,7 @@ def test_a_small_receipt_in_a_corner_of_a_big_scan_is_read_zoomed(tmp_path: Path
     xs = [ln.box[0] for p in doc.page_results for ln in p.lines]
     assert min(xs) == pytest.approx(1710, abs=3)
     assert max(engine.heights[0]) <= 2 and min(engine.heights[-1]) >= 5
-    assert any("zoomed on its content" in w for w in doc.page_results[0].warnings)
+    assert any(w.code is Code.READ_ZOOMED for w in doc.page_results[0].warnings)
 
 
 def test_an_ordinary_page_is_read_once() -> None:

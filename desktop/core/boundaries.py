@@ -27,6 +27,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.model import Document, Field, PageResult
 
 __all__ = [
@@ -84,11 +85,12 @@ class PageProfile:
 
 @dataclass
 class PageRange:
-    """Pages ``first``..``last`` (1-based, inclusive) that are one document, and why."""
+    """Pages ``first``..``last`` (1-based, inclusive) that are one document, and why (``notes``:
+    document notes, codes ``pages_split_*`` and ``pages_joined_*``)."""
 
     first: int
     last: int
-    notes: list[str] = field(default_factory=list)
+    notes: list[Diagnostic] = field(default_factory=list)
 
 
 def _top(page: PageResult, line_y0: float, share: float) -> bool:
@@ -129,17 +131,6 @@ def page_profile(page: PageResult) -> PageProfile:
     return PageProfile(page.number, header, date, total, key, kind)
 
 
-def _start_words(p: PageProfile) -> str:
-    parts = []
-    if p.header is not None:
-        parts.append(f"a header ({p.header!r})")
-    if p.date is not None:
-        parts.append(f"a date ({p.date})")
-    if p.total is not None:
-        parts.append(f"a total ({p.total})")
-    return ", ".join(parts) if parts else "no header, date or total"
-
-
 def document_ranges(pages: list[PageResult]) -> list[PageRange]:
     """Split a file's pages into documents (rules: see the module docstring).
 
@@ -147,7 +138,7 @@ def document_ranges(pages: list[PageResult]) -> list[PageRange]:
         pages: the pages read from one file, any order (sorted by ``number`` here).
 
     Returns:
-        Page ranges covering every page exactly once, in page order, each with notes (in English)
+        Page ranges covering every page exactly once, in page order, each with notes (diagnostics)
         saying why its pages were joined and why it starts where it does. One page: one range, no
         notes.
     """
@@ -163,39 +154,37 @@ def document_ranges(pages: list[PageResult]) -> list[PageRange]:
         prev = current[-1]
         key = next((c.invoice_key for c in current if c.invoice_key), None)
         has_total = any(c.total for c in current)
-        split_reason = None
-        join_reason = None
+        start: Diagnostic | None = None
+        join: Diagnostic | None = None
         if p.invoice_key and key and p.invoice_key != key:
-            split_reason = f"page {p.number} carries invoice number {p.invoice_key}, the pages before {key}"
+            start = diag(Code.PAGES_SPLIT_OWN_NUMBER, page=p.number, number=p.invoice_key, previous=key)
         elif p.invoice_key and key and p.invoice_key == key:
-            join_reason = f"page {p.number} carries the same invoice number {key}"
+            join = diag(Code.PAGES_JOINED_SAME_NUMBER, page=p.number, number=key)
         elif p.starts and has_total:
-            split_reason = (f"page {p.number} has {_start_words(p)} of its own, and the document before it "
-                            f"already has its total")
+            start = diag(Code.PAGES_SPLIT_OWN_START, page=p.number, header=p.header, date=p.date, total=p.total)
         elif p.starts and p.kind != prev.kind and (p.kind == "cn_vat_invoice" or prev.kind == "cn_vat_invoice"
                                                    or p.total is not None):
-            split_reason = (f"page {p.number} is a different kind of page ({p.kind} after {prev.kind}) "
-                            f"with a start of its own")
+            start = diag(Code.PAGES_SPLIT_KIND, page=p.number, kind=p.kind, previous=prev.kind)
         elif not p.starts:
-            join_reason = f"page {p.number} has no header or date of its own: it continues page {prev.number}"
+            join = diag(Code.PAGES_JOINED_CONTINUATION, page=p.number, previous=prev.number)
         else:
-            join_reason = (f"page {p.number} has {_start_words(p)}, but the document before it has no total yet: "
-                           f"it continues page {prev.number}")
-        if split_reason:
-            ranges[-1].notes.append(f"split after page {prev.number}: {split_reason}")
-            ranges.append(PageRange(p.number, p.number, [f"starts at page {p.number}: {split_reason}"]))
+            join = diag(Code.PAGES_JOINED_NO_TOTAL_YET, page=p.number, previous=prev.number, header=p.header,
+                        date=p.date)
+        if start is not None:
+            ranges[-1].notes.append(diag(Code.PAGES_SPLIT_AFTER, page=prev.number, next=p.number))
+            ranges.append(PageRange(p.number, p.number, [start]))
             current = [p]
         else:
             ranges[-1].last = p.number
-            ranges[-1].notes.append(f"pages joined: {join_reason}")
+            ranges[-1].notes.append(join)  # type: ignore[arg-type]
             current.append(p)
     return ranges
 
 
 # -- the clerk's corrections ------------------------------------------------------------------------
 
-def _note(doc: Document, text: str) -> None:
-    doc.extras["notes"] = [*doc.extras.get("notes", []), text]
+def _note(doc: Document, note: Diagnostic) -> None:
+    doc.notes = [*doc.notes, note]
 
 
 def _refill(doc: Document, keep: dict[str, Field]) -> Document:
@@ -251,19 +240,18 @@ def split_document(doc: Document, at_page: int) -> tuple[Document, Document]:
     if not first < at_page <= last:
         raise ValueError(f"cannot split pages {first}-{last} at page {at_page}: pick a page from {first + 1} to {last}")
     if doc.error is not None and not doc.page_results:
-        raise ValueError(f"cannot split a document that was not read ({doc.error})")
+        raise ValueError(f"cannot split a document that was not read ({doc.error.message() if doc.error else ''})")
     parts = []
     for lo, hi in ((first, at_page - 1), (at_page, last)):
-        extras = {k: v for k, v in doc.extras.items() if k != "notes"}
+        extras = dict(doc.extras)
         for key, value in list(extras.items()):
             if isinstance(value, list) and value and all(isinstance(o, dict) and "page" in o for o in value):
                 extras[key] = [o for o in value if lo <= int(o["page"]) <= hi]
         part = dataclasses.replace(
             doc, pages=(lo, hi), page_results=[p for p in doc.page_results if lo <= p.number <= hi],
             tables=[t for t in doc.tables if lo <= int(t.get("page", lo)) <= hi], reviewed=False,
-            extras=extras, fields={}, line_items=[])
-        part.extras["notes"] = list(doc.extras.get("notes", []))
-        _note(part, f"the clerk split pages {first}-{last} at page {at_page}: this document is pages {lo}-{hi}")
+            extras=extras, fields={}, line_items=[], notes=list(doc.notes))
+        _note(part, diag(Code.CLERK_SPLIT, first=first, last=last, at=at_page, lo=lo, hi=hi))
         parts.append(_refill(part, _kept_fields(doc, lo, hi, take_unplaced=lo == first)))
     return parts[0], parts[1]
 
@@ -292,10 +280,8 @@ def merge_documents(a: Document, b: Document) -> Document:
         else:
             raise ValueError(f"cannot merge pages {a.pages[0]}-{a.pages[1]} with pages {b.pages[0]}-{b.pages[1]}: "
                              f"they are not adjacent")
-    extras = {k: v for k, v in b.extras.items() if k != "notes"}
+    extras = dict(b.extras)
     for key, value in a.extras.items():
-        if key == "notes":
-            continue
         other = extras.get(key)
         if isinstance(value, list) and isinstance(other, list):
             extras[key] = list(dict.fromkeys([*value, *other])) if all(isinstance(x, str) for x in value + other) \
@@ -305,8 +291,7 @@ def merge_documents(a: Document, b: Document) -> Document:
     merged = dataclasses.replace(
         a, pages=(a.pages[0], b.pages[1]), page_results=[*a.page_results, *b.page_results],
         tables=[*a.tables, *b.tables], reviewed=False, extras=extras, fields={}, line_items=[],
-        error=a.error if a.error is not None else b.error)
-    merged.extras["notes"] = [*a.extras.get("notes", []), *b.extras.get("notes", [])]
-    _note(merged, f"the clerk merged pages {a.pages[0]}-{a.pages[1]} and {b.pages[0]}-{b.pages[1]} into one document")
+        error=a.error if a.error is not None else b.error, notes=[*a.notes, *b.notes])
+    _note(merged, diag(Code.CLERK_MERGED, a_first=a.pages[0], a_last=a.pages[1], b_first=b.pages[0], b_last=b.pages[1]))
     keep = {**_kept_fields(b, *b.pages, take_unplaced=True), **_kept_fields(a, *a.pages, take_unplaced=True)}
     return _refill(merged, keep)

@@ -18,6 +18,7 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
+from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.model import Document
 
 __all__ = ["printable", "walk_inputs"]
@@ -53,27 +54,30 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def _error(path: Path, reason: str) -> Document:
-    return Document(source=str(path), error=f"{printable(path)}: {reason}")
+def _error(path: Path, reason: Diagnostic) -> Document:
+    return Document(source=str(path), error=reason)
 
 
-def _check_file(path: Path) -> str | None:
-    """Why ``path`` cannot be read as a document file (``None`` when it is a regular file)."""
+def _check_file(path: Path) -> Diagnostic | None:
+    """Why ``path`` cannot be read as a document file (``None`` when it is a regular file; code
+    ``is_a_folder`` for a folder)."""
     try:
         st = path.stat()
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            return "a symbolic-link loop (the link points back at itself)"
+            return diag(Code.SYMLINK_LOOP)
         if exc.errno == errno.ENOENT and path.is_symlink():
-            return f"a broken symbolic link (to {printable(os.readlink(path))})"
+            return diag(Code.BROKEN_LINK, target=printable(os.readlink(path)))
+        if exc.errno == errno.ENOENT:
+            return diag(Code.NO_SUCH_PATH)
         if exc.errno in (errno.EACCES, errno.EPERM):
-            return "permission denied"
-        return exc.strerror or str(exc)
+            return diag(Code.PERMISSION_DENIED)
+        return diag(Code.FILE_UNREADABLE, detail=exc.strerror or str(exc))
     if stat.S_ISREG(st.st_mode):
         return None
     if stat.S_ISDIR(st.st_mode):
-        return "a folder"
-    return f"{_kind(st.st_mode)}, not a document file"
+        return diag(Code.IS_A_FOLDER)
+    return diag(Code.SPECIAL_FILE, kind=_kind(st.st_mode))
 
 
 def walk_inputs(paths: Iterable[str | Path], suffixes: Iterable[str]) -> tuple[list[Path], list[Document]]:
@@ -86,9 +90,11 @@ def walk_inputs(paths: Iterable[str | Path], suffixes: Iterable[str]) -> tuple[l
     the first occurrence kept.
 
     Returns:
-        ``(files, errors)``: the files in order, and one error :class:`Document` for every path that
-        could not be used: does not exist, a sub-folder that cannot be read (named), a link loop, a
-        broken link, a FIFO, socket or device file among the supported suffixes.
+        ``(files, errors)``: the files in order, and one error :class:`Document` (its ``source`` names
+        the path) for every path that could not be used: does not exist (``no_such_path``), a
+        sub-folder that cannot be read (``folder_unreadable``), a link loop (``symlink_loop``), a
+        broken link (``broken_link``), a FIFO, socket or device file among the supported suffixes
+        (``special_file``).
     """
     wanted = {s.lower() for s in suffixes}
     files: list[Path] = []
@@ -110,7 +116,7 @@ def walk_inputs(paths: Iterable[str | Path], suffixes: Iterable[str]) -> tuple[l
         try:
             st = folder.stat()
         except OSError as exc:
-            errors.append(_error(folder, f"the folder cannot be read ({exc.strerror or exc})"))
+            errors.append(_error(folder, diag(Code.FOLDER_UNREADABLE, detail=exc.strerror or str(exc))))
             return
         if (st.st_dev, st.st_ino) in walked:
             return  # reached again through a symbolic link: a loop, or the same folder twice
@@ -120,7 +126,7 @@ def walk_inputs(paths: Iterable[str | Path], suffixes: Iterable[str]) -> tuple[l
                 entries = sorted(it, key=lambda e: e.name)
         except OSError as exc:
             reason = "permission denied" if exc.errno in (errno.EACCES, errno.EPERM) else (exc.strerror or str(exc))
-            errors.append(_error(folder, f"the folder cannot be read ({reason}); its files were not read"))
+            errors.append(_error(folder, diag(Code.FOLDER_UNREADABLE, detail=reason)))
             return
         subfolders = []
         for e in entries:
@@ -147,14 +153,10 @@ def walk_inputs(paths: Iterable[str | Path], suffixes: Iterable[str]) -> tuple[l
     for raw in paths:
         p = Path(raw).expanduser()
         problem = _check_file(p)
-        if problem == "a folder":
+        if problem is not None and problem.code is Code.IS_A_FOLDER:
             walk(p)
         elif problem is None:
             add(p)
         else:
-            try:
-                exists = p.exists() or p.is_symlink()
-            except OSError:
-                exists = True
-            errors.append(_error(p, problem if exists else "no such file or folder"))
+            errors.append(_error(p, problem))
     return files, errors

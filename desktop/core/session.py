@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.model import Document
 
 SCHEMA_VERSION = 1
@@ -122,7 +123,7 @@ class SessionStore:
                 try:
                     doc = Document.from_dict(json.loads(data))
                 except (ValueError, KeyError, TypeError) as exc:
-                    doc = Document(source=source, error=f"the saved result could not be read back ({exc})")
+                    doc = Document(source=source, error=diag(Code.SAVED_RESULT_UNREADABLE, detail=str(exc)))
                     status = "failed"
             out.append(SessionEntry(row_id, source, status, doc, position))
         return out
@@ -156,7 +157,7 @@ class SessionStore:
             raise ValueError(f"unknown status {status!r}")
         data = json.dumps(document.to_dict(), ensure_ascii=False) if document is not None else None
         reviewed = int(bool(document and document.reviewed))
-        error = document.error if document is not None else None
+        error = document.error.message() if document is not None and document.error is not None else None
         return (position, source, status, reviewed, error, data, time.time())
 
     def update(self, entry_id: int, document: Document | None, status: str | None = None) -> None:
@@ -249,13 +250,14 @@ class SessionOpened:
 
     Attributes:
         store: the session (a fresh one when the saved one could not be used).
-        problem: a plain-words message for the clerk, or ``None`` when the saved session opened.
+        problem: what the clerk must be told, in plain words (``session_kept_aside``,
+            ``session_unsaved``, ``session_newer``), or ``None`` when the saved session opened.
         kept_aside: where an unreadable session file was moved (renamed, never deleted), or ``None``.
         saved: ``False`` when this session lives in memory only (the data folder cannot be written).
     """
 
     store: SessionStore
-    problem: str | None = None
+    problem: Diagnostic | None = None
     kept_aside: Path | None = None
     saved: bool = True
 
@@ -337,8 +339,9 @@ def open_session(path: str | Path | None = None) -> SessionOpened:
     except sqlite3.DatabaseError as exc:
         reason = str(exc) or type(exc).__name__
         if "newer Shoebox" in reason:
-            return SessionOpened(SessionStore(":memory:"), f"The saved session {path} {reason[len(path.name) + 1:]}; "
-                                 f"it was left as it is. This session will not be saved.", saved=False)
+            version = reason.split("schema ")[-1].split(",")[0] if "schema " in reason else "?"
+            return SessionOpened(SessionStore(":memory:"), diag(Code.SESSION_NEWER, path=str(path), version=version),
+                                 saved=False)
         if isinstance(exc, sqlite3.OperationalError) and ("unable to open" in reason or "readonly" in reason
                                                             or "read-only" in reason or "disk I/O" in reason):
             return _unsaved(path, reason)
@@ -350,8 +353,8 @@ def open_session(path: str | Path | None = None) -> SessionOpened:
             fresh = SessionStore(path)
         except (sqlite3.Error, OSError) as new_exc:
             return _unsaved(path, str(new_exc))
-        return SessionOpened(fresh, f"The saved session could not be read ({reason}). It was kept as {aside.name} "
-                             f"in {aside.parent}, and a new session was started.", kept_aside=aside)
+        return SessionOpened(fresh, diag(Code.SESSION_KEPT_ASIDE, detail=reason, kept=aside.name, folder=str(aside.parent)),
+                             kept_aside=aside)
     except OSError as exc:
         return _unsaved(path, exc.strerror or str(exc))
     try:
@@ -363,5 +366,4 @@ def open_session(path: str | Path | None = None) -> SessionOpened:
 
 
 def _unsaved(path: Path, reason: str) -> SessionOpened:
-    return SessionOpened(SessionStore(":memory:"), f"The session file {path} cannot be used ({reason}). Shoebox "
-                         f"works, but this session will not be saved: check the folder's permissions.", saved=False)
+    return SessionOpened(SessionStore(":memory:"), diag(Code.SESSION_UNSAVED, path=str(path), detail=reason), saved=False)

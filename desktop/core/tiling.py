@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.layout import box_overlap, reading_order
 from desktop.core.model import Line, Word
 
@@ -77,11 +78,17 @@ def content_box(image: np.ndarray) -> tuple[int, int, int, int] | None:
 
 @dataclass(frozen=True)
 class ZoomPlan:
-    """How to read a page again: render it at ``scale`` and read ``region`` (pixels of that render)."""
+    """How to read a page again: render it at ``scale`` and read ``region`` (pixels of that render).
+
+    ``strip`` is ``True`` for a long strip (``ratio`` long side : short side), else the content covers
+    ``share`` of the page.
+    """
 
     scale: float
     region: tuple[int, int, int, int]
-    reason: str
+    strip: bool
+    ratio: float
+    share: float
 
 
 def plan_zoom(page_w: int, page_h: int, image: np.ndarray, first_scale: float, budget: int) -> ZoomPlan | None:
@@ -114,15 +121,13 @@ def plan_zoom(page_w: int, page_h: int, image: np.ndarray, first_scale: float, b
         return None
     if strip:
         scale = min(1.0, STRIP_WIDTH / short_side)
-        reason = f"a long strip ({long_side / short_side:.0f}:1)"
     else:
         scale = min(1.0, math.sqrt(budget / (cw * ch)))
-        reason = f"the content covers {cw * ch / (page_w * page_h):.0%} of the page"
     scale = min(scale, math.sqrt(MAX_ZOOM_PIXELS / (page_w * page_h)))
     if scale <= first_scale * 1.25:  # not worth a second reading
         return None
     region = (int(x0 * scale), int(y0 * scale), math.ceil(x1 * scale), math.ceil(y1 * scale))
-    return ZoomPlan(scale, region, reason)
+    return ZoomPlan(scale, region, strip, long_side / short_side, cw * ch / (page_w * page_h))
 
 
 def plan_tiles(width: int, height: int, budget: int) -> list[tuple[int, int, int, int]]:
@@ -190,8 +195,9 @@ def merge_tile_lines(tiles: list[tuple[tuple[int, int, int, int], list[Line]]], 
 
 
 def read_zoomed(render: Callable[[int], tuple[np.ndarray, float]], recognise: Callable[[np.ndarray], list[Line]],
-                plan: ZoomPlan, page_w: int, page_h: int, budget: int) -> tuple[list[Line], str]:
-    """Read a page again as ``plan`` says; returns its lines in page pixels and a note.
+                plan: ZoomPlan, page_w: int, page_h: int, budget: int) -> tuple[list[Line], Diagnostic]:
+    """Read a page again as ``plan`` says; returns its lines in page pixels and a page note
+    (``read_in_tiles`` or ``read_zoomed``).
 
     Args:
         render: ``max_pixels -> (image, scale)`` (:meth:`desktop.core.intake.PageImage.render`).
@@ -214,7 +220,9 @@ def read_zoomed(render: Callable[[int], tuple[np.ndarray, float]], recognise: Ca
         read.append(((tx0, ty0, tx1, ty1), recognise(tile)))
     lines = merge_tile_lines(read, region)
     back = [_shift(ln, x0, y0, 1.0 / scale) for ln in lines]
-    pieces = f"in {len(tiles)} overlapping tiles" if len(tiles) > 1 else "in one piece"
-    note = (f"read again zoomed on its content ({plan.reason}): region {crop.shape[1]}x{crop.shape[0]} px "
-            f"at {scale:.3g}x, {pieces}")
+    if plan.strip:
+        note = diag(Code.READ_IN_TILES, ratio=f"{plan.ratio:.0f}", scale=f"{scale:.3g}", tiles=len(tiles))
+    else:
+        note = diag(Code.READ_ZOOMED, share=f"{plan.share:.0%}", width=int(crop.shape[1]), height=int(crop.shape[0]),
+                    scale=f"{scale:.3g}", tiles=len(tiles))
     return reading_order(back), note

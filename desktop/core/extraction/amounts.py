@@ -37,6 +37,8 @@ import unicodedata
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
+from desktop.core.diagnostics import Code, diag
+
 __all__ = [
     "ISO_4217_COMMON",
     "Amount",
@@ -308,6 +310,6 @@ def parse_amount(raw: str | None, *, decimal_separator: str | None = None) -> tu
         if fixed != text and re.search(r"\d[.,]\d{2}(?!\d)", fixed):
             found = find_amounts(fixed, decimal_separator=decimal_separator)
     if not found:
-        return None, currency, [f"no amount in {raw!r}"]
+        return None, currency, [diag(Code.NO_AMOUNT, raw=str(raw))]
     best = next((a for a in found if a.has_decimals), found[0])
     return best.value, currency, []

@@ -17,8 +17,14 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
+from desktop.core.diagnostics import Code, diag
 from desktop.core.extraction.amounts import format_amount
-from desktop.core.extraction.common import document_currency, infer_date_order, looks_like_name, tidy_name
+from desktop.core.extraction.common import (
+    document_currency,
+    infer_date_order,
+    looks_like_name,
+    tidy_name,
+)
 from desktop.core.extraction.dates import find_dates, find_times
 from desktop.core.extraction.labels import label_pattern
 from desktop.core.extraction.layout import Candidate, Layout, Ln
@@ -320,16 +326,11 @@ def pick_total(layout: Layout) -> tuple[Candidate | None, Candidate | None]:
     if total is None and subtotal is not None:
         # never silently: the clerk sees that the amount is a subtotal standing in for the total
         total = Candidate(subtotal.value, subtotal.raw, subtotal.lines,
-                          [*subtotal.problems, SUBTOTAL_AS_TOTAL.format(raw=subtotal.raw)], 0.6)
+                          [*subtotal.problems, diag(Code.SUBTOTAL_AS_TOTAL, field="total", raw=subtotal.raw)], 0.6)
         subtotal = None
     if total is not None and subtotal is not None and subtotal.value == total.value and subtotal.lines == total.lines:
         subtotal = None
     return total, subtotal
-
-
-#: The flag on a total taken from a subtotal line because no total label survived (a torn or faded
-#: receipt): shown beside the total, it keeps the clerk's eye on it.
-SUBTOTAL_AS_TOTAL = "no total label was found: the subtotal {raw} is used as the total; check it"
 
 
 _TAX_ROW = re.compile(r"\b(GST|SST|TAX|SERVICE\s*TAX|VAT)\b", re.I)
@@ -521,7 +522,7 @@ def extract_receipt(layout: Layout, date_order: str | None = None) -> dict[str, 
     if date and date.value and not hinted:
         d = find_dates(date.raw, order)
         if d and d[0].ambiguous:
-            date.problems.append(f"day/month order of {date.raw!r} is ambiguous; read as {order}")
+            date.problems.append(diag(Code.AMBIGUOUS_DATE_ORDER, raw=date.raw, order=order))
     total, subtotal = pick_total(layout)
     tax, subtotal = pick_tax_subtotal(layout, total, subtotal)
     return {
