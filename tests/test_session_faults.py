@@ -89,3 +89,20 @@ def test_the_app_starts_on_a_corrupt_session_database(qtbot, shoebox_home: Path)
     assert w.model.rowCount() == 0
     assert list(path.parent.glob("session.db.bad-*"))
     w.close()
+
+
+def test_a_read_only_home_does_not_stop_scanning_or_the_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``SHOEBOX_HOME`` under a file: no folder can be made there (also for root, who ignores modes)."""
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    monkeypatch.setenv("SHOEBOX_HOME", str(blocker / "home"))
+    from desktop.core.engines.hunyuan import candidate_dirs
+    from desktop.core.settings import Settings, user_config_dir, user_data_dir
+
+    assert user_data_dir() == blocker / "home" / "data" and user_config_dir() == blocker / "home" / "config"
+    assert Settings.load() == Settings()  # defaults
+    assert any(where == "user data folder" for where, _p in candidate_dirs())  # scan looks for a model
+    opened = open_session()
+    assert not opened.saved and opened.problem.code is Code.SESSION_UNSAVED
+    opened.store.add("a.png")
+    assert len(opened.store) == 1

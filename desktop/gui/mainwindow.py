@@ -671,7 +671,10 @@ class MainWindow(QMainWindow):
     def add_image(self, image: QImage) -> int | None:
         """Save a pasted image as PNG under ``user_data_dir()/pasted`` and queue it."""
         folder = user_data_dir() / "pasted"
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            pass  # a read-only data folder: the save below fails and says where
         path = folder / f"pasted-{datetime.now():%Y%m%d-%H%M%S-%f}.png"
         if not image.save(str(path), "PNG"):
             QMessageBox.warning(self, self.tr("Paste"), self.tr("The image could not be saved to %1.").replace("%1", str(path)))
