@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from desktop.core.diagnostics import Code
 from desktop.core.boundaries import document_ranges, merge_documents, page_profile, split_document
+from desktop.core.diagnostics import Code
 from desktop.core.engines.fake import FakeEngine
 from desktop.core.model import Field, Line, PageResult
 from desktop.core.pipeline import scan_file
@@ -103,7 +103,8 @@ def _docs() -> list:
     from desktop.core.model import Document
 
     doc = Document(source="stack.tif", pages=(1, 3), document_type="receipt", page_results=pages,
-                   tables=[{"page": 2, "html": "<table/>"}], extras={"table": [{"page": 1, "text": "a"}, {"page": 3, "text": "c"}]})
+                   tables=[{"page": 2, "html": "<table/>"}],
+                   extras={"table": [{"page": 1, "text": "a"}, {"page": 3, "text": "c"}]})
     doc.fields = dict(extract_fields(pages, "receipt").fields)
     return [doc]
 

@@ -62,7 +62,7 @@ def _bars(path: Path, size: tuple[int, int], origin: tuple[int, int], area: tupl
     return centres
 
 
-def _centres(doc) -> list[float]:  # noqa: ANN001
+def _centres(doc) -> list[float]:
     return sorted((ln.box[1] + ln.box[3]) / 2 for p in doc.page_results for ln in p.lines)
 
 

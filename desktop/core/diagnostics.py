@@ -389,12 +389,12 @@ CATALOGUE: dict[Code, Entry] = {
                                   "在第 {page} 页之后拆分：第 {next} 页开始另一份单据"),
     Code.PAGES_JOINED_SAME_NUMBER: Entry(_I, "pages joined: page {page} carries the same invoice number {number}",
                                          "页面合并：第 {page} 页的发票号码相同（{number}）"),
-    Code.PAGES_JOINED_CONTINUATION: Entry(_I, "pages joined: page {page} has no header or date of its own; it "
-                                              "continues page {previous}",
-                                          "页面合并：第 {page} 页没有自己的抬头或日期，是第 {previous} 页的续页"),
-    Code.PAGES_JOINED_NO_TOTAL_YET: Entry(_I, "pages joined: page {page} has a header or date of its own, but the "
+    Code.PAGES_JOINED_CONTINUATION: Entry(_I, "pages joined: page {page} has no header, date and total of its "
+                                              "own; it continues page {previous}",
+                                          "页面合并：第 {page} 页没有自己的抬头、日期和合计，是第 {previous} 页的续页"),
+    Code.PAGES_JOINED_NO_TOTAL_YET: Entry(_I, "pages joined: page {page} has a header of its own, but the "
                                               "document before it has no total yet; it continues page {previous}",
-                                          "页面合并：第 {page} 页虽有自己的抬头或日期，但前一份单据还没有合计，"
+                                          "页面合并：第 {page} 页虽有自己的抬头，但前一份单据还没有合计，"
                                           "故视为第 {previous} 页的续页"),
     Code.PAGES_JOINED_EINVOICE: Entry(_I, "pages joined: the file carries the data of one e-invoice",
                                       "页面合并：文件带有一张电子发票的数据"),
