@@ -40,8 +40,9 @@ STRIP_WIDTH = 960
 STRIP_RATIO = 4.0
 #: The content region is worth zooming into when it covers at most this share of the page.
 SMALL_CONTENT = 0.3
-#: The most pixels a zoomed re-render of a whole page may take (60 Mpx: 180 MB as RGB).
-MAX_ZOOM_PIXELS = 60_000_000
+#: The most pixels a zoomed re-render of a whole page may take (24 Mpx: 72 MB as RGB, about a second
+#: of MuPDF or Pillow time; a 9000 x 9000 px page is then re-read at 0.54x instead of 0.22x).
+MAX_ZOOM_PIXELS = 24_000_000
 #: Tile overlap along the long side, as a share of a tile (and at least ``MIN_OVERLAP_PX``): more than
 #: the height of two text lines, so that every line lies whole in at least one tile.
 TILE_OVERLAP = 0.12
