@@ -197,10 +197,13 @@ def read_cn_xml(root: etree._Element) -> EInvoice:
     """
     if not is_cn_invoice(root):
         raise ValueError(f"not a Chinese e-invoice XML (root element {local(root)!r})")
-    lines_at = {id(el) for el in root.iter() if local(el) in _LINE_CONTAINERS}
+    # (by local names of the ancestors: lxml element proxies are created afresh on each access, so
+    # their id() cannot mark elements across two walks of the tree)
     header: dict[str, etree._Element] = {}
     for el in root.iter():
-        if not isinstance(el.tag, str) or id(el) in lines_at or any(id(a) in lines_at for a in el.iterancestors()):
+        if not isinstance(el.tag, str) or local(el) in _LINE_CONTAINERS:
+            continue
+        if any(local(a) in _LINE_CONTAINERS for a in el.iterancestors()):
             continue
         header.setdefault(local(el), el)
     values: dict[str, str] = {}
