@@ -7,7 +7,7 @@ import pytest
 from PIL import Image
 
 from desktop.core.engines.base import EngineError
-from desktop.core.engines.fake import FakeEngine
+from tests.fake_engines import FakeEngine
 from desktop.core.pipeline import Cancelled, ScanOptions, run_task, scan_file
 
 W, H = 600, 900
