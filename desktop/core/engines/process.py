@@ -208,7 +208,7 @@ def _error_reply(exc: BaseException) -> dict[str, Any]:
 
     if isinstance(exc, intake.IntakeError):
         return {"status": "error", "kind": "intake", "cls": type(exc).__name__, "path": str(exc.path),
-                "reason": exc.reason}
+                "reason": exc.diagnostic}
     if isinstance(exc, MemoryError):
         return {"status": "error", "kind": "memory", "message": "out of memory (the page is too large for this computer)"}
     kind = ("unavailable" if isinstance(exc, EngineUnavailable) else
