@@ -273,7 +273,7 @@ CATALOGUE: dict[Code, Entry] = {
                                "读取第 {page} 页时识别引擎意外停止（{detail}）"),
     Code.ENGINE_TIMED_OUT: Entry(_E, "reading page {page} took longer than {seconds} s and was stopped",
                                  "第 {page} 页读取超过 {seconds} 秒，已被停止"),
-    Code.ENGINE_NOTE: Entry(_W, "{detail}", "{engine} 引擎：{detail}"),
+    Code.ENGINE_NOTE: Entry(_W, "{detail}", "识别引擎提示：{detail}"),
     Code.READING_SUSPECT: Entry(_W, "the {engine} engine marked its reading of this page as doubtful: check this page",
                                 "{engine} 引擎认为此页的识别结果可疑：请检查此页"),
     Code.ENGINE_FALLBACK: Entry(_I, "HunyuanOCR not used: {reason}. Using PP-OCR on the CPU.",
