@@ -56,7 +56,7 @@ def _manifest(folder: Path) -> list[dict[str, str]]:
 
 
 def _scan(path: Path):
-    from desktop.core.engines.fake import FakeEngine
+    from tests.fake_engines import FakeEngine
     from desktop.core.pipeline import scan_file
 
     docs = scan_file(path, FakeEngine())
