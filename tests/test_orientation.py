@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from benchmarks.textmetrics import cer
-from desktop.core.engines.fake import FakeEngine
+from tests.fake_engines import FakeEngine
 from desktop.core.model import Line
 from desktop.core.orientation import assess, choose_rotation, probe_window, rotate_image, text_score
 
@@ -163,11 +163,13 @@ def test_read_upright_keeps_the_first_read_when_the_probe_fails():
     class Flaky(FakeEngine):
         calls = 0
 
-        def recognise(self, image):
+        def read_page(self, image):
+            from desktop.core.engines.base import PageReading
+
             self.calls += 1
             if self.calls > 1:
                 raise EngineError("probe broke")
-            return [tall(x=30 * i) for i in range(4)]
+            return PageReading([tall(x=30 * i) for i in range(4)])
 
     engine = Flaky({})
     reading = read_upright(np.zeros((300, 200, 3), np.uint8), engine)

@@ -88,7 +88,7 @@ __all__ = [
 # --------------------------------------------------------------------------------------------------
 
 SUPPORTED_SUFFIXES: tuple[str, ...] = (
-    ".jpg", ".jpeg", ".jpe", ".png", ".tif", ".tiff", ".bmp", ".webp", ".heic", ".heif", ".pdf",
+    ".jpg", ".jpeg", ".jpe", ".png", ".tif", ".tiff", ".bmp", ".webp", ".heic", ".heif", ".pdf", ".ofd", ".xml",
 )
 """Lower-case file name suffixes offered in file dialogs and kept when walking folders.
 
@@ -115,6 +115,31 @@ MAX_RASTER_DPI: float = 300.0
 MIXED_IMAGE_COVERAGE: float = 0.2
 """A page with a text layer whose images cover at least this fraction of its area is treated as
 ``pdf_mixed`` (logos and signatures stay well below it; a scan under a typed header does not)."""
+
+MIN_UNREAD_IMAGE_AREA: float = 4 * 72 * 72
+"""Images of at least this area (PDF points squared: 4 square inches, a small till receipt is about
+2 x 3 in) on a text-layer page are read by OCR when the text layer does not cover what they show
+(:data:`IMAGE_TEXT_COVER`), whatever share of the page they take: a photographed receipt on an
+expense-claim page with a typed header. Logos and signatures are smaller."""
+
+IMAGE_TEXT_COVER: float = 0.05
+"""Share of an image's area that text-layer words must cover for the text layer to count as saying
+what the image shows (a searchable scan's invisible text covers far more; an image with no words
+over it is content the text layer does not have)."""
+
+
+def _text_cover(raw_words: list[tuple], box: Any, pymupdf: Any) -> float:
+    """Share of ``box`` (unrotated page space) covered by text-layer word boxes."""
+    area = abs(box.width * box.height)
+    if area <= 0:
+        return 1.0
+    inside = 0.0
+    for w in raw_words:
+        r = pymupdf.Rect(w[:4]) & box
+        if not r.is_empty:
+            inside += abs(r.width * r.height)
+    return min(1.0, inside / area)
+
 
 MAX_IMAGE_PIXELS: int = 200_000_000
 """Largest image (width * height) Shoebox opens: a 600 dpi A3 scan is 70 Mpx, so 200 Mpx leaves room
@@ -144,9 +169,13 @@ _PIL_FORMATS: dict[str, list[str]] = {
 
 _FORMAT_LABELS = {
     "jpeg": "JPEG", "png": "PNG", "tiff": "TIFF", "bmp": "BMP", "webp": "WebP", "heif": "HEIC/HEIF",
-    "pdf": "PDF",
+    "pdf": "PDF", "ofd": "OFD", "xml": "XML invoice",
 }
 
+PDF_LIKE = ("pdf", "ofd", "xml")
+"""Formats read through the PDF code path: PDFs, and OFD packages and XML invoices, which
+:mod:`desktop.core.einvoice` draws as PDF pages (an OFD page as printed, an XML invoice as a generated
+view); their pages are ``origin="ofd"`` / ``"xml_view"`` with the text of the drawing as their text layer."""
 
 # EXIF orientation (TIFF/EXIF tag 274) -> transposition that makes the image upright, as in
 # PIL.ImageOps.exif_transpose (values per the EXIF 2.32 standard, CIPA DC-008, tag 0x0112).
@@ -312,6 +341,8 @@ def sniff_format(path: str | os.PathLike[str]) -> str:
     if not head:
         raise EmptyFileError(p, diag(Code.EMPTY_FILE))
     fmt = _sniff_bytes(head)
+    if fmt is None:
+        fmt = _sniff_einvoice(p, head)
     if fmt == "avif":
         raise UnsupportedFormatError(p, diag(Code.UNSUPPORTED_AVIF))
     if fmt is not None:
@@ -322,6 +353,63 @@ def sniff_format(path: str | os.PathLike[str]) -> str:
     if _looks_like_text(head):
         raise UnsupportedFormatError(p, diag(Code.UNSUPPORTED_TEXT_FILE))
     raise UnsupportedFormatError(p, diag(Code.UNRECOGNISED_CONTENT))
+
+
+def _sniff_einvoice(path: Path, head: bytes) -> str | None:
+    """``"ofd"`` for an OFD package (a ZIP with ``OFD.xml``), ``"xml"`` for an XML e-invoice (CII, UBL or
+    Chinese e-invoice XML, by its root element), else ``None``.
+
+    Raises:
+        CorruptFileError: an XML file that is hostile or malformed, or an XML file that is not an invoice
+            (the message says what its root element is).
+    """
+    from desktop.core import einvoice
+    from desktop.core.einvoice import ofd
+
+    if head.startswith(b"PK\x03\x04"):
+        return "ofd" if ofd.is_ofd(path) else None
+    if not einvoice.looks_like_xml(head):
+        return None
+    try:
+        einvoice.read_xml(path.read_bytes())
+    except einvoice.EInvoiceError as exc:
+        if exc.not_an_invoice:
+            raise UnsupportedFormatError(path, diag(Code.XML_NOT_AN_INVOICE, detail=exc.reason)) from None
+        raise CorruptFileError(path, diag(Code.XML_INVOICE_UNREADABLE, detail=exc.reason)) from None
+    except OSError as exc:
+        raise IntakeError(path, diag(Code.FILE_UNREADABLE, detail=str(exc.strerror or exc))) from None
+    return "xml"
+
+
+def _virtual_pdf(path: Path) -> tuple[str, bytes, dict[int, list[Diagnostic]], dict[int, list[Any]] | None] | None:
+    """For an OFD package or an XML invoice: ``(format, PDF bytes drawn from it, page warnings, page
+    lines)``; the lines (OFD only, :class:`desktop.core.einvoice.ofd.OfdLine` in page mm) come from the
+    page XML, so an OFD page's text is its own, not a re-reading of the drawing.
+
+    Raises:
+        CorruptFileError: the OFD package or XML cannot be drawn (the reason from :mod:`desktop.core.einvoice`).
+    """
+    head = _read_head(path, 4096)
+    if _sniff_bytes(head) is not None:
+        return None
+    from desktop.core import einvoice
+    from desktop.core.einvoice import ofd, render
+
+    try:
+        if head.startswith(b"PK\x03\x04"):
+            if not ofd.is_ofd(path):
+                return None
+            drawn = ofd.to_pdf(path)
+            return "ofd", drawn.pdf, drawn.warnings, drawn.lines
+        if einvoice.looks_like_xml(head):
+            return "xml", render.to_pdf(path), {}, None
+    except ofd.OfdError as exc:
+        raise CorruptFileError(path, diag(Code.OFD_UNREADABLE, detail=str(exc))) from None
+    except einvoice.EInvoiceError as exc:
+        raise CorruptFileError(path, diag(Code.XML_INVOICE_UNREADABLE, detail=exc.reason)) from None
+    except OSError as exc:
+        raise IntakeError(path, diag(Code.FILE_UNREADABLE, detail=str(exc.strerror or exc))) from None
+    return None
 
 
 def _looks_like_text(head: bytes) -> bool:
@@ -406,7 +494,7 @@ class PageImage:
             raise ValueError(f"max_pixels must be positive, got {max_pixels}")
         budget = MAX_IMAGE_PIXELS if max_pixels is None else min(int(max_pixels), MAX_IMAGE_PIXELS)
         fmt = self._format or sniff_format(self.source)  # PageImage built by hand (tests, fakes)
-        if fmt == "pdf":
+        if fmt in PDF_LIKE:
             array, scale = _render_pdf_page(self, budget)
         else:
             array, scale = _render_image_page(self, budget, fmt)
@@ -520,7 +608,7 @@ def open_pages(path: str | os.PathLike[str]) -> Iterator[PageImage]:
     """
     p = Path(path)
     fmt = sniff_format(p)
-    if fmt == "pdf":
+    if fmt in PDF_LIKE:
         with MUPDF_LOCK:
             doc = _open_pdf(p)
         return _iter_pdf_pages(p, doc)
@@ -536,7 +624,7 @@ def count_pages(path: str | os.PathLike[str]) -> int:
     """
     p = Path(path)
     fmt = sniff_format(p)
-    if fmt == "pdf":
+    if fmt in PDF_LIKE:
         with MUPDF_LOCK:
             doc = _open_pdf(p)
             try:
@@ -572,7 +660,7 @@ def load_page(path: str | os.PathLike[str], number: int, rotation: int = 0) -> P
         raise ValueError(f"pages can only be turned by multiples of 90 degrees, not {rotation}")
     p = Path(path)
     fmt = sniff_format(p)
-    if fmt == "pdf":
+    if fmt in PDF_LIKE:
         with MUPDF_LOCK:
             doc = _open_pdf(p)
             try:
@@ -797,8 +885,35 @@ def _base_width(page: PageImage) -> int:
     return page.height if (page.rotation // 90) % 2 else page.width
 
 
+#: Grey-level standard deviation below which a composited image counts as blank, and above which an
+#: alpha channel counts as structured (text or drawing): a page of text has a standard deviation of
+#: 30-90 grey levels, a blank or flat page under 2.
+_BLANK_STD = 2.0
+_STRUCTURED_STD = 8.0
+
+
+def _alpha_only_content(composite: Image.Image, alpha: Image.Image) -> Image.Image | None:
+    """The image to read when the visible content lives only in the alpha channel, else ``None``.
+
+    White glyphs on a transparent background, or every pixel white with the text drawn in alpha,
+    composite to a blank page on white. When the composite is blank (grey-level standard deviation
+    under :data:`_BLANK_STD`) but the alpha channel is structured (over :data:`_STRUCTURED_STD`),
+    the alpha channel is the content: it is read as dark (opaque) on light (transparent), inverted
+    when most of the image is opaque so that text is dark on a light background.
+    """
+    c = np.asarray(composite.convert("L"), dtype=np.float32)
+    a = np.asarray(alpha, dtype=np.uint8)
+    if not a.size or float(c.std()) >= _BLANK_STD or float(a.std()) <= _STRUCTURED_STD:
+        return None
+    shown = 255 - a if float(a.mean()) < 128 else a  # mostly transparent: the opaque strokes are the text
+    out = Image.fromarray(np.ascontiguousarray(shown), "L")
+    return out.convert(composite.mode) if composite.mode != "L" else out
+
+
 def _to_8bit(im: Image.Image, path: Path) -> Image.Image:
-    """Convert any Pillow mode to 8-bit ``"L"`` or ``"RGB"``; transparency is composited on white.
+    """Convert any Pillow mode to 8-bit ``"L"`` or ``"RGB"``; transparency is composited on white
+    (an image whose content lives only in its alpha channel is read from the alpha:
+    :func:`_alpha_only_content`).
 
     Modes: ``1`` (bilevel), ``L``, ``P``/``PA`` (palette, with or without transparency), ``LA``/``La``,
     ``RGBA``/``RGBa``, ``I;16*`` and ``I`` (16/32-bit grey, scaled to 8 bits), ``F`` (float grey),
@@ -824,7 +939,8 @@ def _to_8bit(im: Image.Image, path: Path) -> Image.Image:
         base = "L" if mode == "LA" else "RGB"
         background = Image.new(base, im.size, 255 if base == "L" else (255, 255, 255))
         background.paste(im.convert(base), mask=im.getchannel("A"))
-        return background
+        from_alpha = _alpha_only_content(background, im.getchannel("A"))
+        return from_alpha if from_alpha is not None else background
     if mode.startswith("I;16") or mode in ("I", "F"):
         a = np.asarray(im)
         if mode == "F":
@@ -874,8 +990,15 @@ def _open_pdf(path: Path) -> pymupdf.Document:
         EmptyFileError: it has no pages.
     """
     pymupdf = _pymupdf()
+    virtual = _virtual_pdf(path) if path.exists() else None
     try:
-        doc = pymupdf.open(str(path), filetype="pdf")
+        if virtual is not None:
+            doc = pymupdf.open(stream=virtual[1], filetype="pdf")
+            doc._shoebox_origin = virtual[0]  # noqa: SLF001 - read back by _pdf_page_image
+            doc._shoebox_warnings = virtual[2]  # noqa: SLF001
+            doc._shoebox_lines = virtual[3]  # noqa: SLF001
+        else:
+            doc = pymupdf.open(str(path), filetype="pdf")
     except FileNotFoundError:
         raise IntakeError(path, diag(Code.FILE_NOT_FOUND)) from None
     except Exception as exc:  # noqa: BLE001 - FileDataError, RuntimeError, ValueError
@@ -913,9 +1036,36 @@ def _iter_pdf_pages(path: Path, doc: pymupdf.Document) -> Iterator[PageImage]:
             doc.close()
 
 
+#: MuPDF messages that say part of a page's content could not be loaded (its content stream is
+#: damaged or missing), as opposed to repairs that lose nothing (a rebuilt cross-reference table).
+_LOST_CONTENT = re.compile(r"content stream|cannot load|zlib|flate|syntax error|unknown keyword|premature end|"
+                           r"cannot read|unexpected|corrupt", re.I)
+
+
+def _content_lost(doc: Any, page: Any, mupdf_messages: str, has_text: bool, has_images: bool) -> Diagnostic | None:
+    """A page warning when repairing a damaged PDF lost (part of) this page's content, else ``None``.
+
+    Rules: MuPDF reported, while loading the page, a content stream it could not load or decode
+    (:data:`_LOST_CONTENT`); or the file was repaired and the page has no content stream left and
+    nothing on it (a page of a damaged file that reads as blank lost its content in the repair).
+    """
+    lines = [ln.strip() for ln in (mupdf_messages or "").splitlines() if ln.strip()]
+    bad = [ln for ln in lines if _LOST_CONTENT.search(ln)]
+    if bad:
+        return diag(Code.PDF_CONTENT_LOST, detail=bad[0])
+    try:
+        streams = page.get_contents()
+    except Exception:  # noqa: BLE001 - a page MuPDF can barely read
+        streams = []
+    if getattr(doc, "is_repaired", False) and not streams and not has_text and not has_images:
+        return diag(Code.PDF_PAGE_CONTENT_GONE)
+    return None
+
+
 def _pdf_page_image(path: Path, doc: pymupdf.Document, index: int) -> PageImage:
     """Analyse one PDF page: size, text layer, images -> :class:`PageImage` (no rendering)."""
     pymupdf = _pymupdf()
+    pymupdf.TOOLS.mupdf_warnings(reset=True)  # what MuPDF says while loading this page, only
     try:
         page = doc[index]
         rect = page.rect  # displayed page (CropBox, after /Rotate), in points
@@ -945,24 +1095,40 @@ def _pdf_page_image(path: Path, doc: pymupdf.Document, index: int) -> PageImage:
         covered = 0.0
         image_dpi = 0.0
         biggest = 0.0
+        unread_image = False
         for info in page.get_image_info():
             box = pymupdf.Rect(info["bbox"]) & unrotated
             if box.is_empty:
                 continue
             area = abs(box.width * box.height)
             covered += area
+            if lines and not unread_image and area >= MIN_UNREAD_IMAGE_AREA:
+                unread_image = _text_cover(raw_words, box, pymupdf) < IMAGE_TEXT_COVER
             full = pymupdf.Rect(info["bbox"])
             full_area = abs(full.width * full.height)
             if area > biggest and full_area > 0 and info.get("width") and info.get("height"):
                 biggest = area
                 image_dpi = 72.0 * math.sqrt(info["width"] * info["height"] / full_area)
         coverage = min(1.0, covered / page_area)
+        lost = _content_lost(doc, page, pymupdf.TOOLS.mupdf_warnings(reset=True), bool(lines), covered > 0)
+        if lost:
+            warnings.append(lost)
     except IntakeError:
         raise
     except Exception as exc:  # noqa: BLE001 - MuPDF errors on a broken page
         raise CorruptFileError(path, diag(Code.PDF_PAGE_DAMAGED, page=index + 1, detail=_strip_path(str(exc), path))) from exc
 
-    if lines and coverage >= MIXED_IMAGE_COVERAGE:
+    virtual = getattr(doc, "_shoebox_origin", None)
+    if virtual is not None:  # an OFD page or an XML invoice's view: its drawing's text is all there is
+        origin = "ofd" if virtual == "ofd" else "xml_view"
+        warnings.extend(getattr(doc, "_shoebox_warnings", {}).get(index + 1, []))
+        own = (getattr(doc, "_shoebox_lines", None) or {}).get(index + 1)
+        if own is not None:
+            lines = _ofd_lines(own, page.rotation_matrix, zoom, pymupdf)
+        return PageImage(source=path, number=index + 1, width=width, height=height, dpi=PDF_DPI, origin=origin,
+                         text_lines=lines or None, needs_ocr=not lines, warnings=warnings, _format="pdf",
+                         _raster_dpi=RASTER_DPI)
+    if lines and (coverage >= MIXED_IMAGE_COVERAGE or unread_image):
         origin, needs_ocr = "pdf_mixed", True
     elif lines:
         origin, needs_ocr = "pdf_text", False
@@ -984,6 +1150,19 @@ def _pdf_page_image(path: Path, doc: pymupdf.Document, index: int) -> PageImage:
         _format="pdf",
         _raster_dpi=raster_dpi,
     )
+
+
+def _ofd_lines(own: list[Any], matrix: Any, zoom: float, pymupdf: Any) -> list[Line]:
+    """OFD text lines (page mm, :class:`desktop.core.einvoice.ofd.OfdLine`) as lines in page pixels."""
+    from desktop.core.einvoice.ofd import MM_TO_PT
+
+    def px(b: tuple[float, float, float, float]) -> Box:
+        r = pymupdf.Rect(b[0] * MM_TO_PT, b[1] * MM_TO_PT, b[2] * MM_TO_PT, b[3] * MM_TO_PT) * matrix
+        return (min(r.x0, r.x1) * zoom, min(r.y0, r.y1) * zoom, max(r.x0, r.x1) * zoom, max(r.y0, r.y1) * zoom)
+
+    out = [Line(text=ln.text, box=px(ln.box), confidence=1.0, words=[Word(t, px(b), 1.0) for t, b in ln.words])
+           for ln in own if ln.text.strip()]
+    return _reading_order(out)
 
 
 def _words_to_lines(raw_words: list[tuple], matrix: Any, zoom: float, pymupdf: Any) -> list[Line]:

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from desktop.core.engines.base import Engine, EngineError
+from desktop.core.engines.base import Engine, EngineError, check_page_reading
 from desktop.core.model import Line
 
 __all__ = [
@@ -118,6 +118,7 @@ class Reading:
         scores: text scores of the rotations compared by recognition (empty when none was needed).
         check_failed: why the orientation check failed, when it did (the page is then kept as
             scanned: ``rotation`` 0 and the first read's lines).
+        seconds: wall time the engine spent reading.
     """
 
     rotation: int
@@ -125,6 +126,7 @@ class Reading:
     reason: str = ""
     scores: dict[int, float] = field(default_factory=dict)
     check_failed: str = ""
+    seconds: float = 0.0
 
 
 def flip_vote(labels: Sequence[tuple[str, float]]) -> float:
@@ -149,7 +151,7 @@ def read_upright(image: np.ndarray, engine: Engine) -> Reading:
     Args:
         image: the page as rendered, ``(H, W, 3)`` uint8 RGB.
         engine: the engine; its ``read_upright(image) -> Reading`` is used when it has one (one read,
-            orientation decided before recognition), otherwise :meth:`~Engine.recognise` at rotation 0,
+            orientation decided before recognition), otherwise :meth:`~Engine.read_page` at rotation 0,
             :func:`choose_rotation`, and a second read of the turned image when it needs turning.
 
     Returns:
@@ -164,12 +166,13 @@ def read_upright(image: np.ndarray, engine: Engine) -> Reading:
         reading = own(image)
         if isinstance(reading, Reading):
             return reading
-    lines = list(engine.recognise(image))
+    lines = check_page_reading(engine.read_page(image), int(image.shape[1]), int(image.shape[0])).lines
     try:
         rotation, verdict = choose_rotation(image, lines, engine)
         if not rotation:
             return Reading(0, lines)
-        turned = engine.recognise(rotate_image(image, rotation))
+        upright = rotate_image(image, rotation)
+        turned = check_page_reading(engine.read_page(upright), int(upright.shape[1]), int(upright.shape[0])).lines
     except (EngineError, RuntimeError) as exc:
         return Reading(0, lines, check_failed=str(exc).strip() or type(exc).__name__)
     return Reading(rotation, list(turned), verdict.reason, dict(verdict.scores))
@@ -274,7 +277,7 @@ def choose_rotation(
     Args:
         image: the page as read at rotation 0, ``(H, W, 3)`` uint8 RGB (any scale).
         lines: what ``engine`` read on ``image`` (used to decide whether to probe at all).
-        engine: the engine to probe with (its :meth:`~Engine.recognise` is called on small images).
+        engine: the engine to probe with (its :meth:`~Engine.read_page` is called on small images).
         probe_pixels: pixel budget of each probe.
 
     Returns:
@@ -287,14 +290,16 @@ def choose_rotation(
     verdict = assess(lines)
     if not verdict.candidates:
         return 0, verdict
-    if verdict.candidates == (90, 270) and verdict.confidence >= MIN_CONFIDENCE and getattr(engine, "turns_tall_lines_ccw", False):
+    if verdict.candidates == (90, 270) and verdict.confidence >= MIN_CONFIDENCE and engine.turns_tall_lines_ccw:
         # The engine turned each tall line a quarter turn anticlockwise before reading it and read it
         # confidently: the text runs top to bottom, i.e. the content is turned 90 degrees clockwise.
         verdict.reason += ", read confidently when turned anticlockwise"
         return 270, verdict
     probe = probe_window(image, lines, probe_pixels)
     for rotation in verdict.candidates:
-        verdict.scores[rotation] = text_score(engine.recognise(rotate_image(probe, rotation)))
+        turned = rotate_image(probe, rotation)
+        reading = check_page_reading(engine.read_page(turned), int(turned.shape[1]), int(turned.shape[0]))
+        verdict.scores[rotation] = text_score(reading.lines)
     best = max(verdict.scores, key=lambda r: verdict.scores[r])
     if 0 not in verdict.scores:  # lying on its side: one of 90/270 is right
         return best, verdict

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from desktop.core import offline, orientation
-from desktop.core.engines.base import Engine, EngineError, EngineUnavailable
+from desktop.core.engines.base import Capability, Engine, EngineError, EngineUnavailable, PageReading, Stopwatch
 from desktop.core.layout import reading_order
 from desktop.core.model import Line, box_from_polygon
 from desktop.core.orientation import Reading
@@ -63,7 +63,7 @@ class PPOCREngine(Engine):
     """PP-OCR (rapidocr + onnxruntime) on the CPU.
 
     The rapidocr object (three onnxruntime sessions, about 150 MB resident) is created on the first
-    :meth:`recognise` or in :meth:`warm_up`, never in ``__init__``, so creating the engine is free and
+    :meth:`read_page` or in :meth:`warm_up`, never in ``__init__``, so creating the engine is free and
     the window can show before onnxruntime loads.
 
     Args:
@@ -99,7 +99,9 @@ class PPOCREngine(Engine):
     languages = ("zh", "en")
     device = "cpu"
     max_pixels = 4_000_000
-    capabilities: frozenset[str] = frozenset()
+    capabilities: frozenset[Capability] = frozenset()
+    #: Measured: a 0.5 MP receipt in 1.4 s on a loaded 2-core machine (BENCHMARKS.md), about 3 s/MP.
+    seconds_per_megapixel = 3.0
     #: rapidocr turns every crop at least 1.5x taller than wide by ``np.rot90`` (a quarter turn
     #: anticlockwise) before recognising it (``get_rotate_crop_image``); used by
     #: :func:`desktop.core.orientation.choose_rotation`.
@@ -201,21 +203,22 @@ class PPOCREngine(Engine):
                 raise EngineError(f"PP-OCR failed to start: {exc}") from exc
 
     def close(self) -> None:
-        """Drop the onnxruntime sessions (the next :meth:`recognise` loads them again)."""
+        """Drop the onnxruntime sessions (the next :meth:`read_page` loads them again)."""
         with self._lock:
             if self._stages is not None:
                 self._stages.close()
             self._ocr = self._stages = None
 
     # -- recognition ---------------------------------------------------------------------------
-    def recognise(self, image: np.ndarray) -> list[Line]:
-        """Read every text line of ``image``.
+    def read_page(self, image: np.ndarray) -> PageReading:
+        """Read every text line of ``image`` (:meth:`Engine.read_page`).
 
         Args:
             image: ``(H, W, 3)`` uint8 RGB (or ``(H, W)`` grey) array, upright.
 
         Returns:
-            Lines in the pixel coordinates of ``image``: ``polygon`` is rapidocr's quadrilateral (four
+            A :class:`PageReading` (no warnings; PP-OCR never marks a reading suspect) whose lines are
+            in the pixel coordinates of ``image``: ``polygon`` is rapidocr's quadrilateral (four
             corners clockwise from top-left), ``box`` its bounding box, ``confidence`` the recogniser's
             mean character probability in [0, 1]; in reading order (rows by vertical overlap, top to
             bottom, then left to right; :func:`desktop.core.layout.reading_order`).
@@ -227,8 +230,9 @@ class PPOCREngine(Engine):
         """
         bgr = self._bgr(image)
         self._load()
-        with self._lock:
-            return self._guard(image, lambda: self._read(bgr, rotation=0))
+        with self._lock, Stopwatch() as watch:
+            lines = self._guard(image, lambda: self._read(bgr, rotation=0))
+        return PageReading(lines, seconds=watch.seconds)
 
     def read_upright(self, image: np.ndarray) -> Reading:
         """Read a page that may lie on its side or upside down, recognising every line once.
@@ -242,16 +246,18 @@ class PPOCREngine(Engine):
 
         Returns:
             A :class:`~desktop.core.orientation.Reading`: the clockwise rotation that makes the page
-            upright and the lines in pixels of ``rotate_image(image, rotation)``, as :meth:`recognise`
+            upright and the lines in pixels of ``rotate_image(image, rotation)``, as :meth:`read_page`
             returns them for an upright image.
 
         Raises:
-            EngineError, EngineUnavailable: as :meth:`recognise`.
+            EngineError, EngineUnavailable: as :meth:`read_page`.
         """
         bgr = self._bgr(image)
         self._load()
-        with self._lock:
-            return self._guard(image, lambda: self._read_upright(bgr))
+        with self._lock, Stopwatch() as watch:
+            reading = self._guard(image, lambda: self._read_upright(bgr))
+        reading.seconds = watch.seconds
+        return reading
 
     # -- internals -----------------------------------------------------------------------------
     @staticmethod
