@@ -368,7 +368,8 @@ def _apply_model(fields: dict[str, Field], sets: dict[str, list], document_type:
         choice = scorer.choose(cands)
         c = choice.candidate
         if c is None:
-            fields[name] = Field(name=name, source=source, needs_review=True)
+            # nothing the model can score (an impossible date, say): keep what the rules read, flagged
+            fields[name].needs_review = True
             continue
         rule = rule_candidates.get(name)
         problems = list(c.problems)

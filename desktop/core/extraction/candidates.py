@@ -262,6 +262,8 @@ def _total_candidates(layout: Layout, rows: Rows, rule_value: str | None, fname:
         key = (a.text, id(a.line))
         if key in seen or a.value <= 0:
             continue
+        if not a.has_dec and not a.kinds and not any(LABELS[k].search(a.above) for k in ("total", "grand")):
+            continue  # a bare whole number with no label ("12 point text") is not an amount of money
         seen.add(key)
         ln = a.line
         page_h = ln.page_height
@@ -401,8 +403,8 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
         lines = [o for r in rows.rows[a: b + 1] for o in r]
         raw = " ".join(rows.texts[a: b + 1])
         value = clean_name(raw)
-        if _letters(value) < 2:
-            continue
+        if _letters(value) < 2 or not looks_like_name(value):
+            continue  # running text (a letter, a page of prose) is never the vendor's name
         key = _squash(value)
         if (key, a) in seen:  # type: ignore[comparison-overlap]
             continue
@@ -525,6 +527,8 @@ def _address_candidates(layout: Layout, rows: Rows, rule_value: str | None, vend
             if _letters(raw) < 3:
                 continue
             value = clean_address(raw)
+            if not looks_like_name(texts[-1]):
+                break  # a line of running text ends any address (and a longer span holds it too)
             if _letters(value) < 3:
                 continue
             nxt = rows.texts[first[si + length]] if si + length < len(first) else ""
