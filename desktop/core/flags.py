@@ -45,7 +45,7 @@ def flag_reason(field: Field, key: bool = False) -> str | None:
     if not is_flagged(field, key):
         return None
     if field.problems:
-        return "; ".join(str(p) for p in field.problems)
+        return "; ".join(p.message() if hasattr(p, "message") else str(p) for p in field.problems)
     if _empty(field):
         return "empty: not found on the page" if key else "not found"
     return f"low confidence ({field.confidence:.0%})"

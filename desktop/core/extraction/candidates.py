@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from decimal import Decimal, InvalidOperation
 from statistics import median
 
@@ -358,7 +359,18 @@ def _date_candidates(layout: Layout, rows: Rows, order: str, rule_value: str | N
 # vendor name
 
 
+@lru_cache(maxsize=4096)
+def _namey(text: str) -> bool:
+    return looks_like_name(text)
+
+
 def _text_features(prefix: str, text: str) -> dict[str, float]:
+    return {prefix + k: v for k, v in _text_features_of(text).items()}
+
+
+@lru_cache(maxsize=4096)
+def _text_features_of(text: str) -> dict[str, float]:
+    prefix = ""
     letters = _LETTER.findall(text)
     upper = [c for c in letters if c.isupper()]
     return {
@@ -378,7 +390,7 @@ def _text_features(prefix: str, text: str) -> dict[str, float]:
         f"{prefix}digits": (sum(c.isdigit() for c in text) / max(1, len(text))),
         f"{prefix}len": min(80, len(text)) / 80,
         f"{prefix}words": min(12, len(text.split())) / 12,
-        f"{prefix}namey": 1.0 if looks_like_name(text) else 0.0,
+        f"{prefix}namey": 1.0 if _namey(text) else 0.0,
         f"{prefix}cjk": 1.0 if re.search(r"[\u4e00-\u9fff]", text) else 0.0,
     }
 
@@ -397,13 +409,17 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
     heights = [max(o.h for o in rows.rows[i]) for i in top]
     max_h = max(heights) if heights else 1.0
     rule_key = _squash(rule_value or "")
+    squashed = [_squash(t) for t in rows.texts]
+    # the position of the first row that can be a name (not a header, not running text)
+    first_name_pos = next((k for k, i in enumerate(first) if _text_features_of(rows.texts[i])["namey"]
+                           and not _text_features_of(rows.texts[i])["header"]), len(first))
     out: list[FieldCandidate] = []
     seen: set[str] = set()
     for a, b in spans:
         lines = [o for r in rows.rows[a: b + 1] for o in r]
         raw = " ".join(rows.texts[a: b + 1])
         value = clean_name(raw)
-        if _letters(value) < 2 or not looks_like_name(value):
+        if _letters(value) < 2 or not _namey(value):
             continue  # running text (a letter, a page of prose) is never the vendor's name
         key = _squash(value)
         if (key, a) in seen:  # type: ignore[comparison-overlap]
@@ -432,8 +448,7 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
         f["legal_end"] = 1.0 if re.search(LEGAL_SUFFIX.pattern + r"\W*$", value, _I) else 0.0
         f["inner_legal"] = 1.0 if any(LEGAL_SUFFIX.search(rows.texts[i]) for i in range(a, b)) else 0.0
         f["pos"] = min(pos, 20) / 20
-        f["first_namey"] = 1.0 if all(not looks_like_name(rows.texts[i]) or HEADER.search(rows.texts[i])
-                                      for i in first[:pos]) else 0.0
+        f["first_namey"] = 1.0 if pos <= first_name_pos else 0.0
         f["footer"] = 1.0 if a in foot and a not in top else 0.0
         f["rel_y"] = ln0.rel_y
         f["height"] = h / max(1.0, rows.median_h.get(ln0.page, 1.0))
@@ -444,7 +459,7 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
         f["width"] = (max(o.x1 for o in lines) - min(o.x0 for o in lines)) / max(1.0, page_w)
         f["owner"] = 1.0 if OWNER.search(prv) or OWNER.search(raw) else 0.0
         f["ocr_conf"] = min(o.confidence for o in lines)
-        f["n_seen"] = float(sum(1 for t in rows.texts if key and key in _squash(t)))
+        f["n_seen"] = float(sum(1 for t in squashed if key and key in t))
         reg_near = [i for i in range(b + 1, min(len(rows.rows), b + 4)) if REGISTRATION.search(rows.texts[i])]
         f["reg_below"] = 1.0 if reg_near else 0.0
         f["rule_pick"] = 1.0 if rule_key and key == rule_key else 0.0
@@ -470,6 +485,7 @@ def _fix_token(tok: str) -> str:
     return tok
 
 
+@lru_cache(maxsize=2048)
 def clean_name(text: str) -> str:
     """A company name as printed, cleaned: :func:`~desktop.core.extraction.common.tidy_name`, then a
     trailing registration number with or without parentheses (``519537-X)``), a leading till code
@@ -498,6 +514,7 @@ _LEADING_REG = re.compile(r"^\s*(?:[(（]?\s*[A-Z]{0,3}\d{5,}[\s-]*[A-Z]\s*[)）
 _PERIOD_AFTER_WORD = re.compile(r"(?<=[A-Za-z]{3})\.(?=\s*\S)(?!\S*$)")
 
 
+@lru_cache(maxsize=4096)
 def clean_address(text: str) -> str:
     """An address as printed, cleaned: whitespace collapsed, a leading registration number
     (``(1120908-M)``, ``CO-REG:750441-W``) removed, and a postcode glued to its town split
@@ -527,7 +544,7 @@ def _address_candidates(layout: Layout, rows: Rows, rule_value: str | None, vend
             if _letters(raw) < 3:
                 continue
             value = clean_address(raw)
-            if not looks_like_name(texts[-1]):
+            if not _text_features_of(texts[-1])["namey"]:
                 break  # a line of running text ends any address (and a longer span holds it too)
             if _letters(value) < 3:
                 continue
@@ -538,15 +555,14 @@ def _address_candidates(layout: Layout, rows: Rows, rule_value: str | None, vend
             f["len"] = float(length)
             f["after_vendor"] = float(s - vend_end) if vend_end >= 0 else -1.0
             f["overlap_vendor"] = 1.0 if set(idx) & vendor_rule_rows else 0.0
-            for name, rx in (("address", ADDRESS), ("postcode", POSTCODE), ("place", PLACE), ("contact", CONTACT),
-                             ("reg", REGISTRATION), ("company", COMPANY), ("header", HEADER)):
-                hits = [bool(rx.search(t)) for t in texts]
+            for name in ("address", "postcode", "place", "contact", "reg", "company", "header"):
+                hits = [_text_features_of(t)[name] > 0 for t in texts]
                 f[f"share_{name}"] = sum(hits) / length
                 f[f"last_{name}"] = 1.0 if hits[-1] else 0.0
                 f[f"first_{name}"] = 1.0 if hits[0] else 0.0
-            f["any_regno"] = 1.0 if any(REGNO_ONLY.match(t) for t in texts) else 0.0
-            f["any_date"] = 1.0 if any(find_dates(t) or find_times(t) for t in texts) else 0.0
-            f["any_amount"] = 1.0 if any(_AMOUNT_LIKE.search(t) for t in texts) else 0.0
+            f["any_regno"] = 1.0 if any(_text_features_of(t)["regno"] for t in texts) else 0.0
+            f["any_date"] = 1.0 if any(_text_features_of(t)["date"] for t in texts) else 0.0
+            f["any_amount"] = 1.0 if any(_text_features_of(t)["amount"] for t in texts) else 0.0
             f["ends_comma"] = 1.0 if texts[-1].rstrip().endswith(",") else 0.0
             f["ends_dot"] = 1.0 if texts[-1].rstrip().endswith(".") else 0.0
             f.update({k: v for k, v in _text_features("n_", nxt).items() if k[2:] in (
