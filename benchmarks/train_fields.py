@@ -12,10 +12,10 @@ What it does:
    company name, invoices by issuer): no document is scored by a model that saw it or its vendor.
    Per field: accuracy, silent errors (wrong values not flagged for review), share flagged, and a
    reliability table (calibrated confidence bins against observed accuracy), calibration itself
-   cross-fitted (each fold's isotonic map is fitted on the other folds' out-of-fold scores).
+   cross-fitted (each fold's Platt map is fitted on the other folds' out-of-fold winners).
 4. Chooses each field's review threshold from the cross-validated curve (the lowest share flagged
    that keeps the field's silent errors at or under :data:`SILENT_TARGET` of its documents) and
-   trains the shipped model on everything, with the isotonic map fitted on all out-of-fold scores.
+   trains the shipped model on everything, with the Platt map fitted on all out-of-fold winners.
 5. Writes ``resources/models/field_model.json`` (plain JSON trees, see
    :mod:`desktop.core.extraction.field_model`) and its section of ``BENCHMARKS.md``.
 
@@ -195,18 +195,32 @@ def _train(docs: list[Doc], name: str, features: list[str]):
     return lgb.train(PARAMS, ds, num_boost_round=ROUNDS)
 
 
-def _pick(booster, cands: list, features: list[str]) -> tuple[int, float]:
+def _pick(booster, cands: list, features: list[str]) -> tuple[int, float, list[float]]:
+    """The winner's index, raw score and calibration inputs."""
+    from desktop.core.extraction.field_model import calibration_inputs
+
     scores = booster.predict(_matrix(cands, features), raw_score=True)
     best = int(np.argmax(scores))
-    return best, float(scores[best])
+    others = [s for c, s in zip(cands, scores) if c.value != cands[best].value]
+    margin = float(scores[best] - max(others)) if others else float("inf")
+    return best, float(scores[best]), calibration_inputs(float(scores[best]), margin, cands[best])
 
 
-def _isotonic(scores: np.ndarray, correct: np.ndarray):
-    from sklearn.isotonic import IsotonicRegression
+def _calibrator(z: np.ndarray, correct: np.ndarray):
+    """Platt scaling with verifier inputs: a logistic regression (scikit-learn) on out-of-fold winners."""
+    from sklearn.linear_model import LogisticRegression
 
-    iso = IsotonicRegression(out_of_bounds="clip", y_min=0.0, y_max=1.0)
-    iso.fit(scores, correct)
-    return iso
+    if len(set(correct.tolist())) < 2:  # all right or all wrong: a constant
+        return None
+    lr = LogisticRegression(C=1.0, max_iter=1000)
+    lr.fit(z, correct)
+    return lr
+
+
+def _calibrated(lr, z: np.ndarray, correct_rate: float) -> np.ndarray:
+    if lr is None:
+        return np.full(len(z), correct_rate)
+    return lr.predict_proba(z)[:, 1]
 
 
 def _cause(d: Doc, name: str, cands: list, chosen: str | None) -> str:
@@ -240,19 +254,22 @@ def cross_validate(docs: list[Doc], name: str, features: list[str], folds: int, 
             d = usable[i]
             cands = d.sets.get(name, [])
             if booster is None or not cands:
-                rec[i] = {"score": -10.0, "correct": False, "found": False, "fold": k, "value": None}
+                rec[i] = {"score": -10.0, "correct": False, "found": False, "fold": k, "value": None,
+                          "z": [-10.0, 0.0, 0.0, 0.0, 0.0]}
                 continue
-            b, s = _pick(booster, cands, features)
+            b, s, z = _pick(booster, cands, features)
             rec[i] = {"score": s, "correct": same(name, cands[b].value, d.truth[name]), "found": True,
-                      "fold": k, "value": cands[b].value}
+                      "fold": k, "value": cands[b].value, "z": z}
     scores = np.array([r["score"] for r in rec])
+    zs = np.array([r["z"] for r in rec])
     correct = np.array([r["correct"] for r in rec], dtype=float)
+    found = np.array([r["found"] for r in rec], dtype=bool)
     fold = np.array([r["fold"] for r in rec])
     prob = np.zeros(len(rec))
     for k in set(fold.tolist()):
-        other = fold != k
-        iso = _isotonic(scores[other], correct[other])
-        prob[fold == k] = iso.predict(scores[fold == k])
+        other = (fold != k) & found
+        lr = _calibrator(zs[other], correct[other])
+        prob[fold == k] = _calibrated(lr, zs[fold == k], float(correct[other].mean()) if other.any() else 0.0)
     for r, p in zip(rec, prob):
         r["p"] = float(p) if r["found"] else 0.0
     rule_ok = sum(1 for d in usable if any(c.features.get("rule_pick") and same(name, c.value, d.truth[name])
@@ -267,7 +284,7 @@ def cross_validate(docs: list[Doc], name: str, features: list[str], folds: int, 
     if verbose:
         for m in misses:
             print(f"    miss {name} {m[0]}: got {m[1]!r}, truth {m[2]!r}, p={m[3]} ({m[4]})")
-    return {"records": rec, "usable": usable, "scores": scores, "correct": correct, "causes": causes,
+    return {"records": rec, "usable": usable, "scores": scores, "z": zs, "correct": correct, "causes": causes,
             "rules_accuracy": rule_ok / max(1, len(usable))}
 
 
@@ -377,7 +394,7 @@ def write_benchmarks(results: dict[str, dict[str, dict[str, Any]]], counts: dict
                      timing: tuple[float, float, float, int] | None = None) -> None:
     lines = ["## Field extraction, cross-validated by vendor (`python -m benchmarks.train_fields`)", "",
              "Learned field selection (candidates scored by gradient-boosted trees, confidence calibrated by "
-             "isotonic regression), measured with folds grouped by vendor: no document is scored by a model "
+             "Platt scaling on the winner's score, margin, OCR confidence and agreement with the rules), measured with folds grouped by vendor: no document is scored by a model "
              "that saw it or any document of its vendor. Silent errors: wrong values shown as confident "
              "(not flagged for review), as a share of documents. CPU engine (PP-OCR) recordings.", ""]
     for doc_type, fields in results.items():
@@ -471,13 +488,16 @@ def main(argv: list[str] | None = None) -> int:
             booster = _train(cv["usable"], name, features)
             if booster is None:
                 continue
-            found_scores = cv["scores"][found]
-            iso = _isotonic(found_scores, correct[found])
+            lr = _calibrator(cv["z"][found], correct[found])
+            if lr is None:
+                rate = float(correct[found].mean()) if found.any() else 0.0
+                coef, intercept = [0.0] * cv["z"].shape[1], float(np.log(max(rate, 1e-6) / max(1 - rate, 1e-6)))
+            else:
+                coef, intercept = [round(float(v), 6) for v in lr.coef_[0]], round(float(lr.intercept_[0]), 6)
             model["document_types"][doc_type][name] = {
                 "features": features,
                 "trees": export_trees(booster, len(features)),
-                "calibration": {"x": [round(float(v), 6) for v in iso.X_thresholds_],
-                                "y": [round(float(v), 6) for v in iso.y_thresholds_]},
+                "calibration": {"coef": coef, "intercept": intercept},
                 "threshold": round(threshold, 4),
                 "cv": {k: r[k] for k in ("n", "accuracy", "silent", "flagged")},
             }

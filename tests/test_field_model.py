@@ -157,7 +157,7 @@ def test_shipped_model_is_plain_json_and_loads():
         for name in names:
             s = model.scorer(doc_type, name)
             assert 0.0 <= s.review_threshold <= 1.01
-            assert np.all(np.diff(s.cal_y) >= -1e-9), "calibration must be monotone"
+            assert s.cal_coef[0] > 0, "a higher model score must mean a higher probability"
 
 
 def test_wrong_format_is_refused():
@@ -175,7 +175,7 @@ def test_tree_evaluator_matches_lightgbm():
     y = ((x[:, 0] + x[:, 3] > 1.0) ^ (rng.random(400) < 0.1)).astype(float)
     booster = lgb.train(PARAMS, lgb.Dataset(x, y), num_boost_round=25)
     spec = {"features": [f"f{i}" for i in range(6)], "trees": export_trees(booster, 6),
-            "calibration": {"x": [-5.0, 5.0], "y": [0.0, 1.0]}, "threshold": 0.5}
+            "calibration": {"coef": [1.0, 0, 0, 0, 0], "intercept": 0.0}, "threshold": 0.5}
     ours = FieldScorer(spec).raw_scores(x)
     assert np.allclose(ours, booster.predict(x, raw_score=True), atol=1e-6)
 
@@ -300,15 +300,15 @@ def test_calibration_holds_on_held_out_vendors(samples):
     features = tf.feature_names(docs, "total")
     cv = tf.cross_validate(train, "total", features, 4, verbose=False)
     found = np.array([r["found"] for r in cv["records"]])
-    iso = tf._isotonic(cv["scores"][found], cv["correct"][found])
+    lr = tf._calibrator(cv["z"][found], cv["correct"][found])
     booster = tf._train(train, "total", features)
     probs, right = [], []
     for d in test:
         cands = d.sets.get("total", [])
         if not cands:
             continue
-        b, s = tf._pick(booster, cands, features)
-        probs.append(float(iso.predict([s])[0]))
+        b, _s, z = tf._pick(booster, cands, features)
+        probs.append(float(lr.predict_proba([z])[0, 1]))
         right.append(tf.same("total", cands[b].value, d.truth["total"]))
     assert len(probs) >= 30
     assert abs(np.mean(probs) - np.mean(right)) <= 0.15

@@ -261,7 +261,7 @@ def _total_candidates(layout: Layout, rows: Rows, rule_value: str | None, fname:
     seen: set[tuple[str, int]] = set()
     for a in amounts:
         key = (a.text, id(a.line))
-        if key in seen or a.value <= 0:
+        if key in seen or a.value == 0:
             continue
         if not a.has_dec and not a.kinds and not any(LABELS[k].search(a.above) for k in ("total", "grand")):
             continue  # a bare whole number with no label ("12 point text") is not an amount of money
@@ -276,7 +276,8 @@ def _total_candidates(layout: Layout, rows: Rows, rule_value: str | None, fname:
         f["lab_total_first"] = 1.0 if re.match(r"^\W*t[o0]ta[l1]\b", a.label, _I) else 0.0
         f["has_dec"] = 1.0 if a.has_dec else 0.0
         f["has_cur"] = 1.0 if re.search(r"[^\d\s.,-]", a.raw) else 0.0
-        f["log_value"] = math.log10(float(a.value) + 1)
+        f["log_value"] = math.log10(abs(float(a.value)) + 1)
+        f["negative"] = 1.0 if a.value < 0 else 0.0
         f["rank_desc"] = (values.index(a.value) / max(1, len(values) - 1)) if a.value in values else 1.0
         f["is_max"] = 1.0 if values and a.value == values[0] else 0.0
         f["n_same"] = float(sum(1 for b in decs if b.value == a.value))
@@ -405,6 +406,8 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
     spans: list[tuple[int, int]] = [(i, i) for i in top] + [(i, i + 1) for i in top[:-1]] + \
         [(i, i + 2) for i in top[:-2]]
     spans += [(i, i) for i in foot if i not in top]
+    # anywhere on the first page: a row naming a company (an invoice's sender line, a seller block)
+    spans += [(i, i) for i in first if i not in top and i not in foot and _text_features_of(rows.texts[i])["company"]]
     page_w = rows.rows[0][0].page_width
     heights = [max(o.h for o in rows.rows[i]) for i in top]
     max_h = max(heights) if heights else 1.0
@@ -415,9 +418,20 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
                            and not _text_features_of(rows.texts[i])["header"]), len(first))
     out: list[FieldCandidate] = []
     seen: set[str] = set()
+    variants: list[tuple[int, int, str, str]] = []
     for a, b in spans:
-        lines = [o for r in rows.rows[a: b + 1] for o in r]
         raw = " ".join(rows.texts[a: b + 1])
+        variants.append((a, b, raw, ""))
+        if a == b:
+            # a sender line "Muster GmbH · Hauptstr. 1 · 10115 Berlin", a labelled "Verkäufer: Muster GmbH"
+            stripped = _NAME_LABEL.sub("", raw)
+            if stripped != raw:
+                variants.append((a, b, stripped, "label"))
+            parts = [p.strip() for p in _SEPARATOR.split(stripped) if p.strip()]
+            if len(parts) > 1:
+                variants += [(a, b, p, "segment") for p in parts if _text_features_of(p)["company"] or p is parts[0]]
+    for a, b, raw, kind in variants:
+        lines = [o for r in rows.rows[a: b + 1] for o in r]
         value = clean_name(raw)
         if _letters(value) < 2 or not _namey(value):
             continue  # running text (a letter, a page of prose) is never the vendor's name
@@ -437,6 +451,11 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
         f.update({k: v for k, v in _text_features("p_", prv).items() if k[2:] in (
             "company", "legal", "contact", "reg", "regno", "address", "header", "namey")})
         f["pair"] = 1.0 if b > a else 0.0
+        f["segment"] = 1.0 if kind == "segment" else 0.0
+        f["label_stripped"] = 1.0 if kind == "label" else 0.0
+        f["seller_label"] = 1.0 if _SELLER_LABEL.search(rows.texts[a]) or _SELLER_LABEL.search(prv) else 0.0
+        f["buyer_label"] = 1.0 if _BUYER_LABEL.search(rows.texts[a]) or _BUYER_LABEL.search(prv) else 0.0
+        f["anywhere"] = 1.0 if a not in top and a not in foot else 0.0
         f["n_rows"] = float(b - a + 1)
         f["starts_suffix"] = 1.0 if _SUFFIX_START.match(raw) else 0.0
         f["next_starts_suffix"] = 1.0 if _SUFFIX_START.match(nxt) else 0.0
@@ -468,6 +487,12 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
     return out
 
 
+_NAME_LABEL = re.compile(r"^\s*[^\W\d_][^:：\d]{0,24}[:：]\s*(?=\S)")
+_SEPARATOR = re.compile(r"\s+[·•|–—-]\s+|\s{3,}|\s*[·•|]\s*")
+_SELLER_LABEL = re.compile(r"\b(seller|supplier|vendor|from|verk[äa]ufer|lieferant|absender|vendeur|fournisseur|"
+                           r"leverancier|verkoper|销\s*售\s*方)\b", _I)
+_BUYER_LABEL = re.compile(r"\b(buyer|customer|client|bill\s*to|sold\s*to|ship\s*to|k[äa]ufer|kunde|empf[äa]nger|"
+                          r"acheteur|destinataire|klant|koper|购\s*买\s*方)\b", _I)
 _SUFFIX_START = re.compile(r"^\W*(SDN|BHD|S/B|BERHAD|ENTERPRISES?|TRADING|LTD|LIMITED|CO\.|\(M\)|PLT|GMBH|"
                            r"AG|B\.?V\.?|INC|LLC|HOLDINGS|RESOURCES|INDUSTRIES)(?=\W|$)", _I)
 _TRAILING_REG = re.compile(r"\s*[(（]?\s*(?:CO\.?\s*(?:REG|NO)\.?\s*:?\s*)?[A-Z]{0,3}\d{5,}[\s-]*[A-Z]?\s*[)）]?\s*$", _I)

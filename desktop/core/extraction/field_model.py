@@ -2,8 +2,7 @@
 
 The model ships as plain JSON (``resources/models/field_model.json``): nothing in it can run code
 when loaded (no pickle). It is built by ``benchmarks/train_fields.py`` from the labelled corpora
-(gradient-boosted trees trained with LightGBM, exported through ``Booster.dump_model``; isotonic
-calibration fitted with scikit-learn on out-of-fold scores, folds grouped by vendor), and read here
+(gradient-boosted trees trained with LightGBM, exported through ``Booster.dump_model``; scikit-learn on out-of-fold scores, folds grouped by vendor), and read here
 with numpy alone, so neither library is needed at run time.
 
 File format (``"format": "shoebox-field-model/1"``)::
@@ -13,7 +12,8 @@ File format (``"format": "shoebox-field-model/1"``)::
          "features": [names...],              # the column order of the trees' split features
          "trees": {"feature": [...], "threshold": [...], "left": [...], "right": [...],
                    "value": [...], "roots": [...]},   # all trees' nodes, flattened; leaf: feature -1
-         "calibration": {"x": [...], "y": [...]},   # isotonic map: raw score -> P(value is right)
+         "calibration": {"coef": [...], "intercept": b},  # Platt scaling with verifier features:
+                                               # P(right) = sigmoid(coef . z + b), z = calibration_inputs()
          "threshold": 0.83,                    # review threshold on the calibrated probability
          "cv": {...}}}}}                       # cross-validated figures, for the record
 
@@ -57,6 +57,20 @@ class Choice:
     margin: float
 
 
+MARGIN_CAP = 10.0
+"""Raw-score margins above this count as this (a lone candidate has an infinite margin)."""
+
+
+def calibration_inputs(score: float, margin: float, candidate: FieldCandidate) -> list[float]:
+    """The inputs of the calibration map, for the winning candidate of one field: its raw score, its
+    lead over the best candidate with another value (capped at :data:`MARGIN_CAP`), whether it had
+    no rival, the lowest engine confidence of its lines, and whether the rules picked it too."""
+    lone = margin == float("inf")
+    m = MARGIN_CAP if lone else min(MARGIN_CAP, margin)
+    conf = min((ln.confidence for ln in candidate.lines), default=1.0)
+    return [score, m, 1.0 if lone else 0.0, conf, float(candidate.features.get("rule_pick", 0.0))]
+
+
 class FieldScorer:
     """Trees and calibration of one field of one document type (see the module docstring)."""
 
@@ -71,8 +85,8 @@ class FieldScorer:
         self.value = np.asarray(t["value"], dtype=np.float64)
         self.roots = np.asarray(t["roots"], dtype=np.int32)
         cal = spec["calibration"]
-        self.cal_x = np.asarray(cal["x"], dtype=np.float64)
-        self.cal_y = np.asarray(cal["y"], dtype=np.float64)
+        self.cal_coef = np.asarray(cal["coef"], dtype=np.float64)
+        self.cal_intercept = float(cal["intercept"])
         self.review_threshold = float(spec["threshold"])
         self.cv = spec.get("cv", {})
 
@@ -104,9 +118,10 @@ class FieldScorer:
             node = np.where(inner, nxt, node)
         return self.value[node].sum(axis=1)
 
-    def calibrate(self, score: float | np.ndarray) -> np.ndarray:
-        """Isotonic map from raw score to the probability that the value is right."""
-        return np.interp(score, self.cal_x, self.cal_y)
+    def calibrate(self, inputs: list[float]) -> float:
+        """Probability that the value is right, from :func:`calibration_inputs` (Platt scaling)."""
+        z = float(np.dot(self.cal_coef, np.asarray(inputs, dtype=np.float64))) + self.cal_intercept
+        return float(1.0 / (1.0 + np.exp(-z)))
 
     def choose(self, candidates: list[FieldCandidate]) -> Choice:
         """The best candidate by raw score, with its calibrated probability."""
@@ -117,7 +132,7 @@ class FieldScorer:
         win = candidates[best]
         others = [s for c, s in zip(candidates, scores) if c.value != win.value]
         margin = float(scores[best] - max(others)) if others else float("inf")
-        p = float(self.calibrate(scores[best]))
+        p = self.calibrate(calibration_inputs(float(scores[best]), margin, win))
         return Choice(win, p, float(scores[best]), p < self.review_threshold, margin)
 
 
