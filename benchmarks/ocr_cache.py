@@ -3,8 +3,10 @@ cross-validated benchmarks do not re-run OCR each time.
 
 For every image of ``sroie/``, ``sroie_dev/``, ``wildreceipt/``, ``cn_invoice/``, ``invoice2data/`` (PNG)
 and ``einvoice/`` (the image-only ``.scan.png`` renderings) under the samples folder, the real pipeline
-(:func:`desktop.core.pipeline._read_page` on each page from intake, with :class:`~desktop.core.engines.ppocr.PPOCREngine`) reads the file, and ``{"engine": ..., "pages": [PageResult dicts], "qr": [payloads]}``
-is written to ``CACHE/<corpus>__<stem>.json``. Existing recordings are kept (``--force`` redoes them).
+(:func:`desktop.core.pipeline._read_page` on each page from intake, with
+:class:`~desktop.core.engines.ppocr.PPOCREngine`) reads the file, and
+``{"engine": ..., "pages": [PageResult dicts], "qr": [payloads]}`` is written to
+``CACHE/<corpus>__<file name>.json``. Existing recordings are kept (``--force`` redoes them).
 PDFs of the invoice corpora are recorded too (their text layers, read by the same pipeline code).
 
 Usage::
@@ -21,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.scoring import SAMPLES  # noqa: E402
+from benchmarks.scoring import SAMPLES
 
 REPO = Path(__file__).resolve().parent.parent
 CORPORA = ("sroie", "sroie_dev", "wildreceipt", "cn_invoice", "invoice2data", "einvoice")
@@ -51,9 +53,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--force", action="store_true")
     ap.add_argument("--suffix", action="append", help="only files with this suffix (e.g. .pdf; repeatable)")
     args = ap.parse_args(argv)
-    from desktop.core import offline  # noqa: F401  (before any engine library)
+    from desktop.core import (
+        intake,
+        offline,  # noqa: F401  (before any engine library)
+    )
     from desktop.core.engines.ppocr import PPOCREngine
-    from desktop.core import intake
     from desktop.core.pipeline import ScanOptions, _read_page
 
     engine = PPOCREngine()

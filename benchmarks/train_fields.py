@@ -34,7 +34,7 @@ import re
 import sys
 import time
 import unicodedata
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,9 +43,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.scoring import SAMPLES, normalise_for_compare, same  # noqa: E402
-from desktop.core.extraction.dates import parse_date  # noqa: E402
-from desktop.core.model import PageResult  # noqa: E402
+from benchmarks.scoring import SAMPLES, normalise_for_compare, same
+from desktop.core.extraction.dates import parse_date
+from desktop.core.model import PageResult
 
 REPO = Path(__file__).resolve().parent.parent
 MODEL_PATH = REPO / "resources" / "models" / "field_model.json"
@@ -111,7 +111,8 @@ def load_receipts(cache: Path) -> list[Doc]:
             box = folder / f"{stem}.box.txt"
             transcript = ""
             if box.is_file():
-                transcript = " ".join(ln.split(",", 8)[-1] for ln in box.read_text(encoding="utf-8", errors="replace").splitlines())
+                rows = box.read_text(encoding="utf-8", errors="replace").splitlines()
+                transcript = " ".join(ln.split(",", 8)[-1] for ln in rows)
             docs.append(Doc(f"{corpus}/{stem}", corpus, "receipt", pages, truth, _fold_key(d.get("company")), transcript))
     return docs
 
@@ -394,7 +395,8 @@ def write_benchmarks(results: dict[str, dict[str, dict[str, Any]]], counts: dict
                      timing: tuple[float, float, float, int] | None = None) -> None:
     lines = ["## Field extraction, cross-validated by vendor (`python -m benchmarks.train_fields`)", "",
              "Learned field selection (candidates scored by gradient-boosted trees, confidence calibrated by "
-             "Platt scaling on the winner's score, margin, OCR confidence and agreement with the rules), measured with folds grouped by vendor: no document is scored by a model "
+             "Platt scaling on the winner's score, margin, OCR confidence and agreement with the rules), "
+             "measured with folds grouped by vendor: no document is scored by a model "
              "that saw it or any document of its vendor. Silent errors: wrong values shown as confident "
              "(not flagged for review), as a share of documents. CPU engine (PP-OCR) recordings.", ""]
     for doc_type, fields in results.items():

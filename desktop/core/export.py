@@ -10,8 +10,8 @@ JSON
 Excel (.xlsx, written with openpyxl)
     ``Documents``: one row per document. Leading columns *Source file*, *Pages*, *Document type*,
     *Status* (``Error: ...``, ``Reviewed`` or ``Not reviewed``) and *Problems* (the number of fields
-    to check: :func:`desktop.core.flags.flagged_fields`, the same count as the app's queue badge), then one column per canonical field in :func:`desktop.core.doctypes.canonical_fields`
-    order with its English label (fields outside the canonical list follow, headed by their name).
+    to check: :func:`desktop.core.flags.flagged_fields`, the same count as the app's queue badge),
+    then one column per canonical field in :func:`desktop.core.doctypes.canonical_fields` order with its English label (fields outside the canonical list follow, headed by their name).
     Values keep their meaning as Excel types:
 
     - ``date`` fields: real dates (``number_format`` ``yyyy-mm-dd``); dates before 1900-03-01 stay text,

@@ -24,8 +24,8 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from statistics import median
 
 from desktop.core.extraction.common import looks_like_name, tidy_name
@@ -267,7 +267,6 @@ def _total_candidates(layout: Layout, rows: Rows, rule_value: str | None, fname:
             continue  # a bare whole number with no label ("12 point text") is not an amount of money
         seen.add(key)
         ln = a.line
-        page_h = ln.page_height
         f: dict[str, float] = {}
         f.update({f"lab_{k}": 1.0 if k in a.kinds else 0.0 for k in _AMOUNT_KINDS})
         f.update(_flags("above_", a.above, ("total", "grand", "incl_tax", "excl_tax", "tax", "cash", "change")))

@@ -2,8 +2,9 @@
 
 The model ships as plain JSON (``resources/models/field_model.json``): nothing in it can run code
 when loaded (no pickle). It is built by ``benchmarks/train_fields.py`` from the labelled corpora
-(gradient-boosted trees trained with LightGBM, exported through ``Booster.dump_model``; scikit-learn on out-of-fold scores, folds grouped by vendor), and read here
-with numpy alone, so neither library is needed at run time.
+(gradient-boosted trees trained with LightGBM, exported through ``Booster.dump_model``; Platt
+calibration with scikit-learn's logistic regression on out-of-fold winners, folds grouped by
+vendor), and read here with numpy alone, so neither library is needed at run time.
 
 File format (``"format": "shoebox-field-model/1"``)::
 
