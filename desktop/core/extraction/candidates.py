@@ -298,6 +298,16 @@ def _total_candidates(layout: Layout, rows: Rows, rule_value: str | None, fname:
                                          for t in totals for r in rounding) or \
             any(abs(t.value - r - a.value) < cent and t.value != a.value for t in totals for r in rounding) else 0.0
         f["is_5sen"] = 1.0 if (a.value * 100) % 5 == 0 else 0.0
+        others = [t.value for t in totals if t.line is not ln]
+        # a total block that adds up its parts (the per-rate "supplies" totals, say)
+        f["eq_sum_totals"] = 1.0 if any(abs(x + y - a.value) < cent for i, x in enumerate(others)
+                                        for y in others[i + 1:] if x > 0 and y > 0) else 0.0
+        # cash rounding (Malaysia's 5-sen rounding, Bank Negara 2008; Swiss 5 Rappen): the amount paid is
+        # another total rounded to 0.05
+        f["rounded_other"] = 1.0 if f["is_5sen"] and any(0 < abs(x - a.value) < Decimal("0.05") and (x * 100) % 5
+                                                         for x in others) else 0.0
+        f["unrounded_other"] = 1.0 if not f["is_5sen"] and any(0 < abs(x - a.value) < Decimal("0.05") and
+                                                               (x * 100) % 5 == 0 for x in others + cash) else 0.0
         below_total = [r for r in total_rows if r > a.row]
         f["totals_below"] = float(len(below_total))
         f["is_last_total"] = 1.0 if totals and "total" in a.kinds and a.row == max(total_rows) else 0.0
@@ -509,11 +519,50 @@ def _fix_token(tok: str) -> str:
     return tok
 
 
+#: Words printed in addresses and shop names whose OCR misreads can be undone (a token of five or more
+#: letters one edit away from exactly one of them): Malaysian street and place words (Jalan, Taman,
+#: Lorong, ...; the states of Malaysia), English, German, French and Dutch street words, and the
+#: trade words of company names.
+ADDRESS_WORDS = (
+    "JALAN", "TAMAN", "LORONG", "BANDAR", "KAWASAN", "PERINDUSTRIAN", "SEKSYEN", "PERSIARAN", "KAMPUNG",
+    "LEBUHRAYA", "BANGUNAN", "WISMA", "MENARA", "PUSAT", "PERDANA", "SELANGOR", "JOHOR", "BAHRU", "KUALA",
+    "LUMPUR", "PERAK", "PAHANG", "KEDAH", "MELAKA", "NEGERI", "SEMBILAN", "PULAU", "PINANG", "SABAH",
+    "SARAWAK", "KELANTAN", "TERENGGANU", "PUTRAJAYA", "MALAYSIA", "DARUL", "EHSAN", "TAKZIM", "CHERAS",
+    "PETALING", "KLANG", "SUBANG", "PUCHONG", "KAJANG", "STREET", "AVENUE", "BUILDING", "FLOOR", "LEVEL",
+    "STRASSE", "PLATZ", "BOULEVARD", "STRAAT",
+)
+NAME_WORDS = (
+    "ENTERPRISE", "ENTERPRISES", "TRADING", "RESTAURANT", "RESTORAN", "HARDWARE", "MARKETING",
+    "INTERNATIONAL", "HOLDINGS", "INDUSTRIES", "SUPERMARKET", "HYPERMARKET", "BAKERY", "BAKERIES",
+    "PHARMACY", "STATIONERY", "BOOKSTORE", "SYARIKAT", "PERNIAGAAN", "TRADERS", "MACHINERY", "ELECTRICAL",
+    "CATERING", "KITCHEN", "SEAFOOD", "CORPORATION", "COMPANY", "LIMITED", "SERVICES", "SERVICE", "STATION",
+    "RESOURCES", "GALLERY", "FURNITURE", "ELECTRONICS", "AUTOMOBILE", "MOTOR",
+)
+
+
+def _vocab_fix(text: str, vocab: tuple[str, ...]) -> str:
+    from rapidfuzz.distance import Levenshtein
+
+    def fix(m: re.Match[str]) -> str:
+        tok = m.group(0)
+        up = tok.upper()
+        if len(tok) < 5 or up in vocab:
+            return tok
+        near = [w for w in vocab if abs(len(w) - len(up)) <= 1 and Levenshtein.distance(up, w, score_cutoff=1) <= 1]
+        if len(near) != 1:
+            return tok
+        w = near[0]
+        return w if tok.isupper() else (w.capitalize() if tok[:1].isupper() else w.lower())
+
+    return re.sub(r"[A-Za-z]{5,}", fix, text)
+
+
 @lru_cache(maxsize=2048)
 def clean_name(text: str) -> str:
     """A company name as printed, cleaned: :func:`~desktop.core.extraction.common.tidy_name`, then a
     trailing registration number with or without parentheses (``519537-X)``), a leading till code
-    (``#000002``) and digit-for-letter OCR confusions inside words removed."""
+    (``#000002``) and digit-for-letter OCR confusions inside words removed, and misread trade words
+    restored from :data:`NAME_WORDS` (``HARDWAKE`` -> ``HARDWARE``)."""
     t = tidy_name(text)
     # the legal suffix is a closed vocabulary, so its OCR confusions can be undone where it stands last:
     # SUN/S0N BHD -> SDN BHD, 5/B -> S/B, a hyphen or bracket glued before it
@@ -524,6 +573,7 @@ def clean_name(text: str) -> str:
     t = _TRAILING_REG.sub("", t)
     t = _LEADING_CODE.sub("", t)
     t = " ".join(_fix_token(w) for w in t.split())
+    t = _vocab_fix(t, NAME_WORDS)
     return t.strip(" ,;:")
 
 
@@ -541,12 +591,14 @@ _PERIOD_AFTER_WORD = re.compile(r"(?<=[A-Za-z]{3})\.(?=\s*\S)(?!\S*$)")
 @lru_cache(maxsize=4096)
 def clean_address(text: str) -> str:
     """An address as printed, cleaned: whitespace collapsed, a leading registration number
-    (``(1120908-M)``, ``CO-REG:750441-W``) removed, and a postcode glued to its town split
+    (``(1120908-M)``, ``CO-REG:750441-W``) removed, a postcode glued to its town split
     (``43800DENGKIL``, ``53300KL``: postcodes of five digits are printed before the town in Malaysia,
-    Germany, France, Spain and Italy)."""
+    Germany, France, Spain and Italy), and misread street and place words restored from
+    :data:`ADDRESS_WORDS` (``Jaian`` -> ``Jalan``)."""
     t = re.sub(r"\s+", " ", text).strip()
     t = _LEADING_REG.sub("", t)
     t = re.sub(r"(?<![\w-])(\d{5})(?=[A-Za-z]{2,})", r"\1 ", t)
+    t = _vocab_fix(t, ADDRESS_WORDS)
     return t.strip()
 
 
