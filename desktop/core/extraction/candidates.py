@@ -427,20 +427,24 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
                            and not _text_features_of(rows.texts[i])["header"]), len(first))
     out: list[FieldCandidate] = []
     seen: set[str] = set()
-    variants: list[tuple[int, int, str, str]] = []
+    variants: list[tuple[int, int, str, str, Ln | None]] = []
     for a, b in spans:
         raw = " ".join(rows.texts[a: b + 1])
-        variants.append((a, b, raw, ""))
+        variants.append((a, b, raw, "", None))
+        if a == b and len(rows.rows[a]) > 1:
+            # a row of several columns (an invoice's "Seller | Buyer | Invoice no." header): each box alone
+            variants += [(a, b, o.text, "column", o) for o in rows.rows[a]]
         if a == b:
             # a sender line "Muster GmbH · Hauptstr. 1 · 10115 Berlin", a labelled "Verkäufer: Muster GmbH"
             stripped = _NAME_LABEL.sub("", raw)
             if stripped != raw:
-                variants.append((a, b, stripped, "label"))
+                variants.append((a, b, stripped, "label", None))
             parts = [p.strip() for p in _SEPARATOR.split(stripped) if p.strip()]
             if len(parts) > 1:
-                variants += [(a, b, p, "segment") for p in parts if _text_features_of(p)["company"] or p is parts[0]]
-    for a, b, raw, kind in variants:
-        lines = [o for r in rows.rows[a: b + 1] for o in r]
+                variants += [(a, b, p, "segment", None) for p in parts
+                             if _text_features_of(p)["company"] or p is parts[0]]
+    for a, b, raw, kind, only in variants:
+        lines = [only] if only is not None else [o for r in rows.rows[a: b + 1] for o in r]
         value = clean_name(raw)
         if _letters(value) < 2 or not _namey(value):
             continue  # running text (a letter, a page of prose) is never the vendor's name
@@ -461,6 +465,13 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
             "company", "legal", "contact", "reg", "regno", "address", "header", "namey")})
         f["pair"] = 1.0 if b > a else 0.0
         f["segment"] = 1.0 if kind == "segment" else 0.0
+        f["column"] = 1.0 if kind == "column" else 0.0
+        f["col_x"] = (lines[0].x0 / max(1.0, page_w)) if kind == "column" else 0.0
+        f["n_cols"] = float(len(rows.rows[a]))
+        above = [o for i in range(max(0, a - 3), a) for o in rows.rows[i]
+                 if rows.rows[i][0].page == ln0.page and min(o.x1, lines[-1].x1) - max(o.x0, lines[0].x0) > 0]
+        f["above_seller"] = 1.0 if any(_SELLER_LABEL.search(o.text) for o in above) else 0.0
+        f["above_buyer"] = 1.0 if any(_BUYER_LABEL.search(o.text) for o in above) else 0.0
         f["label_stripped"] = 1.0 if kind == "label" else 0.0
         f["seller_label"] = 1.0 if _SELLER_LABEL.search(rows.texts[a]) or _SELLER_LABEL.search(prv) else 0.0
         f["buyer_label"] = 1.0 if _BUYER_LABEL.search(rows.texts[a]) or _BUYER_LABEL.search(prv) else 0.0
@@ -534,10 +545,15 @@ ADDRESS_WORDS = (
 NAME_WORDS = (
     "ENTERPRISE", "ENTERPRISES", "TRADING", "RESTAURANT", "RESTORAN", "HARDWARE", "MARKETING",
     "INTERNATIONAL", "HOLDINGS", "INDUSTRIES", "SUPERMARKET", "HYPERMARKET", "BAKERY", "BAKERIES",
-    "PHARMACY", "STATIONERY", "BOOKSTORE", "SYARIKAT", "PERNIAGAAN", "TRADERS", "MACHINERY", "ELECTRICAL",
+    "PHARMACY", "STATIONERY", "STATIONER", "BOOKSTORE", "SYARIKAT", "PERNIAGAAN", "TRADERS", "MACHINERY", "ELECTRICAL",
     "CATERING", "KITCHEN", "SEAFOOD", "CORPORATION", "COMPANY", "LIMITED", "SERVICES", "SERVICE", "STATION",
     "RESOURCES", "GALLERY", "FURNITURE", "ELECTRONICS", "AUTOMOBILE", "MOTOR",
 )
+
+
+#: Character pairs PP-OCR confuses on thermal prints (seen in its misreads of the SROIE receipts).
+_CONFUSABLE = {frozenset(p) for p in ("IL", "I1", "L1", "O0", "D0", "DO", "NM", "EC", "UV", "HN", "RK", "S5", "B8",
+                                      "G6", "Z2", "IT", "FE", "QO")}
 
 
 def _vocab_fix(text: str, vocab: tuple[str, ...]) -> str:
@@ -546,12 +562,18 @@ def _vocab_fix(text: str, vocab: tuple[str, ...]) -> str:
     def fix(m: re.Match[str]) -> str:
         tok = m.group(0)
         up = tok.upper()
-        if len(tok) < 5 or up in vocab:
-            return tok
+        if len(tok) < 5 or up in vocab or (up.endswith("S") and up[:-1] in vocab):
+            return tok  # a plural ("RESTAURANTS") is a word of its own
         near = [w for w in vocab if abs(len(w) - len(up)) <= 1 and Levenshtein.distance(up, w, score_cutoff=1) <= 1]
         if len(near) != 1:
             return tok
         w = near[0]
+        if len(up) < 7:
+            # short words: only a substitution of characters OCR confuses ("Jaian" -> "Jalan"), never a
+            # different real word ("LAMAN", "JAPAN")
+            diff = [(a, b) for a, b in zip(up, w) if a != b]
+            if len(up) != len(w) or len(diff) != 1 or frozenset(diff[0]) not in _CONFUSABLE:
+                return tok
         return w if tok.isupper() else (w.capitalize() if tok[:1].isupper() else w.lower())
 
     return re.sub(r"[A-Za-z]{5,}", fix, text)
@@ -585,7 +607,13 @@ _LEADING_REG = re.compile(r"^\s*(?:[(（]?\s*[A-Z]{0,3}\d{5,}[\s-]*[A-Z]\s*[)）
                           r"\s*[.:]?\s*[A-Z]{0,3}\d[\w-]*)\s*", _I)
 
 
-_PERIOD_AFTER_WORD = re.compile(r"(?<=[A-Za-z]{3})\.(?=\s*\S)(?!\S*$)")
+_PERIOD_AFTER_WORD = re.compile(r"(?:(?<=[A-Za-z]{3})|(?<=\d))\.(?=\s*[A-Za-z0-9])(?!\S*$)")
+#: A number misread with one letter in it ("29O", "4115O", "1I"): O/o -> 0, I/l -> 1, S -> 5, B -> 8.
+_NUMBER_MISREAD = re.compile(r"(?<![\w/-])(?=[\dOoIlSB]*\d[\dOoIlSB]*\d)([\dOoIlSB]{3,})(?![\w/-])")
+_DIGIT_FOR = str.maketrans({"O": "0", "o": "0", "I": "1", "l": "1", "S": "5", "B": "8"})
+#: Street abbreviations of Malaysian addresses (Jln = Jalan, Tmn = Taman, Blk = Block, Kg = Kampung) with
+#: an I/1/i read for their L.
+_ABBREV_MISREAD = re.compile(r"\b(J)[I1i](n)\b|\b(B)[I1i](k)\b", re.I)
 
 
 @lru_cache(maxsize=4096)
@@ -599,6 +627,10 @@ def clean_address(text: str) -> str:
     t = _LEADING_REG.sub("", t)
     t = re.sub(r"(?<![\w-])(\d{5})(?=[A-Za-z]{2,})", r"\1 ", t)
     t = _vocab_fix(t, ADDRESS_WORDS)
+    t = _NUMBER_MISREAD.sub(lambda m: m.group(1).translate(_DIGIT_FOR)
+                            if sum(c.isdigit() for c in m.group(1)) >= len(m.group(1)) - 1 else m.group(1), t)
+    t = _ABBREV_MISREAD.sub(lambda m: "".join((a, "L" if b.isupper() else "l", b)) if (a := m.group(1) or m.group(3))
+                            and (b := m.group(2) or m.group(4)) else m.group(0), t)
     return t.strip()
 
 
