@@ -179,11 +179,17 @@ def _matrix(cands: list, features: list[str]) -> np.ndarray:
     return x
 
 
-def _train(docs: list[Doc], name: str, features: list[str]):
+#: Invoice fields whose model also learns from the receipts (generic features; a ``doc_invoice``
+#: feature tells them apart). Cross-validation still scores each invoice with a model that saw neither
+#: it nor its issuer.
+POOLED = {"invoice": {"total": "receipt", "date": "receipt"}}
+
+
+def _train(docs: list[Doc], name: str, features: list[str], extra: list[Doc] | None = None):
     import lightgbm as lgb
 
     xs, ys = [], []
-    for d in docs:
+    for d in list(docs) + list(extra or []):
         cands = d.sets.get(name, [])
         if not cands or name not in d.truth:
             continue
@@ -241,7 +247,8 @@ def _cause(d: Doc, name: str, cands: list, chosen: str | None) -> str:
     return "not found"
 
 
-def cross_validate(docs: list[Doc], name: str, features: list[str], folds: int, verbose: bool) -> dict[str, Any]:
+def cross_validate(docs: list[Doc], name: str, features: list[str], folds: int, verbose: bool,
+                   extra: list[Doc] | None = None) -> dict[str, Any]:
     """Out-of-fold choice per document: ``(score, correct, has_candidate, fold)`` and miss causes."""
     from sklearn.model_selection import GroupKFold
 
@@ -250,7 +257,7 @@ def cross_validate(docs: list[Doc], name: str, features: list[str], folds: int, 
     n_splits = min(folds, len(set(groups)))
     rec: list[dict[str, Any]] = [{} for _ in usable]
     for k, (tr, te) in enumerate(GroupKFold(n_splits=n_splits).split(usable, groups=groups)):
-        booster = _train([usable[i] for i in tr], name, features)
+        booster = _train([usable[i] for i in tr], name, features, extra)
         for i in te:
             d = usable[i]
             cands = d.sets.get(name, [])
@@ -447,6 +454,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     corpora = {"receipt": load_receipts(args.cache), "invoice": load_invoices(args.cache)}
+    all_corpora = dict(corpora)
     if args.only:
         corpora = {args.only: corpora[args.only]}
     from desktop.core.extraction.candidates import LEARNED_FIELDS
@@ -466,9 +474,14 @@ def main(argv: list[str] | None = None) -> int:
         cvs: dict[str, dict[str, Any]] = {}
         curves: dict[str, list[tuple[float, int, int]]] = {}
         for name in LEARNED_FIELDS[doc_type]:
-            features = feature_names(docs, name)
-            cv = cross_validate(docs, name, features, args.folds, args.verbose)
+            pool = POOLED.get(doc_type, {}).get(name)
+            extra = all_corpora.get(pool, []) if pool else []
+            if extra and not extra[0].sets:
+                build(extra)
+            features = feature_names(docs + extra, name)
+            cv = cross_validate(docs, name, features, args.folds, args.verbose, extra)
             cv["features"] = features
+            cv["extra"] = extra
             rec = cv["records"]
             if not rec:
                 continue
@@ -487,7 +500,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {name:15s} n={r['n']:4d} acc={100 * r['accuracy']:5.1f}% silent={100 * r['silent']:4.1f}% "
                   f"flagged={100 * r['flagged']:5.1f}% t={threshold:.2f} rules={100 * r['rules_accuracy']:.1f}% "
                   f"causes={dict(r['causes'])}")
-            booster = _train(cv["usable"], name, features)
+            booster = _train(cv["usable"], name, features, cv["extra"])
             if booster is None:
                 continue
             lr = _calibrator(cv["z"][found], correct[found])

@@ -86,7 +86,8 @@ LABELS: dict[str, re.Pattern[str]] = {
     "service": re.compile(r"service|svc|tip|gratuity|deposit|delivery|shipping|porto|versand", _I),
     "per_rate": re.compile(r"\d\s*%|@|rate|summary|supplies|code\b", _I),
     "date": re.compile(r"d[a-z]?te\b|tarikh|datum|fecha|日\s*期|开\s*票", _I),
-    "issue_date": re.compile(r"(invoice|bill|issue|rechnungs|factuur|facture|belegs?)\s*-?\s*(date|datum)|"
+    "issue_date": re.compile(r"(invoice|bill|issue|rechnungs|factuur|facture|belegs?|document|doc)\s*-?\s*(date|datum)|"
+                             r"date\s*of\s*(issue|invoice)|datum\s*der\s*rechnung|facture\s*du|factuurdatum|"
                              r"date\s*(de\s*)?(facture|d'émission)|datum\s*factuur|ausstellungsdatum|开\s*票\s*日\s*期", _I),
     "other_date": re.compile(r"due|verval|f[äa]llig|échéance|echeance|expir|valid|order|bestel|liefer|lever|"
                              r"deliver|ship|period|zeitraum|leistungs|service|print|from|until|bis\b|to\b|au\b|"
@@ -99,6 +100,24 @@ LABELS: dict[str, re.Pattern[str]] = {
                                r"tax|vat|btw|tva|ust|steuer|siret|siren|iban|bic|swift|tel|phone|fax|reg|"
                                r"ref|member|table|cashier|terminal|pos\b|counter|trans|approval|batch|card", _I),
 }
+
+
+
+def _with_shared_vocabulary() -> None:
+    """Widen the amount label kinds with the shared label vocabulary (``resources/labels/amounts.json``,
+    :mod:`desktop.core.extraction.labels`), which the rule extractors read too."""
+    from desktop.core.extraction.labels import label_pattern
+
+    for kind, (role, strength) in {"total": ("total", None), "grand": ("total", "strong"),
+                                   "excl_tax": ("subtotal", None), "tax": ("tax", None),
+                                   "cash": ("tendered", None), "change": ("change", None),
+                                   "not_total": ("not_total", None), "credit_note": ("credit_note", None)}.items():
+        shared = label_pattern(role, strength)
+        mine = LABELS.get(kind)
+        LABELS[kind] = re.compile(f"(?:{mine.pattern})|(?:{shared.pattern})" if mine else shared.pattern, _I)
+
+
+_with_shared_vocabulary()
 
 COMPANY = re.compile(
     r"\b(SDN\.?\s*BHD|S/B|BHD|BERHAD|ENTERPRISES?|TRADING|RESTAURANT|RESTORAN|CAFE|KEDAI|MART|STORES?|SHOP|"
@@ -199,7 +218,7 @@ def _squash(text: str) -> str:
 # amounts (total)
 
 _AMOUNT_KINDS = ("total", "grand", "incl_tax", "excl_tax", "tax", "rounding", "cash", "change", "discount",
-                 "count", "service", "per_rate")
+                 "count", "service", "per_rate", "not_total", "credit_note")
 
 
 @dataclass
@@ -775,4 +794,7 @@ def generate(layout: Layout, document_type: str, *, date_order: str, rule_values
             out[name] = _address_candidates(layout, rows, rule_values.get("vendor_address"), vrows)
         elif name == "invoice_number":
             out[name] = _number_candidates(layout, rows, rule_values.get("invoice_number"))
+    # the total and date models of invoices also learn from receipts (pooled training): say which it is
+    for c in out.get("total", []) + out.get("date", []):
+        c.features["doc_invoice"] = 1.0 if document_type == "invoice" else 0.0
     return out
