@@ -23,13 +23,15 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as dc_field
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from statistics import median
 
+from desktop.core.diagnostics import Diagnostic
 from desktop.core.extraction.common import looks_like_name, tidy_name
-from desktop.core.extraction.dates import find_dates, find_times
+from desktop.core.extraction.dates import DateMatch, find_dates, find_times
 from desktop.core.extraction.layout import Layout, Ln
 from desktop.core.extraction.parsers import money_tokens
 
@@ -59,8 +61,8 @@ class FieldCandidate:
     value: str
     raw: str
     lines: list[Ln]
-    features: dict[str, float] = field(default_factory=dict)
-    problems: list[str] = field(default_factory=list)
+    features: dict[str, float] = dc_field(default_factory=dict)
+    problems: list[Diagnostic] = dc_field(default_factory=list)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -342,21 +344,21 @@ def _total_candidates(layout: Layout, rows: Rows, rule_value: str | None, fname:
 
 
 def _date_candidates(layout: Layout, rows: Rows, order: str, rule_value: str | None) -> list[FieldCandidate]:
-    found: list[tuple[object, Ln, int, str]] = []
+    found: list[tuple[str, DateMatch, Ln, int, str]] = []
     for ri, row in enumerate(rows.rows):
         for k, ln in enumerate(row):
             for d in find_dates(ln.text, order):
                 if d.value is None:
                     continue
                 left = " ".join(o.text for o in row[:k]) + " " + ln.text[: d.start]
-                found.append((d, ln, ri, left))
+                found.append((d.value, d, ln, ri, left))
     if not found:
         return []
-    values = [d.value for d, *_ in found]  # type: ignore[attr-defined]
+    values = [v for v, *_ in found]
     ordered = sorted(set(values))
     out: list[FieldCandidate] = []
-    for idx, (d, ln, ri, left) in enumerate(found):
-        after = ln.text[d.end:]  # type: ignore[attr-defined]
+    for idx, (value, d, ln, ri, left) in enumerate(found):
+        after = ln.text[d.end:]
         row_text = rows.texts[ri]
         above = rows.texts[ri - 1] if ri > 0 else ""
         f: dict[str, float] = {}
@@ -365,22 +367,22 @@ def _date_candidates(layout: Layout, rows: Rows, order: str, rule_value: str | N
         f.update(_flags("above_", above, ("date", "issue_date", "other_date")))
         f["range"] = 1.0 if re.match(r"^\s*(-|–|to\b|bis\b|au\b|tot\b|~)", after, _I) or \
             re.search(r"(-|–|from|von|du|van)\s*$", left, _I) else 0.0
-        f["n_dates_row"] = float(sum(1 for _d, _l, r2, _x in found if r2 == ri))
-        f["textual"] = 1.0 if d.order == "text" else 0.0  # type: ignore[attr-defined]
-        f["ambiguous"] = 1.0 if d.ambiguous else 0.0  # type: ignore[attr-defined]
+        f["n_dates_row"] = float(sum(1 for _v, _d, _l, r2, _x in found if r2 == ri))
+        f["textual"] = 1.0 if d.order == "text" else 0.0
+        f["ambiguous"] = 1.0 if d.ambiguous else 0.0
         f["time_row"] = 1.0 if find_times(row_text) else 0.0
         f["rel_y"] = ln.rel_y
         f["row_idx"] = ri / max(1, len(rows.rows))
         f["first"] = 1.0 if idx == 0 else 0.0
-        f["n_same"] = float(values.count(d.value))  # type: ignore[attr-defined]
-        f["is_earliest"] = 1.0 if d.value == ordered[0] else 0.0  # type: ignore[attr-defined]
-        f["is_latest"] = 1.0 if d.value == ordered[-1] else 0.0  # type: ignore[attr-defined]
+        f["n_same"] = float(values.count(value))
+        f["is_earliest"] = 1.0 if value == ordered[0] else 0.0
+        f["is_latest"] = 1.0 if value == ordered[-1] else 0.0
         f["n_distinct"] = float(len(ordered))
-        year = int(d.value[:4])  # type: ignore[attr-defined]
+        year = int(value[:4])
         f["year_ok"] = 1.0 if 2000 <= year <= 2040 else 0.0
         f["ocr_conf"] = ln.confidence
-        f["rule_pick"] = 1.0 if rule_value is not None and d.value == rule_value else 0.0  # type: ignore[attr-defined]
-        out.append(FieldCandidate("date", d.value, d.raw, [ln], f, list(d.problems)))  # type: ignore[attr-defined]
+        f["rule_pick"] = 1.0 if rule_value is not None and value == rule_value else 0.0
+        out.append(FieldCandidate("date", value, d.raw, [ln], f, list(d.problems)))
     return out
 
 
