@@ -456,7 +456,15 @@ def _apply_model(fields: dict[str, Field], sets: dict[str, list], document_type:
         if scorer is None or name not in fields:
             continue
         used = True
+        buyer = fields.get("buyer_name")
+        if name == "vendor_name" and buyer is not None and buyer.value:
+            # the vendor is never the customer: an invoice whose only company name is the buyer's has no
+            # issuer on the page, rather than a wrong one
+            cands = [c for c in cands if c.value.casefold() != buyer.value.casefold()]
         choice = scorer.choose(cands)
+        if choice.candidate is None and name == "vendor_name":
+            fields[name] = Field(name=name, source=source, needs_review=True)
+            continue
         c = choice.candidate
         if c is None:
             # nothing the model can score (an impossible date, say): keep what the rules read, flagged

@@ -274,6 +274,7 @@ def _total_candidates(layout: Layout, rows: Rows, rule_value: str | None, fname:
     cash = [a.value for a in labelled("cash")]
     change = [a.value for a in labelled("change")]
     rounding = [a.value for a in labelled("rounding")]
+    discounts = [a.value for a in labelled("discount") if a.value != 0]
     totals = [a for a in decs if "total" in a.kinds and not ({"excl_tax", "count"} & a.kinds)
               and ("tax" not in a.kinds or "incl_tax" in a.kinds)]
     total_rows = [a.row for a in totals]
@@ -319,6 +320,8 @@ def _total_candidates(layout: Layout, rows: Rows, rule_value: str | None, fname:
                                          for t in totals for r in rounding) or \
             any(abs(t.value - r - a.value) < cent and t.value != a.value for t in totals for r in rounding) else 0.0
         f["is_5sen"] = 1.0 if (a.value * 100) % 5 == 0 else 0.0
+        f["eq_total_less_discount"] = 1.0 if any(abs(t.value - abs(x) - a.value) < cent and t.value != a.value
+                                                 for t in totals for x in discounts) else 0.0
         others = [t.value for t in totals if t.line is not ln]
         # a total block that adds up its parts (the per-rate "supplies" totals, say)
         f["eq_sum_totals"] = 1.0 if any(abs(x + y - a.value) < cent for i, x in enumerate(others)
