@@ -83,7 +83,8 @@ LABELS: dict[str, re.Pattern[str]] = {
     "cash": re.compile(r"cash|tender|paid|payment|received|tunai|bayar|visa|master|card|credit|debit|"
                        r"bezahlt|gegeben|espèces|contant|pin\b|e-?wallet|boost|grab", _I),
     "change": re.compile(r"change|balance(?!\s*due)|kembali|baki|rückgeld|rendu|wisselgeld|找\s*零", _I),
-    "discount": re.compile(r"disc|saving|voucher|coupon|rebate|korting|rabatt|remise|less\b|promo", _I),
+    "discount": re.compile(r"disc|saving|voucher|coupon|rebate|korting|rabatt|remise|less\b|promo|优\s*惠|折\s*扣|"
+                           r"减\s*免", _I),
     "count": re.compile(r"qty|quantity|item|pcs|units?\b|no\.\s*of|count|anzahl|menge|aantal|数\s*量", _I),
     "service": re.compile(r"service|svc|tip|gratuity|deposit|delivery|shipping|porto|versand", _I),
     "per_rate": re.compile(r"\d\s*%|@|rate|summary|supplies|code\b", _I),
@@ -132,7 +133,14 @@ LEGAL_SUFFIX = re.compile(r"\b(SDN\.?\s*BHD|S/B|BHD|BERHAD|LTD|LIMITED|LLC|INC|P
 HEADER = re.compile(
     r"^\W*(SIMPLIFIED\s+)?(FULL\s+)?(TAX\s*INVOICE|INVOICE|RECEIPT|OFFICIAL RECEIPT|CASH\s*(SALES?|BILL|RECEIPT)|"
     r"DUPLICATE|COPY|CUSTOMER'?S?\s*COPY|WELCOME|THANK YOU|BILL|CHECK|ORDER|TABLE|RECHNUNG|FACTURE|FACTUUR|"
-    r"GUTSCHRIFT|CREDIT\s*NOTE|QUOTATION|DELIVERY\s*ORDER|SALES?\s*(RECEIPT|INVOICE)?)\W*$", _I)
+    r"GUTSCHRIFT|CREDIT\s*NOTE|QUOTATION|DELIVERY\s*ORDER|SALES?\s*(RECEIPT|INVOICE)?)\W*$|"
+    # a row of column headings: "Factuuradres Afleveradres", "Billing address  Shipping address"
+    r"^\W*((factuur|aflever|rechnungs|liefer|billing|shipping|delivery|invoice|postal)\s*-?\s*"
+    r"(adres|adresse|address|anschrift)|adresse\s*de\s*(facturation|livraison)|bill\s*to|ship\s*to|"
+    r"sold\s*to|lieferant|k[äa]ufer|verk[äa]ufer|seller|buyer|customer|vendeur|acheteur)"
+    r"(\W+((factuur|aflever|rechnungs|liefer|billing|shipping|delivery|invoice|postal)\s*-?\s*"
+    r"(adres|adresse|address|anschrift)|adresse\s*de\s*(facturation|livraison)|bill\s*to|ship\s*to|"
+    r"sold\s*to|lieferant|k[äa]ufer|verk[äa]ufer|seller|buyer|customer|vendeur|acheteur))*\W*$", _I)
 CONTACT = re.compile(r"\b(TEL|PHONE|FAX|H/?P|MOBILE|E-?MAIL|WEBSITE|WWW\.|TELEFON|TÉL|HOTLINE)\b|@|\.COM\b|"
                      r"\bHTTPS?:", _I)
 REGISTRATION = re.compile(r"\b(GST|SST|CO\.?\s*REG|REG\.?\s*NO|COMPANY\s*(REG\.?\s*)?NO|CO\.?\s*NO|TAX\s*ID|VAT|"
@@ -470,8 +478,8 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
     for a, b, raw, kind, only in variants:
         lines = [only] if only is not None else [o for r in rows.rows[a: b + 1] for o in r]
         value = clean_name(raw)
-        if _letters(value) < 2 or not _namey(value):
-            continue  # running text (a letter, a page of prose) is never the vendor's name
+        if _letters(value) < 2 or not _namey(value) or HEADER.search(value):
+            continue  # running text or a heading (TAX INVOICE, "Billing address") is never the vendor's name
         key = _squash(value)
         if (key, a) in seen:  # type: ignore[comparison-overlap]
             continue
