@@ -405,6 +405,11 @@ def _source_of(pages: list[PageResult]) -> str:
 HEURISTIC_REVIEW_THRESHOLD = 0.6
 
 
+#: Learned text fields left empty (and flagged) when the model's best value is this unlikely to be right.
+ABSTAIN_FIELDS = frozenset({"vendor_name", "vendor_address"})
+ABSTAIN_BELOW = 0.2
+
+
 def _date_order_for(layout: Layout, date_order: str | None) -> str:
     from desktop.core.extraction.common import document_currency, infer_date_order
 
@@ -460,9 +465,16 @@ def _apply_model(fields: dict[str, Field], sets: dict[str, list], document_type:
         if name == "vendor_name" and buyer is not None and buyer.value:
             # the vendor is never the customer: an invoice whose only company name is the buyer's has no
             # issuer on the page, rather than a wrong one
-            cands = [c for c in cands if c.value.casefold() != buyer.value.casefold()]
+            cands = [c for c in cands if buyer.value.casefold() not in c.value.casefold()]
+        if name == "total":
+            # an amount labelled as the one to pay that equals another total less a discount is the total
+            # (合计 46.00, 优惠 2.00, 应付 44.00); the model has seen few discounts, so this is a constraint
+            after = [c for c in cands if c.features.get("eq_total_less_discount") and c.features.get("lab_grand")]
+            cands = after or cands
         choice = scorer.choose(cands)
-        if choice.candidate is None and name == "vendor_name":
+        if name in ABSTAIN_FIELDS and (choice.candidate is None or choice.probability < ABSTAIN_BELOW):
+            # a name or address this unlikely is noise (a stamp, a table heading): an empty, flagged field
+            # says "not found" more honestly than a value one in five times right
             fields[name] = Field(name=name, source=source, needs_review=True)
             continue
         c = choice.candidate
