@@ -42,7 +42,8 @@ objects), ``qr`` (a QR code), ``text_layer`` (a PDF's text layer), ``ocr``, ``mo
 Schema 1.1 (additive over 1.0, which this build still reads): the invoice fields ``invoice_type``,
 ``due_date``, ``amount_due``, ``buyer_address``, ``payment_terms`` and ``iban``; line items may carry
 ``line_id``, ``parent_line_id``, ``unit_code``, ``price_basis_quantity``, ``gross_unit_price``,
-``tax_rate`` and ``tax``; ``extras["tax_breakdown"]`` lists the VAT breakdown of an e-invoice
+``tax_rate`` and ``tax`` (Chinese invoices: ``specification``, ``unit``, ``tax_rate`` such as ``"13%"`` or
+``"免税"``, and ``tax_printed`` = ``"***"`` where a tax-exempt line prints no tax); ``extras["tax_breakdown"]`` lists the VAT breakdown of an e-invoice
 (``[{"category": "S", "rate": "19", "basis": "845.00", "tax": "160.55"}]``) and ``extras["einvoice"]``
 says where its data came from (``syntax``, ``profile``, ``origin``, ``mismatches``: the fields whose
 printed value disagrees with the data, and ``data``: the data itself). Page ``origin`` may be ``ofd``
