@@ -189,7 +189,7 @@ def pick_parties(layout: Layout) -> dict[str, Candidate | None]:
     buyer_max, seller_max = cipher, cipher
     side = _side_by_side_x(layout)
     if side is not None:
-        buyer = lambda ln: ln.x1 <= side  # noqa: E731
+        buyer = lambda ln: ln.x0 < side  # noqa: E731
         seller = lambda ln: ln.x0 >= side  # noqa: E731
         buyer_max, seller_max = side, None
     name_label = re.compile(r"名\s*称\s*[:：]?|^称\s*[:：]|^[名称]$")
