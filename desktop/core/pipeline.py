@@ -220,10 +220,12 @@ def _read_zoomed(page: Any, engine: Engine, image: np.ndarray, scale: float) -> 
     the whole-page render left its text too small; ``None`` when it did not."""
     from desktop.core import tiling
 
-    plan = tiling.plan_zoom(page.width, page.height, image, scale, engine.max_pixels)
+    region = getattr(page, "render_region", None) if not getattr(page, "rotation", 0) % 360 else None
+    plan = tiling.plan_zoom(page.width, page.height, image, scale, engine.max_pixels, region_render=region is not None)
     if plan is None:
         return None
-    return tiling.read_zoomed(page.render, engine.recognise, plan, page.width, page.height, engine.max_pixels)
+    return tiling.read_zoomed(page.render, engine.recognise, plan, page.width, page.height, engine.max_pixels,
+                              render_region=region)
 
 
 def _read_page(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: bool = True) -> _PageRead:
