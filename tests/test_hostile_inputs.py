@@ -168,3 +168,26 @@ def test_a_full_disk_while_writing_is_one_clear_line(fake, batch: Path, tmp_path
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "the disk is full" in err and "Traceback" not in err
     assert not out.exists() and not list(tmp_path.glob(".out.xlsx.*"))  # nothing half-written left
+
+
+def test_the_app_queues_a_hostile_folder_without_a_traceback(qtbot, hostile: Path) -> None:
+    pytest.importorskip("pytestqt")
+    from PIL import Image
+
+    from desktop.core.engines.fake import FakeEngine
+    from desktop.gui.mainwindow import MainWindow
+
+    for name in ("a.png", "sub/b.jpg", "new\nline.png"):
+        Image.new("RGB", (200, 300), "white").save(hostile / name, "PNG" if name.endswith("png") else "JPEG")
+    w = MainWindow(engine_factory=lambda notes: FakeEngine([{"width": 200, "height": 300, "lines": []}]))
+    qtbot.addWidget(w)
+    w.show()
+    ids = w.add_paths([hostile])
+    qtbot.waitUntil(lambda: not w.is_busy(), timeout=30000)
+    entries = [w.model.entry(i) for i in ids]
+    failed = {Path(e.source).name: e.document.error.code for e in entries if e.status == "failed"}
+    assert failed["loop.jpg"] is Code.SYMLINK_LOOP and failed["pipe.jpg"] is Code.SPECIAL_FILE
+    assert failed["broken.png"] is Code.BROKEN_LINK
+    read = {Path(e.source).name for e in entries if e.status != "failed"}
+    assert read == {"a.png", "b.jpg", "new\nline.png"}
+    w.close()
