@@ -387,15 +387,16 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
     from desktop.core.boundaries import PageRange, document_ranges
 
     structured, structured_problem = einvoice.structured_for(source)
-    try:
-        ranges = document_ranges(results) or [PageRange(results[0].number, results[-1].number)]
-    except Exception as exc:
-        log.warning("splitting %s failed: %s", name, exc)
-        ranges = [PageRange(results[0].number, results[-1].number,
-                            [diag(Code.PAGE_BOUNDARIES_FAILED, reason=_reason(exc))])]
-    if structured is not None:
+    if structured is not None:  # one e-invoice: its pages are one document, nothing to decide
         ranges = [PageRange(results[0].number, results[-1].number,
                             [diag(Code.PAGES_JOINED_EINVOICE)] if len(results) > 1 else [])]
+    else:
+        try:
+            ranges = document_ranges(results) or [PageRange(results[0].number, results[-1].number)]
+        except Exception as exc:  # noqa: BLE001 - the pages are kept, as one document, and the note says why
+            log.warning("splitting %s failed: %s", name, exc)
+            ranges = [PageRange(results[0].number, results[-1].number,
+                                [diag(Code.PAGE_BOUNDARIES_FAILED, reason=_reason(exc))])]
     documents: list[Document] = []
     for rng in ranges:
         first, last = rng.first, rng.last
