@@ -450,17 +450,20 @@ class PageImage:
         Returns:
             ``(H, W, 3)`` ``uint8`` RGB of the region, ``H ~ (y1 - y0) * scale``.
 
+        A page turned by :attr:`rotation` (and a PDF page with a ``/Rotate``) is rendered whole at
+        ``scale`` (within :data:`MAX_IMAGE_PIXELS`) and cropped.
+
         Raises:
-            ValueError: a turned page (:attr:`rotation` not 0), an empty box, or ``scale`` <= 0.
+            ValueError: an empty box, or ``scale`` <= 0.
             IntakeError: as :meth:`render`.
         """
-        if self.rotation % 360:
-            raise ValueError("render_region is for pages as stored (rotation 0)")
         x0, y0, x1, y1 = (float(v) for v in box)
         x0, y0 = max(0.0, x0), max(0.0, y0)
         x1, y1 = min(float(self.width), x1), min(float(self.height), y1)
         if x1 <= x0 or y1 <= y0 or scale <= 0:
             raise ValueError(f"empty region {box} or scale {scale}")
+        if self.rotation % 360:
+            return _crop_of_whole(self, (x0, y0, x1, y1), scale)
         fmt = self._format or sniff_format(self.source)
         if fmt == "pdf":
             return _render_pdf_region(self, (x0, y0, x1, y1), scale)
@@ -1200,6 +1203,13 @@ def _render_in_child(path: Path, number: int, zoom: float) -> np.ndarray | None:
         executor.shutdown(wait=True, cancel_futures=True)
 
 
+def _crop_of_whole(page: PageImage, box: tuple[float, float, float, float], scale: float) -> np.ndarray:
+    """``box`` (page pixels) of the whole page rendered at ``scale`` (the way for turned pages)."""
+    full, got = page.render(int(page.width * page.height * scale * scale) + 1)
+    x0, y0, x1, y1 = (int(round(v * got)) for v in box)
+    return np.ascontiguousarray(full[y0:max(y0 + 1, y1), x0:max(x0 + 1, x1)])
+
+
 def _render_pdf_region(page: PageImage, box: tuple[float, float, float, float], scale: float) -> np.ndarray:
     """Rasterise ``box`` (page pixels) of a PDF page at ``scale`` (see :meth:`PageImage.render_region`)."""
     pymupdf = _pymupdf()
@@ -1211,8 +1221,8 @@ def _render_pdf_region(page: PageImage, box: tuple[float, float, float, float], 
             if page.number > doc.page_count:
                 raise IntakeError(path, diag(Code.PAGE_GONE, page=page.number))
             pdf_page = doc[page.number - 1]
-            if pdf_page.rotation % 360:
-                raise ValueError("render_region is for PDF pages without /Rotate")
+            if pdf_page.rotation % 360:  # /Rotate: page pixels are the turned page; render it whole
+                return _crop_of_whole(page, box, scale)
             origin = pdf_page.rect.tl
             clip = pymupdf.Rect(origin.x + box[0] * pt, origin.y + box[1] * pt, origin.x + box[2] * pt,
                                 origin.y + box[3] * pt)
@@ -1222,7 +1232,7 @@ def _render_pdf_region(page: PageImage, box: tuple[float, float, float, float], 
             array = np.frombuffer(pix.samples_mv, dtype=np.uint8)
             array = array.reshape(pix.height, pix.stride)[:, : pix.width * 3].reshape(pix.height, pix.width, 3).copy()
             del pix
-        except (IntakeError, ValueError):
+        except IntakeError:
             raise
         except MemoryError:
             raise IntakeError(path, diag(Code.RENDER_OUT_OF_MEMORY, page=page.number)) from None

@@ -222,7 +222,7 @@ def read_zoomed(render: Callable[[int], tuple[np.ndarray, float]], recognise: Ca
         box = tuple(v / plan.scale for v in plan.region)
         try:
             crop = render_region(box, plan.scale)  # type: ignore[arg-type]
-        except ValueError:  # a turned page: the whole-page way below
+        except (ValueError, NotImplementedError):  # an empty region: the whole-page way below
             crop = None
         scale = plan.scale
         x0, y0 = plan.region[0], plan.region[1]
