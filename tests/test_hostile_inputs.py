@@ -174,7 +174,7 @@ def test_the_app_queues_a_hostile_folder_without_a_traceback(qtbot, hostile: Pat
     pytest.importorskip("pytestqt")
     from PIL import Image
 
-    from desktop.core.engines.fake import FakeEngine
+    from tests.fake_engines import FakeEngine
     from desktop.gui.mainwindow import MainWindow
 
     for name in ("a.png", "sub/b.jpg", "new\nline.png"):
