@@ -26,6 +26,7 @@ JSON schema (``SCHEMA_VERSION``)
                          "origin": "image", "warnings": [],
                          "lines": [{"text": ..., "box": [...], "confidence": 0.98,
                                     "polygon": [[x, y], ...] | null, "words": [...]}]}],
+       "duplicate_of": null | {"source": "<earlier path>", "pages": [first, last], "reason": "same file"},
        "extras": {}}]}
 
 ``pages`` are 1-based page numbers within ``source``. ``value`` is the normalised value (amounts are
@@ -33,7 +34,9 @@ decimal strings with a dot and no thousands separator, dates ISO 8601 ``YYYY-MM-
 ``HH:MM:SS``, currency ISO 4217), ``raw`` the text as printed. ``confidence`` is in [0, 1]: for values chosen by the field-scoring
 model it is a calibrated probability that the value is right. ``needs_review`` is true when the clerk
 should check the field (see :class:`Field`).
-``source`` says where the value came from: ``ocr``, ``text_layer``, ``qr``, ``model`` or ``user``.
+``source`` says where the value came from: ``ocr``, ``text_layer``, ``qr``, ``model``, ``memory`` (the
+vendor memory, :mod:`desktop.core.memory`) or ``user``. ``duplicate_of`` marks a possible duplicate of an
+earlier document (:mod:`desktop.core.duplicates`).
 """
 from __future__ import annotations
 
@@ -198,7 +201,8 @@ class Field:
         page: 1-based page number the value was read on, or ``None``.
         box: union of ``boxes`` in page pixels, or ``None``.
         boxes: the boxes of every piece of text the value came from.
-        source: ``ocr``, ``text_layer``, ``qr``, ``model`` or ``user`` (the clerk typed it).
+        source: ``ocr``, ``text_layer``, ``qr``, ``model``, ``memory`` (filled from the vendor memory) or
+            ``user`` (the clerk typed it).
         problems: validation messages shown beside the field (empty when it checks out).
         edited: the clerk changed the value.
         needs_review: the clerk should check this field: its calibrated confidence is below the document
@@ -262,6 +266,8 @@ class Document:
     A source file usually yields one document; a PDF whose pages are separate invoices yields one
     document per invoice, each covering ``pages`` (first, last; 1-based, inclusive).
     A file that could not be read yields one document with ``error`` set and no fields.
+    ``duplicate_of`` is ``None`` or ``{"source", "pages", "reason"}``: the earlier document this one may
+    duplicate (see :mod:`desktop.core.duplicates`).
     """
 
     source: str
@@ -275,6 +281,7 @@ class Document:
     tables: list[dict[str, Any]] = field(default_factory=list)
     reviewed: bool = False
     extras: dict[str, Any] = field(default_factory=dict)
+    duplicate_of: dict[str, Any] | None = None
 
     @property
     def text(self) -> str:
@@ -296,6 +303,7 @@ class Document:
             "line_items": list(self.line_items),
             "tables": list(self.tables),
             "page_results": [p.to_dict() for p in self.page_results],
+            "duplicate_of": dict(self.duplicate_of) if self.duplicate_of else None,
             "extras": dict(self.extras),
         }
 
@@ -314,6 +322,7 @@ class Document:
             tables=list(d.get("tables", [])),
             reviewed=bool(d.get("reviewed", False)),
             extras=dict(d.get("extras", {})),
+            duplicate_of=dict(d["duplicate_of"]) if d.get("duplicate_of") else None,
         )
 
 

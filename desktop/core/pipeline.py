@@ -84,6 +84,8 @@ class ScanOptions:
             ``table``).
         auto_rotate: detect pages lying on their side or upside down and read them upright.
         decode_qr: look for QR codes on rendered pages.
+        memory: a :class:`~desktop.core.memory.VendorMemory` applied to every document after its
+            fields are extracted (``None``: no vendor memory).
     """
 
     document_type: str = "auto"
@@ -91,6 +93,7 @@ class ScanOptions:
     task: str | None = None
     auto_rotate: bool = True
     decode_qr: bool = True
+    memory: Any = None
 
 
 @dataclass
@@ -397,10 +400,35 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
         except Exception as exc:  # keep the text even if field extraction breaks
             log.exception("field extraction failed for %s", name)
             doc.error = f"{name}: reading the fields failed: {_reason(exc)}"
+        _apply_memory(doc, options, notes)
         if notes:
             doc.extras["notes"] = notes
         documents.append(doc)
     return documents
+
+
+def _apply_memory(doc: Document, options: ScanOptions, notes: list[str]) -> None:
+    """The vendor memory step, after field extraction (:meth:`VendorMemory.apply`, in place).
+
+    When a strongly matched profile has another document type and the type was detected (``auto``),
+    the fields are read again as that type first. A memory failure is a note; the document stays.
+    """
+    memory = options.memory
+    if memory is None or doc.error:
+        return
+    try:
+        from desktop.core.memory import STRONG_MATCH
+
+        match = memory.apply(doc)
+        suggested = (doc.extras.get("memory") or {}).get("document_type")
+        if match is not None and suggested and options.document_type == "auto" and match.score >= STRONG_MATCH:
+            again = reextract(doc, suggested, options.date_order)
+            doc.document_type, doc.fields, doc.line_items = again.document_type, again.fields, again.line_items
+            memory.apply(doc, match)
+            doc.extras["memory"]["document_type_from_memory"] = True
+    except Exception as exc:  # the memory must never lose a document
+        log.exception("the vendor memory failed on %s", doc.source)
+        notes.append(f"the vendor memory could not be used: {_reason(exc)}")
 
 
 def _attach_tasks(doc: Document, reads: list[_PageRead], options: ScanOptions) -> None:
@@ -493,8 +521,13 @@ def scan_file(
         return [_error_document(path, "no pages found", engine)]
     documents = _build_documents(path, reads, engine, options)
     seconds = time.perf_counter() - started
+    from desktop.core.duplicates import content_hash
+
+    digest = content_hash(path)
     for d in documents:
         d.extras.setdefault("seconds", round(seconds, 3))
+        if digest:
+            d.extras["content_hash"] = digest
     if progress is not None:
         progress(Progress(path, number, max(total, number), "done"))
     return documents
