@@ -170,11 +170,21 @@ def test_apply_fills_confirms_and_flags(memory: VendorMemory) -> None:
     assert m is not None and m.score >= STRONG_MATCH
     name, address = doc.fields["vendor_name"], doc.fields["vendor_address"]
     assert address.value.startswith("LOT 3") and address.source == "memory" and address.confidence == m.score
-    assert name.value == "GARDENIA BAKERIES (KL) SDN BHD" and name.source == "memory"
-    assert name.needs_review and "CASH BILL" in name.problems[0]  # flagged, not silently replaced
+    assert name.value == "CASH BILL" and name.source == "ocr"  # the page's value stays ...
+    assert name.needs_review and "GARDENIA BAKERIES" in name.problems[0]  # ... flagged, not silently replaced
     info = doc.extras["memory"]
     assert info["fields"]["vendor_name"] == "conflict" and info["fields"]["vendor_address"] == "filled"
     assert info["taught_by"]["vendor_address"] == "a.jpg"
+
+
+def test_a_fragment_of_the_name_takes_the_confirmed_name(memory: VendorMemory) -> None:
+    _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD")
+    doc = _doc(BAKERY, "b.jpg")
+    doc.fields["vendor_name"].value = "BAKERIES (KL) SDN BHD"  # extraction kept half of the name
+    memory.apply(doc)
+    f = doc.fields["vendor_name"]
+    assert f.value == "GARDENIA BAKERIES (KL) SDN BHD" and f.source == "memory" and not f.problems
+    assert doc.extras["memory"]["fields"]["vendor_name"] == "corrected"
 
 
 def test_apply_keeps_a_disagreeing_address_and_flags_it(memory: VendorMemory) -> None:

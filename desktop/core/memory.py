@@ -22,7 +22,8 @@ Recognising a vendor (:meth:`VendorMemory.match`) uses the evidence on the docum
   ``rapidfuzz.fuzz.ratio`` (normalised Indel similarity, 0-100) against the headers of the profile's
   documents, counted from :data:`HEADER_MIN` (score = ratio / 100 x 0.95).
 
-An ID or phone number known to more than one profile (a chain's branches share a GST ID; an office's
+When one of these agrees, the profile's address printed on the page (:func:`printed_on`) adds 0.9 (it
+tells a chain's branches apart). An ID or phone number known to more than one profile (a chain's branches share a GST ID; an office's
 own number printed on its suppliers' invoices) is no evidence for either. Independent pieces combine
 as ``1 - prod(1 - s)``. A tax ID on the page that differs from every ID of the profile is conflicting
 evidence: the score is halved and the conflict named.
@@ -30,13 +31,16 @@ evidence: the score is halved and the conflict named.
 Applying a profile (:meth:`VendorMemory.apply`) to a document whose match score is at least
 :data:`MATCH_MIN`:
 
-* vendor name, address, tax ID and currency: an empty field is filled (source ``memory``); a value that
-  agrees is kept (the memory only confirms it); a value that differs only as OCR misreadings do (fuzzy
-  ratio >= :data:`VARIANT_MIN`) takes the confirmed spelling (source ``memory``, the page's text stays in
-  ``raw``); a value that really differs is *flagged*, never silently replaced: ``needs_review`` is set
-  and a problem names both values. For the vendor name, on a strong match (score >=
-  :data:`STRONG_MATCH`), the confirmed name is put in the field (the problem still says what the page
-  reads); for the other fields the page's value stays (a chain's branch has its own address).
+* vendor name, address, tax ID and currency: an empty field is filled (source ``memory``; flagged for
+  review when the value is not printed on the page, :func:`printed_on`, or the match is not strong,
+  score < :data:`STRONG_MATCH`); a value that agrees is kept (the memory only confirms it); a value that
+  differs is replaced by the confirmed one (source ``memory``, the page's text stays in ``raw``) only
+  when the confirmed value is printed on this page and the extracted value is a misreading of it
+  (``fuzz.ratio`` >= :data:`VARIANT_MIN`) or a fragment of it or it of the extracted value
+  (``fuzz.partial_ratio`` >= :data:`EVIDENCE_MIN`: half a name, an address with the name line in
+  front), or when both hold the same words in another order (``fuzz.token_sort_ratio`` >=
+  :data:`EVIDENCE_MIN`: lines read out of order). Any other difference is *flagged*, never silently replaced: ``needs_review`` is set and a
+  problem names both values (a chain's branch has its own address; the page wins).
 * document type: returned as a suggestion (the pipeline reads the fields again as that type).
 * total and date are never copied: the memory only *locates* them. When extraction found no total
   (or date), the line whose label reads like the label beside the profile's last total (or date) is
@@ -74,6 +78,7 @@ __all__ = [
     "VendorProfile",
     "doc_key",
     "page_evidence",
+    "printed_on",
 ]
 
 #: Fields a profile remembers and fills (plus the document type).
@@ -86,10 +91,13 @@ HEADER_MIN = 82.0
 MATCH_MIN = 0.80
 STRONG_MATCH = 0.90
 VARIANT_MIN = 85.0
+EVIDENCE_MIN = 94.0
+BRANCH_MIN = 92.0
 LABEL_MIN = 85.0
 TAX_ID_SCORE = 0.99
 PHONE_SCORE = 0.93
 HEADER_WEIGHT = 0.95
+ADDRESS_SCORE = 0.9
 MAX_HEADERS = 12
 EXPORT_FORMAT = "shoebox-vendors"
 EXPORT_VERSION = 1
@@ -482,6 +490,7 @@ class VendorMemory:
             for x in p.phones:
                 phone_owners.setdefault(x, set()).add(p.id)
         best: Match | None = None
+        page_text = ""
         for p in profiles:
             parts: list[float] = []
             reasons: list[str] = []
@@ -501,6 +510,11 @@ class VendorMemory:
                     reasons.append(f"header text {ratio:.0f}% alike")
             if not parts:
                 continue
+            address = p.values.get("vendor_address")
+            if address and printed_on(address, page_text or _page_text(document)):
+                page_text = page_text or _page_text(document)
+                parts.append(ADDRESS_SCORE)  # supporting only: tells a chain's branches apart
+                reasons.append("its address is printed")
             miss = 1.0
             for s in parts:
                 miss *= 1.0 - s
@@ -535,6 +549,7 @@ class VendorMemory:
         p = m.profile
         actions: dict[str, str] = {}
         taught: dict[str, str] = {}
+        page_text = _page_text(document)
         for name in MEMORY_FIELDS:
             value = p.values.get(name)
             if not value or name not in document.fields:
@@ -543,7 +558,7 @@ class VendorMemory:
             if f.edited or f.source == "user":
                 continue
             label = p.taught_by.get(name, "")
-            action = _apply_value(f, value, m, label, replace_conflict=(name == "vendor_name"))
+            action = _apply_value(f, value, m, label, page_text)
             if action:
                 actions[name], taught[name] = action, label
         for name in LOCATED_FIELDS:
@@ -565,7 +580,8 @@ class VendorMemory:
         """Learn from a document the clerk confirmed (reviewed): its vendor values, evidence and layout.
 
         The profile taught is the one whose vendor name equals the confirmed name and whose address is
-        alike (a chain's branches become separate profiles), else the one with the confirmed tax ID,
+        alike (``fuzz.ratio`` >= :data:`BRANCH_MIN`) or printed on this document (the clerk corrected
+        its spelling); a chain's branches (same name, another address printed) become separate profiles, else the one with the confirmed tax ID,
         else a new profile. Learning the same document again (:func:`doc_key`) replaces its lesson.
 
         Returns:
@@ -598,7 +614,7 @@ class VendorMemory:
                 "SELECT id, profile_id, doc_key, source, pages, taught, evidence, layout, facts, created "
                 "FROM vendor_lessons WHERE doc_key=?", (key,)).fetchone()
             replaced = self._lesson_dict(old) if old else None
-            pid = self._profile_for(taught, ev)
+            pid = self._profile_for(taught, ev, _page_text(document))
             if old:
                 self._db.execute("DELETE FROM vendor_lessons WHERE id=?", (old[0],))
                 if old[1] != pid:
@@ -623,14 +639,14 @@ class VendorMemory:
         top = self._db.execute("SELECT MAX(created) FROM vendor_lessons").fetchone()[0]
         return float(top or 0.0)
 
-    def _profile_for(self, taught: dict[str, Any], ev: Evidence) -> int | None:
+    def _profile_for(self, taught: dict[str, Any], ev: Evidence, page_text: str = "") -> int | None:
         profiles = self._load_profiles()
         name, address, tax_id = taught.get("vendor_name"), taught.get("vendor_address"), taught.get("vendor_tax_id")
         if name:
             same_name = [p for p in profiles if _same_text(p.values.get("vendor_name"), name)]
             for p in same_name:
                 have = p.values.get("vendor_address")
-                if not address or not have or _similarity(have, address) >= VARIANT_MIN:
+                if not address or not have or _similarity(have, address) >= BRANCH_MIN or printed_on(have, page_text):
                     return p.id
             if same_name:
                 return None  # another branch of a known name
@@ -861,27 +877,49 @@ class VendorMemory:
 # applying to one field
 
 
-def _apply_value(f: Field, value: str, m: Match, label: str, *, replace_conflict: bool) -> str | None:
-    """Fill, confirm, correct or flag one field (in place); returns the action or ``None``."""
+def _page_text(document: Document) -> str:
+    """Every line of the document in reading order, normalised (:func:`normalise_text`), joined by spaces."""
+    return " ".join(normalise_text(t) for p in document.page_results for t in _reading_lines(p))
+
+
+def printed_on(value: str, page_text: str) -> bool:
+    """Whether ``value`` is printed on the page, allowing OCR misreadings: ``rapidfuzz.fuzz.partial_ratio``
+    (the best-aligned stretch of the page text) >= :data:`EVIDENCE_MIN`; values under 6 characters must
+    appear exactly."""
+    v = normalise_text(value)
+    if not v or not page_text:
+        return False
+    if len(v) < 6:
+        return f" {v} " in f" {page_text} "
+    return float(fuzz.partial_ratio(v, page_text)) >= EVIDENCE_MIN
+
+
+def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str) -> str | None:
+    """Fill, confirm, correct or flag one field (in place); returns the action or ``None``.
+
+    See the module docstring: the profile's value replaces the extracted one only when it is printed on
+    this page and the extracted value is a misreading or a fragment of it.
+    """
     taught = f" (taught by {label})" if label else ""
+    printed = printed_on(value, page_text)
     if f.value is None or not str(f.value).strip():
-        f.value, f.source, f.confidence = value, "memory", m.score
-        f.needs_review = f.needs_review or m.score < STRONG_MATCH
+        f.value, f.source = value, "memory"
+        f.confidence = m.score if printed else round(m.score * 0.6, 4)
+        f.needs_review = f.needs_review or not printed or m.score < STRONG_MATCH
         return "filled"
     if _same_text(f.value, value):
         f.confidence = max(f.confidence, m.score)
         return "confirmed"
-    if _similarity(f.value, value) >= VARIANT_MIN:
-        if f.raw is None:
-            f.raw = f.value
-        f.value, f.source, f.confidence = value, "memory", m.score
-        return "corrected"
-    read = f.value
-    problem = f"the page reads {read!r}; the vendor memory{taught} says {value!r}"
-    if replace_conflict and m.score >= STRONG_MATCH:
+    read = str(f.value)
+    a, b = normalise_text(read), normalise_text(value)
+    same_words = fuzz.token_sort_ratio(a, b) >= EVIDENCE_MIN  # the same words read in another order
+    if same_words or (printed and (fuzz.ratio(a, b) >= VARIANT_MIN or fuzz.partial_ratio(a, b) >= EVIDENCE_MIN)):
         if f.raw is None:
             f.raw = read
         f.value, f.source, f.confidence = value, "memory", m.score
+        f.needs_review = f.needs_review or m.score < STRONG_MATCH
+        return "corrected"
+    problem = f"the page reads {read!r}; the vendor memory{taught} says {value!r}"
     if problem not in f.problems:
         f.problems.append(problem)
     f.needs_review = True

@@ -51,6 +51,7 @@ from desktop.core.model import Document, Field, Line, PageResult
 __all__ = [
     "TASKS",
     "Cancelled",
+    "apply_memory",
     "Progress",
     "ScanOptions",
     "collect_inputs",
@@ -400,22 +401,25 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
         except Exception as exc:  # keep the text even if field extraction breaks
             log.exception("field extraction failed for %s", name)
             doc.error = f"{name}: reading the fields failed: {_reason(exc)}"
-        _apply_memory(doc, options, notes)
+        notes.extend(apply_memory(doc, options))
         if notes:
             doc.extras["notes"] = notes
         documents.append(doc)
     return documents
 
 
-def _apply_memory(doc: Document, options: ScanOptions, notes: list[str]) -> None:
+def apply_memory(doc: Document, options: ScanOptions) -> list[str]:
     """The vendor memory step, after field extraction (:meth:`VendorMemory.apply`, in place).
 
     When a strongly matched profile has another document type and the type was detected (``auto``),
     the fields are read again as that type first. A memory failure is a note; the document stays.
+
+    Returns:
+        Notes for ``extras["notes"]`` (empty when all went well or there is no memory).
     """
     memory = options.memory
     if memory is None or doc.error:
-        return
+        return []
     try:
         from desktop.core.memory import STRONG_MATCH
 
@@ -428,7 +432,8 @@ def _apply_memory(doc: Document, options: ScanOptions, notes: list[str]) -> None
             doc.extras["memory"]["document_type_from_memory"] = True
     except Exception as exc:  # the memory must never lose a document
         log.exception("the vendor memory failed on %s", doc.source)
-        notes.append(f"the vendor memory could not be used: {_reason(exc)}")
+        return [f"the vendor memory could not be used: {_reason(exc)}"]
+    return []
 
 
 def _attach_tasks(doc: Document, reads: list[_PageRead], options: ScanOptions) -> None:
