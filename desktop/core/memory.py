@@ -40,7 +40,8 @@ Applying a profile (:meth:`VendorMemory.apply`) to a document whose match score 
   (``fuzz.partial_ratio`` >= :data:`EVIDENCE_MIN`: half a name, an address with the name line in
   front), or when both hold the same words in another order (``fuzz.token_sort_ratio`` >=
   :data:`EVIDENCE_MIN`: lines read out of order). Any other difference is *flagged*, never silently replaced: ``needs_review`` is set and a
-  problem names both values (a chain's branch has its own address; the page wins).
+  problem names both values (a chain's branch has its own address; the page wins). Values from an
+  e-invoice's data or a QR code (:data:`AUTHORITATIVE`) are never replaced, only flagged.
 * document type: returned as a suggestion (the pipeline reads the fields again as that type).
 * total and date are never copied: the memory only *locates* them. When extraction found no total
   (or date), the line whose label reads like the label beside the profile's last total (or date) is
@@ -92,6 +93,8 @@ MATCH_MIN = 0.80
 STRONG_MATCH = 0.90
 VARIANT_MIN = 85.0
 EVIDENCE_MIN = 94.0
+#: Field sources the memory never replaces: the data of an e-invoice (XML, OFD) and QR codes.
+AUTHORITATIVE = frozenset({"xml", "ofd_text", "qr"})
 BRANCH_MIN = 92.0
 LABEL_MIN = 85.0
 TAX_ID_SCORE = 0.99
@@ -912,8 +915,10 @@ def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str) -> 
         return "confirmed"
     read = str(f.value)
     a, b = normalise_text(read), normalise_text(value)
-    same_words = fuzz.token_sort_ratio(a, b) >= EVIDENCE_MIN  # the same words read in another order
-    if same_words or (printed and (fuzz.ratio(a, b) >= VARIANT_MIN or fuzz.partial_ratio(a, b) >= EVIDENCE_MIN)):
+    # an e-invoice's data or a QR code is never overruled by the memory (only flagged when it differs)
+    own = f.source not in AUTHORITATIVE
+    same_words = own and fuzz.token_sort_ratio(a, b) >= EVIDENCE_MIN  # the same words read in another order
+    if same_words or (own and printed and (fuzz.ratio(a, b) >= VARIANT_MIN or fuzz.partial_ratio(a, b) >= EVIDENCE_MIN)):
         if f.raw is None:
             f.raw = read
         f.value, f.source, f.confidence = value, "memory", m.score
