@@ -10,6 +10,7 @@ from PIL import Image
 
 from desktop.core.duplicates import (
     SAME_DATE_TOTAL,
+    SAME_FIGURES,
     SAME_FILE,
     SAME_NUMBER,
     DuplicateChecker,
@@ -67,6 +68,32 @@ def test_other_vendor_same_day_same_total_is_not_a_duplicate() -> None:
     a = _receipt("a.jpg", vendor="KEDAI RUNCIT MAJU")
     b = _receipt("b.jpg", vendor="SANYU STATIONERY SHOP")
     assert find_duplicate(b, [facts_of(a)]) is None
+
+
+def _with_figures(doc: Document, numbers: list[str]) -> Document:
+    from desktop.core.model import Line, PageResult
+
+    doc.page_results = [PageResult(1, 600, 900, [Line(f"ITEM {n}", (10, 20 + 30 * i, 300, 40 + 30 * i))
+                                                 for i, n in enumerate(numbers)])]
+    return doc
+
+
+FIGURES = ["40170", "603-3362", "001531760640", "2.9000", "8.70", "10.00", "1.30", "0118810", "20/10/2017"]
+
+
+def test_rescan_that_lost_its_date_is_a_duplicate_by_its_figures() -> None:
+    scan = _with_figures(_receipt("scan.jpg"), FIGURES)
+    rescan = _with_figures(_receipt("rescan.jpg", date=None), FIGURES[:-1] + ["20/1O/2017"])  # date misread
+    assert find_duplicate(rescan, [facts_of(scan)])["reason"] == SAME_FIGURES
+
+
+def test_same_items_other_receipt_number_is_not_a_duplicate() -> None:
+    """Two receipts of one shop, same items and total, another receipt number (and the date not read)."""
+    monday = _with_figures(_receipt("monday.jpg"), FIGURES)
+    other = FIGURES[:7] + ["0120436", "27/10/2017"]
+    assert find_duplicate(_with_figures(_receipt("other.jpg", date=None), other), [facts_of(monday)]) is None
+    # the same figures but a date that disagrees: not a duplicate either
+    assert find_duplicate(_with_figures(_receipt("x.jpg", date="2017-10-27"), FIGURES), [facts_of(monday)]) is None
 
 
 def test_same_vendor_and_invoice_number() -> None:

@@ -170,10 +170,11 @@ def test_apply_fills_confirms_and_flags(memory: VendorMemory) -> None:
     assert m is not None and m.score >= STRONG_MATCH
     name, address = doc.fields["vendor_name"], doc.fields["vendor_address"]
     assert address.value.startswith("LOT 3") and address.source == "memory" and address.confidence == m.score
-    assert name.value == "CASH BILL" and name.source == "ocr"  # the page's value stays ...
-    assert name.needs_review and "GARDENIA BAKERIES" in name.problems[0]  # ... flagged, not silently replaced
+    # the confirmed name is printed too: it goes in, flagged, never silently
+    assert name.value == "GARDENIA BAKERIES (KL) SDN BHD" and name.source == "memory"
+    assert name.needs_review and "CASH BILL" in name.problems[0]
     info = doc.extras["memory"]
-    assert info["fields"]["vendor_name"] == "conflict" and info["fields"]["vendor_address"] == "filled"
+    assert info["fields"]["vendor_name"] == "replaced" and info["fields"]["vendor_address"] == "filled"
     assert info["taught_by"]["vendor_address"] == "a.jpg"
 
 
@@ -188,12 +189,18 @@ def test_a_fragment_of_the_name_takes_the_confirmed_name(memory: VendorMemory) -
 
 
 def test_apply_keeps_a_disagreeing_address_and_flags_it(memory: VendorMemory) -> None:
+    """Another branch (its own address printed, the chain's GST ID): the page's address stays, flagged."""
     _confirm(memory, BAKERY, "a.jpg", vendor_address="LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM")
-    doc = _doc(BAKERY, "b.jpg")
-    doc.fields["vendor_address"].value = "SOMEWHERE ELSE 99, KUALA LUMPUR"
-    memory.apply(doc)
+    branch = _noisy(BAKERY, {"LOT 3, JALAN PELABUR 23/1,": "NO 8, JALAN KENANGA 3,",
+                             "40300 SHAH ALAM, SELANGOR.": "68000 AMPANG, SELANGOR."})
+    doc = _doc(branch, "b.jpg")
+    doc.fields["vendor_address"].value = "NO 8, JALAN KENANGA 3, 68000 AMPANG, SELANGOR."
+    m = memory.apply(doc)
+    assert m is not None and m.score >= STRONG_MATCH
     f = doc.fields["vendor_address"]
-    assert f.value == "SOMEWHERE ELSE 99, KUALA LUMPUR" and f.needs_review and f.problems
+    assert f.value == "NO 8, JALAN KENANGA 3, 68000 AMPANG, SELANGOR." and f.source == "ocr"
+    assert f.needs_review and "LOT 3" in f.problems[0]
+    assert doc.extras["memory"]["fields"]["vendor_address"] == "conflict"
 
 
 def test_ocr_variant_takes_the_confirmed_spelling(memory: VendorMemory) -> None:

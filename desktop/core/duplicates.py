@@ -7,7 +7,12 @@ holds):
    and the document covers the same pages;
 2. ``same vendor and invoice number``: both name the same vendor and carry the same invoice number;
 3. ``same vendor, date and total``: both name the same vendor and have the same date and total (a
-   receipt scanned again at another resolution or turned: its bytes differ, what it says does not).
+   receipt scanned again at another resolution or turned: its bytes differ, what it says does not);
+4. ``same vendor and the same figures``: both name the same vendor, nothing that both carry disagrees
+   (date, total, invoice number), and the figures printed on them -- every number in reading order --
+   are alike (``rapidfuzz.fuzz.ratio`` >= :data:`FIGURES_MIN`, at least :data:`FIGURES_COUNT`
+   numbers): a re-scan on which OCR missed the date or the total. Two receipts of one shop with the
+   same items still differ in their receipt number, date or time.
 
 "The same vendor" means: the same vendor-memory profile matched both (``extras["memory"]["profile_id"]``),
 or the same vendor tax ID, or vendor names alike after normalisation (``rapidfuzz.fuzz.ratio`` >=
@@ -23,6 +28,7 @@ This module imports no Qt.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,11 +41,15 @@ from desktop.core.model import Document
 __all__ = ["NAME_MIN", "DuplicateChecker", "content_hash", "duplicate_reason", "facts_of", "find_duplicate"]
 
 NAME_MIN = 90.0
+FIGURES_MIN = 97.0
+FIGURES_COUNT = 5
+_NUMBER = re.compile(r"\d[\d.,:/-]*\d|\d")
 _CHUNK = 1 << 20
 
 SAME_FILE = "same file"
 SAME_NUMBER = "same vendor and invoice number"
 SAME_DATE_TOTAL = "same vendor, date and total"
+SAME_FIGURES = "same vendor and the same figures"
 
 
 def content_hash(path: str | Path) -> str | None:
@@ -59,11 +69,22 @@ def _value(doc: Document, name: str) -> str | None:
     return str(f.value).strip() if f is not None and f.value not in (None, "") else None
 
 
+def figures(document: Document) -> str:
+    """Every number printed on the document, in reading order, space-separated (at most 2000 characters)."""
+    numbers: list[str] = []
+    for page in document.page_results:
+        for line in sorted(page.lines, key=lambda ln: ((ln.box[1] + ln.box[3]) / 2, ln.box[0])):
+            numbers.extend(_NUMBER.findall(line.text or ""))
+    return " ".join(numbers)[:2000]
+
+
 def facts_of(document: Document) -> dict[str, Any]:
     """What duplicates are compared on, as a JSON-ready dict: ``source``, ``pages``, ``content_hash``,
-    ``vendor_name``, ``vendor_tax_id``, ``invoice_number``, ``date``, ``total``, ``profile_id``."""
+    ``vendor_name``, ``vendor_tax_id``, ``invoice_number``, ``date``, ``total``, ``profile_id``,
+    ``figures`` (:func:`figures`)."""
     memory = document.extras.get("memory") or {}
     return {
+        "figures": figures(document),
         "source": document.source,
         "pages": list(document.pages),
         "content_hash": document.extras.get("content_hash"),
@@ -104,6 +125,11 @@ def duplicate_reason(new: dict[str, Any], old: dict[str, Any]) -> str | None:
         return SAME_NUMBER
     if new.get("date") and new.get("total") and new["date"] == old.get("date") and new["total"] == old.get("total"):
         return SAME_DATE_TOTAL
+    if any(new.get(k) and old.get(k) and _squash(new[k]) != _squash(old[k]) for k in ("date", "total", "invoice_number")):
+        return None
+    a, b = str(new.get("figures") or ""), str(old.get("figures") or "")
+    if min(a.count(" "), b.count(" ")) + 1 >= FIGURES_COUNT and fuzz.ratio(a, b) >= FIGURES_MIN:
+        return SAME_FIGURES
     return None
 
 

@@ -33,15 +33,17 @@ Applying a profile (:meth:`VendorMemory.apply`) to a document whose match score 
 
 * vendor name, address, tax ID and currency: an empty field is filled (source ``memory``; flagged for
   review when the value is not printed on the page, :func:`printed_on`, or the match is not strong,
-  score < :data:`STRONG_MATCH`); a value that agrees is kept (the memory only confirms it); a value that
-  differs is replaced by the confirmed one (source ``memory``, the page's text stays in ``raw``) only
-  when the confirmed value is printed on this page and the extracted value is a misreading of it
-  (``fuzz.ratio`` >= :data:`VARIANT_MIN`) or a fragment of it or it of the extracted value
-  (``fuzz.partial_ratio`` >= :data:`EVIDENCE_MIN`: half a name, an address with the name line in
-  front), or when both hold the same words in another order (``fuzz.token_sort_ratio`` >=
-  :data:`EVIDENCE_MIN`: lines read out of order). Any other difference is *flagged*, never silently replaced: ``needs_review`` is set and a
-  problem names both values (a chain's branch has its own address; the page wins). Values from an
-  e-invoice's data or a QR code (:data:`AUTHORITATIVE`) are never replaced, only flagged.
+  score < :data:`STRONG_MATCH`). A value that agrees (the same words, whatever the case and
+  punctuation) is kept as printed. A value that differs takes the confirmed one (source ``memory``, the page's text stays in
+  ``raw``) without a flag when it is a misreading of it (``fuzz.ratio`` >= :data:`VARIANT_MIN`) or a
+  fragment of it or it of the extracted value (``fuzz.partial_ratio`` >= :data:`EVIDENCE_MIN`: half a
+  name, an address with the name line in front) and the confirmed value is printed on this page, or
+  when both hold the same words in another order (``fuzz.token_sort_ratio`` >= :data:`EVIDENCE_MIN`).
+  Any other difference is *flagged*, never silently replaced (``needs_review`` and a problem naming
+  both values): when the confirmed value is printed on this page too and the match is strong (a shop's
+  name beside its company's name), it goes in the field (``replaced``); otherwise the page's value stays
+  (``conflict``: a chain's branch has its own address). Values from an e-invoice's data or a QR code
+  (:data:`AUTHORITATIVE`) are never replaced, only flagged.
 * document type: returned as a suggestion (the pipeline reads the fields again as that type).
 * total and date are never copied: the memory only *locates* them. When extraction found no total
   (or date), the line whose label reads like the label beside the profile's last total (or date) is
@@ -541,7 +543,7 @@ class VendorMemory:
             The match used (score >= :data:`MATCH_MIN`), or ``None`` when no profile is close enough
             (the document is then unchanged). ``document.extras["memory"]`` records what was done:
             ``profile_id``, ``vendor``, ``score``, ``reasons``, ``conflicts``, ``fields`` (``{name:
-            filled|confirmed|corrected|conflict|located}``), ``taught_by`` (``{name: label}``) and
+            filled|confirmed|corrected|replaced|conflict|located}``), ``taught_by`` (``{name: label}``) and
             ``document_type`` (the profile's type when it differs from the document's).
         """
         if document.error:
@@ -898,37 +900,48 @@ def printed_on(value: str, page_text: str) -> bool:
 
 
 def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str) -> str | None:
-    """Fill, confirm, correct or flag one field (in place); returns the action or ``None``.
+    """Fill, confirm, correct or flag one field (in place, rules in the module docstring).
 
-    See the module docstring: the profile's value replaces the extracted one only when it is printed on
-    this page and the extracted value is a misreading or a fragment of it.
+    Returns:
+        ``filled``, ``confirmed``, ``corrected``, ``replaced`` (flagged) or ``conflict`` (flagged).
     """
     taught = f" (taught by {label})" if label else ""
-    printed = printed_on(value, page_text)
+    # a currency is a code, not printed text (RM, €): it needs no evidence on the page
+    printed = f.name == "currency" or printed_on(value, page_text)
     if f.value is None or not str(f.value).strip():
         f.value, f.source = value, "memory"
         f.confidence = m.score if printed else round(m.score * 0.6, 4)
         f.needs_review = f.needs_review or not printed or m.score < STRONG_MATCH
         return "filled"
-    if _same_text(f.value, value):
+    read = str(f.value)
+    own = f.source not in AUTHORITATIVE  # an e-invoice's data or a QR code is never overruled
+    if _same_text(read, value):  # the same words: the page's case and punctuation stay
         f.confidence = max(f.confidence, m.score)
         return "confirmed"
-    read = str(f.value)
     a, b = normalise_text(read), normalise_text(value)
-    # an e-invoice's data or a QR code is never overruled by the memory (only flagged when it differs)
-    own = f.source not in AUTHORITATIVE
     same_words = own and fuzz.token_sort_ratio(a, b) >= EVIDENCE_MIN  # the same words read in another order
-    if same_words or (own and printed and (fuzz.ratio(a, b) >= VARIANT_MIN or fuzz.partial_ratio(a, b) >= EVIDENCE_MIN)):
+    misread = fuzz.ratio(a, b) >= VARIANT_MIN or fuzz.partial_ratio(a, b) >= EVIDENCE_MIN
+    if same_words or (own and printed and misread):
         if f.raw is None:
             f.raw = read
         f.value, f.source, f.confidence = value, "memory", m.score
         f.needs_review = f.needs_review or m.score < STRONG_MATCH
         return "corrected"
-    problem = f"the page reads {read!r}; the vendor memory{taught} says {value!r}"
+    if own and printed and m.score >= STRONG_MATCH:
+        # both are printed (a shop's name and its company's): the one the clerk confirmed for this
+        # vendor goes in, flagged, with what extraction had chosen in the problem
+        problem = f"the page also reads {read!r}; the vendor memory{taught} says {value!r}"
+        if f.raw is None:
+            f.raw = read
+        f.value, f.source, f.confidence = value, "memory", m.score
+        action = "replaced"
+    else:
+        problem = f"the page reads {read!r}; the vendor memory{taught} says {value!r}"
+        action = "conflict"
     if problem not in f.problems:
         f.problems.append(problem)
     f.needs_review = True
-    return "conflict"
+    return action
 
 
 def _locate(document: Document, f: Field, where: dict[str, Any], score: float) -> bool:

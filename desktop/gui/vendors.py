@@ -345,7 +345,8 @@ class DuplicateBanner(QWidget):
         where = name if first == last == 1 else (f"{name} (p. {first})" if first == last else f"{name} (p. {first}–{last})")
         reasons = {"same file": self.tr("the same file"),
                    "same vendor and invoice number": self.tr("the same vendor and invoice number"),
-                   "same vendor, date and total": self.tr("the same vendor, date and total")}
+                   "same vendor, date and total": self.tr("the same vendor, date and total"),
+                   "same vendor and the same figures": self.tr("the same vendor and the same figures printed")}
         why = reasons.get(str(mark.get("reason")), str(mark.get("reason")))
         self.label.setText(self.tr("Possible duplicate of %1: %2.")
                            .replace("%1", f'<a href="earlier">{html.escape(where)}</a>').replace("%2", html.escape(why)))
