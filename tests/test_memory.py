@@ -172,7 +172,7 @@ def test_apply_fills_confirms_and_flags(memory: VendorMemory) -> None:
     assert address.value.startswith("LOT 3") and address.source == "memory" and address.confidence == m.score
     # the confirmed name is printed too: it goes in, flagged, never silently
     assert name.value == "GARDENIA BAKERIES (KL) SDN BHD" and name.source == "memory"
-    assert name.needs_review and "CASH BILL" in name.problems[0]
+    assert name.needs_review and "CASH BILL" in name.problems[0].message()
     info = doc.extras["memory"]
     assert info["fields"]["vendor_name"] == "replaced" and info["fields"]["vendor_address"] == "filled"
     assert info["taught_by"]["vendor_address"] == "a.jpg"
@@ -199,7 +199,7 @@ def test_apply_keeps_a_disagreeing_address_and_flags_it(memory: VendorMemory) ->
     assert m is not None and m.score >= STRONG_MATCH
     f = doc.fields["vendor_address"]
     assert f.value == "NO 8, JALAN KENANGA 3, 68000 AMPANG, SELANGOR." and f.source == "ocr"
-    assert f.needs_review and "LOT 3" in f.problems[0]
+    assert f.needs_review and "LOT 3" in f.problems[0].message()
     assert doc.extras["memory"]["fields"]["vendor_address"] == "conflict"
 
 

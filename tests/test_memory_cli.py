@@ -69,7 +69,7 @@ def test_learn_then_scan_applies_the_memory(engine: FakeEngine, tmp_path: Path,
     assert name["value"] == "KEDAI RUNCIT MAJU" and name["source"] == "memory" and not name["problems"]
     assert name["raw"] == "KEDAI RUNCIT MAJU SDN BHD"
     # ... a value that disagrees with the page (RM on the receipt) is flagged, not overwritten
-    assert currency["value"] == "MYR" and currency["needs_review"] and "SGD" in currency["problems"][0]
+    assert currency["value"] == "MYR" and currency["needs_review"] and "SGD" in currency["problems"][0]["message"]
     memory_info = doc["extras"]["memory"]
     assert memory_info["vendor"] == "KEDAI RUNCIT MAJU" and memory_info["score"] > 0.99
     assert memory_info["taught_by"]["vendor_name"] == "monday.png"

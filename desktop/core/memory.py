@@ -69,6 +69,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from desktop.core.diagnostics import Code, diag
 from desktop.core.model import Document, Field, PageResult
 
 __all__ = [
@@ -905,7 +906,7 @@ def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str) -> 
     Returns:
         ``filled``, ``confirmed``, ``corrected``, ``replaced`` (flagged) or ``conflict`` (flagged).
     """
-    taught = f" (taught by {label})" if label else ""
+    taught = label or "an earlier document"
     # a currency is a code, not printed text (RM, €): it needs no evidence on the page
     printed = f.name == "currency" or printed_on(value, page_text)
     if f.value is None or not str(f.value).strip():
@@ -930,13 +931,13 @@ def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str) -> 
     if own and printed and m.score >= STRONG_MATCH:
         # both are printed (a shop's name and its company's): the one the clerk confirmed for this
         # vendor goes in, flagged, with what extraction had chosen in the problem
-        problem = f"the page also reads {read!r}; the vendor memory{taught} says {value!r}"
+        problem = diag(Code.MEMORY_REPLACED, field=f.name, read=read, value=value, taught=taught)
         if f.raw is None:
             f.raw = read
         f.value, f.source, f.confidence = value, "memory", m.score
         action = "replaced"
     else:
-        problem = f"the page reads {read!r}; the vendor memory{taught} says {value!r}"
+        problem = diag(Code.MEMORY_CONFLICT, field=f.name, read=read, value=value, taught=taught)
         action = "conflict"
     if problem not in f.problems:
         f.problems.append(problem)
