@@ -907,12 +907,13 @@ def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str) -> 
         ``filled``, ``confirmed``, ``corrected``, ``replaced`` (flagged) or ``conflict`` (flagged).
     """
     taught = label or "an earlier document"
-    # a currency is a code, not printed text (RM, €): it needs no evidence on the page
-    printed = f.name == "currency" or printed_on(value, page_text)
+    printed = printed_on(value, page_text)
     if f.value is None or not str(f.value).strip():
+        # a currency is a code, not printed text (RM, €): filling it needs no evidence on the page
+        evidenced = printed or f.name == "currency"
         f.value, f.source = value, "memory"
-        f.confidence = m.score if printed else round(m.score * 0.6, 4)
-        f.needs_review = f.needs_review or not printed or m.score < STRONG_MATCH
+        f.confidence = m.score if evidenced else round(m.score * 0.6, 4)
+        f.needs_review = f.needs_review or not evidenced or m.score < STRONG_MATCH
         return "filled"
     read = str(f.value)
     own = f.source not in AUTHORITATIVE  # an e-invoice's data or a QR code is never overruled
