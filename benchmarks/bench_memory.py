@@ -369,8 +369,9 @@ def main(argv: list[str] | None = None) -> int:
     caches = [*args.cache, RECORD]
     r = replay(images, caches, args.verbose)
     d = None if args.no_duplicates else duplicates(images, caches, args.rescans)
-    shown = [a for a in (sys.argv[1:] if argv is None else argv) if not a.startswith("/")]
-    body = report(r, d, " ".join(["python -m benchmarks.bench_memory", *shown]))
+    shown = ["python -m benchmarks.bench_memory"] + (["--cache DIR"] if args.cache else []) \
+        + ([f"--rescans {args.rescans}"] if args.rescans != 6 else [])
+    body = report(r, d, " ".join(shown))
     print(body)
     if d is not None and not args.no_write:
         write_section(REPO / "BENCHMARKS.md", body)

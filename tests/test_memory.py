@@ -349,3 +349,27 @@ os.kill(os.getpid(), signal.SIGKILL)
 
 def test_doc_key_names_source_and_pages() -> None:
     assert doc_key(Document(source="/x/a.pdf", pages=(2, 3))) == "/x/a.pdf#2-3"
+
+
+def test_teach_change_and_untaught_follow_review_commands(memory: VendorMemory) -> None:
+    """The hook an undoable review command calls (Qt-free): mark reviewed, edit, unmark, and undo each."""
+    doc = _doc(BAKERY, "a.jpg", edit={"vendor_name": "GARDENIA BAKERIES (KL) SDN BHD"})
+    reviewed = Document.from_dict(doc.to_dict())
+    reviewed.reviewed = True
+    mark = memory.teach_change(doc, reviewed)  # mark reviewed
+    assert [p.name for p in memory.profiles()] == ["GARDENIA BAKERIES (KL) SDN BHD"]
+    renamed = Document.from_dict(reviewed.to_dict())
+    renamed.fields["vendor_name"].value = "Gardenia"
+    edit = memory.teach_change(reviewed, renamed)  # an edit of a reviewed document teaches again
+    assert [p.name for p in memory.profiles()] == ["Gardenia"] and memory.profiles()[0].documents == 1
+    memory.untaught(edit)
+    assert [p.name for p in memory.profiles()] == ["GARDENIA BAKERIES (KL) SDN BHD"]
+    unmarked = Document.from_dict(reviewed.to_dict())
+    unmarked.reviewed = False
+    unmark = memory.teach_change(reviewed, unmarked)
+    assert memory.profiles() == [] and unmark.forgotten is not None
+    memory.untaught(unmark)
+    assert [p.name for p in memory.profiles()] == ["GARDENIA BAKERIES (KL) SDN BHD"]
+    memory.untaught(mark)
+    assert memory.profiles() == []
+    assert memory.teach_change(doc, doc).learned is None  # nothing reviewed: nothing taught

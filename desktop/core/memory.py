@@ -78,6 +78,7 @@ __all__ = [
     "Lesson",
     "Match",
     "MemoryError_",
+    "Teaching",
     "VendorMemory",
     "VendorProfile",
     "doc_key",
@@ -318,6 +319,14 @@ class Lesson:
     profile_id: int
     replaced: dict[str, Any] | None = None
     created_profile: bool = False
+
+
+@dataclass
+class Teaching:
+    """What :meth:`VendorMemory.teach_change` did: a lesson learned, or a document forgotten (its dict)."""
+
+    learned: Lesson | None = None
+    forgotten: dict[str, Any] | None = None
 
 
 def _near_any(ids: list[str], known: list[str]) -> bool:
@@ -664,11 +673,13 @@ class VendorMemory:
         return None
 
     def forget(self, lesson: Lesson) -> None:
-        """Take back what :meth:`learn` did (undo): its lesson goes, the lesson it replaced comes back,
-        and a profile it created goes when nothing else taught it."""
+        """Take back what :meth:`learn` did (undo): the document's lesson goes, the lesson it replaced
+        comes back, and a profile left with no lesson and no edit goes."""
 
         def run() -> None:
-            self._db.execute("DELETE FROM vendor_lessons WHERE id=?", (lesson.lesson_id,))
+            # by document (a doc_key has one lesson): the lesson may have been learned again since
+            row = self._db.execute("SELECT profile_id FROM vendor_lessons WHERE doc_key=?", (lesson.doc_key,)).fetchone()
+            self._db.execute("DELETE FROM vendor_lessons WHERE doc_key=?", (lesson.doc_key,))
             if lesson.replaced is not None:
                 r = lesson.replaced
                 exists = self._db.execute("SELECT 1 FROM vendor_profiles WHERE id=?", (r["profile_id"],)).fetchone()
@@ -682,13 +693,35 @@ class VendorMemory:
                      json.dumps(r["taught"], ensure_ascii=False), json.dumps(r["evidence"], ensure_ascii=False),
                      json.dumps(r["layout"], ensure_ascii=False), json.dumps(r["facts"], ensure_ascii=False),
                      r["created"]))
-            if lesson.created_profile:
-                left = self._db.execute("SELECT COUNT(*) FROM vendor_lessons WHERE profile_id=?",
-                                        (lesson.profile_id,)).fetchone()[0]
-                if not left:
-                    self._db.execute("DELETE FROM vendor_profiles WHERE id=?", (lesson.profile_id,))
+            for pid in {lesson.profile_id, *(row or ())}:
+                self._drop_if_empty(pid)
 
         self._tx(run)
+
+    def teach_change(self, before: Document | dict[str, Any], after: Document | dict[str, Any]) -> Teaching:
+        """Teach the memory what one review change means (the hook of an undoable review command).
+
+        A document that is reviewed after the change is learned (again, when an edit changed it); one
+        that stops being reviewed is forgotten. :meth:`untaught` takes exactly that back.
+
+        Args:
+            before, after: the document before and after the change (objects or ``to_dict`` dicts).
+        """
+        b = before if isinstance(before, dict) else before.to_dict()
+        a = after if isinstance(after, dict) else after.to_dict()
+        if a.get("reviewed"):
+            return Teaching(learned=self.learn(Document.from_dict(a)))
+        if b.get("reviewed") and self.forget_document(Document.from_dict(b)):
+            return Teaching(forgotten=b)
+        return Teaching()
+
+    def untaught(self, teaching: Teaching) -> None:
+        """Undo a :meth:`teach_change`: a lesson it taught goes (one it replaced comes back); a
+        document it forgot is learned again."""
+        if teaching.learned is not None:
+            self.forget(teaching.learned)
+        elif teaching.forgotten is not None:
+            self.learn(Document.from_dict(teaching.forgotten))
 
     def forget_document(self, document: Document) -> bool:
         """Remove the lesson of ``document`` (the clerk marked it as needing review again). Returns

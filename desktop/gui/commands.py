@@ -55,21 +55,17 @@ class DocumentCommand(QUndoCommand):
             self._on_apply(self.entry_id)
 
     def _teach(self, undo: bool) -> None:
-        """Learn / forget as the module docstring says; a memory failure never blocks the edit."""
+        """Teach / untaught the memory (:meth:`VendorMemory.teach_change`); a memory failure never
+        blocks the edit."""
         if self._memory is None:
             return
-        before, after = self._before.get("reviewed"), self._after.get("reviewed")
         try:
             if undo:
-                if self._lesson is not None:  # redo learned: take it back (a lesson it replaced returns)
-                    self._memory.forget(self._lesson)
+                if self._lesson is not None:
+                    self._memory.untaught(self._lesson)
                     self._lesson = None
-                elif before and not after:  # redo forgot the reviewed document: learn it again
-                    self._memory.learn(Document.from_dict(self._before))
-            elif after:
-                self._lesson = self._memory.learn(Document.from_dict(self._after))
-            elif before:
-                self._memory.forget_document(Document.from_dict(self._before))
+            else:
+                self._lesson = self._memory.teach_change(self._before, self._after)
         except Exception:  # noqa: BLE001 - the clerk's edit matters more than the memory
             log.exception("the vendor memory could not learn from %s", self._after.get("source"))
 

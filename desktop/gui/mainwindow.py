@@ -169,6 +169,7 @@ class MainWindow(QMainWindow):
         self.engine_description = self.tr("not started")
         self.store = SessionStore()
         self.memory = self._open_memory()
+        self._facts: dict[int, tuple[Document, dict]] = {}  # entry id -> (document, duplicate facts)
         self.model = QueueModel(self.store, self)
         self.model.placeholder = icon("document")
         self.model.failed_icon = icon("broken")
@@ -1338,8 +1339,14 @@ class MainWindow(QMainWindow):
         """Mark documents just read that duplicate one in the queue or one the memory learned."""
         from desktop.core.duplicates import DuplicateChecker, facts_of
 
-        known = [facts_of(e.document) for e in self.model.entries()
-                 if e.id != entry_id and e.document is not None and not e.document.error]
+        known = []
+        for e in self.model.entries():
+            if e.id == entry_id or e.document is None or e.document.error:
+                continue
+            cached = self._facts.get(e.id)
+            if cached is None or cached[0] is not e.document:  # documents are replaced, never changed
+                cached = self._facts[e.id] = (e.document, facts_of(e.document))
+            known.append(cached[1])
         if self.memory is not None:
             try:
                 known += self.memory.known_documents()
