@@ -373,3 +373,17 @@ def test_teach_change_and_untaught_follow_review_commands(memory: VendorMemory) 
     memory.untaught(mark)
     assert memory.profiles() == []
     assert memory.teach_change(doc, doc).learned is None  # nothing reviewed: nothing taught
+
+
+def test_a_database_holding_only_the_memory_opens_as_a_session(tmp_path: Path) -> None:
+    """`shoebox learn` before the window ever ran: the file has the memory's tables only."""
+    from desktop.core.session import open_session
+
+    db = tmp_path / "session.db"
+    with VendorMemory(db) as m:
+        _confirm(m, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD")
+    opened = open_session(db)
+    assert opened.problem is None and opened.store.path == db
+    opened.store.close()
+    with VendorMemory(db) as m:
+        assert len(m.profiles()) == 1
