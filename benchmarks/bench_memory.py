@@ -197,7 +197,8 @@ def replay(images: list[Path], cache: list[Path], verbose: bool) -> dict[str, An
             profiles = len(memory.profiles())
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return {"miss": dict(miss), "count": dict(count), "learnable": {k: list(v) for k, v in learnable.items()}, "broke": dict(broke), "fixed": dict(fixed),
+    return {"miss": dict(miss), "count": dict(count), "learnable": {k: list(v) for k, v in learnable.items()},
+            "broke": dict(broke), "fixed": dict(fixed),
             "suggestions": suggestions, "wrong_suggestions": wrong_suggestions, "documents": len(images),
             "profiles": profiles, "seconds": time.perf_counter() - started}
 

@@ -9,10 +9,10 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from desktop.core.engines.base import Engine  # noqa: E402
-from desktop.core.memory import VendorMemory  # noqa: E402
-from desktop.core.model import Line  # noqa: E402
-from tests.test_memory import BAKERY, STATIONERY, _confirm  # noqa: E402
+from desktop.core.engines.base import Engine
+from desktop.core.memory import VendorMemory
+from desktop.core.model import Line
+from tests.test_memory import BAKERY, STATIONERY, _confirm
 
 LINES = [  # (text, relative box)
     ("KEDAI RUNCIT MAJU SDN BHD", (0.05, 0.03, 0.90, 0.07)),

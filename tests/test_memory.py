@@ -122,7 +122,8 @@ def test_fuzzy_header_survives_ocr_noise(memory: VendorMemory) -> None:
     _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD")
     # tax ID and phone lines unreadable: only the header, misread the way engines misread
     noisy = _noisy(BAKERY, {"GST ID: 000381399040": "G5T 1D: OOO381399O4O", "TEL: 03-55423228 FAX: 03-55423213":
-                            "TEI: 03-5542322B FAX 03-554Z3213", "(139386-X)": "(I39386-X", "BAKERIES": "BAKER1ES", "SELANGOR": "5ELANG0R", "JALAN": "JA1AN"})
+                            "TEI: 03-5542322B FAX 03-554Z3213", "(139386-X)": "(I39386-X", "BAKERIES": "BAKER1ES",
+                            "SELANGOR": "5ELANG0R", "JALAN": "JA1AN"})
     m = memory.match(_doc(noisy, "b.jpg"))
     assert m is not None and m.score >= MATCH_MIN and m.reasons == [m.reasons[0]] and "header" in m.reasons[0]
 

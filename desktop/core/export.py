@@ -11,8 +11,8 @@ Excel (.xlsx, written with openpyxl)
     ``Documents``: one row per document. Leading columns *Source file*, *Pages*, *Document type*,
     *Status* (``Error: ...``, ``Reviewed`` or ``Not reviewed``), *Problems* (the number of validation
     problems) and *Duplicate of* (``<earlier source> p. <pages> (<reason>)`` for a possible duplicate,
-    ``Document.duplicate_of``; also a row in ``Problems``), then one column per canonical field in :func:`desktop.core.doctypes.canonical_fields`
-    order with its English label (fields outside the canonical list follow, headed by their name).
+    ``Document.duplicate_of``; also a row in ``Problems``), then one column per canonical field in
+    :func:`desktop.core.doctypes.canonical_fields` order with its English label (fields outside the canonical list follow, headed by their name).
     Values keep their meaning as Excel types:
 
     - ``date`` fields: real dates (``number_format`` ``yyyy-mm-dd``); dates before 1900-03-01 stay text,

@@ -23,8 +23,9 @@ Recognising a vendor (:meth:`VendorMemory.match`) uses the evidence on the docum
   documents, counted from :data:`HEADER_MIN` (score = ratio / 100 x 0.95).
 
 When one of these agrees, the profile's address printed on the page (:func:`printed_on`) adds 0.9 (it
-tells a chain's branches apart). An ID or phone number known to more than one profile (a chain's branches share a GST ID; an office's
-own number printed on its suppliers' invoices) is no evidence for either. Independent pieces combine
+tells a chain's branches apart). An ID or phone number known to more than one profile (a chain's
+branches share a GST ID; an office's own number printed on its suppliers' invoices) is no evidence
+for either. Independent pieces combine
 as ``1 - prod(1 - s)``. A tax ID on the page that differs from every ID of the profile is conflicting
 evidence: the score is halved and the conflict named.
 
@@ -596,7 +597,8 @@ class VendorMemory:
 
         The profile taught is the one whose vendor name equals the confirmed name and whose address is
         alike (``fuzz.ratio`` >= :data:`BRANCH_MIN`) or printed on this document (the clerk corrected
-        its spelling); a chain's branches (same name, another address printed) become separate profiles, else the one with the confirmed tax ID,
+        its spelling); a chain's branches (same name, another address printed) become separate
+        profiles; else the one with the confirmed tax ID,
         else a new profile. Learning the same document again (:func:`doc_key`) replaces its lesson.
 
         Returns:

@@ -449,7 +449,7 @@ def apply_memory(doc: Document, options: ScanOptions) -> list[Diagnostic]:
             doc.document_type, doc.fields, doc.line_items = again.document_type, again.fields, again.line_items
             memory.apply(doc, match)
             doc.extras["memory"]["document_type_from_memory"] = True
-    except Exception as exc:  # the memory must never lose a document
+    except Exception as exc:  # noqa: BLE001 - the memory must never lose a document
         log.exception("the vendor memory failed on %s", doc.source)
         return [diag(Code.MEMORY_UNAVAILABLE, detail=str(exc) or type(exc).__name__)]
     return []

@@ -66,7 +66,7 @@ class DocumentCommand(QUndoCommand):
                     self._lesson = None
             else:
                 self._lesson = self._memory.teach_change(self._before, self._after)
-        except Exception:  # noqa: BLE001 - the clerk's edit matters more than the memory
+        except Exception:
             log.exception("the vendor memory could not learn from %s", self._after.get("source"))
 
     def redo(self) -> None:

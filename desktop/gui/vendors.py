@@ -124,7 +124,7 @@ class VendorsDialog(QDialog):
         layout.addWidget(self.status)
         self.refresh()
 
-    def _button(self, text: str, slot, row: QHBoxLayout) -> QPushButton:  # noqa: ANN001 - a slot
+    def _button(self, text: str, slot, row: QHBoxLayout) -> QPushButton:
         b = QPushButton(text, self)
         b.clicked.connect(slot)
         row.addWidget(b)
@@ -266,7 +266,8 @@ class VendorsDialog(QDialog):
         try:
             n = self.memory.export_json(path)
         except OSError as exc:
-            self._fail(OSError(self.tr("Could not write %1: %2").replace("%1", str(path)).replace("%2", str(exc.strerror or exc))))
+            message = self.tr("Could not write %1: %2").replace("%1", str(path))
+            self._fail(OSError(message.replace("%2", str(exc.strerror or exc))))
             return False
         self.status.setText(self.tr("%n vendor(s) written to %1", "", n).replace("%1", str(path)))
         return True
