@@ -126,6 +126,10 @@ class Code(str, Enum):
     ENGINE_FAILED = "engine_failed"
     ENGINE_FALLBACK = "engine_fallback"
     ENGINE_NOT_SET_UP = "engine_not_set_up"
+    ENGINE_CRASHED = "engine_crashed"
+    ENGINE_TIMED_OUT = "engine_timed_out"
+    ENGINE_NOTE = "engine_note"
+    READING_SUSPECT = "reading_suspect"
     MODEL_FIELDS_FAILED = "model_fields_failed"
     MODEL_NO_FIELDS = "model_no_fields"
     OUT_OF_MEMORY = "out_of_memory"
@@ -167,6 +171,14 @@ class Code(str, Enum):
     MEMORY_REPLACED = "memory_replaced"
     MEMORY_UNAVAILABLE = "memory_unavailable"
     POSSIBLE_DUPLICATE = "possible_duplicate"
+    EINVOICE_QR_MISMATCH = "einvoice_qr_mismatch"
+    XML_NOT_AN_INVOICE = "xml_not_an_invoice"
+    XML_INVOICE_UNREADABLE = "xml_invoice_unreadable"
+    OFD_UNREADABLE = "ofd_unreadable"
+    OFD_IMAGE_NOT_SHOWN = "ofd_image_not_shown"
+    OFD_IMAGE_MISSING = "ofd_image_missing"
+    OFD_OBJECT_NOT_DRAWN = "ofd_object_not_drawn"
+    OFD_PAGES_CUT = "ofd_pages_cut"
     POSITIVE_ON_CREDIT_NOTE = "positive_on_credit_note"
     SUBTOTAL_AS_TOTAL = "subtotal_as_total"
     # -- hostile inputs -----------------------------------------------------------------------------
@@ -211,8 +223,8 @@ class Entry:
 
 
 _E, _W, _I, _D = Severity.ERROR, Severity.WARNING, Severity.INFO, Severity.DETAIL
-_READABLE_EN = "Shoebox reads JPEG, PNG, TIFF, BMP, WebP, HEIC and PDF files"
-_READABLE_ZH = "Shoebox 可读取 JPEG、PNG、TIFF、BMP、WebP、HEIC 和 PDF 文件"
+_READABLE_EN = "Shoebox reads JPEG, PNG, TIFF, BMP, WebP, HEIC, PDF and OFD files and XML e-invoices"
+_READABLE_ZH = "Shoebox 可读取 JPEG、PNG、TIFF、BMP、WebP、HEIC、PDF、OFD 文件和 XML 电子发票"
 
 #: Every code's severity and messages. ``{name}`` fields are the diagnostic's parameters
 #: (``{name!r}`` quotes the value in English; the Chinese templates quote with “”).
@@ -298,6 +310,13 @@ CATALOGUE: dict[Code, Entry] = {
     Code.ALL_PAGES_FAILED: Entry(_E, "{reason} (and {more} more page failures)", "{reason}（另有 {more} 页失败）"),
     Code.ENGINE_UNAVAILABLE: Entry(_E, "the engine is unavailable: {detail}", "引擎不可用：{detail}"),
     Code.ENGINE_FAILED: Entry(_E, "{detail}", "{detail}"),
+    Code.ENGINE_CRASHED: Entry(_E, "the engine stopped unexpectedly while reading page {page} ({detail})",
+                               "读取第 {page} 页时识别引擎意外停止（{detail}）"),
+    Code.ENGINE_TIMED_OUT: Entry(_E, "reading page {page} took longer than {seconds} s and was stopped",
+                                 "第 {page} 页读取超过 {seconds} 秒，已被停止"),
+    Code.ENGINE_NOTE: Entry(_W, "{detail}", "识别引擎提示：{detail}"),
+    Code.READING_SUSPECT: Entry(_W, "the {engine} engine marked its reading of this page as doubtful: check this page",
+                                "{engine} 引擎认为此页的识别结果可疑：请检查此页"),
     Code.ENGINE_FALLBACK: Entry(_I, "HunyuanOCR not used: {reason}. Using PP-OCR on the CPU.",
                                 "未使用 HunyuanOCR：{reason}。改用 CPU 上的 PP-OCR。"),
     Code.ENGINE_NOT_SET_UP: Entry(_I, "HunyuanOCR is not set up on this computer; using PP-OCR on the CPU.",
@@ -367,6 +386,19 @@ CATALOGUE: dict[Code, Entry] = {
                                     "{value!r}", "票面上还有“{read}”；商家记忆（由 {taught} 学到）为“{value}”"),
     Code.MEMORY_UNAVAILABLE: Entry(_W, "the vendor memory could not be used ({detail})", "无法使用商家记忆（{detail}）"),
     Code.POSSIBLE_DUPLICATE: Entry(_W, "possible duplicate of {source} ({reason})", "可能与 {source} 重复（{reason}）"),
+    Code.EINVOICE_QR_MISMATCH: Entry(_W, "e-invoice data says {label} {value}, the QR code says {qr}",
+                                     "电子发票数据为 {value}，二维码为 {qr}"),
+    Code.XML_NOT_AN_INVOICE: Entry(_E, f"this XML file is not an e-invoice Shoebox reads ({{detail}}); {_READABLE_EN}",
+                                   f"此 XML 文件不是 Shoebox 可读取的电子发票（{{detail}}）；{_READABLE_ZH}"),
+    Code.XML_INVOICE_UNREADABLE: Entry(_E, "the XML invoice cannot be read: {detail}", "无法读取 XML 发票：{detail}"),
+    Code.OFD_UNREADABLE: Entry(_E, "the OFD file cannot be read: {detail}", "无法读取 OFD 文件：{detail}"),
+    Code.OFD_IMAGE_NOT_SHOWN: Entry(_I, "an image of this OFD page ({kind}) cannot be shown; the rest of the page is drawn",
+                                    "此 OFD 页面中的一幅图像（{kind}）无法显示；页面其余部分已绘制"),
+    Code.OFD_IMAGE_MISSING: Entry(_I, "an image this OFD page refers to is missing from the package",
+                                  "此 OFD 页面引用的图像不在文件包中"),
+    Code.OFD_OBJECT_NOT_DRAWN: Entry(_I, "a {kind} on this OFD page could not be drawn ({detail})",
+                                     "此 OFD 页面上的一个 {kind} 无法绘制（{detail}）"),
+    Code.OFD_PAGES_CUT: Entry(_W, "only the first {shown} of {pages} pages are shown", "只显示了 {pages} 页中的前 {shown} 页"),
     Code.POSITIVE_ON_CREDIT_NOTE: Entry(_W, "{name} {value} is positive on a credit note (its amounts are negative)",
                                         "红字发票/退款单上的金额 {value} 为正数（其金额应为负数）"),
     Code.SUBTOTAL_AS_TOTAL: Entry(_W, "no total label was found: the subtotal {raw} is used as the total; check it",

@@ -4,7 +4,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1075"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1100"/>
         <source>%n field(s) to check</source>
         <translation>
             <numerusform>%n field to check</numerusform>
@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1083"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1108"/>
         <source>(+%n more)</source>
         <translation>
             <numerusform>(+%n more)</numerusform>
@@ -20,7 +20,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1314"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1382"/>
         <source>%n of the documents have your edits or are reviewed. Remove them anyway? (The files themselves are not touched.)</source>
         <translation>
             <numerusform>%n of the documents has your edits or is reviewed. Remove them anyway? (The files themselves are not touched.)</numerusform>
@@ -28,7 +28,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1418"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1492"/>
         <source>Export %n document(s)</source>
         <translation>
             <numerusform>Export %n document</numerusform>
@@ -36,7 +36,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1449"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1523"/>
         <source>Exported %n document(s) to %1</source>
         <translation>
             <numerusform>Exported %n document to %1</numerusform>
@@ -90,7 +90,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/vendors.py" line="271"/>
+        <location filename="../../desktop/gui/vendors.py" line="272"/>
         <source>%n vendor(s) written to %1</source>
         <translation>
             <numerusform>%n vendor written to %1</numerusform>
@@ -98,7 +98,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/vendors.py" line="286"/>
+        <location filename="../../desktop/gui/vendors.py" line="287"/>
         <source>%n document(s) learned from %1</source>
         <translation>
             <numerusform>%n document learned from %1</numerusform>

@@ -4,47 +4,47 @@
 <context>
     <name>DuplicateBanner</name>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="322"/>
+        <location filename="../../desktop/gui/vendors.py" line="323"/>
         <source>Keep both</source>
         <translation>两张都保留</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="324"/>
+        <location filename="../../desktop/gui/vendors.py" line="325"/>
         <source>It is a different document: keep it and stop marking it</source>
         <translation>这是另一张单据：保留它，不再标记</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="327"/>
+        <location filename="../../desktop/gui/vendors.py" line="328"/>
         <source>Drop this one</source>
         <translation>删除这一张</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="329"/>
+        <location filename="../../desktop/gui/vendors.py" line="330"/>
         <source>It was already claimed: remove this copy from the queue (the file stays)</source>
         <translation>已经报销过：把这一份从队列中移除（文件本身保留）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="346"/>
+        <location filename="../../desktop/gui/vendors.py" line="347"/>
         <source>the same file</source>
         <translation>同一个文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="347"/>
+        <location filename="../../desktop/gui/vendors.py" line="348"/>
         <source>the same vendor and invoice number</source>
         <translation>同一商家、同一发票号码</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="348"/>
+        <location filename="../../desktop/gui/vendors.py" line="349"/>
         <source>the same vendor, date and total</source>
         <translation>同一商家、同一日期和金额</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="349"/>
+        <location filename="../../desktop/gui/vendors.py" line="350"/>
         <source>the same vendor and the same figures printed</source>
         <translation>同一商家、印着同样的数字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="351"/>
+        <location filename="../../desktop/gui/vendors.py" line="352"/>
         <source>Possible duplicate of %1: %2.</source>
         <translation>可能与 %1 重复：%2。</translation>
     </message>
@@ -149,22 +149,22 @@
     <message>
         <location filename="../../desktop/gui/form.py" line="222"/>
         <source>From the e-invoice&apos;s own data (XML); the page shows the same value</source>
-        <translation>来自电子发票自带的数据（XML）；票面显示相同的值</translation>
+        <translation>取自电子发票自带的数据（XML），页面上的值与之相同</translation>
     </message>
     <message>
         <location filename="../../desktop/gui/form.py" line="223"/>
         <source>From the e-invoice&apos;s own data (XML)</source>
-        <translation>来自电子发票自带的数据（XML）</translation>
+        <translation>取自电子发票自带的数据（XML）</translation>
     </message>
     <message>
         <location filename="../../desktop/gui/form.py" line="225"/>
         <source>OFD text</source>
-        <translation>OFD 文本</translation>
+        <translation>OFD 文字</translation>
     </message>
     <message>
         <location filename="../../desktop/gui/form.py" line="225"/>
         <source>From the text of the OFD file&apos;s page (no OCR needed)</source>
-        <translation>来自 OFD 文件页面的文本（无需 OCR）</translation>
+        <translation>取自 OFD 文件页面中的文字（无需 OCR）</translation>
     </message>
     <message>
         <location filename="../../desktop/gui/form.py" line="227"/>
@@ -174,7 +174,7 @@
     <message>
         <location filename="../../desktop/gui/form.py" line="227"/>
         <source>PDF text</source>
-        <translation>PDF 文本</translation>
+        <translation>PDF 文字</translation>
     </message>
     <message>
         <location filename="../../desktop/gui/form.py" line="229"/>
@@ -215,770 +215,805 @@
         <translation>未启动</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="254"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="259"/>
         <source>Page</source>
         <translation>页面</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="286"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="291"/>
         <source>&amp;Type:</source>
         <translation>类型(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="290"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="1040"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="1281"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="295"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1065"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1349"/>
         <source>Mark reviewed</source>
         <translation>标记为已审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="292"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="297"/>
         <source>Mark this document reviewed and go to the next one (Ctrl+Enter)</source>
         <translation>将此单据标记为已审核并转到下一张（Ctrl+Enter）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="316"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="321"/>
         <source>Fields</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="317"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="322"/>
         <source>Page text</source>
         <translation>页面文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="322"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="327"/>
         <source>Task output</source>
         <translation>任务输出</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="336"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="341"/>
         <source>OCR engine not started</source>
         <translation>OCR 引擎未启动</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="339"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="344"/>
         <source>%v of %m files</source>
         <translation>%v / %m 个文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="349"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="397"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="354"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="402"/>
         <source>Stop reading after the current page</source>
         <translation>读完当前页后停止</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="369"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="374"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="370"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="375"/>
         <source>Add receipts and invoices to the queue</source>
         <translation>将收据和发票加入队列</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="371"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="376"/>
         <source>&amp;Paste image</source>
         <translation>粘贴图片(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="372"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="377"/>
         <source>Add the image on the clipboard to the queue</source>
         <translation>将剪贴板中的图片加入队列</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="373"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="378"/>
         <source>&amp;Export reviewed…</source>
         <translation>导出已审核(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="374"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="379"/>
         <source>Save the reviewed documents as Excel, JSON or CSV</source>
         <translation>将已审核的单据保存为 Excel、JSON 或 CSV</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="375"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="380"/>
         <source>Export &amp;all…</source>
         <translation>全部导出(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="376"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="381"/>
         <source>Export &amp;selected…</source>
         <translation>导出所选(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="377"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="382"/>
         <source>&amp;Remove from queue</source>
         <translation>从队列中移除(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="381"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="386"/>
         <source>Read &amp;queued files</source>
         <translation>读取排队的文件(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="382"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="387"/>
         <source>Read every file still waiting in the queue</source>
         <translation>读取队列中所有等待的文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="383"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="388"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="384"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="389"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="386"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="391"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="392"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="397"/>
         <source>Mark &amp;reviewed</source>
         <translation>标记为已审核(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="394"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="399"/>
         <source>Mark this document reviewed and go to the next one that needs review</source>
         <translation>将此单据标记为已审核并转到下一张待审核单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="395"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="400"/>
         <source>&amp;Next needing review</source>
         <translation>下一张待审核(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="396"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="401"/>
         <source>&amp;Cancel reading</source>
         <translation>取消读取(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="400"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="405"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="402"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="407"/>
         <source>&amp;Vendors…</source>
         <translation>商家(&amp;V)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="403"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="408"/>
         <source>What Shoebox learned about your vendors: rename, merge, edit, share</source>
         <translation>Shoebox 学到的商家信息：重命名、合并、编辑、共享</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="405"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="410"/>
         <source>&amp;About Shoebox</source>
         <translation>关于 Shoebox(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="407"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="412"/>
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="410"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="415"/>
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="411"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="416"/>
         <source>Next page</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="412"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="417"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="413"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="418"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="415"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="420"/>
         <source>&amp;Actual pixels (100%)</source>
         <translation>实际像素 (100%)(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="416"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="421"/>
         <source>Fit &amp;width</source>
         <translation>适合宽度(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="417"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="422"/>
         <source>Fit &amp;page</source>
         <translation>适合页面(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="418"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="423"/>
         <source>Show recognised &amp;lines</source>
         <translation>显示识别的文字行(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="419"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="424"/>
         <source>Outline the recognised lines on the page</source>
         <translation>在页面上框出识别的文字行</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="422"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="427"/>
         <source>Rotate left and read again</source>
         <translation>向左旋转并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="423"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="428"/>
         <source>Turn this page 90° anticlockwise and read it again</source>
         <translation>将此页逆时针旋转 90° 并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="424"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="429"/>
         <source>Rotate right and read again</source>
         <translation>向右旋转并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="425"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="430"/>
         <source>Turn this page 90° clockwise and read it again</source>
         <translation>将此页顺时针旋转 90° 并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="430"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="432"/>
+        <source>&amp;Split document at this page</source>
+        <translation>在此页拆分单据(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="433"/>
+        <source>Make the page shown the first page of a new document</source>
+        <translation>让当前显示的页面成为新单据的第一页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="434"/>
+        <source>&amp;Merge with next document</source>
+        <translation>与下一份单据合并(&amp;M)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="435"/>
+        <source>Join the next document of the same file to this one</source>
+        <translation>把同一文件中的下一份单据并入这一份</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="440"/>
         <source>Convert the whole document to Markdown (tables as HTML)</source>
         <translation>将整个文档转换为 Markdown（表格为 HTML）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="431"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="441"/>
         <source>Extract the tables as HTML (exported as an extra Excel sheet)</source>
         <translation>将表格提取为 HTML（导出时成为额外的 Excel 工作表）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="432"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="442"/>
         <source>Translate the text of the document into English</source>
         <translation>将文档文字翻译成英文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="433"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="443"/>
         <source>Translate the text of the document into Chinese</source>
         <translation>将文档文字翻译成中文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="436"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="446"/>
         <source>Convert to &amp;Markdown</source>
         <translation>转换为 &amp;Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="437"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="447"/>
         <source>Extract &amp;tables (HTML)</source>
         <translation>提取表格(&amp;T)（HTML）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="438"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="448"/>
         <source>Translate to &amp;English</source>
         <translation>翻译成英文(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="439"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="449"/>
         <source>Translate to &amp;Chinese</source>
         <translation>翻译成中文(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="446"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="456"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="448"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="458"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="456"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="466"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="464"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="474"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="473"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="483"/>
         <source>&amp;Document</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="476"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="488"/>
         <source>&amp;Settings</source>
         <translation>设置(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="478"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="490"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="480"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="492"/>
         <source>System language</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="487"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="499"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="490"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="502"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="499"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="511"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="499"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="668"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="511"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="693"/>
         <source>Paste</source>
         <translation>粘贴</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="500"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="1410"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="512"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1484"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="500"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="1079"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="512"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1104"/>
         <source>Reviewed</source>
         <translation>已审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="501"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="513"/>
         <source>Next</source>
         <translation>下一张</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="501"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="513"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="502"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="514"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="505"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="517"/>
         <source>Document tasks</source>
         <translation>文档任务</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="510"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="522"/>
         <source>Markdown</source>
         <translation>Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="510"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="522"/>
         <source>Tables</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="511"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="523"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="511"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="523"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="590"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="583"/>
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="609"/>
         <source>No documents found in %1</source>
         <translation>在 %1 中未找到单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="622"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="644"/>
         <source>Settings could not be saved: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="632"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="654"/>
         <source>No recent files</source>
         <translation>没有最近的文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="639"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="661"/>
         <source>Open documents</source>
         <translation>打开单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="640"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="662"/>
         <source>Documents (%1)</source>
         <translation>单据 (%1)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="640"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="662"/>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="658"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="680"/>
         <source>The clipboard holds no image or file.</source>
         <translation>剪贴板中没有图片或文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="668"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="693"/>
         <source>The image could not be saved to %1.</source>
         <translation>无法将图片保存到 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="711"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="1256"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="736"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1283"/>
         <source>Reading is not available in this installation (%1)</source>
         <translation>此安装无法读取单据（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="730"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="755"/>
         <source>Cancelling after the current page…</source>
         <translation>读完当前页后取消…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="754"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="779"/>
         <source>Waiting for the OCR engine to start…</source>
         <translation>正在等待 OCR 引擎启动…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="755"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="785"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="780"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="810"/>
         <source>Needs the HunyuanOCR engine on a GPU; see Settings.</source>
         <translation>需要在 GPU 上运行的 HunyuanOCR 引擎；请参阅“设置”。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="757"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="782"/>
         <source>Select a document that has been read first.</source>
         <translation>请先选择一个已识别的文档。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="759"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="784"/>
         <source>This document is being read; wait until it is done.</source>
         <translation>正在识别此文档，请等待完成。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="769"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="794"/>
         <source>Convert to Markdown</source>
         <translation>转换为 Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="770"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="795"/>
         <source>Extract tables</source>
         <translation>提取表格</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="771"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="796"/>
         <source>Translate to English</source>
         <translation>翻译成英文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="772"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="797"/>
         <source>Translate to Chinese</source>
         <translation>翻译成中文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="820"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="845"/>
         <source>%1 done: %2</source>
         <translation>%1 完成：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="827"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="852"/>
         <source>%1 failed: %2</source>
         <translation>%1 失败：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="838"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="863"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="838"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="863"/>
         <source>Loading the OCR engine…</source>
         <translation>正在加载 OCR 引擎…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="840"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="865"/>
         <source>%1 ready</source>
         <translation>%1 已就绪</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="845"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="870"/>
         <source>slow on the CPU</source>
         <translation>在 CPU 上较慢</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="865"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="890"/>
         <source>reading…</source>
         <translation>读取中…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="868"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="893"/>
         <source>page %1 of %2</source>
         <translation>第 %1 / %2 页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="878"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="903"/>
         <source>Nothing was read from this file.</source>
         <translation>未从此文件读取到内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="890"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="915"/>
         <source>Rotate and read again</source>
         <translation>旋转并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="897"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="922"/>
         <source>Reading again failed: %1</source>
         <translation>重新识别失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="905"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="907"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="930"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="932"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="919"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="944"/>
         <source>Reading finished.</source>
         <translation>读取完成。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="954"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="979"/>
         <source>The page could not be shown: %1</source>
         <translation>无法显示此页：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1006"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1031"/>
         <source>No document</source>
         <translation>没有单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1009"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1034"/>
         <source>Drop receipts, invoices or whole folders here, or use File ▸ Open (Ctrl+O).</source>
         <translation>将收据、发票或整个文件夹拖放到此处，或使用“文件 ▸ 打开”（Ctrl+O）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1010"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1035"/>
         <source>Drop files here</source>
         <translation>将文件拖放到此处</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1017"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1042"/>
         <source>Waiting to be read…</source>
         <translation>等待读取…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1017"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1042"/>
         <source>Reading…</source>
         <translation>读取中…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1028"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1053"/>
         <source>This file could not be read:
 %1</source>
         <translation>无法读取此文件：
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1033"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1058"/>
         <source>Reading failed: %1</source>
         <translation>读取失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1040"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1065"/>
         <source>Reviewed ✓</source>
         <translation>已审核 ✓</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1075"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1100"/>
         <source>%n field(s) to check</source>
         <translation>
             <numerusform>%n 个字段需要检查</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1077"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1102"/>
         <source>Every field checks out</source>
         <translation>所有字段均通过检查</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1083"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1108"/>
         <source>(+%n more)</source>
         <translation>
             <numerusform>（另有 %n 条）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1098"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1125"/>
         <source>Page %1 of %2</source>
         <translation>第 %1 / %2 页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1162"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1189"/>
         <source>Click a field in the form first, then a line on the page to copy its text into it.</source>
         <translation>先点击表单中的字段，再点击页面上的文字行，即可将文字填入该字段。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1167"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1194"/>
         <source>Put “%1” into %2</source>
         <translation>将“%1”填入 %2</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1170"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1197"/>
         <source>Copy text</source>
         <translation>复制文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1214"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1241"/>
         <source>Edit %1</source>
         <translation>编辑 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1239"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1266"/>
         <source>Change type</source>
         <translation>更改类型</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1239"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1266"/>
         <source>The fields could not be read again: %1</source>
         <translation>无法重新提取字段：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1244"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1271"/>
         <source>Change document type</source>
         <translation>更改单据类型</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1255"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1282"/>
         <source>Read again</source>
         <translation>重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1259"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1286"/>
         <source>reading page %1 again…</source>
         <translation>正在重新识别第 %1 页…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1281"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1305"/>
+        <source>Split document</source>
+        <translation>拆分单据</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="1331"/>
+        <source>Merge documents</source>
+        <translation>合并单据</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="1349"/>
         <source>Mark as needing review</source>
         <translation>标记为待审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1303"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1371"/>
         <source>No document needs review.</source>
         <translation>没有待审核的单据。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1313"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1381"/>
         <source>Remove from queue</source>
         <translation>从队列中移除</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1314"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1382"/>
         <source>%n of the documents have your edits or are reviewed. Remove them anyway? (The files themselves are not touched.)</source>
         <translation>
             <numerusform>其中 %n 张单据含有您的修改或已审核。仍要移除吗？（文件本身不会被改动。）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1334"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1402"/>
         <source>The vendor memory cannot be used: %1</source>
         <translation>无法使用商家记忆：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1357"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1431"/>
         <source>%1 is no longer in the queue (it was confirmed earlier)</source>
         <translation>%1 已不在队列中（之前已确认）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1368"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1442"/>
         <source>Keep both</source>
         <translation>两张都保留</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1411"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1485"/>
         <source>No document is marked reviewed yet (Ctrl+Enter marks one).</source>
         <translation>还没有已审核的单据（按 Ctrl+Enter 标记）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1412"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1486"/>
         <source>Select documents in the queue first.</source>
         <translation>请先在队列中选择单据。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1413"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1487"/>
         <source>Nothing has been read yet.</source>
         <translation>尚未读取任何单据。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1418"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1492"/>
         <source>Export %n document(s)</source>
         <translation>
             <numerusform>导出 %n 张单据</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1419"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1493"/>
         <source>Excel workbook (*.xlsx)</source>
         <translation>Excel 工作簿 (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1419"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1493"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1419"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1493"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1443"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1517"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1444"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1518"/>
         <source>%1 could not be written:
 %2</source>
         <translation>无法写入 %1：
 %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1449"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1523"/>
         <source>Exported %n document(s) to %1</source>
         <translation>
             <numerusform>已将 %n 张单据导出到 %1</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1467"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1541"/>
         <source>Restarting the OCR engine…</source>
         <translation>正在重新启动 OCR 引擎…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1480"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1554"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1481"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1555"/>
         <source>The new language is used the next time Shoebox starts.</source>
         <translation>新语言将在下次启动 Shoebox 时生效。</translation>
     </message>
@@ -1442,32 +1477,32 @@
         <translation>无法写入 %1：%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/vendors.py" line="271"/>
+        <location filename="../../desktop/gui/vendors.py" line="272"/>
         <source>%n vendor(s) written to %1</source>
         <translation>
             <numerusform>已将 %n 个商家写入 %1</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="275"/>
+        <location filename="../../desktop/gui/vendors.py" line="276"/>
         <source>Export vendors</source>
         <translation>导出商家</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="276"/>
-        <location filename="../../desktop/gui/vendors.py" line="290"/>
+        <location filename="../../desktop/gui/vendors.py" line="277"/>
+        <location filename="../../desktop/gui/vendors.py" line="291"/>
         <source>Vendor list (*.json)</source>
         <translation>商家列表 (*.json)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/vendors.py" line="286"/>
+        <location filename="../../desktop/gui/vendors.py" line="287"/>
         <source>%n document(s) learned from %1</source>
         <translation>
             <numerusform>从 %1 学到了 %n 张单据</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="290"/>
+        <location filename="../../desktop/gui/vendors.py" line="291"/>
         <source>Import vendors</source>
         <translation>导入商家</translation>
     </message>
