@@ -18,7 +18,7 @@ from desktop.core.duplicates import (
     facts_of,
     find_duplicate,
 )
-from desktop.core.engines.fake import FakeEngine, RecordedPage
+from tests.fake_engines import FakeEngine, RecordedPage
 from desktop.core.export import export
 from desktop.core.model import Document, Field, ScanResult
 from desktop.core.pipeline import ScanOptions, scan_file

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from desktop.core.engines.base import Engine
+from desktop.core.engines.base import Engine, PageReading
 from desktop.core.memory import VendorMemory
 from desktop.core.model import Line
 from tests.test_memory import BAKERY, STATIONERY, _confirm
@@ -28,9 +28,9 @@ class ScriptedEngine(Engine):
     name = "scripted"
     version = "1"
 
-    def recognise(self, image: np.ndarray) -> list[Line]:
+    def read_page(self, image: np.ndarray) -> PageReading:
         h, w = image.shape[:2]
-        return [Line(t, (x0 * w, y0 * h, x1 * w, y1 * h), 0.95) for t, (x0, y0, x1, y1) in LINES]
+        return PageReading([Line(t, (x0 * w, y0 * h, x1 * w, y1 * h), 0.95) for t, (x0, y0, x1, y1) in LINES])
 
 
 def _png(path: Path, shade: int = 255) -> Path:

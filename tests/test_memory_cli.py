@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from desktop import cli
-from desktop.core.engines.fake import FakeEngine, RecordedPage
+from tests.fake_engines import FakeEngine, RecordedPage
 from desktop.core.memory import VendorMemory
 from desktop.core.model import ScanResult
 
