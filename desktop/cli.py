@@ -599,11 +599,12 @@ def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: A
     from tqdm import tqdm
 
     from desktop.core.inputs import printable
+    from desktop.core.progress import Throughput
 
     bar = tqdm(total=len(files), unit="file", file=sys.stderr, dynamic_ncols=True,
                disable=True if console.quiet else None)
     console.bar = bar
-    rate = _Throughput(len(files))
+    rate = Throughput(len(files))
     try:
         for path in files:
             bar.set_postfix_str(f"{printable(Path(path).name)} · {rate.text()}", refresh=True)

@@ -210,810 +210,810 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="169"/>
-        <source>not started</source>
-        <translation>未启动</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="259"/>
-        <source>Page</source>
-        <translation>页面</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="291"/>
-        <source>&amp;Type:</source>
-        <translation>类型(&amp;T)：</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="295"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="1065"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="1349"/>
-        <source>Mark reviewed</source>
-        <translation>标记为已审核</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="297"/>
-        <source>Mark this document reviewed and go to the next one (Ctrl+Enter)</source>
-        <translation>将此单据标记为已审核并转到下一张（Ctrl+Enter）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="321"/>
-        <source>Fields</source>
-        <translation>字段</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="322"/>
-        <source>Page text</source>
-        <translation>页面文字</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="327"/>
-        <source>Task output</source>
-        <translation>任务输出</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="341"/>
-        <source>OCR engine not started</source>
-        <translation>OCR 引擎未启动</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="344"/>
-        <source>%v of %m files</source>
-        <translation>%v / %m 个文件</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="354"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="402"/>
-        <source>Stop reading after the current page</source>
-        <translation>读完当前页后停止</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="374"/>
-        <source>&amp;Open…</source>
-        <translation>打开(&amp;O)…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="375"/>
-        <source>Add receipts and invoices to the queue</source>
-        <translation>将收据和发票加入队列</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="376"/>
-        <source>&amp;Paste image</source>
-        <translation>粘贴图片(&amp;P)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="377"/>
-        <source>Add the image on the clipboard to the queue</source>
-        <translation>将剪贴板中的图片加入队列</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="378"/>
-        <source>&amp;Export reviewed…</source>
-        <translation>导出已审核(&amp;E)…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="379"/>
-        <source>Save the reviewed documents as Excel, JSON or CSV</source>
-        <translation>将已审核的单据保存为 Excel、JSON 或 CSV</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="380"/>
-        <source>Export &amp;all…</source>
-        <translation>全部导出(&amp;A)…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="381"/>
-        <source>Export &amp;selected…</source>
-        <translation>导出所选(&amp;S)…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="382"/>
-        <source>&amp;Remove from queue</source>
-        <translation>从队列中移除(&amp;R)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="386"/>
-        <source>Read &amp;queued files</source>
-        <translation>读取排队的文件(&amp;Q)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="387"/>
-        <source>Read every file still waiting in the queue</source>
-        <translation>读取队列中所有等待的文件</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="388"/>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="389"/>
-        <source>&amp;Undo</source>
-        <translation>撤销(&amp;U)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="391"/>
-        <source>&amp;Redo</source>
-        <translation>重做(&amp;R)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="397"/>
-        <source>Mark &amp;reviewed</source>
-        <translation>标记为已审核(&amp;R)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="399"/>
-        <source>Mark this document reviewed and go to the next one that needs review</source>
-        <translation>将此单据标记为已审核并转到下一张待审核单据</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="400"/>
-        <source>&amp;Next needing review</source>
-        <translation>下一张待审核(&amp;N)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="401"/>
-        <source>&amp;Cancel reading</source>
-        <translation>取消读取(&amp;C)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="405"/>
-        <source>&amp;Settings…</source>
-        <translation>设置(&amp;S)…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="407"/>
-        <source>&amp;Vendors…</source>
-        <translation>商家(&amp;V)…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="408"/>
-        <source>What Shoebox learned about your vendors: rename, merge, edit, share</source>
-        <translation>Shoebox 学到的商家信息：重命名、合并、编辑、共享</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="410"/>
-        <source>&amp;About Shoebox</source>
-        <translation>关于 Shoebox(&amp;A)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="412"/>
-        <source>&amp;Full screen</source>
-        <translation>全屏(&amp;F)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="415"/>
-        <source>Previous page</source>
-        <translation>上一页</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="416"/>
-        <source>Next page</source>
-        <translation>下一页</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="417"/>
-        <source>Zoom &amp;in</source>
-        <translation>放大(&amp;I)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="418"/>
-        <source>Zoom &amp;out</source>
-        <translation>缩小(&amp;O)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="420"/>
-        <source>&amp;Actual pixels (100%)</source>
-        <translation>实际像素 (100%)(&amp;A)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="421"/>
-        <source>Fit &amp;width</source>
-        <translation>适合宽度(&amp;W)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="422"/>
-        <source>Fit &amp;page</source>
-        <translation>适合页面(&amp;P)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="423"/>
-        <source>Show recognised &amp;lines</source>
-        <translation>显示识别的文字行(&amp;L)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="424"/>
-        <source>Outline the recognised lines on the page</source>
-        <translation>在页面上框出识别的文字行</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="427"/>
-        <source>Rotate left and read again</source>
-        <translation>向左旋转并重新识别</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="428"/>
-        <source>Turn this page 90° anticlockwise and read it again</source>
-        <translation>将此页逆时针旋转 90° 并重新识别</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="429"/>
-        <source>Rotate right and read again</source>
-        <translation>向右旋转并重新识别</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="430"/>
-        <source>Turn this page 90° clockwise and read it again</source>
-        <translation>将此页顺时针旋转 90° 并重新识别</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="432"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="434"/>
         <source>&amp;Split document at this page</source>
         <translation>在此页拆分单据(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="433"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="435"/>
         <source>Make the page shown the first page of a new document</source>
-        <translation>让当前显示的页面成为新单据的第一页</translation>
+        <translation>将当前显示的页作为新单据的第一页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="434"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="436"/>
         <source>&amp;Merge with next document</source>
         <translation>与下一份单据合并(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="435"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="437"/>
         <source>Join the next document of the same file to this one</source>
-        <translation>把同一文件中的下一份单据并入这一份</translation>
+        <translation>把同一文件中的下一份单据并入本单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="440"/>
-        <source>Convert the whole document to Markdown (tables as HTML)</source>
-        <translation>将整个文档转换为 Markdown（表格为 HTML）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="441"/>
-        <source>Extract the tables as HTML (exported as an extra Excel sheet)</source>
-        <translation>将表格提取为 HTML（导出时成为额外的 Excel 工作表）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="442"/>
-        <source>Translate the text of the document into English</source>
-        <translation>将文档文字翻译成英文</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="443"/>
-        <source>Translate the text of the document into Chinese</source>
-        <translation>将文档文字翻译成中文</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="446"/>
-        <source>Convert to &amp;Markdown</source>
-        <translation>转换为 &amp;Markdown</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="447"/>
-        <source>Extract &amp;tables (HTML)</source>
-        <translation>提取表格(&amp;T)（HTML）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="448"/>
-        <source>Translate to &amp;English</source>
-        <translation>翻译成英文(&amp;E)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="449"/>
-        <source>Translate to &amp;Chinese</source>
-        <translation>翻译成中文(&amp;C)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="456"/>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="458"/>
-        <source>Open &amp;recent</source>
-        <translation>最近打开(&amp;R)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="466"/>
-        <source>&amp;Edit</source>
-        <translation>编辑(&amp;E)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="474"/>
-        <source>&amp;View</source>
-        <translation>视图(&amp;V)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="483"/>
-        <source>&amp;Document</source>
-        <translation>文档(&amp;D)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="488"/>
-        <source>&amp;Settings</source>
-        <translation>设置(&amp;S)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="490"/>
-        <source>&amp;Language</source>
-        <translation>语言(&amp;L)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="492"/>
-        <source>System language</source>
-        <translation>跟随系统</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="499"/>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="502"/>
-        <source>Main</source>
-        <translation>主工具栏</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="511"/>
-        <source>Open</source>
-        <translation>打开</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="511"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="693"/>
-        <source>Paste</source>
-        <translation>粘贴</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="512"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="1484"/>
-        <source>Export</source>
-        <translation>导出</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="512"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="1104"/>
-        <source>Reviewed</source>
-        <translation>已审核</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="513"/>
-        <source>Next</source>
-        <translation>下一张</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="513"/>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="514"/>
-        <source>Settings</source>
-        <translation>设置</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="517"/>
-        <source>Document tasks</source>
-        <translation>文档任务</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="522"/>
-        <source>Markdown</source>
-        <translation>Markdown</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="522"/>
-        <source>Tables</source>
-        <translation>表格</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="523"/>
-        <source>English</source>
-        <translation>英文</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="523"/>
-        <source>Chinese</source>
-        <translation>中文</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="583"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="585"/>
         <source>Session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="609"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1315"/>
+        <source>Split document</source>
+        <translation>拆分单据</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="1341"/>
+        <source>Merge documents</source>
+        <translation>合并单据</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="170"/>
+        <source>not started</source>
+        <translation>未启动</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="261"/>
+        <source>Page</source>
+        <translation>页面</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="293"/>
+        <source>&amp;Type:</source>
+        <translation>类型(&amp;T)：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="297"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1075"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1359"/>
+        <source>Mark reviewed</source>
+        <translation>标记为已审核</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="299"/>
+        <source>Mark this document reviewed and go to the next one (Ctrl+Enter)</source>
+        <translation>将此单据标记为已审核并转到下一张（Ctrl+Enter）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="323"/>
+        <source>Fields</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="324"/>
+        <source>Page text</source>
+        <translation>页面文字</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="329"/>
+        <source>Task output</source>
+        <translation>任务输出</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="343"/>
+        <source>OCR engine not started</source>
+        <translation>OCR 引擎未启动</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="346"/>
+        <source>%v of %m files</source>
+        <translation>%v / %m 个文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="356"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="404"/>
+        <source>Stop reading after the current page</source>
+        <translation>读完当前页后停止</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="376"/>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="377"/>
+        <source>Add receipts and invoices to the queue</source>
+        <translation>将收据和发票加入队列</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="378"/>
+        <source>&amp;Paste image</source>
+        <translation>粘贴图片(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="379"/>
+        <source>Add the image on the clipboard to the queue</source>
+        <translation>将剪贴板中的图片加入队列</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="380"/>
+        <source>&amp;Export reviewed…</source>
+        <translation>导出已审核(&amp;E)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="381"/>
+        <source>Save the reviewed documents as Excel, JSON or CSV</source>
+        <translation>将已审核的单据保存为 Excel、JSON 或 CSV</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="382"/>
+        <source>Export &amp;all…</source>
+        <translation>全部导出(&amp;A)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="383"/>
+        <source>Export &amp;selected…</source>
+        <translation>导出所选(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="384"/>
+        <source>&amp;Remove from queue</source>
+        <translation>从队列中移除(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="388"/>
+        <source>Read &amp;queued files</source>
+        <translation>读取排队的文件(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="389"/>
+        <source>Read every file still waiting in the queue</source>
+        <translation>读取队列中所有等待的文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="390"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="391"/>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="393"/>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="399"/>
+        <source>Mark &amp;reviewed</source>
+        <translation>标记为已审核(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="401"/>
+        <source>Mark this document reviewed and go to the next one that needs review</source>
+        <translation>将此单据标记为已审核并转到下一张待审核单据</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="402"/>
+        <source>&amp;Next needing review</source>
+        <translation>下一张待审核(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="403"/>
+        <source>&amp;Cancel reading</source>
+        <translation>取消读取(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="407"/>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="409"/>
+        <source>&amp;Vendors…</source>
+        <translation>商家(&amp;V)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="410"/>
+        <source>What Shoebox learned about your vendors: rename, merge, edit, share</source>
+        <translation>Shoebox 学到的商家信息：重命名、合并、编辑、共享</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="412"/>
+        <source>&amp;About Shoebox</source>
+        <translation>关于 Shoebox(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="414"/>
+        <source>&amp;Full screen</source>
+        <translation>全屏(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="417"/>
+        <source>Previous page</source>
+        <translation>上一页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="418"/>
+        <source>Next page</source>
+        <translation>下一页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="419"/>
+        <source>Zoom &amp;in</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="420"/>
+        <source>Zoom &amp;out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="422"/>
+        <source>&amp;Actual pixels (100%)</source>
+        <translation>实际像素 (100%)(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="423"/>
+        <source>Fit &amp;width</source>
+        <translation>适合宽度(&amp;W)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="424"/>
+        <source>Fit &amp;page</source>
+        <translation>适合页面(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="425"/>
+        <source>Show recognised &amp;lines</source>
+        <translation>显示识别的文字行(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="426"/>
+        <source>Outline the recognised lines on the page</source>
+        <translation>在页面上框出识别的文字行</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="429"/>
+        <source>Rotate left and read again</source>
+        <translation>向左旋转并重新识别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="430"/>
+        <source>Turn this page 90° anticlockwise and read it again</source>
+        <translation>将此页逆时针旋转 90° 并重新识别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="431"/>
+        <source>Rotate right and read again</source>
+        <translation>向右旋转并重新识别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="432"/>
+        <source>Turn this page 90° clockwise and read it again</source>
+        <translation>将此页顺时针旋转 90° 并重新识别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="442"/>
+        <source>Convert the whole document to Markdown (tables as HTML)</source>
+        <translation>将整个文档转换为 Markdown（表格为 HTML）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="443"/>
+        <source>Extract the tables as HTML (exported as an extra Excel sheet)</source>
+        <translation>将表格提取为 HTML（导出时成为额外的 Excel 工作表）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="444"/>
+        <source>Translate the text of the document into English</source>
+        <translation>将文档文字翻译成英文</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="445"/>
+        <source>Translate the text of the document into Chinese</source>
+        <translation>将文档文字翻译成中文</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="448"/>
+        <source>Convert to &amp;Markdown</source>
+        <translation>转换为 &amp;Markdown</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="449"/>
+        <source>Extract &amp;tables (HTML)</source>
+        <translation>提取表格(&amp;T)（HTML）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="450"/>
+        <source>Translate to &amp;English</source>
+        <translation>翻译成英文(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="451"/>
+        <source>Translate to &amp;Chinese</source>
+        <translation>翻译成中文(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="458"/>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="460"/>
+        <source>Open &amp;recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="468"/>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="476"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="485"/>
+        <source>&amp;Document</source>
+        <translation>文档(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="490"/>
+        <source>&amp;Settings</source>
+        <translation>设置(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="492"/>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="494"/>
+        <source>System language</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="501"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="504"/>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="513"/>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="513"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="695"/>
+        <source>Paste</source>
+        <translation>粘贴</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="514"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1494"/>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="514"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1114"/>
+        <source>Reviewed</source>
+        <translation>已审核</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="515"/>
+        <source>Next</source>
+        <translation>下一张</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="515"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="516"/>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="519"/>
+        <source>Document tasks</source>
+        <translation>文档任务</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="524"/>
+        <source>Markdown</source>
+        <translation>Markdown</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="524"/>
+        <source>Tables</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="525"/>
+        <source>English</source>
+        <translation>英文</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="525"/>
+        <source>Chinese</source>
+        <translation>中文</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="611"/>
         <source>No documents found in %1</source>
         <translation>在 %1 中未找到单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="644"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="646"/>
         <source>Settings could not be saved: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="654"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="656"/>
         <source>No recent files</source>
         <translation>没有最近的文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="661"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="663"/>
         <source>Open documents</source>
         <translation>打开单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="662"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="664"/>
         <source>Documents (%1)</source>
         <translation>单据 (%1)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="662"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="664"/>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="680"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="682"/>
         <source>The clipboard holds no image or file.</source>
         <translation>剪贴板中没有图片或文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="693"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="695"/>
         <source>The image could not be saved to %1.</source>
         <translation>无法将图片保存到 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="736"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="1283"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="738"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1293"/>
         <source>Reading is not available in this installation (%1)</source>
         <translation>此安装无法读取单据（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="755"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="760"/>
         <source>Cancelling after the current page…</source>
         <translation>读完当前页后取消…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="779"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="784"/>
         <source>Waiting for the OCR engine to start…</source>
         <translation>正在等待 OCR 引擎启动…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="780"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="810"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="785"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="815"/>
         <source>Needs the HunyuanOCR engine on a GPU; see Settings.</source>
         <translation>需要在 GPU 上运行的 HunyuanOCR 引擎；请参阅“设置”。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="782"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="787"/>
         <source>Select a document that has been read first.</source>
         <translation>请先选择一个已识别的文档。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="784"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="789"/>
         <source>This document is being read; wait until it is done.</source>
         <translation>正在识别此文档，请等待完成。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="794"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="799"/>
         <source>Convert to Markdown</source>
         <translation>转换为 Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="795"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="800"/>
         <source>Extract tables</source>
         <translation>提取表格</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="796"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="801"/>
         <source>Translate to English</source>
         <translation>翻译成英文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="797"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="802"/>
         <source>Translate to Chinese</source>
         <translation>翻译成中文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="845"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="850"/>
         <source>%1 done: %2</source>
         <translation>%1 完成：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="852"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="857"/>
         <source>%1 failed: %2</source>
         <translation>%1 失败：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="863"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="868"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="863"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="868"/>
         <source>Loading the OCR engine…</source>
         <translation>正在加载 OCR 引擎…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="865"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="870"/>
         <source>%1 ready</source>
         <translation>%1 已就绪</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="870"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="875"/>
         <source>slow on the CPU</source>
         <translation>在 CPU 上较慢</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="890"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="895"/>
         <source>reading…</source>
         <translation>读取中…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="893"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="898"/>
         <source>page %1 of %2</source>
         <translation>第 %1 / %2 页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="903"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="911"/>
         <source>Nothing was read from this file.</source>
         <translation>未从此文件读取到内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="915"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="923"/>
         <source>Rotate and read again</source>
         <translation>旋转并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="922"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="930"/>
         <source>Reading again failed: %1</source>
         <translation>重新识别失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="930"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="932"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="938"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="940"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="944"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="954"/>
         <source>Reading finished.</source>
         <translation>读取完成。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="979"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="989"/>
         <source>The page could not be shown: %1</source>
         <translation>无法显示此页：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1031"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1041"/>
         <source>No document</source>
         <translation>没有单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1034"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1044"/>
         <source>Drop receipts, invoices or whole folders here, or use File ▸ Open (Ctrl+O).</source>
         <translation>将收据、发票或整个文件夹拖放到此处，或使用“文件 ▸ 打开”（Ctrl+O）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1035"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1045"/>
         <source>Drop files here</source>
         <translation>将文件拖放到此处</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1042"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1052"/>
         <source>Waiting to be read…</source>
         <translation>等待读取…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1042"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1052"/>
         <source>Reading…</source>
         <translation>读取中…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1053"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1063"/>
         <source>This file could not be read:
 %1</source>
         <translation>无法读取此文件：
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1058"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1068"/>
         <source>Reading failed: %1</source>
         <translation>读取失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1065"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1075"/>
         <source>Reviewed ✓</source>
         <translation>已审核 ✓</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1100"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1110"/>
         <source>%n field(s) to check</source>
         <translation>
             <numerusform>%n 个字段需要检查</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1102"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1112"/>
         <source>Every field checks out</source>
         <translation>所有字段均通过检查</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1108"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1118"/>
         <source>(+%n more)</source>
         <translation>
             <numerusform>（另有 %n 条）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1125"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1135"/>
         <source>Page %1 of %2</source>
         <translation>第 %1 / %2 页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1189"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1199"/>
         <source>Click a field in the form first, then a line on the page to copy its text into it.</source>
         <translation>先点击表单中的字段，再点击页面上的文字行，即可将文字填入该字段。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1194"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1204"/>
         <source>Put “%1” into %2</source>
         <translation>将“%1”填入 %2</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1197"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1207"/>
         <source>Copy text</source>
         <translation>复制文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1241"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1251"/>
         <source>Edit %1</source>
         <translation>编辑 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1266"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1276"/>
         <source>Change type</source>
         <translation>更改类型</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1266"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1276"/>
         <source>The fields could not be read again: %1</source>
         <translation>无法重新提取字段：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1271"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1281"/>
         <source>Change document type</source>
         <translation>更改单据类型</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1282"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1292"/>
         <source>Read again</source>
         <translation>重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1286"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1296"/>
         <source>reading page %1 again…</source>
         <translation>正在重新识别第 %1 页…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1305"/>
-        <source>Split document</source>
-        <translation>拆分单据</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1331"/>
-        <source>Merge documents</source>
-        <translation>合并单据</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1349"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1359"/>
         <source>Mark as needing review</source>
         <translation>标记为待审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1371"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1381"/>
         <source>No document needs review.</source>
         <translation>没有待审核的单据。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1381"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1391"/>
         <source>Remove from queue</source>
         <translation>从队列中移除</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1382"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1392"/>
         <source>%n of the documents have your edits or are reviewed. Remove them anyway? (The files themselves are not touched.)</source>
         <translation>
             <numerusform>其中 %n 张单据含有您的修改或已审核。仍要移除吗？（文件本身不会被改动。）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1402"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1412"/>
         <source>The vendor memory cannot be used: %1</source>
         <translation>无法使用商家记忆：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1431"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1441"/>
         <source>%1 is no longer in the queue (it was confirmed earlier)</source>
         <translation>%1 已不在队列中（之前已确认）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1442"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1452"/>
         <source>Keep both</source>
         <translation>两张都保留</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1485"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1495"/>
         <source>No document is marked reviewed yet (Ctrl+Enter marks one).</source>
         <translation>还没有已审核的单据（按 Ctrl+Enter 标记）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1486"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1496"/>
         <source>Select documents in the queue first.</source>
         <translation>请先在队列中选择单据。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1487"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1497"/>
         <source>Nothing has been read yet.</source>
         <translation>尚未读取任何单据。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1492"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1502"/>
         <source>Export %n document(s)</source>
         <translation>
             <numerusform>导出 %n 张单据</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1493"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1503"/>
         <source>Excel workbook (*.xlsx)</source>
         <translation>Excel 工作簿 (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1493"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1503"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1493"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1503"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1517"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1527"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1518"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1528"/>
         <source>%1 could not be written:
 %2</source>
         <translation>无法写入 %1：
 %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1523"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1533"/>
         <source>Exported %n document(s) to %1</source>
         <translation>
             <numerusform>已将 %n 张单据导出到 %1</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1541"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1551"/>
         <source>Restarting the OCR engine…</source>
         <translation>正在重新启动 OCR 引擎…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1554"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1564"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1555"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1565"/>
         <source>The new language is used the next time Shoebox starts.</source>
         <translation>新语言将在下次启动 Shoebox 时生效。</translation>
     </message>
