@@ -211,6 +211,7 @@ def _ocr(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: bool) 
     if scale < 1.0:
         notes.append(f"read at {image.shape[1]}x{image.shape[0]} px (downscaled from {page.width}x{page.height})")
     lines = engine.recognise(image)
+    notes.extend(_engine_notes(engine))
     if auto_rotate:
         from desktop.core import orientation
 
@@ -224,8 +225,18 @@ def _ocr(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: bool) 
             page = page.rotated(rotation)
             image, scale = page.render(engine.max_pixels)
             lines = engine.recognise(image)
+            notes.extend(_engine_notes(engine))
             notes.append(f"turned {rotation} degrees clockwise to read it upright ({verdict.reason})")
     return page, scale_lines(lines, 1.0 / scale) if scale > 0 else lines, image, notes
+
+
+def _engine_notes(engine: Engine) -> list[str]:
+    """What the engine noted about the page it just read (``last_warnings[0]``: answer looped or cut,
+    read with the CPU fallback because the office server was down), for the page's warnings."""
+    notes = getattr(engine, "last_warnings", None)
+    if not isinstance(notes, list) or not notes or not isinstance(notes[0], list):
+        return []
+    return [str(n) for n in notes[0]]
 
 
 NO_TEXT_WARNING = "no text was found on this page (blank, or the print is too faint to read)"
@@ -387,6 +398,9 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
             continue
         doc = Document(source=str(source), pages=(first, last), engine=engine.name,
                        page_results=[r.result for r in part])
+        model = getattr(engine, "model_name", None)
+        if isinstance(model, str) and model:
+            doc.extras["engine_model"] = model  # e.g. the office server's model and HunyuanOCR version
         qr = list(dict.fromkeys(p for r in part for p in r.qr))
         notes: list[str] = []
         if qr:
