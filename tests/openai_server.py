@@ -374,3 +374,30 @@ class TinyModelAnswer:
         if isinstance(gen, Exception):
             raise gen
         return gen.raw_text
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the test server in its own process (benchmarks): prints ``PORT <n>`` and serves until killed."""
+    import argparse
+    import sys
+    from pathlib import Path
+
+    parser = argparse.ArgumentParser(description="OpenAI-compatible test server on 127.0.0.1")
+    parser.add_argument("--answer-file", type=Path, required=True, help="the recorded answer to give")
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds per chat request")
+    parser.add_argument("--capacity", type=int, default=None, help="requests handled at once (the rest queue)")
+    args = parser.parse_args(argv)
+    server = OpenAITestServer(args.answer_file.read_text(encoding="utf-8"), latency_s=args.latency,
+                              capacity=args.capacity)
+    server.keep_records = False
+    server.start()
+    print(f"PORT {server.port}", flush=True)
+    try:
+        sys.stdin.read()  # until the parent closes our stdin or kills us
+    finally:
+        server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

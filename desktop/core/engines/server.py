@@ -789,7 +789,7 @@ class ServerEngine(Engine):
                           server_version=client.server_version(), models=ids)
         with self._lock:
             self.info = info
-            self._down_until = 0.0
+            self._down_until, self._down_reason = 0.0, ""
         self.version = info.label + (f", vLLM {info.server_version}" if info.server_version else "")
         return info
 
@@ -830,6 +830,13 @@ class ServerEngine(Engine):
         with self._lock:
             self._down_until = time.monotonic() + self.config.down_retry_s
             self._down_reason = reason
+
+    @property
+    def connection_problem(self) -> str | None:
+        """Why the server is not being used right now (it could not be reached), or ``None`` once it
+        answers again; for the status bar."""
+        with self._lock:
+            return self._down_reason or None
 
     def _is_down(self) -> str | None:
         with self._lock:
@@ -882,6 +889,7 @@ class ServerEngine(Engine):
             raise
         with self._lock:
             self.pages_sent += 1
+            self._down_until, self._down_reason = 0.0, ""
         gen = finish_generation(
             completion.text, new_tokens=completion.completion_tokens,
             stopped_by_guard=completion.finish_reason == "early_stop",
