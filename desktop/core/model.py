@@ -33,7 +33,20 @@ decimal strings with a dot and no thousands separator, dates ISO 8601 ``YYYY-MM-
 ``HH:MM:SS``, currency ISO 4217), ``raw`` the text as printed. ``confidence`` is in [0, 1]: for values chosen by the field-scoring
 model it is a calibrated probability that the value is right. ``needs_review`` is true when the clerk
 should check the field (see :class:`Field`).
-``source`` says where the value came from: ``ocr``, ``text_layer``, ``qr``, ``model`` or ``user``.
+``source`` says where the value came from: ``xml`` (the e-invoice's own XML: Factur-X/ZUGFeRD,
+XRechnung/UBL/CII, a Chinese e-invoice's XML or OFD metadata), ``ofd_text`` (an OFD page's text
+objects), ``qr`` (a QR code), ``text_layer`` (a PDF's text layer), ``ocr``, ``model`` (HunyuanOCR) or
+``user`` (typed by the clerk). The GUI's chips call them "e-invoice XML", "OFD text", "QR", "PDF text",
+"OCR", "AI" and "you".
+
+Schema 1.1 (additive over 1.0, which this build still reads): the invoice fields ``invoice_type``,
+``due_date``, ``amount_due``, ``buyer_address``, ``payment_terms`` and ``iban``; line items may carry
+``line_id``, ``parent_line_id``, ``unit_code``, ``price_basis_quantity``, ``gross_unit_price``,
+``tax_rate`` and ``tax``; ``extras["tax_breakdown"]`` lists the VAT breakdown of an e-invoice
+(``[{"category": "S", "rate": "19", "basis": "845.00", "tax": "160.55"}]``) and ``extras["einvoice"]``
+says where its data came from (``syntax``, ``profile``, ``origin``, ``mismatches``: the fields whose
+printed value disagrees with the data, and ``data``: the data itself). Page ``origin`` may be ``ofd``
+(an OFD page, text from its page XML) or ``xml_view`` (a page generated to show an XML invoice).
 """
 from __future__ import annotations
 
@@ -42,7 +55,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"
 
 Box = tuple[float, float, float, float]
 """(x0, y0, x1, y1) in page pixels, x0 <= x1, y0 <= y1."""
@@ -142,7 +155,8 @@ class PageResult:
         dpi: for PDF pages, the resolution page pixels correspond to; ``None`` for images.
         rotation: clockwise degrees (0/90/180/270) the page pixels were turned to read them upright.
         origin: ``image`` (an image file), ``pdf_text`` (PDF text layer), ``pdf_image`` (a rasterised
-            image-only PDF page) or ``pdf_mixed`` (text layer plus OCR of the page's images).
+            image-only PDF page), ``pdf_mixed`` (text layer plus OCR of the page's images), ``ofd``
+            (an OFD page, text from its page XML) or ``xml_view`` (a generated view of an XML invoice).
         warnings: human-readable notes (downscaled, rotated, ...).
     """
 
@@ -198,7 +212,8 @@ class Field:
         page: 1-based page number the value was read on, or ``None``.
         box: union of ``boxes`` in page pixels, or ``None``.
         boxes: the boxes of every piece of text the value came from.
-        source: ``ocr``, ``text_layer``, ``qr``, ``model`` or ``user`` (the clerk typed it).
+        source: ``xml``, ``ofd_text``, ``qr``, ``text_layer``, ``ocr``, ``model`` or ``user`` (the clerk
+            typed it); see the module docstring.
         problems: validation messages shown beside the field (empty when it checks out).
         edited: the clerk changed the value.
         needs_review: the clerk should check this field: its calibrated confidence is below the document

@@ -378,7 +378,14 @@ def _extract(doc: Document, reads: list[_PageRead], engine: Engine | None, optio
 
 
 def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, options: ScanOptions) -> list[Document]:
-    """Split the pages read into documents and extract each one's fields."""
+    """Split the pages read into documents and extract each one's fields.
+
+    A file carrying e-invoice data (:mod:`desktop.core.einvoice`: embedded XML, an XML invoice, an OFD
+    invoice) is one invoice: it is not split, and its data overrides and cross-checks the fields read
+    from the pages.
+    """
+    from desktop.core import einvoice
+
     name = source.name
     results = [r.result for r in reads]
     failures = [r.failed for r in reads if r.failed]
@@ -386,10 +393,13 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
         reason = failures[0] if len(set(failures)) == 1 else f"{failures[0]} (and {len(failures) - 1} more page failures)"
         return [Document(source=str(source), pages=(results[0].number, results[-1].number), error=f"{name}: {reason}",
                          engine=engine.name, page_results=results)]
+    structured, structured_problem = einvoice.structured_for(source)
     try:
         ranges = list(_extraction().split_documents(results)) or [(results[0].number, results[-1].number)]
     except Exception as exc:
         log.warning("splitting %s failed: %s", name, exc)
+        ranges = [(results[0].number, results[-1].number)]
+    if structured is not None:
         ranges = [(results[0].number, results[-1].number)]
     documents: list[Document] = []
     for first, last in ranges:
@@ -411,6 +421,11 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
         except Exception as exc:  # keep the text even if field extraction breaks
             log.exception("field extraction failed for %s", name)
             doc.error = f"{name}: reading the fields failed: {_reason(exc)}"
+        if structured is not None and doc.error is None:
+            forced = options.document_type if options.document_type not in (None, "", "auto") else None
+            einvoice.apply_to_document(doc, structured, forced_type=forced)
+        elif structured_problem:
+            notes.append(structured_problem)
         if notes:
             doc.extras["notes"] = notes
         documents.append(doc)
@@ -553,6 +568,11 @@ def reextract(document: Document, document_type: str, date_order: str | None = N
     result = _extraction().extract_fields(doc.page_results, document_type, date_order=date_order, qr_payloads=tuple(qr))
     doc.fields = dict(result.fields)
     doc.line_items = list(result.line_items)
+    data = (document.extras.get("einvoice") or {}).get("data")
+    if data:  # the e-invoice's own data wins again over the new reading of the page
+        from desktop.core import einvoice
+
+        einvoice.apply_to_document(doc, einvoice.EInvoice.from_dict(data), forced_type=document_type)
     for name, f in document.fields.items():
         if f.edited and name in doc.fields:
             doc.fields[name] = dataclasses.replace(f)

@@ -31,6 +31,8 @@ SOURCE_STYLE = {
     "qr": "QLabel { color: #6a1b9a; background: #f3e5f5; border-radius: 6px; padding: 1px 6px; }",
     "model": "QLabel { color: #00695c; background: #e0f2f1; border-radius: 6px; padding: 1px 6px; }",
     "user": "QLabel { color: #2e7d32; background: #e8f5e9; border-radius: 6px; padding: 1px 6px; }",
+    "xml": "QLabel { color: #4e342e; background: #efebe9; border-radius: 6px; padding: 1px 6px; }",
+    "ofd_text": "QLabel { color: #ad1457; background: #fce4ec; border-radius: 6px; padding: 1px 6px; }",
 }
 """Colours of the source chip beside each field (one hue per source)."""
 
@@ -197,8 +199,14 @@ class FieldRow(QObject):
             if field.boxes:
                 return self.tr("QR"), self.tr("From the invoice's QR code (it matches the printed value)")
             return self.tr("QR"), self.tr("From the invoice's QR code")
+        if field.source == "xml":
+            if field.boxes:
+                return self.tr("e-invoice XML"), self.tr("From the e-invoice's own data (XML); the page shows the same value")
+            return self.tr("e-invoice XML"), self.tr("From the e-invoice's own data (XML)")
+        if field.source == "ofd_text":
+            return self.tr("OFD text"), self.tr("From the text of the OFD file's page (no OCR needed)")
         if field.source == "text_layer":
-            return self.tr("PDF"), self.tr("From the PDF's text layer (no OCR needed)")
+            return self.tr("PDF text"), self.tr("From the PDF's text layer (no OCR needed)")
         if field.source == "model":
             return self.tr("AI"), self.tr("Read by the HunyuanOCR model")
         return self.tr("OCR"), self.tr("Read by OCR from the page image")

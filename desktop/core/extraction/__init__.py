@@ -54,7 +54,7 @@ DOCUMENT_TYPES = ("receipt", "invoice", "cn_vat_invoice")
 # Problems that come from comparing sources at extraction time (QR vs OCR, amount in words, date
 # order). validate() cannot recompute them from the fields alone, so it keeps them unless the clerk
 # edited the field (the clerk's value then stands on its own).
-_CROSS_CHECK_PREFIXES = ("QR code", "amount in words", "day/month order")
+_CROSS_CHECK_PREFIXES = ("QR code", "amount in words", "day/month order", "e-invoice data")
 
 
 @dataclass
