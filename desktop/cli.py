@@ -438,37 +438,56 @@ def scan_main(argv: Sequence[str]) -> int:
 
 def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: Any, console: _Console,
                 document_cls: type) -> list[Any]:
-    """Scan every file with a progress bar on stderr; one line on stderr per file that failed."""
+    """Scan every file with a progress bar on stderr; one line on stderr per file that failed.
+
+    An engine that reads pages concurrently (``engine.concurrency`` > 1: the office-server engine,
+    its pages in flight) gets that many files at once; results and messages stay in file order.
+    """
     from tqdm import tqdm
 
     results: list[Any] = []
     bar = tqdm(total=len(files), unit="file", file=sys.stderr, dynamic_ncols=True,
                disable=True if console.quiet else None)
     console.bar = bar
+
+    def scan_one(path: Path) -> list[Any]:
+        def progress(p: Any, _name: str = Path(path).name) -> None:
+            bar.set_postfix_str(f"{_name} page {p.page}/{p.pages}", refresh=True)
+
+        try:
+            docs = list(pipeline.scan_file(path, engine, options, progress=progress))
+        except Exception as exc:  # the pipeline promises not to raise; keep the batch going if it does
+            log.exception("scanning %s failed", path)
+            docs = [document_cls(source=str(path), error=f"unexpected error: {type(exc).__name__}: {exc}")]
+        return docs or [document_cls(source=str(path), error="nothing was read")]
+
+    def report(docs: list[Any]) -> None:
+        for doc in docs:
+            if doc.error:
+                console.error(f"{doc.source}: {_error_reason(doc.source, doc.error)}")
+                continue
+            for page in doc.page_results:  # read, but worth a look: blank, repaired, page failures
+                for warning in page.warnings:
+                    if _worth_a_note(warning):
+                        console.note(f"note: {doc.source}: page {page.number}: {warning}")
+        results.extend(docs)
+        bar.update(1)
+
+    workers = int(getattr(engine, "concurrency", 1) or 1)
     try:
-        for path in files:
-            bar.set_postfix_str(Path(path).name, refresh=True)
+        if workers > 1 and len(files) > 1:
+            from concurrent.futures import ThreadPoolExecutor
 
-            def progress(p: Any, _name: str = Path(path).name) -> None:
-                bar.set_postfix_str(f"{_name} page {p.page}/{p.pages}", refresh=True)
-
+            pool = ThreadPoolExecutor(max_workers=min(workers, len(files)), thread_name_prefix="shoebox-scan")
             try:
-                docs = list(pipeline.scan_file(path, engine, options, progress=progress))
-            except Exception as exc:  # the pipeline promises not to raise; keep the batch going if it does
-                log.exception("scanning %s failed", path)
-                docs = [document_cls(source=str(path), error=f"unexpected error: {type(exc).__name__}: {exc}")]
-            if not docs:
-                docs = [document_cls(source=str(path), error="nothing was read")]
-            for doc in docs:
-                if doc.error:
-                    console.error(f"{doc.source}: {_error_reason(doc.source, doc.error)}")
-                    continue
-                for page in doc.page_results:  # read, but worth a look: blank, repaired, page failures
-                    for warning in page.warnings:
-                        if _worth_a_note(warning):
-                            console.note(f"note: {doc.source}: page {page.number}: {warning}")
-            results.extend(docs)
-            bar.update(1)
+                for docs in pool.map(scan_one, files):
+                    report(docs)
+            finally:  # Ctrl+C: no new file starts; the engine's close() ends the requests in flight
+                pool.shutdown(wait=False, cancel_futures=True)
+        else:
+            for path in files:
+                bar.set_postfix_str(Path(path).name, refresh=True)
+                report(scan_one(path))
     finally:
         bar.close()
         console.bar = None

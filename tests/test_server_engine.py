@@ -552,3 +552,22 @@ def test_end_to_end_with_the_tiny_model_through_transformers(serve, tiny_model_d
         engine.close()
     finally:
         torch.set_num_threads(threads)
+
+
+def test_scan_command_reads_several_files_at_once_and_keeps_their_order(serve, tmp_path, capsys):
+    from PIL import Image
+
+    from desktop import cli
+
+    answer, w, h, _ = _recorded_answer("sroie_006")
+    srv = serve(answer, latency_s=0.15)
+    paths = []
+    for i in range(6):
+        path = tmp_path / f"r{i}.png"
+        Image.new("RGB", (w, h), "white").save(path)
+        paths.append(str(path))
+    assert cli.main(["scan", *paths, "--engine", "server", "--server-url", srv.url, "--max-in-flight", "3",
+                     "-q"]) == cli.EXIT_OK
+    result = json.loads(capsys.readouterr().out)
+    assert [d["source"] for d in result["documents"]] == paths
+    assert 2 <= srv.stats.max_concurrent <= 3

@@ -138,11 +138,13 @@ class _Job:
 
 
 class _Runner:
-    """One worker thread with one engine; a bounded count of jobs waiting or running."""
+    """One engine; jobs run one at a time, or ``engine.concurrency`` at a time for an engine that reads
+    from several threads (the office-server engine); a bounded count of jobs waiting or running."""
 
     def __init__(self, config: ServiceConfig) -> None:
         self.config = config
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="shoebox-serve")
+        self._wide: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
         self._pending = 0
         self.engine: Any = None
@@ -170,6 +172,9 @@ class _Runner:
             self.engine_state = "failed"
             log.error("engine start failed: %s", type(exc).__name__)
             return None
+        workers = int(getattr(engine, "concurrency", 1) or 1)
+        if workers > 1:
+            self._wide = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="shoebox-serve-wide")
         self.engine = engine
         self.engine_state = "ready"
         return engine
@@ -184,6 +189,8 @@ class _Runner:
         for job in list(self.jobs.values()):
             job.cancel.set()
         self._pool.shutdown(wait=True, cancel_futures=True)
+        if self._wide is not None:
+            self._wide.shutdown(wait=True, cancel_futures=True)
         if self.engine is not None:
             close = getattr(self.engine, "close", None)
             if callable(close):
@@ -203,7 +210,7 @@ class _Runner:
                 return False
             self._pending += 1
             self.jobs[job.id] = job
-        job.future = self._pool.submit(self._run, job, options)
+        job.future = (self._wide or self._pool).submit(self._run, job, options)
         return True
 
     def _run(self, job: _Job, options: Any) -> None:

@@ -750,6 +750,12 @@ class ServerEngine(Engine):
         return self.config.url
 
     @property
+    def concurrency(self) -> int:
+        """Pages a caller may read at once from several threads (``max_in_flight``); ``shoebox scan``
+        and ``shoebox serve`` read that many files at once with this engine."""
+        return max(1, int(self.config.max_in_flight))
+
+    @property
     def client(self) -> ServerClient:
         with self._lock:
             if self._client is None:
