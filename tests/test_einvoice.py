@@ -5,11 +5,19 @@ from pathlib import Path
 
 import pytest
 
+from desktop.core.diagnostics import Code
 from desktop.core.einvoice import EInvoiceError, read_structured, read_xml
 from desktop.core.einvoice.xmlsafe import MAX_XML_BYTES, XmlError, parse_xml
 from desktop.core.engines.fake import FakeEngine
 from desktop.core.pipeline import scan_file
-from tests.einvoice_fixtures import VALUES, cii_xml, facturx_pdf, page_lines, ubl_xml, zugferd1_xml
+from tests.einvoice_fixtures import (
+    VALUES,
+    cii_xml,
+    facturx_pdf,
+    page_lines,
+    ubl_xml,
+    zugferd1_xml,
+)
 
 HEADER = ("invoice_number", "date", "vendor_name", "vendor_tax_id", "buyer_name", "subtotal", "tax", "total", "currency")
 
@@ -133,7 +141,7 @@ def test_page_and_xml_disagree(tmp_path: Path) -> None:
     (doc,) = scan_file(pdf, FakeEngine())
     total = doc.fields["total"]
     assert total.value == "1587.50" and total.source == "xml"  # the XML wins ...
-    assert total.needs_review and any("e-invoice data says total 1587.50" in p for p in total.problems)  # ... flagged
+    assert total.needs_review and any("e-invoice data says total 1587.50" in p.message() for p in total.problems)  # ... flagged
     vendor = doc.fields["vendor_name"]
     assert vendor.needs_review and vendor.problems
     assert set(doc.extras["einvoice"]["mismatches"]) >= {"total", "vendor_name"}
@@ -156,4 +164,4 @@ def test_pdf_without_xml_and_with_broken_xml(tmp_path: Path) -> None:
         read_structured(broken)
     (doc,) = scan_file(broken, FakeEngine())  # the page is still read, and the clerk is told
     assert doc.error is None and doc.fields["total"].source == "text_layer"
-    assert any("factur-x.xml" in n for n in doc.extras["notes"])
+    assert any(n.code == Code.EINVOICE_UNREADABLE and "factur-x.xml" in n.message() for n in doc.notes)

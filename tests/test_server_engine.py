@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from desktop.core.diagnostics import Code
 from desktop.core.engines import EngineUnavailable, create_engine
 from desktop.core.engines.base import EngineError
 from desktop.core.engines.fake import FakeEngine, RecordedPage
@@ -295,7 +296,7 @@ def test_batch_reports_each_failed_page_in_its_slot(serve):
     engine = ServerEngine(fast(srv.url, max_in_flight=1))
     results = engine.recognise_batch([page(), page(), page()])
     assert [type(r).__name__ for r in results] == ["list", "ServerError", "list"]
-    assert "HTTP 500" in engine.last_warnings[1][0]
+    assert engine.last_warnings[1][0].code == Code.SERVER_HTTP_ERROR and "HTTP 500" in str(engine.last_warnings[1][0])
     engine.close()
 
 
@@ -307,7 +308,9 @@ def test_cpu_fallback_reads_the_page_and_says_so(serve):
     engine.warm_up()  # the model list is answered, so this connects
     lines = engine.recognise(page())
     assert [ln.text for ln in lines] == ["CPU LINE"]
-    assert "read with PP-OCR on the CPU" in engine.last_warnings[0][0] and srv.url in engine.last_warnings[0][0]
+    note = engine.last_warnings[0][0]
+    assert note.code == Code.SERVER_FALLBACK and "read with PP-OCR on the CPU" in str(note) and srv.url in str(note)
+    assert "PP-OCR" in note.message("zh")
     assert engine.pages_fallback == 1
     engine.close()
 
@@ -318,7 +321,7 @@ def test_fallback_off_by_default_and_warm_up_notes_it_when_on(serve):
     srv.stop()
     engine = ServerEngine(fast(url, retries=0, cpu_fallback=True), fallback=lambda: FakeEngine([]))
     engine.warm_up()
-    assert "until it answers" in engine.load_notes[0]
+    assert engine.load_notes[0].code == Code.SERVER_DOWN_CPU and "until it answers" in str(engine.load_notes[0])
     assert ServerConfig(url).cpu_fallback is False
     engine.close()
 
@@ -405,7 +408,8 @@ def test_create_engine_server_and_auto_from_the_environment(serve, monkeypatch):
     srv.stop()
     notes = []
     assert type(create_engine("auto", notes=notes)).__name__ == "PPOCREngine"
-    assert "office server not used" in notes[0] and "could not be reached" in notes[0]
+    assert notes[0].code == Code.SERVER_NOT_USED
+    assert "office server not used" in str(notes[0]) and "could not be reached" in str(notes[0])
     engine.close()
     auto.close()
 
@@ -471,7 +475,8 @@ def test_an_unreachable_server_fails_each_document_with_the_reason(serve, tmp_pa
     engine = ServerEngine(fast(srv.url, retries=0))
     engine.connect()
     (doc,) = scan_file(path, engine, ScanOptions(auto_rotate=False, decode_qr=False))
-    assert doc.error and "could not be reached" in doc.error and srv.url in doc.error
+    assert doc.error and "could not be reached" in str(doc.error) and srv.url in str(doc.error)
+    assert doc.error.code == Code.SERVER_UNREACHABLE  # the server's own diagnostic
     engine.close()
 
 

@@ -131,8 +131,9 @@ def test_bad_files_are_named_by_intake_and_never_read_from_a_server_path(service
         bad_format = c.post("/v1/scan", params={"format": "docx"}, files={"file": ("r.png", png_bytes())})
         no_file = c.post("/v1/scan", data={"path": str(secret)})
     assert text.status_code == 422
-    assert "notes.pdf: this is a text file" in text.json()["documents"][0]["error"]
-    assert empty.status_code == 422 and "empty" in empty.json()["documents"][0]["error"]
+    doc = text.json()["documents"][0]
+    assert doc["source"] == "notes.pdf" and doc["error"]["code"] == "unsupported_text_file"
+    assert empty.status_code == 422 and empty.json()["documents"][0]["error"]["code"] == "empty_file"
     assert path.status_code == 422
     assert path.json()["documents"][0]["source"] == "secret.png"  # the name only; the content sent was read
     assert str(tmp_path) not in path.text

@@ -260,7 +260,7 @@ def _type_label(name: str | None) -> str:
 
 def _status(doc: Document) -> str:
     if doc.error:
-        return f"Error: {doc.error}"
+        return f"Error: {doc.error.message()}"
     return "Reviewed" if doc.reviewed else "Not reviewed"
 
 
@@ -484,9 +484,9 @@ def _build_workbook(documents: Sequence[Document]) -> Any:
         sheet.row += 1
         pages = _pages_text(doc)
         if doc.error:
-            problems.append((doc.source, pages, "", f"could not be read: {doc.error}"))
-        for name, message in doc.problems():
-            problems.append((doc.source, pages, labels.get(name, name), message))
+            problems.append((doc.source, pages, "", f"could not be read: {doc.error.message()}"))
+        for name, problem in doc.problems():
+            problems.append((doc.source, pages, labels.get(name, name), problem.message()))
         for col_no, col in enumerate(columns, start=1):
             where = (doc.source, pages, col.header)
             if col.kind == "field":

@@ -24,6 +24,7 @@ importing this module imports FastAPI (the ``[serve]`` extra); ``desktop.service
 """
 from __future__ import annotations
 
+import dataclasses
 import hmac
 import logging
 import re
@@ -46,6 +47,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 from starlette.datastructures import UploadFile as StarletteUpload
 
+from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.model import Document, ScanResult
 
 __all__ = ["ServiceConfig", "create_app", "is_loopback_host"]
@@ -235,16 +237,19 @@ class _Runner:
                                               cancel=lambda: job.cancel.is_set() or time.monotonic() > deadline)
                 except pipeline.Cancelled as exc:
                     job.timed_out = True
-                    docs = exc.documents or [Document(source=str(path), error=f"{path.name}: time limit reached "
-                                                                               f"before the file was read")]
+                    limit = diag(Code.SERVICE_TIME_LIMIT, seconds=round(self.config.request_timeout_s))
+                    docs = exc.documents or [Document(source=str(path), error=limit)]
                     for d in docs:
-                        d.error = d.error or f"{path.name}: time limit reached; the document may be incomplete"
+                        d.error = d.error or limit
                 except Exception as exc:  # noqa: BLE001 - the pipeline promises not to raise; keep the batch
                     log.error("job %s: unexpected %s", job.id, type(exc).__name__)
-                    docs = [Document(source=str(path), error=f"{path.name}: unexpected error: {type(exc).__name__}")]
+                    docs = [Document(source=str(path), error=diag(Code.UNEXPECTED, detail=type(exc).__name__))]
                 job.documents.extend(_anonymise(d, path, name, job.folder) for d in docs)
                 job.done_files += 1
             job.state = "timed out" if (job.cancel.is_set() or job.timed_out) else "done"
+        except Exception as exc:  # noqa: BLE001 - a bug here must end the job, not leave it "running"
+            log.error("job %s failed: %s", job.id, type(exc).__name__)
+            job.state, job.error = "failed", f"unexpected error: {type(exc).__name__}"
         finally:
             job.finished = time.time()
             with self._lock:
@@ -278,13 +283,22 @@ def _default_options(document_type: str, date_order: str | None) -> Any:
 
 
 def _anonymise(doc: Document, path: Path, name: str, folder: Path) -> Document:
-    """The document as the client may see it: ``source`` = the name it uploaded, no server path anywhere."""
+    """The document as the client may see it: ``source`` = the name it uploaded, no server path anywhere
+    (in the error's or the page warnings' parameters)."""
     doc.source = name
     prefix = str(folder)
-    if doc.error:
-        doc.error = doc.error.replace(prefix + "/", "").replace(prefix, "")
+
+    def scrub(value: Any) -> Any:
+        if isinstance(value, Diagnostic):
+            return dataclasses.replace(value, params={k: scrub(v) for k, v in value.params.items()})
+        if isinstance(value, str):
+            return value.replace(prefix + "/", "").replace(prefix, "")
+        return value
+
+    if doc.error is not None:
+        doc.error = scrub(doc.error)
     for page in doc.page_results:
-        page.warnings = [w.replace(prefix + "/", "").replace(prefix, "") for w in page.warnings]
+        page.warnings = [scrub(w) for w in page.warnings]
     return doc
 
 
@@ -472,7 +486,7 @@ def create_app(config: ServiceConfig | None = None) -> Any:
         finally:
             runner.jobs.pop(job.id, None)
         if job.state == "failed":
-            raise HTTPException(503, job.error or "the OCR engine is not available")
+            raise HTTPException(503 if runner.engine_state == "failed" else 500, job.error or "the OCR engine is not available")
         if job.state == "timed out":
             raise HTTPException(504, f"no result within {config.request_timeout_s:.0f} s; the scan was stopped")
         return await run_in_threadpool(render, job.documents, fmt)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.einvoice.data import EInvoice
 from desktop.core.einvoice.xmlsafe import XmlError, local, parse_xml
 
@@ -134,20 +135,20 @@ def looks_like_xml(head: bytes) -> bool:
     return h.startswith(b"<?xml") or (h.startswith(b"<") and not h.startswith((b"<!", b"<html", b"<HTML")))
 
 
-def structured_for(path: str | Path) -> tuple[EInvoice | None, str | None]:
+def structured_for(path: str | Path) -> tuple[EInvoice | None, Diagnostic | None]:
     """:func:`read_structured` that never raises: ``(data or None, problem or None)``.
 
-    The problem is a sentence for the document's notes (``"the invoice XML embedded in the PDF
-    (factur-x.xml) cannot be read: the XML is not well-formed (...)"``); the pages are then read as
-    any other file.
+    The problem is a diagnostic for the document's notes (code ``einvoice_unreadable``: "the invoice XML
+    embedded in the PDF (factur-x.xml) cannot be read: the XML is not well-formed (...)"); the pages are
+    then read as any other file.
     """
     try:
         return read_structured(path), None
     except EInvoiceError as exc:
-        return None, str(exc)
+        return None, diag(Code.EINVOICE_UNREADABLE, detail=str(exc))
     except Exception as exc:  # noqa: BLE001 - a library bug must not lose the file
         log.exception("reading the e-invoice data of %s failed", Path(path).name)
-        return None, f"the e-invoice data could not be read ({type(exc).__name__}: {exc})"
+        return None, diag(Code.EINVOICE_UNREADABLE, detail=f"{type(exc).__name__}: {exc}")
 
 
 #: Pages that are a generated view of the data itself (nothing to cross-check against).
@@ -184,7 +185,7 @@ def apply_to_document(doc, inv: EInvoice, *, forced_type: str | None = None) -> 
         if f.source == "xml" and not f.edited:
             # A corrective invoice or credit note states negative amounts on purpose (EN 16931 allows
             # negative BT-109..BT-115); validate's "is negative" is meant for misread printed amounts.
-            f.problems = [p for p in f.problems if not p.endswith(" is negative")]
+            f.problems = [p for p in f.problems if p.code is not Code.NEGATIVE_AMOUNT]
         if f.problems:
             f.needs_review = True
     doc.extras["einvoice"]["data"] = inv.to_dict()

@@ -26,6 +26,7 @@ import unicodedata
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.einvoice.data import EInvoice
 from desktop.core.model import Box, Document, Field, PageResult
 
@@ -35,8 +36,6 @@ __all__ = ["MUST_PRINT", "apply", "find_amount", "find_text", "mismatch_problem"
 MUST_PRINT = ("invoice_number", "subtotal", "tax", "total", "vendor_name", "buyer_name")
 #: Fields flagged only when the page shows another value and not the structured one.
 SOFT = ("date", "due_date", "vendor_tax_id", "buyer_tax_id", "amount_due", "invoice_code", "check_code")
-#: Problems added here start with this (the extraction's ``validate`` keeps such cross-source problems).
-PREFIX = "e-invoice data"
 
 SOURCE_LABELS = {"xml": "e-invoice XML", "ofd_text": "OFD text", "qr": "QR", "text_layer": "PDF text",
                  "ocr": "OCR", "user": "you", "model": "AI"}
@@ -166,12 +165,13 @@ def _locate(name: str, value: str, pages: list[PageResult]) -> tuple[int, list[B
     return find_text(pages, value, fuzzy=name in ("vendor_name", "buyer_name", "vendor_address", "buyer_address"))
 
 
-def mismatch_problem(name: str, value: str, printed: str | None) -> str:
-    """The problem text of a field whose structured value is not what the page shows."""
+def mismatch_problem(name: str, value: str, printed: str | None) -> Diagnostic:
+    """The problem of a field whose structured value is not what the page shows (the extraction's
+    ``validate`` keeps these cross-source problems: ``CROSS_CHECK_CODES``)."""
     label = name.replace("_", " ")
     if printed:
-        return f"{PREFIX} says {label} {value}, the page shows {printed}"
-    return f"{PREFIX} says {label} {value}, which is not printed on the page"
+        return diag(Code.EINVOICE_MISMATCH, label=label, value=value, printed=printed)
+    return diag(Code.EINVOICE_NOT_PRINTED, label=label, value=value)
 
 
 def _same(name: str, a: str | None, b: str | None) -> bool:

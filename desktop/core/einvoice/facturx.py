@@ -114,8 +114,8 @@ def embedded_xml(pdf: str | Path | Any) -> tuple[str, bytes] | None:
     if named:
         return named[0]
     xmls = [f for f in files if f[0].lower().endswith(".xml") or f[1].lstrip()[:5] == b"<?xml"]
-    from desktop.core.einvoice.xmlsafe import XmlError, parse_xml
     from desktop.core.einvoice.en16931 import is_cii, is_ubl
+    from desktop.core.einvoice.xmlsafe import XmlError, parse_xml
 
     for name, data in xmls:
         try:

@@ -9,6 +9,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.engines.base import Engine, EngineError, EngineUnavailable
 
 __all__ = ["ENGINE_NAMES", "Engine", "EngineError", "EngineUnavailable", "create_engine"]
@@ -21,7 +22,7 @@ log = logging.getLogger(__name__)
 ENGINE_NAMES = ("auto", "ppocr", "hunyuan", "server")
 
 
-def create_engine(name: str = "auto", model_dir: str | Path | None = None, *, notes: list[str] | None = None,
+def create_engine(name: str = "auto", model_dir: str | Path | None = None, *, notes: list[Diagnostic] | None = None,
                   server: ServerConfig | None = None) -> Engine:
     """Create an engine by name.
 
@@ -33,7 +34,7 @@ def create_engine(name: str = "auto", model_dir: str | Path | None = None, *, no
             else PP-OCR).
         model_dir: the HunyuanOCR model folder chosen by the user (``--model-dir`` / settings);
             other places are searched too (see :mod:`desktop.core.engines.hunyuan`).
-        notes: when given, human-readable notes are appended (for example why ``auto`` fell back
+        notes: when given, diagnostics are appended (for example why ``auto`` fell back
             to PP-OCR), for the status bar or stderr.
         server: the office server's configuration; ``None`` = from the environment and the saved
             settings (:meth:`~desktop.core.engines.server.ServerConfig.from_settings`).
@@ -61,10 +62,10 @@ def create_engine(name: str = "auto", model_dir: str | Path | None = None, *, no
         if nothing_set_up:
             # The ordinary CPU-only office PC: one short line, the full search list goes to the log.
             log.info("HunyuanOCR not used: %s", reason)
-            message = "HunyuanOCR is not set up on this computer; using PP-OCR on the CPU."
+            message = diag(Code.ENGINE_NOT_SET_UP)
         else:
-            message = f"HunyuanOCR not used: {reason}. Using PP-OCR on the CPU."
-            log.info(message)
+            message = diag(Code.ENGINE_FALLBACK, reason=reason)
+            log.info("%s", message)
         if notes is not None:
             notes.append(message)
     from desktop.core.engines.ppocr import PPOCREngine
@@ -72,7 +73,7 @@ def create_engine(name: str = "auto", model_dir: str | Path | None = None, *, no
     return PPOCREngine()
 
 
-def _server_engine(name: str, config: ServerConfig | None, notes: list[str] | None) -> Engine | None:
+def _server_engine(name: str, config: ServerConfig | None, notes: list[Diagnostic] | None) -> Engine | None:
     """The office-server engine for ``server`` (raises when it cannot be used) or ``auto`` (``None``
     when none is configured or it does not answer; a note says why)."""
     from desktop.core.engines import server as srv
@@ -81,15 +82,16 @@ def _server_engine(name: str, config: ServerConfig | None, notes: list[str] | No
         config = srv.ServerConfig.from_settings()
     if config is None:
         if name == "server":
-            raise EngineUnavailable(srv.MSG_NO_URL)
+            raise srv.ServerUnavailable(diag(Code.SERVER_NOT_CONFIGURED))
         return None
     try:
         engine = srv.ServerEngine(config)
     except EngineError as exc:  # ServerRefused (privacy policy), or a name that does not resolve
+        reason = getattr(exc, "diagnostic", None) or diag(Code.ENGINE_FAILED, detail=str(exc))
         if name == "server":
-            raise EngineUnavailable(str(exc)) from None
-        message = f"office server not used: {exc}"
-        log.warning(message)
+            raise srv.ServerUnavailable(reason) from None
+        message = diag(Code.SERVER_NOT_USED, reason=reason)
+        log.warning("%s", message)
         if notes is not None:
             notes.append(message)
         return None
@@ -99,8 +101,8 @@ def _server_engine(name: str, config: ServerConfig | None, notes: list[str] | No
         engine.connect(retries=0)
     except EngineError as exc:
         engine.close()
-        message = f"office server not used: {exc}"
-        log.warning(message)
+        message = diag(Code.SERVER_NOT_USED, reason=getattr(exc, "diagnostic", None) or str(exc))
+        log.warning("%s", message)
         if notes is not None:
             notes.append(message)
         return None

@@ -51,8 +51,8 @@ from desktop.core.engines.hunyuan_output import (
     MODEL_LINE_CONFIDENCE,
     SUSPECT_LINE_CONFIDENCE,
     Generation,
-    finish_generation,
     fields_prompt_keys,
+    finish_generation,
     parse_fields,
     parse_spotting,
     repeating_period,
@@ -458,7 +458,11 @@ class HunyuanEngine(Engine):
             if problem:
                 raise EngineUnavailable(f"HunyuanOCR cannot run: {problem}")
             import torch
-            from transformers import AutoConfig, AutoModelForImageTextToText, AutoProcessor
+            from transformers import (
+                AutoConfig,
+                AutoModelForImageTextToText,
+                AutoProcessor,
+            )
 
             device = self.device
             if device.startswith("cuda"):
@@ -783,7 +787,11 @@ def _make_repetition_guard(batch_size: int, prompt_len: int, ignore_ids: Sequenc
     import torch
     from transformers import StoppingCriteria
 
-    from desktop.core.engines.hunyuan_output import GUARD_MAX_PERIOD, GUARD_MIN_REPEATS, GUARD_MIN_SPAN
+    from desktop.core.engines.hunyuan_output import (
+        GUARD_MAX_PERIOD,
+        GUARD_MIN_REPEATS,
+        GUARD_MIN_SPAN,
+    )
 
     window = max(GUARD_MAX_PERIOD * GUARD_MIN_REPEATS, GUARD_MIN_SPAN)
     ignore = set(int(i) for i in ignore_ids)

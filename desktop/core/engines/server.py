@@ -56,6 +56,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 
+from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.engines.base import Engine, EngineError, EngineUnavailable
 from desktop.core.engines.hunyuan import DEFAULT_MAX_PIXELS, MAX_NEW_TOKENS, PROMPTS, REPETITION_PENALTY
 from desktop.core.engines.hunyuan_output import (
@@ -76,7 +77,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ENV_API_KEY", "ENV_URL", "PROMPTS_15", "ServerConfig", "ServerEngine", "ServerError", "ServerInfo",
-    "ServerRefused", "ServerUnreachable", "check_server_url", "detect_version", "server_check",
+    "ServerRefused", "ServerUnavailable", "ServerUnreachable", "check_server_url", "detect_version", "server_check",
 ]
 
 log = logging.getLogger(__name__)
@@ -117,19 +118,20 @@ PROMPTS_15: dict[str, str] = {
 
 TASKS = ("markdown", "table", "translate_en", "translate_zh", "text", "spotting")
 
-# Messages (one place, for the diagnostics module to take over).
-MSG_NO_URL = ("no office server is configured: give --server-url, set SHOEBOX_SERVER_URL, "
-              "or enter the server's address in Settings")
-MSG_PUBLIC = ("{url}: {host} is not a loopback or private-network address; documents would leave the "
-              "office network. Tick \"allow a server outside the office network\" in Settings (or pass "
-              "--allow-public-server) if this is intended")
-MSG_UNREACHABLE = "the office server at {url} could not be reached: {reason}"
-MSG_FALLBACK = "read with PP-OCR on the CPU: the office server at {url} could not be reached ({reason})"
-MSG_BUSY = "the office server at {url} stayed busy for {seconds:.0f} s (HTTP {status}); page not read"
+# Every message is a diagnostic (desktop.core.diagnostics, codes SERVER_*); the exceptions carry theirs
+# as ``.diagnostic`` (the pipeline puts it on the page or document) and read as its English message.
 
 
 class ServerError(EngineError):
-    """The server answered, but not with a usable reading (HTTP error, refused key, still busy)."""
+    """The server answered, but not with a usable reading (HTTP error, refused key, still busy).
+
+    Attributes:
+        diagnostic: what happened, as a :class:`~desktop.core.diagnostics.Diagnostic`.
+    """
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        self.diagnostic = diagnostic
+        super().__init__(diagnostic.message("en"))
 
 
 class ServerUnreachable(ServerError):
@@ -138,6 +140,26 @@ class ServerUnreachable(ServerError):
 
 class ServerRefused(EngineUnavailable):
     """The configured URL is not acceptable (bad form, or a public address without the allow setting)."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        self.diagnostic = diagnostic
+        super().__init__(diagnostic.message("en"))
+
+
+class ServerUnavailable(EngineUnavailable):
+    """The server could not be used at start-up and the settings allow no CPU fallback."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        self.diagnostic = diagnostic
+        super().__init__(diagnostic.message("en"))
+
+
+def _detail(exc: BaseException) -> str:
+    """The ``detail`` of a server diagnostic (the reason without the URL), else the message."""
+    d = getattr(exc, "diagnostic", None)
+    if isinstance(d, Diagnostic) and "detail" in d.params:
+        return str(d.params["detail"])
+    return str(exc)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -222,16 +244,20 @@ def normalise_url(url: str) -> str:
     if "://" not in text:
         text = "http://" + text
     parts = urlsplit(text)
+
+    def refuse(problem: str) -> ServerRefused:
+        return ServerRefused(diag(Code.SERVER_BAD_URL, url=url, problem=problem))
+
     if parts.scheme not in ("http", "https"):
-        raise ServerRefused(f"{url}: the server URL must start with http:// or https://")
+        raise refuse("the server URL must start with http:// or https://")
     if not parts.hostname:
-        raise ServerRefused(f"{url}: the server URL has no host name")
+        raise refuse("the server URL has no host name")
     if parts.query or parts.fragment or parts.username or parts.password:
-        raise ServerRefused(f"{url}: give the server URL without user name, query or fragment")
+        raise refuse("give the server URL without user name, query or fragment")
     try:
         parts.port  # noqa: B018 - raises ValueError for a bad port
     except ValueError as exc:
-        raise ServerRefused(f"{url}: {exc}") from None
+        raise refuse(str(exc)) from None
     path = parts.path.rstrip("/")
     if not path.endswith("/v1"):
         path += "/v1"
@@ -278,11 +304,11 @@ def check_server_url(url: str, *, allow_public: bool = False,
         if addresses is None:
             addresses = (resolve or _resolve)(host)
     except OSError as exc:
-        raise ServerUnreachable(MSG_UNREACHABLE.format(url=normal, reason=f"the name {host} does not resolve ({exc})")) from None
+        raise ServerUnreachable(diag(Code.SERVER_NAME_UNRESOLVED, url=normal, host=host, detail=str(exc))) from None
     public = [a for a in addresses if not _address_is_private(a)]
     if public or not addresses:
         shown = host if _is_ip(host) else f"{host} ({', '.join(public) or 'no address'})"
-        raise ServerRefused(MSG_PUBLIC.format(url=normal, host=shown))
+        raise ServerRefused(diag(Code.SERVER_PUBLIC, url=normal, host=shown))
     return normal
 
 
@@ -432,7 +458,7 @@ class ServerClient:
         body = self.get_json("models", retries=retries)
         data = body.get("data") if isinstance(body, dict) else None
         if not isinstance(data, list):
-            raise ServerError(f"{self.url}/models did not return a model list")
+            raise ServerError(diag(Code.SERVER_NO_MODEL, url=self.url))
         return [m for m in data if isinstance(m, dict) and m.get("id")]
 
     def server_version(self) -> str:
@@ -497,7 +523,7 @@ class ServerClient:
         tries = 0
         while True:
             if self._closed.is_set():
-                raise ServerError("the connection to the office server was closed")
+                raise ServerError(diag(Code.SERVER_CLOSED))
             tries += 1
             delay: float | None = None
             status = 0
@@ -525,16 +551,16 @@ class ServerClient:
                     failures += 1
                     reason = _transport_reason(exc)
                     if failures > max_failures:
-                        raise ServerUnreachable(MSG_UNREACHABLE.format(url=self.url, reason=reason)) from None
+                        raise ServerUnreachable(diag(Code.SERVER_UNREACHABLE, url=self.url, detail=reason)) from None
                     log.info("office server: %s; trying again (%d/%d)", reason, failures, max_failures)
                     delay = _backoff(failures, cfg.backoff_s, cfg.backoff_max_s)
             if delay is None:  # pragma: no cover - every branch above sets it or returns
                 delay = cfg.backoff_s
             self.retried += 1
             if status and time.monotonic() + delay > deadline:
-                raise ServerError(MSG_BUSY.format(url=self.url, seconds=cfg.page_deadline_s, status=status))
+                raise ServerError(diag(Code.SERVER_BUSY, url=self.url, seconds=round(cfg.page_deadline_s), status=status))
             if self._closed.wait(delay):
-                raise ServerError("the connection to the office server was closed")
+                raise ServerError(diag(Code.SERVER_CLOSED))
 
 
 def _backoff(attempt: int, base: float, cap: float) -> float:
@@ -553,10 +579,10 @@ def _retry_after(response: httpx.Response) -> float | None:
         return None
 
 
-def _http_error(url: str, response: httpx.Response) -> str:
+def _http_error(url: str, response: httpx.Response) -> Diagnostic:
     status = response.status_code
     if status in (401, 403):
-        return f"the office server at {url} refused the API key (HTTP {status}); check the key in Settings"
+        return diag(Code.SERVER_KEY_REFUSED, url=url, status=status)
     try:
         response.read()
         detail = response.text[:300].strip()
@@ -569,7 +595,7 @@ def _http_error(url: str, response: httpx.Response) -> str:
             message = (error.get("message") if isinstance(error, dict) else str(error or "")) or detail
         except (ValueError, AttributeError):
             pass
-    return f"the office server at {url} answered HTTP {status}" + (f": {message}" if message else "")
+    return diag(Code.SERVER_HTTP_ERROR, url=url, status=status, detail=message or "no detail")
 
 
 def _transport_reason(exc: BaseException) -> str:
@@ -741,7 +767,7 @@ class ServerEngine(Engine):
         self._lock = threading.RLock()
         self._local = threading.local()
         self._down_until = 0.0
-        self._down_reason = ""
+        self._down_reason: Diagnostic | None = None
 
     # ------------------------------------------------------------------ connection
 
@@ -778,12 +804,12 @@ class ServerEngine(Engine):
         models = client.models(retries=retries)
         ids = [str(m["id"]) for m in models]
         if not models:
-            raise ServerError(f"the office server at {self.url} serves no model")
+            raise ServerError(diag(Code.SERVER_NO_MODEL, url=self.url))
         if self.config.model:
             card = next((m for m in models if m["id"] == self.config.model), None)
             if card is None:
-                raise ServerError(f"the office server at {self.url} does not serve {self.config.model!r} "
-                                  f"(it serves: {', '.join(ids)})")
+                raise ServerError(diag(Code.SERVER_MODEL_MISSING, url=self.url, model=self.config.model,
+                                       models=", ".join(ids)))
         else:
             card = next((m for m in models if "hunyuan" in (str(m["id"]) + str(m.get("root", ""))).lower()), models[0])
         root = str(card.get("root") or "")
@@ -795,7 +821,7 @@ class ServerEngine(Engine):
                           server_version=client.server_version(), models=ids)
         with self._lock:
             self.info = info
-            self._down_until, self._down_reason = 0.0, ""
+            self._down_until, self._down_reason = 0.0, None
         self.version = info.label + (f", vLLM {info.server_version}" if info.server_version else "")
         return info
 
@@ -804,16 +830,16 @@ class ServerEngine(Engine):
         note says so and pages go to the CPU until it answers; otherwise the error is raised.
 
         Raises:
-            EngineUnavailable: the server could not be reached (or refused) and no fallback is allowed.
+            ServerUnavailable: the server could not be reached (or refused) and no fallback is allowed.
         """
         try:
             self.connect()
         except ServerError as exc:
             if not self.config.cpu_fallback:
-                raise EngineUnavailable(str(exc)) from None
-            self._mark_down(str(exc))
-            note = f"{exc}; reading on the CPU (PP-OCR) until it answers"
-            log.warning(note)
+                raise ServerUnavailable(exc.diagnostic) from None
+            self._mark_down(exc.diagnostic)
+            note = diag(Code.SERVER_DOWN_CPU, url=self.url, detail=_detail(exc))
+            log.warning("%s", note)
             self.load_notes.append(note)
 
     def describe(self) -> str:
@@ -832,19 +858,19 @@ class ServerEngine(Engine):
 
     # ------------------------------------------------------------------ down / fallback
 
-    def _mark_down(self, reason: str) -> None:
+    def _mark_down(self, reason: Diagnostic) -> None:
         with self._lock:
             self._down_until = time.monotonic() + self.config.down_retry_s
             self._down_reason = reason
 
     @property
-    def connection_problem(self) -> str | None:
+    def connection_problem(self) -> Diagnostic | None:
         """Why the server is not being used right now (it could not be reached), or ``None`` once it
         answers again; for the status bar."""
         with self._lock:
-            return self._down_reason or None
+            return self._down_reason
 
-    def _is_down(self) -> str | None:
+    def _is_down(self) -> Diagnostic | None:
         with self._lock:
             if self._down_until and time.monotonic() < self._down_until:
                 return self._down_reason
@@ -883,7 +909,7 @@ class ServerEngine(Engine):
             try:
                 self.connect()
             except ServerUnreachable as exc:
-                self._mark_down(str(exc))
+                self._mark_down(exc.diagnostic)
                 raise
         assert self.info is not None
         jpeg, width, height = encode_page(image, self.max_pixels)
@@ -891,11 +917,11 @@ class ServerEngine(Engine):
         try:
             completion = self.client.chat(self.info.model, jpeg, prompt_for(self.info.hunyuan_version), limit)
         except ServerUnreachable as exc:
-            self._mark_down(str(exc))
+            self._mark_down(exc.diagnostic)
             raise
         with self._lock:
             self.pages_sent += 1
-            self._down_until, self._down_reason = 0.0, ""
+            self._down_until, self._down_reason = 0.0, None
         gen = finish_generation(
             completion.text, new_tokens=completion.completion_tokens,
             stopped_by_guard=completion.finish_reason == "early_stop",
@@ -907,7 +933,7 @@ class ServerEngine(Engine):
     def _spotting_prompt(self, version: str | None) -> str:
         return PROMPTS_15["spotting"] if version == "1.5" else PROMPTS["spotting"]["zh"]
 
-    def _read_lines(self, image: Any) -> tuple[list[Line], list[str]]:
+    def _read_lines(self, image: Any) -> tuple[list[Line], list[Diagnostic | str]]:
         """One page's lines and warnings; falls back to the CPU when allowed and the server is down."""
         try:
             gen, width, height = self._ask(image, "spotting", self._spotting_prompt)
@@ -917,8 +943,7 @@ class ServerEngine(Engine):
             lines = self._fallback_engine().recognise(np.asarray(image))
             with self._lock:
                 self.pages_fallback += 1
-            reason = str(exc).split(": ", 1)[-1] if str(exc).startswith("the office server") else str(exc)
-            return lines, [MSG_FALLBACK.format(url=self.url, reason=reason)]
+            return lines, [diag(Code.SERVER_FALLBACK, url=self.url, detail=_detail(exc))]
         if self.info is not None and self.info.hunyuan_version is None:
             version = _answer_version(gen.text)
             if version:
@@ -953,13 +978,13 @@ class ServerEngine(Engine):
             dropped). ``last_warnings`` holds one list per page.
         """
         results: list[list[Line] | EngineError] = [EngineError("not read")] * len(images)
-        warnings: list[list[str]] = [[] for _ in images]
+        warnings: list[list[Diagnostic | str]] = [[] for _ in images]
 
         def one(i: int) -> None:
             try:
                 results[i], warnings[i] = self._read_lines(images[i])
             except EngineError as exc:
-                results[i], warnings[i] = exc, [str(exc)]
+                results[i], warnings[i] = exc, [getattr(exc, "diagnostic", None) or str(exc)]
             except Exception as exc:  # noqa: BLE001 - a bug on one page must not lose the others
                 log.exception("office server: page %d failed", i + 1)
                 results[i], warnings[i] = EngineError(f"{type(exc).__name__}: {exc}"), [str(exc)]
@@ -990,8 +1015,8 @@ class ServerEngine(Engine):
             self.connect()
         assert self.info is not None
         if self.info.hunyuan_version != "1.0":
-            raise ServerError(f"{self.info.model} (HunyuanOCR {self.info.hunyuan_version or 'of unknown version'}) "
-                              "has no field-extraction task; fields are read from the text instead")
+            raise ServerError(diag(Code.SERVER_NO_FIELD_TASK, model=self.info.model,
+                                   version=self.info.hunyuan_version or "?"))
         prompt = self.fields_prompt(field_names, language)
         gen, _, _ = self._ask(image, "fields", lambda _v: prompt)
         values, notes = parse_fields(gen.text, field_names, language)
@@ -1005,7 +1030,7 @@ class ServerEngine(Engine):
             EngineError: unknown task, or the page could not be read.
         """
         if task not in TASKS:
-            raise EngineError(f"the office server has no task {task!r}; choose one of {', '.join(TASKS)}")
+            raise ServerError(diag(Code.SERVER_NO_TASK, task=task, tasks=", ".join(TASKS)))
         lang = "zh" if language.lower().startswith("zh") else "en"
 
         def prompt(version: str | None) -> str:
