@@ -83,7 +83,7 @@ def test_request_is_shaped_like_hunyuans_own_client(serve):
     assert body["messages"][0] == {"role": "system", "content": ""}
     content = body["messages"][1]["content"]
     assert content[0]["type"] == "image_url" and content[0]["image_url"]["url"].startswith("data:image/jpeg;base64,")
-    assert content[1] == {"type": "text", "text": PROMPTS["spotting"]["zh"]}  # version unknown: 1.0's prompt
+    assert content[1] == {"type": "text", "text": PROMPTS_15["spotting"]}  # version unknown: 1.5's prompt
     assert body["temperature"] == 0.0 and body["top_p"] == 1.0 and body["top_k"] == -1
     assert body["repetition_penalty"] == REPETITION_PENALTY == 1.08
     assert body["skip_special_tokens"] is True
@@ -121,15 +121,36 @@ def test_streaming_and_non_streaming_read_the_same(serve, stream):
 # ------------------------------------------------------------------------------------ model versions
 
 
-def test_version_from_the_answers_switches_to_the_15_prompt(serve):
+def test_version_15_from_a_json_answer(serve):
     srv = serve(SPOT_15)
     engine = ServerEngine(fast(srv.url))
     engine.recognise(page())
     assert engine.info.hunyuan_version == "1.5" and engine.info.version_source == "answers"
     engine.recognise(page())
-    assert srv.requests[0].prompt == PROMPTS["spotting"]["zh"]
-    assert srv.requests[1].prompt == PROMPTS_15["spotting"]
+    assert [r.prompt for r in srv.requests] == [PROMPTS_15["spotting"]] * 2
     assert "HunyuanOCR 1.5" in engine.model_name
+    engine.close()
+
+
+def test_version_10_from_an_answer_in_its_own_form(serve):
+    srv = serve(SPOT_10)  # a 1.0 model answers the JSON prompt in its text(x1,y1),(x2,y2) form
+    engine = ServerEngine(fast(srv.url))
+    assert len(engine.recognise(page())) == 5
+    assert engine.info.hunyuan_version == "1.0"
+    engine.recognise(page())
+    assert [r.prompt for r in srv.requests] == [PROMPTS_15["spotting"], PROMPTS["spotting"]["zh"]]
+    engine.close()
+
+
+def test_an_answer_of_neither_form_is_asked_again_in_10s_words(serve):
+    def answer(request):
+        return "I see a receipt." if request.prompt == PROMPTS_15["spotting"] else SPOT_10
+
+    srv = serve(answer)
+    engine = ServerEngine(fast(srv.url))
+    lines = engine.recognise(page())
+    assert len(lines) == 5 and engine.info.hunyuan_version == "1.0"
+    assert [r.prompt for r in srv.requests] == [PROMPTS_15["spotting"], PROMPTS["spotting"]["zh"]]
     engine.close()
 
 
@@ -544,7 +565,7 @@ def test_end_to_end_with_the_tiny_model_through_transformers(serve, tiny_model_d
         engine = ServerEngine(fast(srv.url, read_timeout_s=60))
         markdown = engine.run_task(page(200, 160), "markdown")
         lines = engine.recognise(page(200, 160))
-        assert model.prompts == [PROMPTS["markdown"]["en"], PROMPTS["spotting"]["zh"]]
+        assert model.prompts[:2] == [PROMPTS["markdown"]["en"], PROMPTS_15["spotting"]]
         # what came back over the wire is what the model generated for the image the server decoded
         sent = srv.requests[0]
         from PIL import Image

@@ -17,9 +17,11 @@ Model versions
 --------------
 The server may serve HunyuanOCR 1.0 or 1.5 (Tencent moved 1.0 to ``v1.0/`` in the model repository in
 2026). :func:`detect_version` reads it from the model list (``id`` and ``root``); when the names do not
-tell, the first spotting answer does (1.5 answers a JSON array of ``{"box": [...], "text": ...}``;
-1.0 answers ``text(x1,y1),(x2,y2)``). Until the version is known, the 1.0 spotting prompt is used:
-1.5 still accepts it (``spotting_hunyuan`` in 1.5's ``inference/utils/tasks.py``). Both answer forms are
+tell, the first spotting answer does. Until then 1.5's JSON spotting prompt is sent (the bare name has
+meant 1.5 since 2026): 1.5 answers it with a JSON array of ``{"box": [...], "text": ...}``, while 1.0,
+never trained on it, answers in its own ``text(x1,y1),(x2,y2)`` form; an answer with neither form is
+asked once more with 1.0's prompt (which 1.5 also knows: ``spotting_hunyuan`` in 1.5's
+``inference/utils/tasks.py``), and a coordinate answer to that one means 1.0. Both answer forms are
 parsed by :func:`~desktop.core.engines.hunyuan_output.parse_spotting` (0-1000 grid of the image sent).
 1.5's client has no field-extraction task, so :meth:`ServerEngine.extract_fields` works on 1.0 only.
 
@@ -931,7 +933,15 @@ class ServerEngine(Engine):
         return gen, width, height
 
     def _spotting_prompt(self, version: str | None) -> str:
-        return PROMPTS_15["spotting"] if version == "1.5" else PROMPTS["spotting"]["zh"]
+        """1.0's prompt for 1.0, else 1.5's (also while the version is not known: see the module docstring)."""
+        return PROMPTS["spotting"]["zh"] if version == "1.0" else PROMPTS_15["spotting"]
+
+    def _learn_version(self, version: str) -> None:
+        with self._lock:
+            if self.info is not None and self.info.hunyuan_version is None:
+                self.info.hunyuan_version = version
+                self.info.version_source = "answers"
+                self.version = self.info.label
 
     def _read_lines(self, image: Any) -> tuple[list[Line], list[Diagnostic | str]]:
         """One page's lines and warnings; falls back to the CPU when allowed and the server is down."""
@@ -946,11 +956,11 @@ class ServerEngine(Engine):
             return lines, [diag(Code.SERVER_FALLBACK, url=self.url, detail=_detail(exc))]
         if self.info is not None and self.info.hunyuan_version is None:
             version = _answer_version(gen.text)
+            if version is None:  # neither form: perhaps a 1.0 model lost on 1.5's prompt; ask in 1.0's words
+                gen, width, height = self._ask(image, "spotting", lambda _v: PROMPTS["spotting"]["zh"])
+                version = "1.0" if _answer_version(gen.text) == "1.0" else None
             if version:
-                with self._lock:
-                    self.info.hunyuan_version = version
-                    self.info.version_source = "answers"
-                self.version = self.info.label
+                self._learn_version(version)
         conf = SUSPECT_LINE_CONFIDENCE if gen.suspect else MODEL_LINE_CONFIDENCE
         # Boxes: 0-1000 of the image sent = of the image given (same aspect ratio), in its pixels.
         given_w, given_h = _image_size(image)
