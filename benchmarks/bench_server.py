@@ -4,7 +4,7 @@ The server is ``tests/openai_server.py`` in its own process on 127.0.0.1 (so the
 the clients'), answering every page with a recorded HunyuanOCR 1.5 spotting answer after a fixed
 per-page latency, with a bounded number of pages handled at once (the rest queue, as vLLM's scheduler
 queues requests beyond its batch). Each simulated desktop is one :class:`ServerEngine` (its own
-connection pool, ``max_in_flight`` pages at once) reading its pages with ``recognise_batch`` in its own
+connection pool, ``max_in_flight`` pages at once) reading its pages with ``read_pages`` in its own
 thread; all desktops run in this one process.
 
 Scenarios:
@@ -36,9 +36,9 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from desktop.core.engines.base import EngineError  # noqa: E402
-from desktop.core.engines.fake import FakeEngine, RecordedPage  # noqa: E402
+from desktop.core.engines.base import EngineError, PageReading  # noqa: E402
 from desktop.core.engines.server import ServerConfig, ServerEngine  # noqa: E402
+from tests.fake_engines import FakeEngine, RecordedPage  # noqa: E402
 
 SECTION = "## Office server engine under load (bench_server.py)"
 ANSWER = REPO / "tests" / "data" / "hunyuan" / "spotting_json.txt"
@@ -93,7 +93,7 @@ class Desktop(threading.Thread):
         self.results: list[object] = []
         self.started_at = self.finished_at = 0.0
         self.on_page = None
-        original = self.engine._read_lines
+        original = self.engine._read
 
         def timed(image):  # per-page latency: request sent to answer parsed
             t = time.perf_counter()
@@ -104,11 +104,11 @@ class Desktop(threading.Thread):
                 if self.on_page is not None:
                     self.on_page()
 
-        self.engine._read_lines = timed  # type: ignore[method-assign]
+        self.engine._read = timed  # type: ignore[method-assign]
 
     def run(self) -> None:
         self.started_at = time.perf_counter()
-        self.results = self.engine.recognise_batch(self.pages)
+        self.results = self.engine.read_pages(self.pages)
         self.finished_at = time.perf_counter()
         self.engine.close()
 
@@ -137,7 +137,7 @@ def load(desktops: int, pages: int, latency: float, capacity: int, in_flight: in
     finally:
         server.kill()
     lat = sorted(x for d in fleet for x in d.latencies)
-    ok = sum(1 for d in fleet for r in d.results if isinstance(r, list))
+    ok = sum(1 for d in fleet for r in d.results if isinstance(r, PageReading))
     rates = [pages / (d.finished_at - d.started_at) for d in fleet]
     finish = [d.finished_at - t0 for d in fleet]
     return {
@@ -173,7 +173,7 @@ def stop(desktops: int, pages: int, latency: float, capacity: int, in_flight: in
     wall = time.perf_counter() - t0
     server.kill()
     results = [r for d in fleet for r in d.results]
-    read = sum(1 for r in results if isinstance(r, list))
+    read = sum(1 for r in results if isinstance(r, PageReading))
     failed = [r for r in results if isinstance(r, EngineError)]
     named = sum(1 for r in failed if "could not be reached" in str(r) or "dropped" in str(r))
     fallback_pages = sum(d.engine.pages_fallback for d in fleet)

@@ -8,7 +8,7 @@ import pytest
 from desktop.core.diagnostics import Code
 from desktop.core.einvoice import EInvoiceError, read_structured, read_xml
 from desktop.core.einvoice.xmlsafe import MAX_XML_BYTES, XmlError, parse_xml
-from desktop.core.engines.fake import FakeEngine
+from tests.fake_engines import FakeEngine
 from desktop.core.pipeline import scan_file
 from tests.einvoice_fixtures import (
     VALUES,

@@ -13,7 +13,7 @@ pytest.importorskip("pytestqt")
 from PySide6.QtCore import QTimer  # noqa: E402
 from PySide6.QtGui import QGuiApplication  # noqa: E402
 
-from desktop.core.engines.fake import FakeEngine  # noqa: E402
+from tests.fake_engines import FakeEngine  # noqa: E402
 
 W, H = 400, 600
 PAGE = {"width": W, "height": H, "lines": [

@@ -22,7 +22,7 @@ from PySide6.QtGui import QDropEvent, QGuiApplication, QImage, QKeySequence  # n
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
 from desktop.core.diagnostics import Code  # noqa: E402
-from desktop.core.engines.base import Engine, EngineError  # noqa: E402
+from desktop.core.engines.base import Engine, EngineError, PageReading  # noqa: E402
 from desktop.core.model import Line  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
@@ -45,14 +45,14 @@ class ScriptedEngine(Engine):
         self.fail = fail
         self.calls = 0
 
-    def recognise(self, image: np.ndarray) -> list[Line]:
+    def read_page(self, image: np.ndarray) -> PageReading:
         self.calls += 1
         if self.delay_s:
             time.sleep(self.delay_s)
         if self.fail:
             raise EngineError(self.fail)
         h, w = image.shape[:2]
-        return [Line(t, (x0 * w, y0 * h, x1 * w, y1 * h), 0.9) for t, (x0, y0, x1, y1) in LINES]
+        return PageReading([Line(t, (x0 * w, y0 * h, x1 * w, y1 * h), 0.9) for t, (x0, y0, x1, y1) in LINES])
 
 
 def make_png(path: Path, size: tuple[int, int] = (400, 600)) -> Path:

@@ -8,7 +8,7 @@ from PIL import Image
 
 from desktop.core.diagnostics import Diagnostic
 from desktop.core.engines.base import EngineError
-from desktop.core.engines.fake import FakeEngine
+from tests.fake_engines import FakeEngine
 from desktop.core.pipeline import Cancelled, ScanOptions, run_task, scan_file
 
 W, H = 600, 900

@@ -18,8 +18,7 @@ import pytest
 
 from desktop.core.diagnostics import Code
 from desktop.core.engines import EngineUnavailable, create_engine
-from desktop.core.engines.base import EngineError
-from desktop.core.engines.fake import FakeEngine, RecordedPage
+from desktop.core.engines.base import EngineError, PageReading
 from desktop.core.engines.hunyuan import MAX_NEW_TOKENS, PROMPTS, REPETITION_PENALTY
 from desktop.core.engines.hunyuan_output import MODEL_LINE_CONFIDENCE, SUSPECT_LINE_CONFIDENCE
 from desktop.core.engines.server import (
@@ -34,6 +33,7 @@ from desktop.core.engines.server import (
     normalise_url,
     server_check,
 )
+from tests.fake_engines import FakeEngine, RecordedPage
 from tests.openai_server import OpenAITestServer, TinyModelAnswer
 
 pytestmark = pytest.mark.loopback
@@ -98,13 +98,14 @@ def test_request_is_shaped_like_hunyuans_own_client(serve):
 def test_lines_map_from_the_0_1000_grid_to_the_image_given(serve):
     srv = serve(SPOT_15)
     engine = ServerEngine(fast(srv.url, max_pixels=50_000))
-    lines = engine.recognise(page(400, 500))  # sent at ~200x250; boxes come back in 400x500 pixels
+    reading = engine.read_page(page(400, 500))  # sent at ~200x250; boxes come back in 400x500 pixels
+    lines = reading.lines
     texts = [ln.text for ln in lines]
     assert texts == ["TAN WOON YANN", "Total (RM):", "9.00", "Date: 25/12/2018"]
     assert lines[0].box == pytest.approx((33.6, 10.5, 366.4, 26.0))
     assert lines[3].polygon is not None
     assert all(ln.confidence == MODEL_LINE_CONFIDENCE for ln in lines)
-    assert engine.last_warnings == [[]]
+    assert reading.warnings == [] and not reading.suspect
     engine.close()
 
 
@@ -125,7 +126,7 @@ def test_version_15_from_a_json_answer(serve):
     srv = serve(SPOT_15)
     engine = ServerEngine(fast(srv.url))
     engine.recognise(page())
-    assert engine.info.hunyuan_version == "1.5" and engine.info.version_source == "answers"
+    assert engine.server_info.hunyuan_version == "1.5" and engine.server_info.version_source == "answers"
     engine.recognise(page())
     assert [r.prompt for r in srv.requests] == [PROMPTS_15["spotting"]] * 2
     assert "HunyuanOCR 1.5" in engine.model_name
@@ -136,7 +137,7 @@ def test_version_10_from_an_answer_in_its_own_form(serve):
     srv = serve(SPOT_10)  # a 1.0 model answers the JSON prompt in its text(x1,y1),(x2,y2) form
     engine = ServerEngine(fast(srv.url))
     assert len(engine.recognise(page())) == 5
-    assert engine.info.hunyuan_version == "1.0"
+    assert engine.server_info.hunyuan_version == "1.0"
     engine.recognise(page())
     assert [r.prompt for r in srv.requests] == [PROMPTS_15["spotting"], PROMPTS["spotting"]["zh"]]
     engine.close()
@@ -149,7 +150,7 @@ def test_an_answer_of_neither_form_is_asked_again_in_10s_words(serve):
     srv = serve(answer)
     engine = ServerEngine(fast(srv.url))
     lines = engine.recognise(page())
-    assert len(lines) == 5 and engine.info.hunyuan_version == "1.0"
+    assert len(lines) == 5 and engine.server_info.hunyuan_version == "1.0"
     assert [r.prompt for r in srv.requests] == [PROMPTS_15["spotting"], PROMPTS["spotting"]["zh"]]
     engine.close()
 
@@ -181,19 +182,19 @@ def test_field_prompt_only_on_10_and_not_a_capability(serve):
     srv = serve('```json\n{"total": "9.00", "date": "25/12/2018"}\n```', root="/m/HunyuanOCR/v1.0")
     engine = ServerEngine(fast(srv.url))
     assert "fields" not in engine.capabilities  # the pipeline extracts fields from the lines itself
-    values = engine.extract_fields(page(), ["total", "date", "vendor"])
-    assert values == {"total": "9.00", "date": "25/12/2018", "vendor": None}
+    values = engine.read_fields(page(), ["total", "date", "vendor_name"]).values
+    assert values == {"total": "9.00", "date": "25/12/2018", "vendor_name": None}
     assert srv.requests[-1].body["max_tokens"] == MAX_NEW_TOKENS["fields"]
     srv15 = serve(SPOT_15, root="/m/HunyuanOCR-1.5")
     with pytest.raises(ServerError, match="no field-extraction task"):
-        ServerEngine(fast(srv15.url)).extract_fields(page(), ["total"])
+        ServerEngine(fast(srv15.url)).read_fields(page(), ["total"])
     engine.close()
 
 
 def test_run_task_uses_the_official_prompt_of_the_version(serve):
     srv = serve("```html\n<table><tr><td>1</td></tr></table>\n```", root="/m/HunyuanOCR-1.5")
     engine = ServerEngine(fast(srv.url))
-    assert engine.run_task(page(), "table") == "<table><tr><td>1</td></tr></table>"
+    assert engine.run_task(page(), "table").text == "<table><tr><td>1</td></tr></table>"
     engine.run_task(page(), "markdown")
     assert [r.prompt for r in srv.requests] == [PROMPTS_15["table"], PROMPTS_15["markdown"]]
     with pytest.raises(EngineError, match="no task"):
@@ -281,18 +282,19 @@ def test_api_key_is_sent_and_a_wrong_one_is_named(serve):
 def test_looping_stream_is_stopped_early_and_marked(serve):
     srv = serve("TOTAL 9.00(100,100),(300,120)" + "ha ha ha ha " * 1000, chunk_chars=64)
     engine = ServerEngine(fast(srv.url))
-    lines = engine.recognise(page())
+    reading = engine.read_page(page())
+    lines = reading.lines
     assert lines[0].text == "TOTAL 9.00" and lines[0].confidence == SUSPECT_LINE_CONFIDENCE
-    assert any("repeated itself" in w for w in engine.last_warnings[0])
+    assert reading.suspect and any("repeated itself" in w for w in reading.warnings)
     engine.close()
 
 
 def test_answer_cut_at_the_token_limit_is_marked(serve):
     srv = serve(SPOT_10, finish_reason="length")
     engine = ServerEngine(fast(srv.url, stream=False))
-    lines = engine.recognise(page())
-    assert lines and all(ln.confidence == SUSPECT_LINE_CONFIDENCE for ln in lines)
-    assert any("cut at the length limit" in w for w in engine.last_warnings[0])
+    reading = engine.read_page(page())
+    assert reading.lines and all(ln.confidence == SUSPECT_LINE_CONFIDENCE for ln in reading.lines)
+    assert reading.suspect and any("cut at the length limit" in w for w in reading.warnings)
     engine.close()
 
 
@@ -302,8 +304,8 @@ def test_answer_cut_at_the_token_limit_is_marked(serve):
 def test_pages_in_flight_are_bounded_and_none_is_dropped(serve):
     srv = serve(SPOT_15, latency_s=0.05, faults=["429", "503", "drop"])
     engine = ServerEngine(fast(srv.url, max_in_flight=3))
-    results = engine.recognise_batch([page(80 + i, 90) for i in range(12)])
-    assert len(results) == 12 and all(isinstance(r, list) and len(r) == 4 for r in results)
+    results = engine.read_pages([page(80 + i, 90) for i in range(12)])
+    assert len(results) == 12 and all(isinstance(r, PageReading) and len(r.lines) == 4 for r in results)
     assert srv.stats.max_concurrent <= 3
     assert srv.stats.chat_requests == 15 and engine.pages_sent == 12
     # keep-alive: 15 chat requests + 2 GETs over at most 3 pooled connections, +1 for the dropped one,
@@ -315,9 +317,9 @@ def test_pages_in_flight_are_bounded_and_none_is_dropped(serve):
 def test_batch_reports_each_failed_page_in_its_slot(serve):
     srv = serve(SPOT_15, faults=["ok", "500", "ok"])
     engine = ServerEngine(fast(srv.url, max_in_flight=1))
-    results = engine.recognise_batch([page(), page(), page()])
-    assert [type(r).__name__ for r in results] == ["list", "ServerError", "list"]
-    assert engine.last_warnings[1][0].code == Code.SERVER_HTTP_ERROR and "HTTP 500" in str(engine.last_warnings[1][0])
+    results = engine.read_pages([page(), page(), page()])
+    assert [type(r).__name__ for r in results] == ["PageReading", "ServerError", "PageReading"]
+    assert results[1].diagnostic.code == Code.SERVER_HTTP_ERROR and "HTTP 500" in str(results[1])
     engine.close()
 
 
@@ -327,11 +329,9 @@ def test_cpu_fallback_reads_the_page_and_says_so(serve):
     fallback = FakeEngine([recorded])
     engine = ServerEngine(fast(srv.url, retries=0, cpu_fallback=True), fallback=lambda: fallback)
     engine.warm_up()  # the model list is answered, so this connects
-    lines = engine.recognise(page())
-    assert [ln.text for ln in lines] == ["CPU LINE"]
-    note = engine.last_warnings[0][0]
-    assert note.code == Code.SERVER_FALLBACK and "read with PP-OCR on the CPU" in str(note) and srv.url in str(note)
-    assert "PP-OCR" in note.message("zh")
+    reading = engine.read_page(page())
+    assert [ln.text for ln in reading.lines] == ["CPU LINE"]
+    assert "read with PP-OCR on the CPU" in reading.warnings[0] and srv.url in reading.warnings[0]
     assert engine.pages_fallback == 1
     engine.close()
 
@@ -425,7 +425,7 @@ def test_create_engine_server_and_auto_from_the_environment(serve, monkeypatch):
     assert isinstance(engine, ServerEngine) and engine.config.api_key == "k"
     notes: list[str] = []
     auto = create_engine("auto", notes=notes)
-    assert isinstance(auto, ServerEngine) and auto.info is not None and notes == []
+    assert isinstance(auto, ServerEngine) and auto.server_info is not None and notes == []
     srv.stop()
     notes = []
     assert type(create_engine("auto", notes=notes)).__name__ == "PPOCREngine"
@@ -563,7 +563,7 @@ def test_end_to_end_with_the_tiny_model_through_transformers(serve, tiny_model_d
         model = TinyModelAnswer(tiny_model_dir, max_new_tokens=16)
         srv = serve(model)
         engine = ServerEngine(fast(srv.url, read_timeout_s=60))
-        markdown = engine.run_task(page(200, 160), "markdown")
+        markdown = engine.run_task(page(200, 160), "markdown").text
         lines = engine.recognise(page(200, 160))
         assert model.prompts[:2] == [PROMPTS["markdown"]["en"], PROMPTS_15["spotting"]]
         # what came back over the wire is what the model generated for the image the server decoded

@@ -20,8 +20,8 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
-from desktop.core.engines.fake import FakeEngine, RecordedPage  # noqa: E402
 from desktop.service.app import ServiceConfig, create_app, safe_name  # noqa: E402
+from tests.fake_engines import FakeEngine, RecordedPage  # noqa: E402
 from tests.pages import OCR_DATA  # noqa: E402
 
 pytestmark = pytest.mark.loopback

@@ -23,12 +23,12 @@ never trained on it, answers in its own ``text(x1,y1),(x2,y2)`` form; an answer 
 asked once more with 1.0's prompt (which 1.5 also knows: ``spotting_hunyuan`` in 1.5's
 ``inference/utils/tasks.py``), and a coordinate answer to that one means 1.0. Both answer forms are
 parsed by :func:`~desktop.core.engines.hunyuan_output.parse_spotting` (0-1000 grid of the image sent).
-1.5's client has no field-extraction task, so :meth:`ServerEngine.extract_fields` works on 1.0 only.
+1.5's client has no field-extraction task, so :meth:`ServerEngine.read_fields` works on 1.0 only.
 
 Flow control
 ------------
 - One ``httpx.Client`` per engine (keep-alive connections reused), at most ``max_in_flight`` requests
-  at once (a semaphore; :meth:`ServerEngine.recognise_batch` sends that many pages concurrently).
+  at once (a semaphore; :meth:`ServerEngine.read_pages` sends that many pages concurrently).
 - HTTP 429/502/503/504 (the server is busy or restarting): wait and send again, honouring
   ``Retry-After``, with capped exponential backoff and jitter, until ``page_deadline_s``. A busy server
   slows the queue; a page is never dropped: it is read, or it fails with a message saying why.
@@ -59,12 +59,22 @@ from urllib.parse import urlsplit, urlunsplit
 import numpy as np
 
 from desktop.core.diagnostics import Code, Diagnostic, diag
-from desktop.core.engines.base import Engine, EngineError, EngineUnavailable
+from desktop.core.engines.base import (
+    Capability,
+    Engine,
+    EngineError,
+    EngineInfo,
+    EngineUnavailable,
+    FieldReading,
+    PageReading,
+    TaskReading,
+)
 from desktop.core.engines.hunyuan import DEFAULT_MAX_PIXELS, MAX_NEW_TOKENS, PROMPTS, REPETITION_PENALTY
 from desktop.core.engines.hunyuan_output import (
     MODEL_LINE_CONFIDENCE,
     SUSPECT_LINE_CONFIDENCE,
     Generation,
+    as_field_specs,
     finish_generation,
     fields_prompt_keys,
     parse_fields,
@@ -76,6 +86,8 @@ from desktop.core.model import Line
 
 if TYPE_CHECKING:
     import httpx
+
+    from desktop.core.doctypes import FieldSpec
 
 __all__ = [
     "ENV_API_KEY", "ENV_URL", "PROMPTS_15", "ServerConfig", "ServerEngine", "ServerError", "ServerInfo",
@@ -735,9 +747,7 @@ class ServerEngine(Engine):
         fallback: creates the CPU engine used while the server is down (``cpu_fallback``); default PP-OCR.
 
     Attributes:
-        info: what the server said about itself (after :meth:`connect`).
-        last_warnings: notes about the page(s) of this thread's last call, one list per page
-            (read with the CPU fallback, answer looped or cut short).
+        server_info: what the server said about itself (after :meth:`connect`); ``None`` before.
         load_notes: notes from starting (e.g. "the office server is down; reading on the CPU").
         pages_sent, pages_fallback: counters.
 
@@ -747,8 +757,9 @@ class ServerEngine(Engine):
 
     name = "server"
     languages = ("zh", "en")
-    capabilities = frozenset({"markdown", "table", "translate"})
+    capabilities = frozenset({Capability.MARKDOWN, Capability.TABLE, Capability.TRANSLATE})
     device = "server"
+    seconds_per_megapixel = 10.0  # a busy office server queues pages; the watchdog unit if ever run in a worker
 
     def __init__(self, config: ServerConfig, *, transport: Any = None,
                  fallback: Callable[[], Engine] | None = None,
@@ -758,8 +769,8 @@ class ServerEngine(Engine):
         self.max_pixels = int(config.max_pixels)
         self.max_new_tokens = dict(MAX_NEW_TOKENS)
         self.version = f"HunyuanOCR server at {url}"
-        self.info: ServerInfo | None = None
-        self.load_notes: list[str] = []
+        self.server_info: ServerInfo | None = None
+        self.load_notes: list[Diagnostic] = []
         self.pages_sent = 0
         self.pages_fallback = 0
         self._transport = transport
@@ -767,7 +778,6 @@ class ServerEngine(Engine):
         self._fallback_factory = fallback
         self._fallback: Engine | None = None
         self._lock = threading.RLock()
-        self._local = threading.local()
         self._down_until = 0.0
         self._down_reason: Diagnostic | None = None
 
@@ -793,7 +803,7 @@ class ServerEngine(Engine):
     @property
     def model_name(self) -> str | None:
         """The served model's label (model, HunyuanOCR version, URL), recorded on each document."""
-        return self.info.label if self.info else None
+        return self.server_info.label if self.server_info else None
 
     def connect(self, *, retries: int | None = None) -> ServerInfo:
         """Ask the model list (and vLLM's version); pick the model; read its HunyuanOCR version from the names.
@@ -822,7 +832,7 @@ class ServerEngine(Engine):
                           hunyuan_version=version, version_source="model list" if version else "",
                           server_version=client.server_version(), models=ids)
         with self._lock:
-            self.info = info
+            self.server_info = info
             self._down_until, self._down_reason = 0.0, None
         self.version = info.label + (f", vLLM {info.server_version}" if info.server_version else "")
         return info
@@ -844,10 +854,16 @@ class ServerEngine(Engine):
             log.warning("%s", note)
             self.load_notes.append(note)
 
+    def info(self) -> EngineInfo:
+        """:meth:`Engine.info`, with the load notes (diagnostics here) as their English text."""
+        base = super().info()
+        base.notes = [str(n) for n in self.load_notes]
+        return base
+
     def describe(self) -> str:
-        if self.info is None:
+        if self.server_info is None:
             return f"HunyuanOCR server {self.url} (not connected)"
-        return f"HunyuanOCR server: {self.info.label}"
+        return f"HunyuanOCR server: {self.server_info.label}"
 
     def close(self) -> None:
         with self._lock:
@@ -889,10 +905,6 @@ class ServerEngine(Engine):
                     self._fallback = PPOCREngine()
             return self._fallback
 
-    @property
-    def last_warnings(self) -> list[list[str]]:
-        return getattr(self._local, "warnings", [])
-
     # ------------------------------------------------------------------ requests
 
     def _ask(self, image: Any, task: str, prompt_for: Callable[[str | None], str]) -> tuple[Generation, int, int]:
@@ -907,17 +919,17 @@ class ServerEngine(Engine):
         down = self._is_down()
         if down is not None:
             raise ServerUnreachable(down)
-        if self.info is None:
+        if self.server_info is None:
             try:
                 self.connect()
             except ServerUnreachable as exc:
                 self._mark_down(exc.diagnostic)
                 raise
-        assert self.info is not None
+        assert self.server_info is not None
         jpeg, width, height = encode_page(image, self.max_pixels)
         limit = self.max_new_tokens[task]
         try:
-            completion = self.client.chat(self.info.model, jpeg, prompt_for(self.info.hunyuan_version), limit)
+            completion = self.client.chat(self.server_info.model, jpeg, prompt_for(self.server_info.hunyuan_version), limit)
         except ServerUnreachable as exc:
             self._mark_down(exc.diagnostic)
             raise
@@ -938,23 +950,26 @@ class ServerEngine(Engine):
 
     def _learn_version(self, version: str) -> None:
         with self._lock:
-            if self.info is not None and self.info.hunyuan_version is None:
-                self.info.hunyuan_version = version
-                self.info.version_source = "answers"
-                self.version = self.info.label
+            if self.server_info is not None and self.server_info.hunyuan_version is None:
+                self.server_info.hunyuan_version = version
+                self.server_info.version_source = "answers"
+                self.version = self.server_info.label
 
-    def _read_lines(self, image: Any) -> tuple[list[Line], list[Diagnostic | str]]:
-        """One page's lines and warnings; falls back to the CPU when allowed and the server is down."""
+    def _read(self, image: Any) -> PageReading:
+        """One page's reading; read on the CPU when allowed and the server is down (the warning says so)."""
+        started = time.perf_counter()
         try:
             gen, width, height = self._ask(image, "spotting", self._spotting_prompt)
         except ServerUnreachable as exc:
             if not self.config.cpu_fallback:
                 raise
-            lines = self._fallback_engine().recognise(np.asarray(image))
+            reading = self._fallback_engine().read_page(np.asarray(image))
             with self._lock:
                 self.pages_fallback += 1
-            return lines, [diag(Code.SERVER_FALLBACK, url=self.url, detail=_detail(exc))]
-        if self.info is not None and self.info.hunyuan_version is None:
+            note = diag(Code.SERVER_FALLBACK, url=self.url, detail=_detail(exc)).message("en")
+            return PageReading(reading.lines, warnings=[note, *reading.warnings], suspect=reading.suspect,
+                               seconds=time.perf_counter() - started)
+        if self.server_info is not None and self.server_info.hunyuan_version is None:
             version = _answer_version(gen.text)
             if version is None:  # neither form: perhaps a 1.0 model lost on 1.5's prompt; ask in 1.0's words
                 gen, width, height = self._ask(image, "spotting", lambda _v: PROMPTS["spotting"]["zh"])
@@ -965,75 +980,86 @@ class ServerEngine(Engine):
         # Boxes: 0-1000 of the image sent = of the image given (same aspect ratio), in its pixels.
         given_w, given_h = _image_size(image)
         lines = parse_spotting(gen.text, given_w, given_h, confidence=conf)
-        return lines, list(gen.warnings)
+        return PageReading(lines, warnings=list(gen.warnings), suspect=gen.suspect,
+                           seconds=time.perf_counter() - started)
 
     # ------------------------------------------------------------------ the Engine interface
 
-    def recognise(self, image: np.ndarray) -> list[Line]:
+    def read_page(self, image: np.ndarray) -> PageReading:
         """Text spotting on the server: every line with its box, in the pixels of ``image``.
+
+        Lines carry :data:`~desktop.core.engines.hunyuan_output.MODEL_LINE_CONFIDENCE` (the model gives no
+        scores), or ``SUSPECT_LINE_CONFIDENCE`` when the answer looped or was cut short (then the reading
+        is ``suspect`` and its warnings say why). A page read on the CPU fallback says so in its warnings.
 
         Raises:
             ServerUnreachable: the server cannot be reached and ``cpu_fallback`` is off.
             ServerError: the server failed on this page.
         """
-        lines, warnings = self._read_lines(image)
-        self._local.warnings = [warnings]
-        return lines
+        return self._read(image)
 
-    def recognise_batch(self, images: Sequence[np.ndarray]) -> list[list[Line] | EngineError]:
-        """:meth:`recognise` for several pages, ``max_in_flight`` at a time, answers in page order.
+    def recognise(self, image: np.ndarray) -> list[Line]:
+        """The lines of :meth:`read_page` (for scripts and ``server-check``)."""
+        return self._read(image).lines
+
+    def read_pages(self, images: Sequence[np.ndarray]) -> list[PageReading | EngineError]:
+        """:meth:`read_page` for several pages, ``max_in_flight`` at a time, answers in page order.
 
         Returns:
-            One entry per image: its lines, or the :class:`EngineError` that page failed with (never
-            dropped). ``last_warnings`` holds one list per page.
+            One entry per image: its reading, or the :class:`EngineError` that page failed with (never
+            dropped).
         """
-        results: list[list[Line] | EngineError] = [EngineError("not read")] * len(images)
-        warnings: list[list[Diagnostic | str]] = [[] for _ in images]
+        results: list[PageReading | EngineError] = [EngineError("not read")] * len(images)
 
         def one(i: int) -> None:
             try:
-                results[i], warnings[i] = self._read_lines(images[i])
+                results[i] = self._read(images[i])
             except EngineError as exc:
-                results[i], warnings[i] = exc, [getattr(exc, "diagnostic", None) or str(exc)]
+                results[i] = exc
             except Exception as exc:  # noqa: BLE001 - a bug on one page must not lose the others
                 log.exception("office server: page %d failed", i + 1)
-                results[i], warnings[i] = EngineError(f"{type(exc).__name__}: {exc}"), [str(exc)]
+                results[i] = EngineError(f"{type(exc).__name__}: {exc}")
 
         workers = max(1, min(self.config.max_in_flight, len(images)))
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="shoebox-server") as pool:
             list(pool.map(one, range(len(images))))
-        self._local.warnings = warnings
         return results
 
-    def fields_prompt(self, field_names: Sequence[str], language: str = "en") -> str:
+    def fields_prompt(self, fields: Sequence[FieldSpec | str], language: str = "en") -> str:
         """HunyuanOCR 1.0's field-extraction prompt (Tencent's README wording)."""
         lang = "zh" if language.lower().startswith("zh") else "en"
-        keys = fields_prompt_keys(field_names, lang)
+        keys = fields_prompt_keys(fields, lang)
         listed = "[" + ", ".join(f"'{k}'" for k in keys.values()) + "]"
         return PROMPTS["fields"][lang].format(keys=listed)
 
-    def extract_fields(self, image: np.ndarray, field_names: list[str], language: str = "en") -> dict[str, str | None]:
+    def read_fields(self, image: np.ndarray, fields: Sequence[FieldSpec | str], language: str = "en") -> FieldReading:
         """Ask the model for named fields: a second opinion beside Shoebox's own extraction.
 
-        Only HunyuanOCR 1.0 has this task (1.5's client dropped it); the engine does not list the
-        ``fields`` capability, so the pipeline reads fields from the spotted lines itself.
+        Only HunyuanOCR 1.0 has this task (1.5's client dropped it); the engine does not list
+        :attr:`~desktop.core.engines.base.Capability.FIELDS`, so the pipeline reads the fields from the
+        spotted lines itself and this is never the first opinion.
+
+        Returns:
+            A :class:`FieldReading` keyed by the canonical names of ``fields``.
 
         Raises:
             ServerError: the server serves 1.5 (or the version is unknown), or failed on the page.
         """
-        if self.info is None:
+        started = time.perf_counter()
+        if self.server_info is None:
             self.connect()
-        assert self.info is not None
-        if self.info.hunyuan_version != "1.0":
-            raise ServerError(diag(Code.SERVER_NO_FIELD_TASK, model=self.info.model,
-                                   version=self.info.hunyuan_version or "?"))
-        prompt = self.fields_prompt(field_names, language)
+        assert self.server_info is not None
+        if self.server_info.hunyuan_version != "1.0":
+            raise ServerError(diag(Code.SERVER_NO_FIELD_TASK, model=self.server_info.model,
+                                   version=self.server_info.hunyuan_version or "?"))
+        specs = as_field_specs(fields)
+        prompt = self.fields_prompt(specs, language)
         gen, _, _ = self._ask(image, "fields", lambda _v: prompt)
-        values, notes = parse_fields(gen.text, field_names, language)
-        self._local.warnings = [list(gen.warnings) + notes]
-        return values
+        values, notes = parse_fields(gen.text, specs, language)
+        return FieldReading(values, warnings=[*gen.warnings, *notes], suspect=gen.suspect,
+                            seconds=time.perf_counter() - started)
 
-    def run_task(self, image: np.ndarray, task: str, language: str = "en") -> str:
+    def run_task(self, image: np.ndarray, task: str, language: str = "en") -> TaskReading:
         """A document task on the server (1.5's official prompts when it serves 1.5, else 1.0's).
 
         Raises:
@@ -1041,6 +1067,7 @@ class ServerEngine(Engine):
         """
         if task not in TASKS:
             raise ServerError(diag(Code.SERVER_NO_TASK, task=task, tasks=", ".join(TASKS)))
+        started = time.perf_counter()
         lang = "zh" if language.lower().startswith("zh") else "en"
 
         def prompt(version: str | None) -> str:
@@ -1049,8 +1076,9 @@ class ServerEngine(Engine):
             return PROMPTS_15[task] if version == "1.5" else PROMPTS[task][lang]
 
         gen, _, _ = self._ask(image, task, prompt)
-        self._local.warnings = [list(gen.warnings)]
-        return strip_fences(gen.text) if task == "table" else gen.text
+        text = strip_fences(gen.text) if task == "table" else gen.text
+        return TaskReading(text, warnings=list(gen.warnings), suspect=gen.suspect,
+                           seconds=time.perf_counter() - started)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1080,8 +1108,8 @@ class CheckReport:
     def lines(self) -> list[str]:
         """The report as printed."""
         out = [f"server:          {self.url}"]
-        if self.info is not None:
-            i = self.info
+        if self.server_info is not None:
+            i = self.server_info
             out += [
                 f"answers:         yes{f' (vLLM {i.server_version})' if i.server_version else ''}",
                 f"model:           {i.model}" + (f" (also serves: {', '.join(m for m in i.models if m != i.model)})"
@@ -1131,14 +1159,15 @@ def server_check(config: ServerConfig, *, transport: Any = None,
             return report
         started = time.perf_counter()
         try:
-            lines = engine.recognise(probe_page())
+            reading = engine.read_page(probe_page())
         except ServerError as exc:
             report.problems.append(f"the probe page failed: {exc}")
             return report
+        lines = reading.lines
         report.probe_seconds = time.perf_counter() - started
         report.probe_lines = [ln.text for ln in lines]
-        report.info = engine.info
-        for warning in engine.last_warnings[0] if engine.last_warnings else []:
+        report.info = engine.server_info
+        for warning in reading.warnings:
             report.problems.append(f"probe page: {warning}")
         if not lines:
             report.problems.append("the probe page came back without any text line (is this HunyuanOCR?)")
