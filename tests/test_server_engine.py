@@ -544,15 +544,6 @@ def test_scan_command_with_server_url(serve, tmp_path, capsys):
 # ------------------------------------------------------------------------------------ the tiny model behind the server
 
 
-@pytest.fixture(scope="module")
-def tiny_model_dir(tmp_path_factory):
-    pytest.importorskip("torch")
-    pytest.importorskip("transformers")
-    from tests.hunyuan_tiny import build_tiny_model
-
-    return build_tiny_model(tmp_path_factory.mktemp("hunyuan_srv") / "HunyuanOCR")
-
-
 @pytest.mark.gpu_stack
 def test_end_to_end_with_the_tiny_model_through_transformers(serve, tiny_model_dir):
     import torch

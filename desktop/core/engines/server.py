@@ -1108,8 +1108,8 @@ class CheckReport:
     def lines(self) -> list[str]:
         """The report as printed."""
         out = [f"server:          {self.url}"]
-        if self.server_info is not None:
-            i = self.server_info
+        if self.info is not None:
+            i = self.info
             out += [
                 f"answers:         yes{f' (vLLM {i.server_version})' if i.server_version else ''}",
                 f"model:           {i.model}" + (f" (also serves: {', '.join(m for m in i.models if m != i.model)})"
