@@ -88,7 +88,7 @@ __all__ = [
 # --------------------------------------------------------------------------------------------------
 
 SUPPORTED_SUFFIXES: tuple[str, ...] = (
-    ".jpg", ".jpeg", ".jpe", ".png", ".tif", ".tiff", ".bmp", ".webp", ".heic", ".heif", ".pdf",
+    ".jpg", ".jpeg", ".jpe", ".png", ".tif", ".tiff", ".bmp", ".webp", ".heic", ".heif", ".pdf", ".ofd", ".xml",
 )
 """Lower-case file name suffixes offered in file dialogs and kept when walking folders.
 
@@ -169,9 +169,13 @@ _PIL_FORMATS: dict[str, list[str]] = {
 
 _FORMAT_LABELS = {
     "jpeg": "JPEG", "png": "PNG", "tiff": "TIFF", "bmp": "BMP", "webp": "WebP", "heif": "HEIC/HEIF",
-    "pdf": "PDF",
+    "pdf": "PDF", "ofd": "OFD", "xml": "XML invoice",
 }
 
+PDF_LIKE = ("pdf", "ofd", "xml")
+"""Formats read through the PDF code path: PDFs, and OFD packages and XML invoices, which
+:mod:`desktop.core.einvoice` draws as PDF pages (an OFD page as printed, an XML invoice as a generated
+view); their pages are ``origin="ofd"`` / ``"xml_view"`` with the text of the drawing as their text layer."""
 
 # EXIF orientation (TIFF/EXIF tag 274) -> transposition that makes the image upright, as in
 # PIL.ImageOps.exif_transpose (values per the EXIF 2.32 standard, CIPA DC-008, tag 0x0112).
@@ -337,6 +341,8 @@ def sniff_format(path: str | os.PathLike[str]) -> str:
     if not head:
         raise EmptyFileError(p, diag(Code.EMPTY_FILE))
     fmt = _sniff_bytes(head)
+    if fmt is None:
+        fmt = _sniff_einvoice(p, head)
     if fmt == "avif":
         raise UnsupportedFormatError(p, diag(Code.UNSUPPORTED_AVIF))
     if fmt is not None:
@@ -347,6 +353,63 @@ def sniff_format(path: str | os.PathLike[str]) -> str:
     if _looks_like_text(head):
         raise UnsupportedFormatError(p, diag(Code.UNSUPPORTED_TEXT_FILE))
     raise UnsupportedFormatError(p, diag(Code.UNRECOGNISED_CONTENT))
+
+
+def _sniff_einvoice(path: Path, head: bytes) -> str | None:
+    """``"ofd"`` for an OFD package (a ZIP with ``OFD.xml``), ``"xml"`` for an XML e-invoice (CII, UBL or
+    Chinese e-invoice XML, by its root element), else ``None``.
+
+    Raises:
+        CorruptFileError: an XML file that is hostile or malformed, or an XML file that is not an invoice
+            (the message says what its root element is).
+    """
+    from desktop.core import einvoice
+    from desktop.core.einvoice import ofd
+
+    if head.startswith(b"PK\x03\x04"):
+        return "ofd" if ofd.is_ofd(path) else None
+    if not einvoice.looks_like_xml(head):
+        return None
+    try:
+        einvoice.read_xml(path.read_bytes())
+    except einvoice.EInvoiceError as exc:
+        if exc.not_an_invoice:
+            raise UnsupportedFormatError(path, diag(Code.XML_NOT_AN_INVOICE, detail=exc.reason)) from None
+        raise CorruptFileError(path, diag(Code.XML_INVOICE_UNREADABLE, detail=exc.reason)) from None
+    except OSError as exc:
+        raise IntakeError(path, diag(Code.FILE_UNREADABLE, detail=str(exc.strerror or exc))) from None
+    return "xml"
+
+
+def _virtual_pdf(path: Path) -> tuple[str, bytes, dict[int, list[Diagnostic]], dict[int, list[Any]] | None] | None:
+    """For an OFD package or an XML invoice: ``(format, PDF bytes drawn from it, page warnings, page
+    lines)``; the lines (OFD only, :class:`desktop.core.einvoice.ofd.OfdLine` in page mm) come from the
+    page XML, so an OFD page's text is its own, not a re-reading of the drawing.
+
+    Raises:
+        CorruptFileError: the OFD package or XML cannot be drawn (the reason from :mod:`desktop.core.einvoice`).
+    """
+    head = _read_head(path, 4096)
+    if _sniff_bytes(head) is not None:
+        return None
+    from desktop.core import einvoice
+    from desktop.core.einvoice import ofd, render
+
+    try:
+        if head.startswith(b"PK\x03\x04"):
+            if not ofd.is_ofd(path):
+                return None
+            drawn = ofd.to_pdf(path)
+            return "ofd", drawn.pdf, drawn.warnings, drawn.lines
+        if einvoice.looks_like_xml(head):
+            return "xml", render.to_pdf(path), {}, None
+    except ofd.OfdError as exc:
+        raise CorruptFileError(path, diag(Code.OFD_UNREADABLE, detail=str(exc))) from None
+    except einvoice.EInvoiceError as exc:
+        raise CorruptFileError(path, diag(Code.XML_INVOICE_UNREADABLE, detail=exc.reason)) from None
+    except OSError as exc:
+        raise IntakeError(path, diag(Code.FILE_UNREADABLE, detail=str(exc.strerror or exc))) from None
+    return None
 
 
 def _looks_like_text(head: bytes) -> bool:
@@ -431,7 +494,7 @@ class PageImage:
             raise ValueError(f"max_pixels must be positive, got {max_pixels}")
         budget = MAX_IMAGE_PIXELS if max_pixels is None else min(int(max_pixels), MAX_IMAGE_PIXELS)
         fmt = self._format or sniff_format(self.source)  # PageImage built by hand (tests, fakes)
-        if fmt == "pdf":
+        if fmt in PDF_LIKE:
             array, scale = _render_pdf_page(self, budget)
         else:
             array, scale = _render_image_page(self, budget, fmt)
@@ -545,7 +608,7 @@ def open_pages(path: str | os.PathLike[str]) -> Iterator[PageImage]:
     """
     p = Path(path)
     fmt = sniff_format(p)
-    if fmt == "pdf":
+    if fmt in PDF_LIKE:
         with MUPDF_LOCK:
             doc = _open_pdf(p)
         return _iter_pdf_pages(p, doc)
@@ -561,7 +624,7 @@ def count_pages(path: str | os.PathLike[str]) -> int:
     """
     p = Path(path)
     fmt = sniff_format(p)
-    if fmt == "pdf":
+    if fmt in PDF_LIKE:
         with MUPDF_LOCK:
             doc = _open_pdf(p)
             try:
@@ -597,7 +660,7 @@ def load_page(path: str | os.PathLike[str], number: int, rotation: int = 0) -> P
         raise ValueError(f"pages can only be turned by multiples of 90 degrees, not {rotation}")
     p = Path(path)
     fmt = sniff_format(p)
-    if fmt == "pdf":
+    if fmt in PDF_LIKE:
         with MUPDF_LOCK:
             doc = _open_pdf(p)
             try:
@@ -927,8 +990,15 @@ def _open_pdf(path: Path) -> pymupdf.Document:
         EmptyFileError: it has no pages.
     """
     pymupdf = _pymupdf()
+    virtual = _virtual_pdf(path) if path.exists() else None
     try:
-        doc = pymupdf.open(str(path), filetype="pdf")
+        if virtual is not None:
+            doc = pymupdf.open(stream=virtual[1], filetype="pdf")
+            doc._shoebox_origin = virtual[0]  # noqa: SLF001 - read back by _pdf_page_image
+            doc._shoebox_warnings = virtual[2]  # noqa: SLF001
+            doc._shoebox_lines = virtual[3]  # noqa: SLF001
+        else:
+            doc = pymupdf.open(str(path), filetype="pdf")
     except FileNotFoundError:
         raise IntakeError(path, diag(Code.FILE_NOT_FOUND)) from None
     except Exception as exc:  # noqa: BLE001 - FileDataError, RuntimeError, ValueError
@@ -1048,6 +1118,16 @@ def _pdf_page_image(path: Path, doc: pymupdf.Document, index: int) -> PageImage:
     except Exception as exc:  # noqa: BLE001 - MuPDF errors on a broken page
         raise CorruptFileError(path, diag(Code.PDF_PAGE_DAMAGED, page=index + 1, detail=_strip_path(str(exc), path))) from exc
 
+    virtual = getattr(doc, "_shoebox_origin", None)
+    if virtual is not None:  # an OFD page or an XML invoice's view: its drawing's text is all there is
+        origin = "ofd" if virtual == "ofd" else "xml_view"
+        warnings.extend(getattr(doc, "_shoebox_warnings", {}).get(index + 1, []))
+        own = (getattr(doc, "_shoebox_lines", None) or {}).get(index + 1)
+        if own is not None:
+            lines = _ofd_lines(own, page.rotation_matrix, zoom, pymupdf)
+        return PageImage(source=path, number=index + 1, width=width, height=height, dpi=PDF_DPI, origin=origin,
+                         text_lines=lines or None, needs_ocr=not lines, warnings=warnings, _format="pdf",
+                         _raster_dpi=RASTER_DPI)
     if lines and (coverage >= MIXED_IMAGE_COVERAGE or unread_image):
         origin, needs_ocr = "pdf_mixed", True
     elif lines:
@@ -1070,6 +1150,19 @@ def _pdf_page_image(path: Path, doc: pymupdf.Document, index: int) -> PageImage:
         _format="pdf",
         _raster_dpi=raster_dpi,
     )
+
+
+def _ofd_lines(own: list[Any], matrix: Any, zoom: float, pymupdf: Any) -> list[Line]:
+    """OFD text lines (page mm, :class:`desktop.core.einvoice.ofd.OfdLine`) as lines in page pixels."""
+    from desktop.core.einvoice.ofd import MM_TO_PT
+
+    def px(b: tuple[float, float, float, float]) -> Box:
+        r = pymupdf.Rect(b[0] * MM_TO_PT, b[1] * MM_TO_PT, b[2] * MM_TO_PT, b[3] * MM_TO_PT) * matrix
+        return (min(r.x0, r.x1) * zoom, min(r.y0, r.y1) * zoom, max(r.x0, r.x1) * zoom, max(r.y0, r.y1) * zoom)
+
+    out = [Line(text=ln.text, box=px(ln.box), confidence=1.0, words=[Word(t, px(b), 1.0) for t, b in ln.words])
+           for ln in own if ln.text.strip()]
+    return _reading_order(out)
 
 
 def _words_to_lines(raw_words: list[tuple], matrix: Any, zoom: float, pymupdf: Any) -> list[Line]:
