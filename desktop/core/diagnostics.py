@@ -221,6 +221,8 @@ class Code(str, Enum):
     SESSION_NEWER = "session_newer"
     # -- the command line ---------------------------------------------------------------------------
     INTERRUPTED_WRITING = "interrupted_writing"
+    THROUGHPUT = "throughput"
+    THROUGHPUT_START = "throughput_start"
     USAGE = "usage"
     OUTPUT_FAILED = "output_failed"
     INTERRUPTED = "interrupted"
@@ -512,6 +514,8 @@ CATALOGUE: dict[Code, Entry] = {
     Code.INTERRUPTED_WRITING: Entry(_E, "interrupted after {done} of {files} files; writing the {count} document(s) "
                                         "already read",
                                     "在 {files} 个文件中读完 {done} 个后中断；正在写入已读取的 {count} 份单据"),
+    Code.THROUGHPUT: Entry(_D, "{pages} pages, {rate} pages/min, {left} left", "已读 {pages} 页，每分钟 {rate} 页，剩余 {left}"),
+    Code.THROUGHPUT_START: Entry(_D, "0 pages", "已读 0 页"),
     Code.USAGE: Entry(_E, "{detail}", "{detail}"),
     Code.OUTPUT_FAILED: Entry(_E, "{detail}", "{detail}"),
     Code.INTERRUPTED: Entry(_E, "interrupted; nothing written", "已中断；没有写入任何内容"),

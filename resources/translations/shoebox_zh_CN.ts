@@ -142,6 +142,41 @@
 <context>
     <name>MainWindow</name>
     <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="0"/>
+        <source>&amp;Split document at this page</source>
+        <translation>在此页拆分单据(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="0"/>
+        <source>Make the page shown the first page of a new document</source>
+        <translation>将当前显示的页作为新单据的第一页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="0"/>
+        <source>&amp;Merge with next document</source>
+        <translation>与下一份单据合并(&amp;M)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="0"/>
+        <source>Join the next document of the same file to this one</source>
+        <translation>把同一文件中的下一份单据并入本单据</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="0"/>
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="0"/>
+        <source>Split document</source>
+        <translation>拆分单据</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="0"/>
+        <source>Merge documents</source>
+        <translation>合并单据</translation>
+    </message>
+    <message>
         <location filename="../../desktop/gui/mainwindow.py" line="161"/>
         <source>not started</source>
         <translation>未启动</translation>
