@@ -503,6 +503,41 @@ class PageImage:
             array = np.ascontiguousarray(np.rot90(array, k=-k))  # negative k = clockwise
         return array, scale
 
+    def render_region(self, box: tuple[float, float, float, float], scale: float) -> np.ndarray:
+        """Render only ``box`` of the page (page pixels) at ``scale`` rendered pixels per page pixel.
+
+        Used to read a small content region of a very large page at a legible resolution without
+        rendering the whole page at that resolution (:mod:`desktop.core.tiling`). PDF pages are
+        rasterised clipped to the region (MuPDF renders nothing else); images are decoded and cropped.
+
+        Returns:
+            ``(H, W, 3)`` ``uint8`` RGB of the region, ``H ~ (y1 - y0) * scale``.
+
+        A page turned by :attr:`rotation` (and a PDF page with a ``/Rotate``) is rendered whole at
+        ``scale`` (within :data:`MAX_IMAGE_PIXELS`) and cropped.
+
+        Raises:
+            ValueError: an empty box, or ``scale`` <= 0.
+            IntakeError: as :meth:`render`.
+        """
+        x0, y0, x1, y1 = (float(v) for v in box)
+        x0, y0 = max(0.0, x0), max(0.0, y0)
+        x1, y1 = min(float(self.width), x1), min(float(self.height), y1)
+        if x1 <= x0 or y1 <= y0 or scale <= 0:
+            raise ValueError(f"empty region {box} or scale {scale}")
+        if self.rotation % 360:
+            return _crop_of_whole(self, (x0, y0, x1, y1), scale)
+        fmt = self._format or sniff_format(self.source)
+        if fmt == "pdf":
+            return _render_pdf_region(self, (x0, y0, x1, y1), scale)
+        full, full_scale = _render_image_page(self, MAX_IMAGE_PIXELS, fmt)
+        f = full_scale
+        crop = full[int(y0 * f):int(np.ceil(y1 * f)), int(x0 * f):int(np.ceil(x1 * f))]
+        target = (max(1, round((x1 - x0) * scale)), max(1, round((y1 - y0) * scale)))
+        if (crop.shape[1], crop.shape[0]) != target:
+            crop = np.asarray(Image.fromarray(crop).resize(target, Image.Resampling.LANCZOS, reducing_gap=3.0))
+        return np.ascontiguousarray(crop)
+
     # -- rotation ----------------------------------------------------------------------------------
 
     def rotated(self, degrees_cw: int) -> PageImage:
@@ -1259,6 +1294,47 @@ def _render_in_child(path: Path, number: int, zoom: float) -> np.ndarray | None:
         return None
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _crop_of_whole(page: PageImage, box: tuple[float, float, float, float], scale: float) -> np.ndarray:
+    """``box`` (page pixels) of the whole page rendered at ``scale`` (the way for turned pages)."""
+    full, got = page.render(int(page.width * page.height * scale * scale) + 1)
+    x0, y0, x1, y1 = (int(round(v * got)) for v in box)
+    return np.ascontiguousarray(full[y0:max(y0 + 1, y1), x0:max(x0 + 1, x1)])
+
+
+def _render_pdf_region(page: PageImage, box: tuple[float, float, float, float], scale: float) -> np.ndarray:
+    """Rasterise ``box`` (page pixels) of a PDF page at ``scale`` (see :meth:`PageImage.render_region`)."""
+    pymupdf = _pymupdf()
+    path = page.source
+    pt = 72.0 / PDF_DPI  # points per page pixel
+    with MUPDF_LOCK:
+        doc = _open_pdf(path)
+        try:
+            if page.number > doc.page_count:
+                raise IntakeError(path, diag(Code.PAGE_GONE, page=page.number))
+            pdf_page = doc[page.number - 1]
+            if pdf_page.rotation % 360:  # /Rotate: page pixels are the turned page; render it whole
+                return _crop_of_whole(page, box, scale)
+            origin = pdf_page.rect.tl
+            clip = pymupdf.Rect(origin.x + box[0] * pt, origin.y + box[1] * pt, origin.x + box[2] * pt,
+                                origin.y + box[3] * pt)
+            zoom = scale / pt
+            pix = pdf_page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), clip=clip, colorspace=pymupdf.csRGB,
+                                      alpha=False)
+            array = np.frombuffer(pix.samples_mv, dtype=np.uint8)
+            array = array.reshape(pix.height, pix.stride)[:, : pix.width * 3].reshape(pix.height, pix.width, 3).copy()
+            del pix
+        except IntakeError:
+            raise
+        except MemoryError:
+            raise IntakeError(path, diag(Code.RENDER_OUT_OF_MEMORY, page=page.number)) from None
+        except Exception as exc:  # noqa: BLE001 - MuPDF errors on a broken page
+            raise CorruptFileError(path, diag(Code.PDF_PAGE_UNRENDERABLE, page=page.number,
+                                              detail=_strip_path(str(exc), path))) from exc
+        finally:
+            doc.close()
+    return array
 
 
 def _render_pdf_page(page: PageImage, budget: int) -> tuple[np.ndarray, float]:
