@@ -3,12 +3,12 @@ sample images and the text layers of two invoice2data PDFs). Expected values are
 from __future__ import annotations
 
 import copy
-import json
 from pathlib import Path
 
 import pytest
 
 from desktop.core.diagnostics import Code
+from desktop.core.doctypes import get_document_type
 from desktop.core.extraction import (
     ExtractionResult,
     detect_document_type,
@@ -17,9 +17,8 @@ from desktop.core.extraction import (
     split_documents,
     validate,
 )
-from desktop.core.doctypes import get_document_type
-from tests.pages import pages_of
 from desktop.core.model import Line, PageResult
+from tests.pages import pages_of
 
 DATA = Path(__file__).parent / "data" / "ocr"
 QR_TIANJIN = "01,10,012001800311,33207675,46.62,20190508,76939056883466677916,E1BD,"

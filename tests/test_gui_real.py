@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 
 pytest.importorskip("pytestqt")
-from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl  # noqa: E402
-from PySide6.QtGui import QDropEvent  # noqa: E402
+from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl
+from PySide6.QtGui import QDropEvent
 
-from desktop.core.diagnostics import Code  # noqa: E402
-from desktop.core.engines.fake import FakeEngine, FailingEngine  # noqa: E402
+from desktop.core.diagnostics import Code
+from desktop.core.engines.fake import FailingEngine, FakeEngine
 
 DATA = Path(__file__).parent / "data" / "ocr"
 
@@ -61,7 +61,7 @@ def wait_read(qtbot, window, timeout: int = 60000) -> None:
 
 
 def wait_image(qtbot, window, timeout: int = 30000) -> None:
-    qtbot.waitUntil(lambda: window.viewer._pixmap_item is not None, timeout=timeout)  # noqa: SLF001
+    qtbot.waitUntil(lambda: window.viewer._pixmap_item is not None, timeout=timeout)
 
 
 def drop(window, paths) -> None:
@@ -156,9 +156,9 @@ def test_change_type_rotate_reread_click_to_fill(qtbot, make_window, samples) ->
     index = next(i for i, ln in enumerate(lines) if any(c.isdigit() for c in ln.text))
     w.viewer.centerOn(w.viewer.line_items()[index])
     qtbot.mouseClick(w.viewer.viewport(), Qt.MouseButton.LeftButton, pos=w.viewer.view_pos_of_line(index))
-    fill = next(a for a in w._fill_menu.actions() if a.objectName() == "fill_action")  # noqa: SLF001
+    fill = next(a for a in w._fill_menu.actions() if a.objectName() == "fill_action")
     fill.trigger()
-    w._fill_menu.close()  # noqa: SLF001
+    w._fill_menu.close()
     field = w.current_document().fields["vendor_name"]
     assert field.raw == lines[index].text.strip() and field.source == "user" and field.boxes
     assert "Entered by you" in w.form.rows["vendor_name"].source.toolTip()
@@ -182,7 +182,7 @@ def test_failing_engine_marks_its_document(qtbot, make_window, samples) -> None:
     entry = w.model.entry(entry_id)
     assert entry.status == "failed" and "simulated engine failure" in entry.document.error.message()
     assert "simulated engine failure" in w.model.status_text(entry)
-    assert "simulated engine failure" in w.form._empty.text()  # noqa: SLF001
+    assert "simulated engine failure" in w.form._empty.text()
 
 
 def test_multi_page_pdf_navigation(qtbot, make_window, samples) -> None:
@@ -223,10 +223,10 @@ def test_huge_page_stays_responsive_and_bounded(qtbot, make_window, samples) -> 
     assert doc.error is None
     w.select_entry(next(e.id for e in w.model.entries() if e.document is doc))
     w.show_page(2)
-    qtbot.waitUntil(lambda: w.viewer._pixmap_item is not None and w.viewer.page.number == 2, timeout=30000)  # noqa: SLF001
+    qtbot.waitUntil(lambda: w.viewer._pixmap_item is not None and w.viewer.page.number == 2, timeout=30000)
     qtbot.wait(200)
     timer.stop()
-    pixmap = w.viewer._pixmap_item.pixmap()  # noqa: SLF001
+    pixmap = w.viewer._pixmap_item.pixmap()
     assert pixmap.width() * pixmap.height() <= VIEW_MAX_PIXELS
     assert w.viewer.sceneRect().width() == 9000  # boxes stay in page pixels
     gaps = np.diff(ticks)
@@ -361,5 +361,5 @@ def test_chinese_ui_labels_core_errors(qtbot, make_window, tmp_path, translated)
     error = w.current_document().error
     assert error.code == Code.FILE_NOT_FOUND
     assert w.viewer.message == "读取失败：找不到文件"
-    assert w.form._empty.text().startswith("无法读取此文件")  # noqa: SLF001
+    assert w.form._empty.text().startswith("无法读取此文件")
     assert w.model.status_text(w.model.entry(entry_id)).startswith("失败：")

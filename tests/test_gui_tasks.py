@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 pytest.importorskip("pytestqt")
-from PySide6.QtCore import QTimer  # noqa: E402
-from PySide6.QtGui import QGuiApplication  # noqa: E402
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QGuiApplication
 
-from desktop.core.engines.fake import FakeEngine  # noqa: E402
+from desktop.core.engines.fake import FakeEngine
 
 W, H = 400, 600
 PAGE = {"width": W, "height": H, "lines": [
@@ -76,7 +76,7 @@ def test_actions_need_the_capability_and_a_read_document(qtbot, make_window, tmp
     w.close()
 
     w2 = make_window(FakeEngine([PAGE], capabilities=CAPS))
-    w2._show_document(None)  # noqa: SLF001 - nothing selected
+    w2._show_document(None)
     assert all(not a.isEnabled() and "read first" in a.toolTip() for a in w2.task_actions.values())
     w2.select_entry(w2.model.entries()[0].id)
     assert all(a.isEnabled() for a in w2.task_actions.values())

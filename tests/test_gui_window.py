@@ -17,13 +17,13 @@ import numpy as np
 import pytest
 
 pytest.importorskip("pytestqt")
-from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl  # noqa: E402
-from PySide6.QtGui import QDropEvent, QGuiApplication, QImage, QKeySequence  # noqa: E402
-from PySide6.QtWidgets import QMessageBox  # noqa: E402
+from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl
+from PySide6.QtGui import QDropEvent, QGuiApplication, QImage, QKeySequence
+from PySide6.QtWidgets import QMessageBox
 
-from desktop.core.diagnostics import Code  # noqa: E402
-from desktop.core.engines.base import Engine, EngineError  # noqa: E402
-from desktop.core.model import Line  # noqa: E402
+from desktop.core.diagnostics import Code
+from desktop.core.engines.base import Engine, EngineError
+from desktop.core.model import Line
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -240,7 +240,7 @@ def test_failing_engine_shows_error_on_document(qtbot, make_window, pipeline, tm
     entry = w.model.entry(entry_id)
     assert "simulated engine failure" in json.dumps(entry.document.to_dict())
     w.select_entry(entry_id)
-    shown = w.form._empty.text() + w.summary_label.text() + w.model.status_text(entry)  # noqa: SLF001
+    shown = w.form._empty.text() + w.summary_label.text() + w.model.status_text(entry)
     assert "simulated engine failure" in shown or entry.status == "needs_review"
 
 
@@ -281,16 +281,16 @@ def test_click_to_fill_and_field_highlight(qtbot, make_window, pipeline, tmp_pat
     w = make_window()
     (entry_id,) = w.add_paths([make_png(tmp_path / "a.png", (400, 600))])
     wait_read(qtbot, w)
-    qtbot.waitUntil(lambda: w.viewer._pixmap_item is not None, timeout=10000)  # noqa: SLF001
+    qtbot.waitUntil(lambda: w.viewer._pixmap_item is not None, timeout=10000)
     w.form.focus_field("vendor_name")
     qtbot.waitUntil(lambda: w.form.current_field == "vendor_name")
     pos = w.viewer.view_pos_of_line(2)  # "TOTAL 12.50"
     qtbot.mouseClick(w.viewer.viewport(), Qt.MouseButton.LeftButton, pos=pos)
-    assert w._fill_menu is not None  # noqa: SLF001
-    fill = next(a for a in w._fill_menu.actions() if a.objectName() == "fill_action")  # noqa: SLF001
+    assert w._fill_menu is not None
+    fill = next(a for a in w._fill_menu.actions() if a.objectName() == "fill_action")
     assert "TOTAL 12.50" in fill.text()
     fill.trigger()
-    w._fill_menu.close()  # noqa: SLF001
+    w._fill_menu.close()
     field = w.model.entry(entry_id).document.fields["vendor_name"]
     assert field.value == "TOTAL 12.50" and field.source == "user"
     assert field.box == pytest.approx((40, 480, 280, 504))
@@ -382,8 +382,9 @@ def test_queued_signals_do_not_exhaust_true(qtbot) -> None:
     Without the workaround in ``desktop.gui._pyside_fix`` this aborts the interpreter (bool_dealloc)
     once the count runs out; here 20 000 queued signals must leave ``True`` alive and well.
     """
-    import desktop.gui  # noqa: F401 - applies the workaround
     from PySide6.QtCore import QCoreApplication, QObject, Signal
+
+    import desktop.gui  # noqa: F401 - applies the workaround
 
     class Emitter(QObject):
         ping = Signal(int)

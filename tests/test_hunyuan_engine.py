@@ -16,8 +16,7 @@ import numpy as np
 import pytest
 
 from desktop.core.diagnostics import Code, Diagnostic
-from desktop.core.engines import EngineError, EngineUnavailable, create_engine
-from desktop.core.engines import hunyuan
+from desktop.core.engines import EngineError, EngineUnavailable, create_engine, hunyuan
 from desktop.core.engines.hunyuan import (
     ENV_VAR,
     HunyuanEngine,

@@ -56,7 +56,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from desktop.core.diagnostics import Code, Diagnostic, Severity, diag, text
+from desktop.core.diagnostics import Code, Diagnostic, Severity, diag
+from desktop.core.diagnostics import text as text_diagnostic
 from desktop.core.model import Box, Line, Point, Word, union_box
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -180,7 +181,7 @@ class IntakeError(Exception):
 
     def __init__(self, path: str | os.PathLike[str], reason: Diagnostic | str) -> None:
         self.path = Path(path)
-        self.diagnostic = reason if isinstance(reason, Diagnostic) else text(reason, severity=Severity.ERROR)
+        self.diagnostic = reason if isinstance(reason, Diagnostic) else text_diagnostic(reason, severity=Severity.ERROR)
         self.reason = self.diagnostic.message()
         super().__init__(f"{self.path.name}: {self.reason}")
 
@@ -547,7 +548,7 @@ def count_pages(path: str | os.PathLike[str]) -> int:
         with _open_image(p, fmt) as (im, _f):
             try:
                 return max(1, int(getattr(im, "n_frames", 1)))
-            except Exception as exc:  # noqa: BLE001 - a broken IFD chain
+            except Exception as exc:
                 raise _image_error(p, exc) from exc
     return 1
 
@@ -615,7 +616,7 @@ def _register_heif(path: Path) -> None:
         _heif_registered = True
 
 
-class _open_image:  # noqa: N801 - used as a context manager like open()
+class _open_image:  # used as a context manager like open()
     """``with _open_image(path, fmt) as (im, f)``: Pillow image opened from a file object.
 
     Opening from a file object rather than a file name keeps Pillow off its memory-mapping path for
@@ -632,14 +633,14 @@ class _open_image:  # noqa: N801 - used as a context manager like open()
         if self.fmt == "heif":
             _register_heif(self.path)
         try:
-            self.file = open(self.path, "rb")  # noqa: SIM115 - closed in __exit__
+            self.file = open(self.path, "rb")
         except FileNotFoundError:
             raise IntakeError(self.path, diag(Code.FILE_NOT_FOUND)) from None
         except OSError as exc:
             raise IntakeError(self.path, diag(Code.FILE_UNREADABLE, detail=str(exc.strerror or exc))) from None
         try:
             self.image = Image.open(self.file, formats=_PIL_FORMATS[self.fmt])
-        except Exception as exc:  # noqa: BLE001 - every Pillow failure becomes an IntakeError
+        except Exception as exc:
             self.file.close()
             raise _image_error(self.path, exc) from exc
         return self.image, self.file
@@ -688,7 +689,7 @@ def _orientation(im: Image.Image) -> int:
         return 1
     try:
         value = int(im.getexif().get(274, 1))
-    except Exception:  # noqa: BLE001 - a broken EXIF block must not stop the page
+    except Exception:  # a broken EXIF block must not stop the page
         return 1
     return value if 1 <= value <= 8 else 1
 
@@ -732,7 +733,7 @@ def _probe_image(path: Path, fmt: str) -> list[PageImage]:
                 )
         except IntakeError:
             raise
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise _image_error(path, exc) from exc
     return pages
 
@@ -787,7 +788,7 @@ def _render_image_page(page: PageImage, budget: int, fmt: str) -> tuple[np.ndarr
             array = np.array(frame, dtype=np.uint8)  # writable, C-contiguous (H, W, 3)
         except IntakeError:
             raise
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise _image_error(path, exc) from exc
     return array, array.shape[1] / _base_width(page)
 
@@ -878,7 +879,7 @@ def _open_pdf(path: Path) -> pymupdf.Document:
         doc = pymupdf.open(str(path), filetype="pdf")
     except FileNotFoundError:
         raise IntakeError(path, diag(Code.FILE_NOT_FOUND)) from None
-    except Exception as exc:  # noqa: BLE001 - FileDataError, RuntimeError, ValueError
+    except Exception as exc:
         detail = _strip_path(str(exc), path)
         reason = (diag(Code.PDF_DAMAGED_UNOPENABLE) if detail.lower().startswith("failed to open file")
                   else diag(Code.PDF_UNOPENABLE_DETAIL, detail=detail))
@@ -890,7 +891,7 @@ def _open_pdf(path: Path) -> pymupdf.Document:
         raise EncryptedPdfError(path, diag(Code.PDF_ENCRYPTED))
     try:
         count = doc.page_count
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         doc.close()
         raise CorruptFileError(path, diag(Code.PDF_DAMAGED, detail=_strip_path(str(exc), path))) from exc
     if count == 0:
@@ -959,7 +960,7 @@ def _pdf_page_image(path: Path, doc: pymupdf.Document, index: int) -> PageImage:
         coverage = min(1.0, covered / page_area)
     except IntakeError:
         raise
-    except Exception as exc:  # noqa: BLE001 - MuPDF errors on a broken page
+    except Exception as exc:
         raise CorruptFileError(path, diag(Code.PDF_PAGE_DAMAGED, page=index + 1, detail=_strip_path(str(exc), path))) from exc
 
     if lines and coverage >= MIXED_IMAGE_COVERAGE:
@@ -1002,9 +1003,9 @@ def _words_to_lines(raw_words: list[tuple], matrix: Any, zoom: float, pymupdf: A
         groups.setdefault((block, line_no), []).append(Word(text=text, box=box, confidence=1.0))
     lines = []
     for words in groups.values():
-        box = union_box([w.box for w in words])
-        assert box is not None
-        lines.append(Line(text=" ".join(w.text for w in words), box=box, confidence=1.0, words=words))
+        line_box = union_box([w.box for w in words])
+        assert line_box is not None
+        lines.append(Line(text=" ".join(w.text for w in words), box=line_box, confidence=1.0, words=words))
     return _reading_order(lines)
 
 
@@ -1073,7 +1074,7 @@ def _render_in_child(path: Path, number: int, zoom: float) -> np.ndarray | None:
         return None
     try:
         return executor.submit(_child_render, str(path), int(number), float(zoom)).result()
-    except (BrokenProcessPool, OSError, RuntimeError, Exception) as exc:  # noqa: BLE001
+    except (BrokenProcessPool, OSError, RuntimeError, Exception) as exc:
         # The child could not start (a main script without the ``if __name__ == "__main__"`` guard,
         # no resources) or the page failed there: render here, which raises the page's own error.
         logging.getLogger(__name__).warning("rendering %s page %d in a child process failed (%s); rendering here", path.name, number, exc)
@@ -1120,13 +1121,13 @@ def _render_pdf_page(page: PageImage, budget: int) -> tuple[np.ndarray, float]:
             raise
         except MemoryError:
             raise IntakeError(path, diag(Code.RENDER_OUT_OF_MEMORY, page=page.number)) from None
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise CorruptFileError(path, diag(Code.PDF_PAGE_UNRENDERABLE, page=page.number,
                                         detail=_strip_path(str(exc), path))) from exc
         finally:
             doc.close()
             try:
                 pymupdf.TOOLS.store_shrink(100)  # drop MuPDF's cache of decoded images
-            except Exception:  # noqa: BLE001, S110
+            except Exception:
                 pass
     return array, zoom / (PDF_DPI / 72.0)

@@ -21,7 +21,8 @@ Boxes: engines return boxes in the pixels of the rendered image; they are divide
 Failure policy: :func:`scan_file` never raises for bad input or an engine failure. A file that cannot be
 opened, or whose every page failed, becomes one :class:`~desktop.core.model.Document` with ``error`` set
 to a :class:`~desktop.core.diagnostics.Diagnostic` saying why (the document's ``source`` names the file);
-a single page that fails is noted in that page's ``warnings`` and the rest of the file is still read. The one exception it raises is :class:`Cancelled`.
+a single page that fails is noted in that page's ``warnings`` and the rest of the file is still read. The one
+exception it raises is :class:`Cancelled`.
 
 Cancellation: ``cancel()`` is checked before every page. When it returns true, :func:`scan_file` raises
 :class:`Cancelled`, whose ``documents`` hold what was read so far (complete documents built from the
@@ -183,7 +184,7 @@ class _PageRead:
 
 def _merge_mixed(text_lines: list[Line], ocr_lines: list[Line]) -> list[Line]:
     """Text-layer lines plus the OCR lines that do not overlap any text-layer line or word."""
-    boxes = [w.box for ln in text_lines for w in (ln.words or [ln])]
+    boxes = [box for ln in text_lines for box in ([w.box for w in ln.words] or [ln.box])]
     extra = [ln for ln in ocr_lines if not any(box_overlap(ln.box, b) >= MIXED_OVERLAP for b in boxes)]
     return reading_order([*text_lines, *extra])
 

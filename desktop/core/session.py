@@ -113,7 +113,7 @@ class SessionStore:
     def entries(self) -> list[SessionEntry]:
         """Every entry in queue order. A row whose JSON cannot be parsed comes back as a failed document."""
         out = []
-        for row_id, position, source, status, error, data in self._db.execute(
+        for row_id, position, source, status, _error, data in self._db.execute(
             "SELECT id, position, source, status, error, document FROM entries ORDER BY position, id"
         ):
             doc: Document | None = None

@@ -536,7 +536,7 @@ class MainWindow(QMainWindow):
         qs.sync()
 
     # ---------------------------------------------------------------------------------- startup
-    def showEvent(self, event) -> None:  # noqa: N802, ANN001 - Qt API
+    def showEvent(self, event) -> None:  # Qt API
         super().showEvent(event)
         if self._first_show:
             self._first_show = False
@@ -657,7 +657,7 @@ class MainWindow(QMainWindow):
             return None
         return self.add_paths([path], remember=False)[0]
 
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if event.mimeData().hasUrls() and any(u.isLocalFile() for u in event.mimeData().urls()):
             event.acceptProposedAction()
         elif event.mimeData().hasImage():
@@ -665,7 +665,7 @@ class MainWindow(QMainWindow):
         else:
             event.ignore()
 
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+    def dropEvent(self, event: QDropEvent) -> None:
         mime = event.mimeData()
         if mime.hasUrls():
             paths = [u.toLocalFile() for u in mime.urls() if u.isLocalFile()]
@@ -1047,7 +1047,7 @@ class MainWindow(QMainWindow):
             self._set_page_label()
 
     def _viewer_image(self) -> QImage | None:
-        item = self.viewer._pixmap_item  # noqa: SLF001 - the window owns the viewer
+        item = self.viewer._pixmap_item
         return item.pixmap().toImage() if item is not None else None
 
     def _update_summary(self, doc: Document) -> None:
@@ -1218,7 +1218,7 @@ class MainWindow(QMainWindow):
             from desktop.core.pipeline import reextract
 
             after = reextract(doc, new_type, self._date_order())
-        except Exception as exc:  # noqa: BLE001 - shown to the clerk
+        except Exception as exc:  # shown to the clerk
             QMessageBox.warning(self, self.tr("Change type"), self.tr("The fields could not be read again: %1")
                                 .replace("%1", str(exc)))
             self._show_document(entry_id)
@@ -1268,7 +1268,7 @@ class MainWindow(QMainWindow):
         """Ctrl+Enter: commit the field being typed, mark the document reviewed, go to the next one."""
         focus = QApplication.focusWidget()
         if focus is not None and focus.__class__.__name__ == "FieldEdit":
-            focus._finish()  # type: ignore[attr-defined]  # noqa: SLF001 - commit what is typed first
+            focus._finish()  # type: ignore[attr-defined]
         self.set_reviewed(True)
         self.next_needing_review()
 
@@ -1354,7 +1354,7 @@ class MainWindow(QMainWindow):
 
             export(documents, tmp)
             os.replace(tmp, path)
-        except Exception as exc:  # noqa: BLE001 - ExportError, OSError: shown to the clerk
+        except Exception as exc:  # ExportError, OSError: shown to the clerk
             tmp.unlink(missing_ok=True)
             QMessageBox.warning(self, self.tr("Export failed"),
                                 self.tr("%1 could not be written:\n%2").replace("%1", str(path)).replace("%2", str(exc)))
@@ -1404,7 +1404,7 @@ class MainWindow(QMainWindow):
         self.fullscreen_action.setChecked(self.isFullScreen())
 
     # ---------------------------------------------------------------------------------- closing
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+    def closeEvent(self, event: QCloseEvent) -> None:
         if self._closing:
             event.accept()
             return
@@ -1437,5 +1437,5 @@ class MainWindow(QMainWindow):
                 log.error("%s did not stop", thread.objectName())
         try:
             self.store.close()
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.exception("closing the session failed")

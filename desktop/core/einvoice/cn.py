@@ -2,5 +2,5 @@
 from __future__ import annotations
 
 
-def is_cn_invoice(root) -> bool:  # noqa: ANN001
+def is_cn_invoice(root) -> bool:
     return False

@@ -2,5 +2,5 @@
 from __future__ import annotations
 
 
-def is_ofd(p) -> bool:  # noqa: ANN001
+def is_ofd(p) -> bool:
     return False

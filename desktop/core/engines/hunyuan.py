@@ -394,8 +394,8 @@ class HunyuanEngine(Engine):
 
     # ------------------------------------------------------------------ device and loading
 
-    @property  # type: ignore[override]
-    def device(self) -> str:
+    @property
+    def device(self) -> str:  # type: ignore[override]  # Engine.device is a plain attribute
         """``cuda``/``cuda:N`` or ``cpu`` (resolving it imports torch)."""
         if self._device is None:
             if self._requested_device:
@@ -492,7 +492,7 @@ class HunyuanEngine(Engine):
             except torch.OutOfMemoryError as exc:
                 self._empty_cache()
                 raise EngineUnavailable(f"HunyuanOCR does not fit in GPU memory: {exc}") from exc
-            except Exception as exc:  # noqa: BLE001 - any loading failure becomes one clear message
+            except Exception as exc:
                 raise EngineUnavailable(f"could not load HunyuanOCR from {self.model_dir}: {type(exc).__name__}: {exc}") from exc
             processor.tokenizer.padding_side = "left"  # batched generation continues every row at the right end
             self._processor = processor
@@ -767,7 +767,7 @@ def _image_size(image: Any) -> tuple[int, int]:
     """``(width, height)`` of an array ``(H, W, C)`` or a PIL image."""
     if isinstance(image, np.ndarray):
         return int(image.shape[1]), int(image.shape[0])
-    return tuple(image.size)  # type: ignore[return-value]
+    return tuple(image.size)
 
 
 def _is_oom(exc: BaseException) -> bool:

@@ -17,7 +17,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from price_parser import Price
 
-from desktop.core.diagnostics import Code, diag
+from desktop.core.diagnostics import Code, Diagnostic, diag
 
 __all__ = [
     "ISO_4217_COMMON",
@@ -114,7 +114,7 @@ def _clean(raw: str) -> str:
     return t.strip()
 
 
-def parse_amount(raw: str | None, *, decimal_separator: str | None = None) -> tuple[str | None, str | None, list[str]]:
+def parse_amount(raw: str | None, *, decimal_separator: str | None = None) -> tuple[str | None, str | None, list[Diagnostic]]:
     """Parse printed money text.
 
     Handles decimal commas and dots, thousands separators (``1,234.56``, ``1.234,56``, ``1 234,56``),
