@@ -8,25 +8,20 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 pytest.importorskip("pytestqt")
-from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
 from desktop.core.diagnostics import Code
 from desktop.core.engines.fake import FailingEngine, FakeEngine
+from tests.responsiveness import GapMeter
 
 DATA = Path(__file__).parent / "data" / "ocr"
 
-
-def overloaded() -> bool:
-    """More runnable processes than twice the cores: wall-clock gaps measure the OS scheduler, not us."""
-    return os.getloadavg()[0] > 2 * (os.cpu_count() or 1)
 
 
 def recorded(name: str) -> FakeEngine:
@@ -122,8 +117,7 @@ def test_vat_invoice_edit_undo_export_reopen(qtbot, make_window, samples, tmp_pa
     assert w.export_documents(w.documents_for("all"), out)
     wb = openpyxl.load_workbook(out, read_only=True)
     cells = [c for ws in wb.worksheets for r in ws.iter_rows(values_only=True) for c in r]
-    assert any(str(c) in ("99.99", "99.99") or c == pytest.approx(99.99) for c in cells if c is not None
-               and isinstance(c, int | float | str) and str(c).replace(".", "", 1).isdigit())
+    assert any(c == pytest.approx(99.99) if isinstance(c, int | float) else c == "99.99" for c in cells)
     wb.close()
     w.close()
 
@@ -212,28 +206,21 @@ def test_huge_page_stays_responsive_and_bounded(qtbot, make_window, samples) -> 
     from desktop.gui.mainwindow import VIEW_MAX_PIXELS
 
     w = make_window(recorded("sroie_006"))
-    ticks: list[float] = []
-    timer = QTimer()
-    timer.setInterval(10)
-    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
-    timer.start()
-    (first,) = w.add_paths([samples / "ocrmypdf" / "multipage.pdf"])
-    wait_read(qtbot, w, timeout=90000)
-    doc = next(e.document for e in w.model.entries() if any(p.number == 2 for p in e.document.page_results))
-    assert doc.error is None
-    w.select_entry(next(e.id for e in w.model.entries() if e.document is doc))
-    w.show_page(2)
-    qtbot.waitUntil(lambda: w.viewer._pixmap_item is not None and w.viewer.page.number == 2, timeout=30000)
-    qtbot.wait(200)
-    timer.stop()
+    with GapMeter("multipage.pdf (a 9000 x 9000 px page) read and shown") as meter:
+        (first,) = w.add_paths([samples / "ocrmypdf" / "multipage.pdf"])
+        wait_read(qtbot, w, timeout=90000)
+        doc = next(e.document for e in w.model.entries() if any(p.number == 2 for p in e.document.page_results))
+        assert doc.error is None
+        w.select_entry(next(e.id for e in w.model.entries() if e.document is doc))
+        w.show_page(2)
+        qtbot.waitUntil(lambda: w.viewer._pixmap_item is not None and w.viewer.page.number == 2, timeout=30000)
+        qtbot.wait(200)
     pixmap = w.viewer._pixmap_item.pixmap()
     assert pixmap.width() * pixmap.height() <= VIEW_MAX_PIXELS
     assert w.viewer.sceneRect().width() == 9000  # boxes stay in page pixels
-    gaps = np.diff(ticks)
-    print(f"\nmultipage.pdf: {len(ticks)} ticks, longest event-loop gap {gaps.max() * 1000:.0f} ms")
-    if overloaded():
-        pytest.skip(f"machine overloaded (load {os.getloadavg()[0]:.1f}); longest gap {gaps.max() * 1000:.0f} ms not judged")
-    assert gaps.max() < 0.250, f"event loop stalled for {gaps.max() * 1000:.0f} ms"
+    # Decoding or scaling the 81-megapixel page on the GUI thread stalls it for seconds; the loader
+    # thread keeps it to scheduling noise (well under a second even on a loaded two-core machine).
+    assert meter.longest < 1.0, f"event loop stalled for {meter.longest * 1000:.0f} ms"
 
 
 def test_batch_with_bad_files(qtbot, make_window, samples, tmp_path) -> None:
@@ -260,7 +247,6 @@ def test_batch_with_bad_files(qtbot, make_window, samples, tmp_path) -> None:
 @pytest.mark.parametrize("with_file", [False, True])
 def test_shoebox_command_opens_the_window(samples, shoebox_home, with_file) -> None:
     """``shoebox`` and ``shoebox FILE`` (desktop.cli main) open the window; the file is queued in the session."""
-    import os
     import subprocess
     import sys
 

@@ -87,6 +87,13 @@ def _box(value: Any) -> Box | None:
     return (x0, y0, x1, y1)
 
 
+def _required_box(value: Any) -> Box:
+    box = _box(value)
+    if box is None:
+        raise ValueError("a box is required here")
+    return box
+
+
 def union_box(boxes: list[Box]) -> Box | None:
     """Smallest box holding every box in ``boxes``; ``None`` for an empty list."""
     if not boxes:
@@ -119,7 +126,7 @@ class Word:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Word:
-        return cls(text=d["text"], box=_box(d["box"]), confidence=float(d.get("confidence", 1.0)))  # type: ignore[arg-type]
+        return cls(text=d["text"], box=_required_box(d["box"]), confidence=float(d.get("confidence", 1.0)))
 
 
 @dataclass
@@ -154,7 +161,7 @@ class Line:
         poly = d.get("polygon")
         return cls(
             text=d["text"],
-            box=_box(d["box"]),  # type: ignore[arg-type]
+            box=_required_box(d["box"]),
             confidence=float(d.get("confidence", 1.0)),
             polygon=[(float(x), float(y)) for x, y in poly] if poly else None,
             words=[Word.from_dict(w) for w in d.get("words", [])],
@@ -283,7 +290,7 @@ class Field:
             confidence=float(d.get("confidence", 0.0)),
             page=d.get("page"),
             box=_box(d.get("box")),
-            boxes=[_box(b) for b in d.get("boxes", [])],  # type: ignore[misc]
+            boxes=[_required_box(b) for b in d.get("boxes", [])],
             source=d.get("source", "ocr"),
             problems=[Diagnostic.from_dict(p) for p in d.get("problems", [])],
             edited=bool(d.get("edited", False)),
