@@ -39,7 +39,7 @@ def test_core_imports_no_qt_and_no_heavy_ml() -> None:
 #: Lower layers never import higher ones (the order of the layers contract in pyproject.toml).
 LAYERS = [
     ["desktop.gui"],
-    ["desktop.cli"],
+    ["desktop.cli", "desktop.core.review"],
     ["desktop.core.pipeline"],
     ["desktop.core.einvoice", "desktop.core.orientation"],
     ["desktop.core.extraction", "desktop.core.export", "desktop.core.session"],

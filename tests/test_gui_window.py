@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QMessageBox
 from desktop.core.diagnostics import Code
 from desktop.core.engines.base import Engine, EngineError
 from desktop.core.model import Line
-from tests.responsiveness import ENGINE_DELAY_S, GapMeter, freeze_bound
+from tests.responsiveness import ENGINE_DELAY_S, GapMeter, Timed
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -216,7 +216,7 @@ def test_read_edit_undo_redo_export_reopen(qtbot, make_window, pipeline, samples
     w2 = make_window()
     (restored,) = w2.model.entries()
     assert restored.document.fields["total"].value == "45.60" and restored.document.reviewed
-    assert restored.source == str(sample)
+    assert restored.source == str(sample.resolve())  # the window keeps resolved paths
 
 
 def test_unsupported_and_missing_files_fail_with_reason(qtbot, make_window, pipeline, tmp_path) -> None:
@@ -249,14 +249,15 @@ def test_event_loop_keeps_turning_and_cancel_stops(qtbot, make_window, pipeline,
     """A slow engine reads in the background: the event loop never stalls for an engine call; Cancel stops."""
     files = [make_png(tmp_path / f"r{i}.png", (300, 400)) for i in range(8)]
     engine = ScriptedEngine(delay_s=ENGINE_DELAY_S)
+    engine.recognise = timed = Timed(engine.recognise)  # type: ignore[method-assign]
     w = make_window(engine)
     with GapMeter("slow engine, batch then Cancel") as meter:
         w.add_paths(files)
-        qtbot.waitUntil(lambda: sum(e.status == "needs_review" for e in w.model.entries()) >= 2, timeout=20000)
+        qtbot.waitUntil(lambda: sum(e.status == "needs_review" for e in w.model.entries()) >= 1, timeout=20000)
         assert w.progress.isVisible() and w.cancel_action.isEnabled()
         w.cancel_action.trigger()
         wait_read(qtbot, w, timeout=10000)
-    assert meter.longest < freeze_bound(), f"event loop stalled for {meter.longest * 1000:.0f} ms"
+    assert timed.calls and meter.stalled(timed.calls) == [], "the event loop froze while the engine ran"
     statuses = [e.status for e in w.model.entries()]
     assert statuses.count("needs_review") < len(files)
     assert "queued" in statuses and all(s in ("needs_review", "queued") for s in statuses)
@@ -271,12 +272,13 @@ def test_event_loop_keeps_turning_and_cancel_stops(qtbot, make_window, pipeline,
 def test_the_gap_meter_sees_a_freeze(qtbot) -> None:
     """The responsiveness bound can fail: the same slow engine called on the GUI thread stalls the loop."""
     engine = ScriptedEngine(delay_s=ENGINE_DELAY_S)
+    timed = Timed(engine.recognise)
     image = np.zeros((40, 30, 3), np.uint8)
     with GapMeter("slow engine called on the GUI thread") as meter:
-        QTimer.singleShot(20, lambda: engine.recognise(image))
-        qtbot.wait(int(ENGINE_DELAY_S * 1000) + 200)
-    assert engine.calls == 1
-    assert meter.longest >= ENGINE_DELAY_S > freeze_bound()
+        QTimer.singleShot(50, lambda: timed(image))
+        qtbot.wait(int(ENGINE_DELAY_S * 1000) + 300)
+    assert len(timed.calls) == 1 and len(meter.ticks) > 5
+    assert meter.stalled(timed.calls) == timed.calls and meter.longest >= ENGINE_DELAY_S
 
 
 def test_click_to_fill_and_field_highlight(qtbot, make_window, pipeline, tmp_path) -> None:

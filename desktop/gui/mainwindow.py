@@ -65,11 +65,12 @@ from PySide6.QtWidgets import (
 from desktop.core.diagnostics import Diagnostic
 from desktop.core.doctypes import document_types
 from desktop.core.model import Document, Field, PageResult
+from desktop.core.review import edited_document, retyped_document, reviewed_document, with_task_output
 from desktop.core.session import SessionStore
 from desktop.core.settings import Settings, user_config_dir, user_data_dir
 from desktop.gui.commands import DocumentCommand
 from desktop.gui.dialogs import SettingsDialog, show_about
-from desktop.gui.form import FieldForm, normalise
+from desktop.gui.form import FieldForm
 from desktop.gui.notes import document_notes
 from desktop.gui.queue import QueueDelegate, QueueModel, attention_count
 from desktop.gui.resources import LANGUAGES, icon
@@ -790,15 +791,7 @@ class MainWindow(QMainWindow):
         if entry is None or entry.document is None or entry.document.error:
             return
         before = entry.document
-        after = Document.from_dict(before.to_dict())
-        after.extras[task] = list(result.extras.get(task) or [])
-        if task == "table":
-            after.tables = list(result.tables)
-        problems = result.extras.get("task_problems")
-        if problems:
-            after.extras["task_problems"] = dict(problems)
-        else:
-            after.extras.pop("task_problems", None)
+        after = with_task_output(before, task, result)
         self.undo_stack.push(DocumentCommand(self.model, entry_id, before, after, self.task_label(task),
                                              self.select_entry, apply_first=False))
         if self.current_id == entry_id:
@@ -1176,34 +1169,14 @@ class MainWindow(QMainWindow):
         doc = self.current_document()
         if entry_id is None or doc is None or doc.error:
             return
-        after = Document.from_dict(doc.to_dict())
-        field = after.fields.get(name) or Field(name)
-        text = text.strip()
-        value, problems = normalise(name, text, self._date_order()) if text else (None, [])
-        field.raw = text or None
-        field.value = value
-        field.source = "user"
-        field.edited = True
-        field.confidence = 1.0 if text else 0.0
-        if boxes is not None:
-            field.page, field.boxes, field.box = page, list(boxes), None
-            field.__post_init__()
-        after.fields[name] = field
-        self._validate(after)
-        for p in problems:
-            if p not in field.problems:
-                field.problems.append(p)
+        try:
+            after = edited_document(doc, name, text, page=page, boxes=boxes, date_order=self._date_order())
+        except ImportError:  # an installation without the extraction package: keep the text as typed
+            after = Document.from_dict(doc.to_dict())
+            after.fields[name] = Field(name, text.strip() or None, text.strip() or None, 1.0, source="user", edited=True)
         label = self.form.label_of(name)
         self.undo_stack.push(DocumentCommand(self.model, entry_id, doc, after,
                                              self.tr("Edit %1").replace("%1", label), self.select_entry))
-
-    @staticmethod
-    def _validate(document: Document) -> None:
-        try:
-            from desktop.core.extraction import validate
-        except ImportError:
-            return
-        validate(document.fields, document.document_type or "")
 
     def _on_type_chosen(self, index: int) -> None:
         new_type = self.type_combo.itemData(index)
@@ -1215,15 +1188,12 @@ class MainWindow(QMainWindow):
         if entry_id is None or doc is None or doc.error or doc.document_type == new_type:
             return
         try:
-            from desktop.core.pipeline import reextract
-
-            after = reextract(doc, new_type, self._date_order())
+            after = retyped_document(doc, new_type, date_order=self._date_order())
         except Exception as exc:  # shown to the clerk
             QMessageBox.warning(self, self.tr("Change type"), self.tr("The fields could not be read again: %1")
                                 .replace("%1", str(exc)))
             self._show_document(entry_id)
             return
-        after.reviewed = doc.reviewed
         self.undo_stack.push(DocumentCommand(self.model, entry_id, doc, after, self.tr("Change document type"),
                                              self.select_entry))
 
@@ -1259,8 +1229,7 @@ class MainWindow(QMainWindow):
         entry_id, doc = self.current_id, self.current_document()
         if entry_id is None or doc is None or doc.error or doc.reviewed == reviewed:
             return
-        after = Document.from_dict(doc.to_dict())
-        after.reviewed = reviewed
+        after = reviewed_document(doc, reviewed)
         text = self.tr("Mark reviewed") if reviewed else self.tr("Mark as needing review")
         self.undo_stack.push(DocumentCommand(self.model, entry_id, doc, after, text, self.select_entry))
 

@@ -40,50 +40,18 @@ from PySide6.QtWidgets import (
 
 from desktop.core.diagnostics import Diagnostic
 from desktop.core.model import Document, Field
+from desktop.core.review import attention_count, field_checks
 from desktop.core.session import SessionStore, status_of
-
-LOW_CONFIDENCE = 0.6
-"""Fields read with a confidence below this are highlighted for the clerk (project convention)."""
 
 COL_FILE, COL_TYPE, COL_STATUS, COL_ATTENTION = range(4)
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
 
-def key_fields(document_type: str | None) -> frozenset[str]:
-    """The fields of ``document_type`` that must not stay empty (``key_fields`` in its doctype JSON)."""
-    from desktop.core.doctypes import get_document_type
-
-    try:
-        return frozenset(get_document_type(document_type or "").key_fields)
-    except KeyError:
-        return frozenset()
-
-
-def is_empty_key(field: Field, key: bool) -> bool:
-    """``field`` is one of its document type's key fields and nothing is in it (and the clerk did not
-    clear it on purpose)."""
-    return key and field.value is None and not (field.raw or "").strip() and not field.edited \
-        and field.source != "user"
-
-
 def needs_check(field: Field, key: bool = False) -> bool:
-    """The field needs the clerk's eye: a validation problem, a value read with low confidence that
-    the clerk has not confirmed by editing it, or (``key``: a key field of the document type) no value
-    at all. The form tints exactly these fields; the queue badge counts them."""
-    return bool(field.problems) or is_empty_key(field, key) or (
-        field.value is not None and not field.edited and field.source != "user" and field.confidence < LOW_CONFIDENCE
-    )
-
-
-def attention_count(document: Document | None) -> int:
-    """How many fields of ``document`` :func:`needs_check` (the queue's badge and the form's summary),
-    counting its type's key fields that are missing from ``document.fields`` as empty."""
-    if document is None or document.error:
-        return 0
-    keys = key_fields(document.document_type)
-    n = sum(1 for name, f in document.fields.items() if needs_check(f, name in keys))
-    return n + sum(1 for name in keys if name not in document.fields)
+    """The field needs the clerk's eye (:func:`desktop.core.review.field_checks`: flagged by extraction,
+    a validation problem, or an empty key field). The form tints exactly these; the badge counts them."""
+    return bool(field_checks(field, key))
 
 
 @dataclass
