@@ -203,7 +203,7 @@ def time_recognise(engine: Any, pages: list[Any], figures: EngineFigures) -> lis
         _sync()
         t0 = time.perf_counter()
         try:
-            lines = engine.recognise(image)
+            lines = engine.read_page(image).lines
         except Exception as exc:  # a failed page is reported, the run goes on
             figures.failures.append(f"page {n + 1}: {exc}")
             out.append([])
@@ -252,7 +252,7 @@ def bench_hunyuan(engine: Any, samples: list[Sample], batch: int) -> EngineFigur
     engine.batch_size = batch
     _sync()
     t0 = time.perf_counter()
-    results = engine.recognise_batch(pages)                     # throughput: batch pages per call
+    results = engine.read_pages(pages)                          # throughput: batch pages per call
     _sync()
     figures.pages_per_s = len(pages) / (time.perf_counter() - t0)
     figures.batch = engine.batch_size
@@ -263,11 +263,13 @@ def bench_hunyuan(engine: Any, samples: list[Sample], batch: int) -> EngineFigur
             by_type[s.document_type].append(s)
     for doctype, group in by_type.items():                      # the model's own field extraction, page 1
         dt_ = get_document_type(doctype)
-        answers = engine.extract_fields_batch([s.pages[0] for s in group], list(dt_.fields), dt_.language)
-        for s, values in zip(group, answers):
-            if isinstance(values, Exception):
-                figures.failures.append(f"{s.path.name} fields: {values}")
+        answers = engine.read_fields_pages([s.pages[0] for s in group], dt_.field_specs(), dt_.language)
+        for s, answer in zip(group, answers):
+            if isinstance(answer, Exception):
+                figures.failures.append(f"{s.path.name} fields: {answer}")
                 values = {}
+            else:
+                values = answer.values
             figures.score(values, s.ground_truth)
     if cuda:
         figures.peak_gpu_mb = torch.cuda.max_memory_allocated() / 2**20
@@ -329,8 +331,7 @@ def check_oom_path(engine: Any, image: Any) -> str:
 
     engine._model.generate = failing_once
     try:
-        engine.recognise(image)
-        notes = engine.last_warnings[0]
+        notes = engine.read_page(image).warnings
         ok = calls["n"] == 2 and any("reduced resolution" in w for w in notes)
         return f"OOM retry at half resolution: {'ok' if ok else 'FAILED'} ({calls['n']} generate calls; {notes})"
     finally:

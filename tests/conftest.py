@@ -87,3 +87,26 @@ def samples() -> Path:
     if not (SAMPLES / "MANIFEST.tsv").is_file():
         pytest.skip(f"samples not found at {SAMPLES}")
     return SAMPLES
+
+
+# -- the tiny random HunyuanOCR model (tests/hunyuan_tiny.py) ----------------------------------------
+
+@pytest.fixture(scope="session")
+def tiny_model_dir(tmp_path_factory) -> Path:
+    """A tiny random HunyuanOCR-architecture folder, built once per session (~5-10 s)."""
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    from tests.hunyuan_tiny import build_tiny_model
+
+    return build_tiny_model(tmp_path_factory.mktemp("hunyuan") / "HunyuanOCR")
+
+
+@pytest.fixture(scope="session")
+def _one_thread():
+    """One torch thread: tiny matrices on 2 busy cores run ~40x slower with thread hand-offs."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)

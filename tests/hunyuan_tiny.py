@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 # Special tokens: the exact strings of the real HunyuanOCR tokenizer (full-width bars U+FF5C, U+2581).
 BOS = "<｜hy_begin▁of▁sentence｜>"
@@ -163,6 +164,52 @@ def build_tiny_model(out_dir: str | Path, *, seed: int = 0, keep_special_embeddi
     model.save_pretrained(out)
     processor.save_pretrained(out)
     return out
+
+
+
+class GenerateSpy:
+    """Wraps a loaded ``HunyuanEngine``'s ``model.generate`` (through ``monkeypatch``): records each call's
+    inputs; can fail with a CUDA out-of-memory error ``fail`` times, or answer every page with recorded
+    text (``answers``, cycled; or ``answer(prompt)`` per call) ended by the end token, as the real model would."""
+
+    def __init__(self, engine: Any, monkeypatch: Any, *, fail: int = 0, answers: list[str] | None = None,
+                 answer: Any = None) -> None:
+        self.engine = engine
+        self.answer = answer
+        self.real = engine._model.generate
+        self.calls: list[dict] = []
+        self.fail = fail
+        self.answers = answers
+        monkeypatch.setattr(engine._model, "generate", self)
+
+    def __call__(self, **kwargs):
+        import torch
+
+        self.calls.append({"batch": int(kwargs["input_ids"].shape[0]),
+                           "grid": kwargs["image_grid_thw"].tolist(),
+                           "prompt": self.engine._processor.batch_decode(kwargs["input_ids"])[0],
+                           "max_new_tokens": kwargs["max_new_tokens"]})
+        if self.fail:
+            self.fail -= 1
+            raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 20.00 GiB")
+        if self.answers is None and self.answer is None:
+            return self.real(**kwargs)
+        tok = self.engine._processor.tokenizer
+        eos = self.engine._model.generation_config.eos_token_id
+        batch = int(kwargs["input_ids"].shape[0])
+        if self.answer is not None:
+            prompts = self.engine._processor.batch_decode(kwargs["input_ids"])
+            answers = [self.answer(prompts[i]) for i in range(batch)]
+        else:
+            answers = [self.answers[i % len(self.answers)] for i in range(batch)]
+        rows = [tok(a, add_special_tokens=False)["input_ids"] + [eos] for a in answers]
+        width = max(map(len, rows))
+        pad = self.engine._model.generation_config.pad_token_id
+        new = torch.tensor([r + [pad] * (width - len(r)) for r in rows])
+        return torch.cat([kwargs["input_ids"], new], dim=1)
+
+    def pixels(self, call: int) -> list[int]:
+        return [h * w * 256 for _, h, w in self.calls[call]["grid"]]  # grid in 16 px patches
 
 
 if __name__ == "__main__":

@@ -70,5 +70,8 @@ def test_import_graph_keeps_the_layers_and_qt_out_of_the_core() -> None:
     trio = ["desktop.core.engines", "desktop.core.extraction", "desktop.core.intake"]
     for a in trio:
         for b in trio:
-            if a != b:
+            if a != b and (a, b) != ("desktop.core.engines", "desktop.core.intake"):
                 assert not graph.find_shortest_chains(importer=a, imported=b, as_packages=True), (a, b)
+    # the one crossing allowed (ignore_imports in pyproject.toml): the engine worker hosts page rendering
+    hosts = {m for m in graph.find_modules_that_directly_import("desktop.core.intake") if m.startswith("desktop.core.engines")}
+    assert hosts <= {"desktop.core.engines.base", "desktop.core.engines.process"}, hosts

@@ -22,7 +22,7 @@ import pytest
 
 from desktop import __version__, cli
 from desktop.core.diagnostics import Code, diag
-from desktop.core.engines.base import Engine, EngineUnavailable
+from desktop.core.engines.base import Engine, EngineUnavailable, PageReading
 from desktop.core.export import ExportError
 from desktop.core.model import Document, Field, Line, ScanResult
 
@@ -101,8 +101,8 @@ class FakeEngine(Engine):
     def __init__(self) -> None:
         self.closed = False
 
-    def recognise(self, image: np.ndarray) -> list[Line]:
-        return []
+    def read_page(self, image: np.ndarray) -> PageReading:
+        return PageReading([])
 
     def close(self) -> None:
         self.closed = True
@@ -427,11 +427,11 @@ class ScriptedEngine(Engine):
     name = "scripted"
     version = "1"
 
-    def recognise(self, image: np.ndarray) -> list[Line]:
+    def read_page(self, image: np.ndarray) -> PageReading:
         h, w = image.shape[:2]
         texts = ["KEDAI RUNCIT MAJU", "DATE: 11/01/2019", "TOTAL RM 12.50"]
-        return [Line(text=t, box=(w * 0.1, h * (0.1 + 0.2 * i), w * 0.9, h * (0.2 + 0.2 * i)), confidence=0.95)
-                for i, t in enumerate(texts)]
+        return PageReading([Line(text=t, box=(w * 0.1, h * (0.1 + 0.2 * i), w * 0.9, h * (0.2 + 0.2 * i)), confidence=0.95)
+                for i, t in enumerate(texts)])
 
 
 def test_real_pipeline_with_scripted_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

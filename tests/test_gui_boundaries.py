@@ -9,7 +9,7 @@ from PIL import Image
 
 pytest.importorskip("pytestqt")
 
-from desktop.core.engines.fake import FakeEngine
+from tests.fake_engines import FakeEngine
 
 W, H = 600, 1000
 

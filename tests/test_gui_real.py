@@ -1,6 +1,6 @@
 """The desktop app on real samples with the real pipeline, intake, extraction and export.
 
-The engine is :class:`~desktop.core.engines.fake.FakeEngine` replaying what PP-OCR recorded on the same
+The engine is :class:`~tests.fake_engines.FakeEngine` replaying what PP-OCR recorded on the same
 sample (``tests/data/ocr/*.json``), so everything but the neural network is the real thing and the
 tests stay fast and deterministic (the real PP-OCR engine is exercised in ``test_gui_window.py``).
 """
@@ -17,7 +17,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
 from desktop.core.diagnostics import Code
-from desktop.core.engines.fake import FailingEngine, FakeEngine
+from tests.fake_engines import FailingEngine, FakeEngine
 from tests.responsiveness import GapMeter
 
 DATA = Path(__file__).parent / "data" / "ocr"

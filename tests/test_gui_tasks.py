@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("pytestqt")
 from PySide6.QtGui import QGuiApplication
 
-from desktop.core.engines.fake import FakeEngine
+from tests.fake_engines import FakeEngine
 from tests.responsiveness import ENGINE_DELAY_S, GapMeter, Timed
 
 W, H = 400, 600

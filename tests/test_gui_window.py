@@ -21,7 +21,7 @@ from PySide6.QtGui import QDropEvent, QGuiApplication, QImage, QKeySequence
 from PySide6.QtWidgets import QMessageBox
 
 from desktop.core.diagnostics import Code
-from desktop.core.engines.base import Engine, EngineError
+from desktop.core.engines.base import Engine, EngineError, PageReading
 from desktop.core.model import Line
 from tests.responsiveness import ENGINE_DELAY_S, GapMeter, Timed
 
@@ -45,14 +45,14 @@ class ScriptedEngine(Engine):
         self.fail = fail
         self.calls = 0
 
-    def recognise(self, image: np.ndarray) -> list[Line]:
+    def read_page(self, image: np.ndarray) -> PageReading:
         self.calls += 1
         if self.delay_s:
             time.sleep(self.delay_s)
         if self.fail:
             raise EngineError(self.fail)
         h, w = image.shape[:2]
-        return [Line(t, (x0 * w, y0 * h, x1 * w, y1 * h), 0.9) for t, (x0, y0, x1, y1) in LINES]
+        return PageReading([Line(t, (x0 * w, y0 * h, x1 * w, y1 * h), 0.9) for t, (x0, y0, x1, y1) in LINES])
 
 
 def make_png(path: Path, size: tuple[int, int] = (400, 600)) -> Path:
@@ -249,7 +249,7 @@ def test_event_loop_keeps_turning_and_cancel_stops(qtbot, make_window, pipeline,
     """A slow engine reads in the background: the event loop never stalls for an engine call; Cancel stops."""
     files = [make_png(tmp_path / f"r{i}.png", (300, 400)) for i in range(8)]
     engine = ScriptedEngine(delay_s=ENGINE_DELAY_S)
-    engine.recognise = timed = Timed(engine.recognise)  # type: ignore[method-assign]
+    engine.read_page = timed = Timed(engine.read_page)  # type: ignore[method-assign]
     w = make_window(engine)
     with GapMeter("slow engine, batch then Cancel") as meter:
         w.add_paths(files)
@@ -272,7 +272,7 @@ def test_event_loop_keeps_turning_and_cancel_stops(qtbot, make_window, pipeline,
 def test_the_gap_meter_sees_a_freeze(qtbot) -> None:
     """The responsiveness bound can fail: the same slow engine called on the GUI thread stalls the loop."""
     engine = ScriptedEngine(delay_s=ENGINE_DELAY_S)
-    timed = Timed(engine.recognise)
+    timed = Timed(engine.read_page)
     image = np.zeros((40, 30, 3), np.uint8)
     with GapMeter("slow engine called on the GUI thread") as meter:
         QTimer.singleShot(50, lambda: timed(image))

@@ -17,6 +17,7 @@ import pytest
 
 from desktop.core.diagnostics import Code, Diagnostic
 from desktop.core.engines import EngineError, EngineUnavailable, create_engine, hunyuan
+from desktop.core.engines.base import PageReading
 from desktop.core.engines.hunyuan import (
     ENV_VAR,
     HunyuanEngine,
@@ -26,6 +27,7 @@ from desktop.core.engines.hunyuan import (
     find_model_dir,
 )
 from desktop.core.engines.hunyuan_output import MODEL_LINE_CONFIDENCE, SUSPECT_LINE_CONFIDENCE
+from tests.hunyuan_tiny import GenerateSpy
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).parent / "data" / "hunyuan"
@@ -209,27 +211,6 @@ def test_engine_rejects_incomplete_folder(tmp_path):
 gpu_stack = pytest.mark.skipif(not HAS_GPU_STACK, reason="needs the [gpu] extra (torch, transformers)")
 
 
-@pytest.fixture(scope="session")
-def tiny_model_dir(tmp_path_factory) -> Path:
-    """A tiny random HunyuanOCR-architecture folder, built once per session (~5-10 s)."""
-    pytest.importorskip("torch")
-    pytest.importorskip("transformers")
-    from tests.hunyuan_tiny import build_tiny_model
-
-    return build_tiny_model(tmp_path_factory.mktemp("hunyuan") / "HunyuanOCR")
-
-
-@pytest.fixture(scope="session")
-def _one_thread():
-    """One torch thread: tiny matrices on 2 busy cores run ~40x slower with thread hand-offs."""
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
-
 @pytest.fixture
 def engine(tiny_model_dir, _one_thread) -> HunyuanEngine:
     eng = HunyuanEngine(tiny_model_dir, device="cpu", max_pixels=160_000,
@@ -240,43 +221,6 @@ def engine(tiny_model_dir, _one_thread) -> HunyuanEngine:
 
 def page(width: int, height: int, seed: int = 0) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, 256, (height, width, 3), dtype=np.uint8)
-
-
-class GenerateSpy:
-    """Wraps ``model.generate``: records each call's inputs; can fail or answer with recorded text."""
-
-    def __init__(self, engine: HunyuanEngine, monkeypatch, *, fail: int = 0, answers: list[str] | None = None):
-        self.engine = engine
-        self.real = engine._model.generate
-        self.calls: list[dict] = []
-        self.fail = fail
-        self.answers = answers
-        monkeypatch.setattr(engine._model, "generate", self)
-
-    def __call__(self, **kwargs):
-        import torch
-
-        self.calls.append({"batch": int(kwargs["input_ids"].shape[0]),
-                           "grid": kwargs["image_grid_thw"].tolist(),
-                           "prompt": self.engine._processor.batch_decode(kwargs["input_ids"])[0],
-                           "max_new_tokens": kwargs["max_new_tokens"]})
-        if self.fail:
-            self.fail -= 1
-            raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 20.00 GiB")
-        if self.answers is None:
-            return self.real(**kwargs)
-        tok = self.engine._processor.tokenizer
-        eos = self.engine._model.generation_config.eos_token_id
-        batch = int(kwargs["input_ids"].shape[0])
-        answers = [self.answers[i % len(self.answers)] for i in range(batch)]
-        rows = [tok(a, add_special_tokens=False)["input_ids"] + [eos] for a in answers]
-        width = max(map(len, rows))
-        pad = self.engine._model.generation_config.pad_token_id
-        new = torch.tensor([r + [pad] * (width - len(r)) for r in rows])
-        return torch.cat([kwargs["input_ids"], new], dim=1)
-
-    def pixels(self, call: int) -> list[int]:
-        return [h * w * 256 for _, h, w in self.calls[call]["grid"]]  # grid in 16 px patches
 
 
 @gpu_stack
@@ -324,9 +268,9 @@ def test_max_new_tokens_bounds_the_answer(engine, monkeypatch):
     engine.repetition_guard = False
     engine.warm_up()
     spy = GenerateSpy(engine, monkeypatch)
-    engine.run_task(page(300, 300), "markdown")
+    answer = engine.run_task(page(300, 300), "markdown")
     assert spy.calls[0]["max_new_tokens"] == 120
-    assert any("length limit (120 tokens)" in w for w in engine.last_warnings[0])
+    assert answer.suspect and any("length limit (120 tokens)" in w for w in answer.warnings)
     gen = engine._generate([page(300, 300)], ["Extract the text in the image."], 40)[0]
     assert gen.new_tokens == 40 and gen.hit_token_limit and not gen.stopped_by_guard
 
@@ -335,11 +279,12 @@ def test_max_new_tokens_bounds_the_answer(engine, monkeypatch):
 def test_recorded_spotting_answer_through_the_real_decode(engine, monkeypatch):
     engine.warm_up()
     spy = GenerateSpy(engine, monkeypatch, answers=[(DATA / "spotting_stripped.txt").read_text(encoding="utf-8")])
-    lines = engine.recognise(page(500, 400))
+    reading = engine.read_page(page(500, 400))
+    lines = reading.lines
     assert [line.text for line in lines][:2] == ["TAN WOON YANN", "BOOK TA .K(TAMAN DAYA) SDN BHD"]
     assert lines[0].box == pytest.approx((42.0, 8.4, 458.0, 20.8))  # 0-1000 -> the 500 x 400 image given
     assert {line.confidence for line in lines} == {MODEL_LINE_CONFIDENCE}
-    assert engine.last_warnings == [[]]
+    assert reading.warnings == [] and not reading.suspect and reading.seconds > 0
     assert len(spy.calls) == 1
 
 
@@ -347,10 +292,11 @@ def test_recorded_spotting_answer_through_the_real_decode(engine, monkeypatch):
 def test_recognise_marks_lines_of_a_looping_answer(engine, monkeypatch):
     engine.warm_up()
     GenerateSpy(engine, monkeypatch, answers=[(DATA / "spotting_looping.txt").read_text(encoding="utf-8")])
-    lines = engine.recognise(page(500, 400))
+    reading = engine.read_page(page(500, 400))
+    lines = reading.lines
     assert [line.text for line in lines] == ["SUPERMARKET TESCO", "ITEM  QTY  AMOUNT", "MILK 1L  1  5.90"]
     assert {line.confidence for line in lines} == {SUSPECT_LINE_CONFIDENCE}
-    assert any("repeated" in w for w in engine.last_warnings[0])
+    assert reading.suspect and any("repeated" in w for w in reading.warnings)
 
 
 @gpu_stack
@@ -358,24 +304,24 @@ def test_extract_fields_prompt_and_recorded_answer(engine, monkeypatch):
     engine.warm_up()
     spy = GenerateSpy(engine, monkeypatch, answers=[(DATA / "fields_cn_vat_zh.txt").read_text(encoding="utf-8")])
     names = ["invoice_code", "date", "total", "currency"]
-    values = engine.extract_fields(page(400, 300), names, "zh")
+    values = engine.read_fields(page(400, 300), names, "zh").values
     assert "提取图片中的: ['发票代码', '开票日期', '价税合计（小写）', '币种'] 的字段内容，并按照 JSON 格式返回。" in spy.calls[0]["prompt"]
     assert values == {"invoice_code": "044031900111", "date": "2024年03月05日", "total": "￥77.10元", "currency": None}
     assert engine.fields_prompt(["total", "date"], "en") == \
         "Extract the content of the fields: ['total', 'date'] from the image and return it in JSON format."
-    batch = engine.extract_fields_batch([page(400, 300), page(300, 400)], names, "zh")
-    assert len(spy.calls) == 2 and spy.calls[1]["batch"] == 2 and batch[0] == batch[1] == values
+    batch = engine.read_fields_pages([page(400, 300), page(300, 400)], names, "zh")
+    assert len(spy.calls) == 2 and spy.calls[1]["batch"] == 2 and batch[0].values == batch[1].values == values
 
 
 @gpu_stack
 def test_extract_fields_on_nonsense_invents_nothing(engine):
-    values = engine.extract_fields(page(400, 300), ["vendor_name", "total"], "en")
+    values = engine.read_fields(page(400, 300), ["vendor_name", "total"], "en").values
     assert values == {"vendor_name": None, "total": None}
 
 
 @gpu_stack
 def test_run_task(engine):
-    assert isinstance(engine.run_task(page(300, 300), "table"), str)
+    assert isinstance(engine.run_task(page(300, 300), "table").text, str)
     with pytest.raises(EngineError, match="no task 'poem'"):
         engine.run_task(page(300, 300), "poem")
 
@@ -384,12 +330,12 @@ def test_run_task(engine):
 def test_out_of_memory_once_retries_at_half_the_pixels(engine, monkeypatch):
     engine.warm_up()
     spy = GenerateSpy(engine, monkeypatch, fail=1)
-    lines = engine.recognise(page(800, 600))
-    assert isinstance(lines, list)
+    reading = engine.read_page(page(800, 600))
+    assert isinstance(reading.lines, list)
     assert len(spy.calls) == 2
     first, second = spy.pixels(0)[0], spy.pixels(1)[0]
     assert first <= engine.max_pixels and second <= engine.max_pixels // 2 < first
-    assert any("reduced resolution" in w for w in engine.last_warnings[0])
+    assert any("reduced resolution" in w for w in reading.warnings)
 
 
 @gpu_stack
@@ -397,7 +343,7 @@ def test_out_of_memory_twice_fails_the_page(engine, monkeypatch):
     engine.warm_up()
     GenerateSpy(engine, monkeypatch, fail=2)
     with pytest.raises(EngineError, match="page too large for GPU memory: 800x600 px"):
-        engine.recognise(page(800, 600))
+        engine.read_page(page(800, 600))
 
 
 @gpu_stack
@@ -406,12 +352,11 @@ def test_out_of_memory_in_a_batch_splits_it_and_the_batch_goes_on(engine, monkey
     engine.batch_size = 2
     # batch of 2 fails -> page 1 alone fails twice (full, half) -> page 2 alone succeeds
     spy = GenerateSpy(engine, monkeypatch, fail=3)
-    results = engine.recognise_batch([page(400, 300, 1), page(300, 400, 2)])
+    results = engine.read_pages([page(400, 300, 1), page(300, 400, 2)])
     assert isinstance(results[0], EngineError) and "page too large for GPU memory" in str(results[0])
-    assert isinstance(results[1], list)
+    assert isinstance(results[1], PageReading)
     assert [c["batch"] for c in spy.calls] == [2, 1, 1, 1]
     assert engine.batch_size == 1          # smaller batches from now on
-    assert "page too large" in engine.last_warnings[0][0]
 
 
 @gpu_stack
@@ -423,7 +368,7 @@ def test_load_failure_is_clear_and_not_retried_per_page(tmp_path, tiny_model_dir
     (broken / "model.safetensors").write_bytes(b"not a safetensors file")
     eng = HunyuanEngine(broken, device="cpu")
     with pytest.raises(EngineUnavailable, match=f"could not load HunyuanOCR from {broken}") as first:
-        eng.recognise(page(100, 100))
+        eng.read_page(page(100, 100))
     with pytest.raises(EngineUnavailable) as second:
-        eng.recognise(page(100, 100))
+        eng.read_page(page(100, 100))
     assert second.value is first.value

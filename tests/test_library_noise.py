@@ -51,7 +51,7 @@ def test_ppocr_warm_up_is_quiet() -> None:
         "import numpy as np\n"
         "from desktop.core.engines.ppocr import PPOCREngine\n"
         "e = PPOCREngine()\ne.warm_up()\n"
-        "print(len(e.recognise(np.full((200, 300, 3), 255, np.uint8))))\n"  # a blank page: no lines, no noise
+        "print(len(e.read_page(np.full((200, 300, 3), 255, np.uint8)).lines))\n"  # a blank page: no lines, no noise
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "0"

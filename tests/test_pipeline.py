@@ -8,7 +8,6 @@ import pytest
 from PIL import Image
 
 from desktop.core.diagnostics import Code
-from desktop.core.engines.fake import CrashingEngine, FailingEngine, FakeEngine, MemoryHogEngine, SlowEngine
 from desktop.core.layout import reading_order
 from desktop.core.model import Field, Line, Word
 from desktop.core.pipeline import (
@@ -22,6 +21,7 @@ from desktop.core.pipeline import (
     scan_file,
     scan_paths,
 )
+from tests.fake_engines import CrashingEngine, FailingEngine, FakeEngine, MemoryHogEngine, SlowEngine
 
 W, H = 600, 900
 RECEIPT = {
@@ -188,10 +188,11 @@ def test_boxes_are_mapped_from_the_render_back_to_page_pixels(tmp_path):
 
 def test_fields_capable_engine_is_asked_and_own_extraction_fills_gaps(tmp_path):
     f = png(tmp_path / "r.png")
-    engine = FakeEngine([RECEIPT], capabilities={"fields"}, field_values={"total": "12.50", "vendor name": "CORNER SHOP"})
+    engine = FakeEngine([RECEIPT], capabilities={"fields"}, field_values={"total": "12.50", "vendor_name": "CORNER SHOP"})
     docs = scan_file(f, engine, ScanOptions(document_type="receipt"))
     doc = docs[0]
-    assert engine.field_calls and "total" in engine.field_calls[0] and "vendor name" in engine.field_calls[0]
+    assert engine.field_calls and "total" in engine.field_calls[0] and "vendor_name" in engine.field_calls[0]
+    assert doc.fields["vendor_name"].value == "CORNER SHOP" and doc.fields["vendor_name"].source == "model"
     assert doc.document_type == "receipt"
     assert doc.fields["total"].value == "12.50" and doc.fields["total"].source == "model"
     assert set(doc.fields) >= {"vendor_name", "date", "total"}
@@ -199,7 +200,7 @@ def test_fields_capable_engine_is_asked_and_own_extraction_fills_gaps(tmp_path):
 
 def test_fields_capable_engine_failing_falls_back_to_own_extraction(tmp_path):
     class Broken(FakeEngine):
-        def extract_fields(self, image, field_names, language="en"):
+        def read_fields(self, image, fields, language="en"):
             raise RuntimeError("model output unparsable")
 
     f = png(tmp_path / "r.png")
@@ -289,7 +290,7 @@ def test_pipeline_imports_no_qt():
     import subprocess
     import sys
 
-    code = "import sys, desktop.core.pipeline, desktop.core.engines.fake; print(any(m.startswith('PySide6') for m in sys.modules))"
+    code = "import sys, desktop.core.pipeline, tests.fake_engines; print(any(m.startswith('PySide6') for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parent.parent)
     assert out.stdout.strip() == "False", out.stderr
 
@@ -372,3 +373,27 @@ def test_blank_page_is_read_once_and_says_no_text_was_found(tmp_path):
     assert docs[0].error is None
     assert engine.calls == 1  # no orientation probes on a page with nothing on it
     assert [w.code for w in docs[0].page_results[0].warnings] == [Code.NO_TEXT]
+
+
+def test_engine_warnings_and_suspect_mark_reach_the_page(tmp_path):
+    f = png(tmp_path / "r.png")
+    loud = FakeEngine([RECEIPT], warnings=["HunyuanOCR answer cut at the length limit: the end of the page may be missing"])
+    page = scan_file(f, loud, ScanOptions(document_type="receipt", auto_rotate=False))[0].page_results[0]
+    (note,) = [w for w in page.warnings if w.code == Code.ENGINE_NOTE]
+    assert note.message() == "HunyuanOCR answer cut at the length limit: the end of the page may be missing"
+    quiet = FakeEngine([RECEIPT], suspect=True)
+    page = scan_file(f, quiet, ScanOptions(document_type="receipt", auto_rotate=False))[0].page_results[0]
+    (note,) = [w for w in page.warnings if w.code == Code.READING_SUSPECT]
+    assert "doubtful" in note.message() and "可疑" in note.message("zh")
+
+
+def test_malformed_engine_output_is_one_named_page_error(tmp_path):
+    class Garbage(FakeEngine):
+        def read_page(self, image):
+            reading = super().read_page(image)
+            reading.lines[0].box = (0.0, 0.0, float("nan"), 5.0)
+            return reading
+
+    f = png(tmp_path / "r.png")
+    doc = scan_file(f, Garbage([RECEIPT]), ScanOptions(document_type="receipt"))[0]
+    assert doc.error is not None and "not finite" in doc.error.message()

@@ -65,7 +65,7 @@ def test_reads_a_receipt(engine, samples):
     path = samples / "sroie" / "sroie_007.jpg"
     truth = json.loads((samples / "sroie" / "sroie_007.key.json").read_text())
     image = load_rgb(path)
-    lines = engine.recognise(image)
+    lines = engine.read_page(image).lines
     assert len(lines) > 10
     h, w = image.shape[:2]
     for ln in lines:
@@ -83,14 +83,14 @@ def test_reads_a_receipt(engine, samples):
 
 
 def test_reads_chinese(engine, samples):
-    lines = engine.recognise(load_rgb(samples / "cn_invoice" / "vat_einvoice_tianjin.png"))
+    lines = engine.read_page(load_rgb(samples / "cn_invoice" / "vat_einvoice_tianjin.png")).lines
     text = "".join(ln.text for ln in lines)
     assert "发票" in text and "012001800311" in text
 
 
 def test_blank_and_grey_images(engine):
-    assert engine.recognise(np.full((200, 300, 3), 255, np.uint8)) == []
-    assert engine.recognise(np.full((50, 60), 255, np.uint8)) == []
+    assert engine.read_page(np.full((200, 300, 3), 255, np.uint8)).lines == []
+    assert engine.read_page(np.full((50, 60), 255, np.uint8)).lines == []
 
 
 @pytest.mark.parametrize(
@@ -99,4 +99,4 @@ def test_blank_and_grey_images(engine):
 )
 def test_bad_input_is_an_engine_error(engine, bad):
     with pytest.raises(EngineError):
-        engine.recognise(bad)
+        engine.read_page(bad)

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from desktop.core.diagnostics import Code
-from desktop.core.engines.base import Engine
+from desktop.core.engines.base import Engine, PageReading
 from desktop.core.model import Line
 from desktop.core.pipeline import ScanOptions, scan_file
 from desktop.core.tiling import content_box, merge_tile_lines, plan_tiles
@@ -27,7 +27,7 @@ class BarEngine(Engine):
         self.heights: list[list[int]] = []  # bar heights seen, per call
         self.shapes: list[tuple[int, int]] = []
 
-    def recognise(self, image: np.ndarray) -> list[Line]:
+    def read_page(self, image: np.ndarray) -> PageReading:
         assert image.shape[0] * image.shape[1] <= self.max_pixels
         self.shapes.append(image.shape[:2])
         dark = image.mean(axis=2) < 128
@@ -45,7 +45,7 @@ class BarEngine(Engine):
             cols = np.flatnonzero(dark[start:y].any(axis=0))
             self.heights[-1].append(y - start)
             lines.append(Line("bar", (float(cols[0]), float(start), float(cols[-1] + 1), float(y)), 0.9))
-        return lines
+        return PageReading(lines)
 
 
 def _bars(path: Path, size: tuple[int, int], origin: tuple[int, int], area: tuple[int, int],

@@ -126,6 +126,10 @@ class Code(StrEnum):
     ENGINE_FAILED = "engine_failed"
     ENGINE_FALLBACK = "engine_fallback"
     ENGINE_NOT_SET_UP = "engine_not_set_up"
+    ENGINE_CRASHED = "engine_crashed"
+    ENGINE_TIMED_OUT = "engine_timed_out"
+    ENGINE_NOTE = "engine_note"
+    READING_SUSPECT = "reading_suspect"
     MODEL_FIELDS_FAILED = "model_fields_failed"
     MODEL_NO_FIELDS = "model_no_fields"
     OUT_OF_MEMORY = "out_of_memory"
@@ -294,6 +298,13 @@ CATALOGUE: dict[Code, Entry] = {
     Code.ALL_PAGES_FAILED: Entry(_E, "{reason} (and {more} more page failures)", "{reason}（另有 {more} 页失败）"),
     Code.ENGINE_UNAVAILABLE: Entry(_E, "the engine is unavailable: {detail}", "引擎不可用：{detail}"),
     Code.ENGINE_FAILED: Entry(_E, "{detail}", "{detail}"),
+    Code.ENGINE_CRASHED: Entry(_E, "the engine stopped unexpectedly while reading page {page} ({detail})",
+                               "读取第 {page} 页时识别引擎意外停止（{detail}）"),
+    Code.ENGINE_TIMED_OUT: Entry(_E, "reading page {page} took longer than {seconds} s and was stopped",
+                                 "第 {page} 页读取超过 {seconds} 秒，已被停止"),
+    Code.ENGINE_NOTE: Entry(_W, "{detail}", "识别引擎提示：{detail}"),
+    Code.READING_SUSPECT: Entry(_W, "the {engine} engine marked its reading of this page as doubtful: check this page",
+                                "{engine} 引擎认为此页的识别结果可疑：请检查此页"),
     Code.ENGINE_FALLBACK: Entry(_I, "HunyuanOCR not used: {reason}. Using PP-OCR on the CPU.",
                                 "未使用 HunyuanOCR：{reason}。改用 CPU 上的 PP-OCR。"),
     Code.ENGINE_NOT_SET_UP: Entry(_I, "HunyuanOCR is not set up on this computer; using PP-OCR on the CPU.",

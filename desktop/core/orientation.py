@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from desktop.core.engines.base import Engine
+from desktop.core.engines.base import Engine, check_page_reading
 from desktop.core.model import Line
 
 __all__ = [
@@ -179,7 +179,7 @@ def choose_rotation(
     Args:
         image: the page as read at rotation 0, ``(H, W, 3)`` uint8 RGB (any scale).
         lines: what ``engine`` read on ``image`` (used to decide whether to probe at all).
-        engine: the engine to probe with (its :meth:`~Engine.recognise` is called on small images).
+        engine: the engine to probe with (its :meth:`~Engine.read_page` is called on small images).
         probe_pixels: pixel budget of each probe.
 
     Returns:
@@ -192,14 +192,16 @@ def choose_rotation(
     verdict = assess(lines)
     if not verdict.candidates:
         return 0, verdict
-    if verdict.candidates == (90, 270) and verdict.confidence >= MIN_CONFIDENCE and getattr(engine, "turns_tall_lines_ccw", False):
+    if verdict.candidates == (90, 270) and verdict.confidence >= MIN_CONFIDENCE and engine.turns_tall_lines_ccw:
         # The engine turned each tall line a quarter turn anticlockwise before reading it and read it
         # confidently: the text runs top to bottom, i.e. the content is turned 90 degrees clockwise.
         verdict.reason += ", read confidently when turned anticlockwise"
         return 270, verdict
     probe = probe_window(image, lines, probe_pixels)
     for rotation in verdict.candidates:
-        verdict.scores[rotation] = text_score(engine.recognise(rotate_image(probe, rotation)))
+        turned = rotate_image(probe, rotation)
+        reading = check_page_reading(engine.read_page(turned), int(turned.shape[1]), int(turned.shape[0]))
+        verdict.scores[rotation] = text_score(reading.lines)
     best = max(verdict.scores, key=lambda r: verdict.scores[r])
     if 0 not in verdict.scores:  # lying on its side: one of 90/270 is right
         return best, verdict

@@ -45,7 +45,17 @@ import numpy as np
 
 from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.doctypes import get_document_type
-from desktop.core.engines.base import Engine, EngineError, EngineUnavailable
+from desktop.core.engines.base import (
+    Capability,
+    Engine,
+    EngineCrashed,
+    EngineError,
+    EngineInterrupted,
+    EngineTimedOut,
+    EngineUnavailable,
+    PageReading,
+    check_page_reading,
+)
 from desktop.core.layout import box_overlap, reading_order, scale_lines
 from desktop.core.model import Document, Field, Line, PageResult
 
@@ -180,34 +190,67 @@ def _decode_qr(image: np.ndarray) -> list[str]:
         return []
 
 
+def read_image(engine: Engine, image: np.ndarray) -> PageReading:
+    """``engine.read_page(image)``, checked against the contract (:func:`check_page_reading`).
+
+    Raises:
+        MalformedOutput: the engine's answer breaks the contract.
+        EngineError: the engine failed.
+    """
+    return check_page_reading(engine.read_page(image), int(image.shape[1]), int(image.shape[0]))
+
+
+def _reading_notes(reading: Any, engine: Engine, page: int | None = None) -> list[Diagnostic]:
+    """What an engine reading reports, as diagnostics: each of its warnings (the engine's own words,
+    :attr:`Code.ENGINE_NOTE`), and :attr:`Code.READING_SUSPECT` for a suspect reading."""
+    notes = [diag(Code.ENGINE_NOTE, page=page, engine=engine.name, detail=w) for w in reading.warnings]
+    if reading.suspect:
+        notes.append(diag(Code.READING_SUSPECT, page=page, engine=engine.name))
+    return notes
+
+
+def _worker_failure(exc: EngineCrashed | EngineTimedOut, page: int) -> Diagnostic:
+    """The named error of a page whose engine worker died or overran the watchdog (the worker restarts)."""
+    if isinstance(exc, EngineTimedOut):
+        return diag(Code.ENGINE_TIMED_OUT, page=page, seconds=round(exc.limit_s))
+    return diag(Code.ENGINE_CRASHED, page=page, detail=exc.detail or "?")
+
+
 def _ocr(page: Any, engine: Engine, options: ScanOptions, *,
          auto_rotate: bool) -> tuple[Any, list[Line], np.ndarray, list[Diagnostic]]:
     """OCR one page, turning it upright when needed.
 
     Returns:
         ``(page, lines, image, notes)``: the page as finally read (rotated when it was turned),
-        its lines in *page pixels*, the rendered image they were read on, and notes for the warnings.
+        its lines in *page pixels*, the rendered image they were read on, and notes for the warnings
+        (what the engine reported about its reading included).
     """
-    image, scale = page.render(engine.max_pixels)
+    host = engine.page_host()
+    image, scale = host.render(page, engine.max_pixels)
     notes: list[Diagnostic] = []
     if scale < 1.0:
         notes.append(diag(Code.DOWNSCALED, width=int(image.shape[1]), height=int(image.shape[0]),
                           page_width=int(page.width), page_height=int(page.height)))
-    lines = engine.recognise(image)
+    reading = read_image(engine, image)
+    lines = reading.lines
     if auto_rotate:
         from desktop.core import orientation
 
         try:
             rotation, verdict = orientation.choose_rotation(image, lines, engine)
+        except (EngineInterrupted, EngineCrashed, EngineTimedOut):  # stopped, or the worker is gone: not a probe failure
+            raise
         except (EngineError, RuntimeError) as exc:  # a failed probe: keep the read as it is
             rotation = 0
             notes.append(diag(Code.ORIENTATION_CHECK_FAILED, reason=_reason(exc)))
         if rotation:
             del image
             page = page.rotated(rotation)
-            image, scale = page.render(engine.max_pixels)
-            lines = engine.recognise(image)
+            image, scale = host.render(page, engine.max_pixels)
+            reading = read_image(engine, image)
+            lines = reading.lines
             notes.append(diag(Code.TURNED, degrees=rotation, reason=verdict.reason))
+    notes.extend(_reading_notes(reading, engine))
     page_lines = scale_lines(lines, 1.0 / scale) if scale > 0 else lines
     zoomed = _read_zoomed(page, engine, image, scale)
     if zoomed is not None and (zoomed[0] or not page_lines):
@@ -224,7 +267,9 @@ def _read_zoomed(page: Any, engine: Engine, image: np.ndarray, scale: float) -> 
     plan = tiling.plan_zoom(page.width, page.height, image, scale, engine.max_pixels)
     if plan is None:
         return None
-    return tiling.read_zoomed(page.render, engine.recognise, plan, page.width, page.height, engine.max_pixels)
+    host = engine.page_host()
+    return tiling.read_zoomed(lambda budget: host.render(page, budget), lambda tile: read_image(engine, tile).lines,
+                              plan, page.width, page.height, engine.max_pixels)
 
 
 def _read_page(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: bool = True) -> _PageRead:
@@ -241,7 +286,7 @@ def _read_page(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: 
             lines = reading_order(text_lines)
             if options.decode_qr and "发票" in "".join(ln.text for ln in text_lines):
                 # Digital Chinese invoices draw their QR code as vector graphics: render to find it.
-                image, _ = page.render(engine.max_pixels)
+                image, _ = engine.page_host().render(page, engine.max_pixels)
                 qr = _decode_qr(image)
         else:
             turn = auto_rotate and options.auto_rotate and origin != "pdf_mixed"
@@ -255,12 +300,17 @@ def _read_page(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: 
             if options.task:
                 family = options.task.split("_")[0]
                 if family in engine.capabilities:
-                    task_output = engine.run_task(image, options.task, _task_language(options.task))
+                    answer = engine.run_task(image, options.task, _task_language(options.task))
+                    task_output = answer.text
+                    warnings.extend(_reading_notes(answer, engine))
                 else:
                     warnings.append(diag(Code.TASK_UNSUPPORTED, engine=engine.name, task=options.task))
             del image
-    except EngineUnavailable:
+    except (EngineUnavailable, EngineInterrupted):
         raise
+    except (EngineCrashed, EngineTimedOut) as exc:
+        failed = _worker_failure(exc, int(page.number))
+        warnings.append(failed)
     except (EngineError, _intake().IntakeError, MemoryError, RuntimeError, ValueError, OSError) as exc:
         failed = _reason(exc)
         warnings.append(diag(Code.PAGE_NOT_READ, page=int(page.number), reason=failed))
@@ -315,22 +365,28 @@ def _model_fields(reads: list[_PageRead], engine: Engine, document_type: str, da
     """Ask a ``fields``-capable engine for the fields, page by page until all are found."""
     doctype = get_document_type(document_type)
     language = "zh" if doctype.language.startswith("zh") else "en"
-    specs = doctype.field_specs()
-    keys = {spec.name: spec.prompt.get(language) or spec.prompt.get("en") or spec.name for spec in specs}
-    values: dict[str, str | None] = {name: None for name in keys}
+    specs = {spec.name: spec for spec in doctype.field_specs()}
+    values: dict[str, str | None] = {name: None for name in specs}
     for read in reads:
         if read.failed or read.page is None or all(values.values()):
             continue
         missing = [name for name, v in values.items() if not v]
+        number = read.result.number
         try:
-            image, _ = read.page.render(engine.max_pixels)
-            answer = engine.extract_fields(image, [keys[n] for n in missing], language)
-        except Exception as exc:
-            notes.append(diag(Code.MODEL_FIELDS_FAILED, engine=engine.name, page=read.result.number,
-                              reason=_reason(exc)))
+            image, _ = engine.page_host().render(read.page, engine.max_pixels)
+            answer = engine.read_fields(image, [specs[n] for n in missing], language)
+        except EngineInterrupted:
+            raise
+        except (EngineCrashed, EngineTimedOut) as exc:
+            notes.append(diag(Code.MODEL_FIELDS_FAILED, engine=engine.name, page=number,
+                              reason=_worker_failure(exc, number)))
             continue
+        except Exception as exc:
+            notes.append(diag(Code.MODEL_FIELDS_FAILED, engine=engine.name, page=number, reason=_reason(exc)))
+            continue
+        read.result.warnings.extend(_reading_notes(answer, engine))
         for name in missing:
-            value = answer.get(keys[name])
+            value = answer.values.get(name)  # canonical names, whatever keys the model answered with
             if value is not None and str(value).strip():
                 values[name] = str(value).strip()
     if not any(values.values()):
@@ -351,7 +407,7 @@ def _extract(doc: Document, reads: list[_PageRead], engine: Engine | None, optio
     else:
         doc.document_type = extraction.detect_document_type(pages, qr_payloads=qr)
     own: tuple[dict[str, Field], list[dict[str, Any]]] | None = None
-    if engine is not None and "fields" in engine.capabilities:
+    if engine is not None and Capability.FIELDS in engine.capabilities:
         model = _model_fields(reads, engine, doc.document_type, options.date_order, qr, notes)
         if model is None:
             notes.append(diag(Code.MODEL_NO_FIELDS, engine=engine.name))
@@ -366,8 +422,10 @@ def _extract(doc: Document, reads: list[_PageRead], engine: Engine | None, optio
     doc.fields, doc.line_items = _own_fields(pages, doc.document_type, options.date_order, qr)
 
 
-def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, options: ScanOptions) -> list[Document]:
-    """Split the pages read into documents and extract each one's fields.
+def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, options: ScanOptions,
+                     *, ask_engine: bool = True) -> list[Document]:
+    """Split the pages read into documents and extract each one's fields (``ask_engine=False``: only
+    Shoebox's own extraction, as for a cancelled scan, whose engine must not be asked again).
 
     A file carrying e-invoice data (:mod:`desktop.core.einvoice`: embedded XML, an XML invoice, an OFD
     invoice) is one invoice: it is not split, and its data overrides and cross-checks the fields read
@@ -409,7 +467,7 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
             doc.extras["qr_payloads"] = qr
         _attach_tasks(doc, part, options)
         try:
-            _extract(doc, part, engine, options, qr, notes)
+            _extract(doc, part, engine if ask_engine else None, options, qr, notes)
         except Exception as exc:  # keep the text even if field extraction breaks
             log.exception("field extraction failed for %s", name)
             doc.error = diag(Code.FIELDS_FAILED, reason=_reason(exc))
@@ -464,11 +522,13 @@ def scan_file(
     """
     options = options or ScanOptions()
     path = Path(path)
+    host = engine.page_host()
     try:
-        intake = _intake()
-        total = int(intake.count_pages(path))
-        pages = iter(intake.open_pages(path))
-    except Exception as exc:  # IntakeError, MemoryError, a broken library: one error document
+        total = int(host.count_pages(path))
+        pages = iter(host.open_pages(path))
+    except EngineInterrupted:
+        raise Cancelled([], path) from None
+    except Exception as exc:  # IntakeError, MemoryError, a crashed reader, a broken library: one error document
         return [_error_document(path, _reason(exc), engine)]
 
     reads: list[_PageRead] = []
@@ -476,7 +536,7 @@ def scan_file(
     number = 0
     while True:
         if cancel is not None and cancel():
-            documents = _build_documents(path, reads, engine, options) if reads else []
+            documents = _build_documents(path, reads, engine, options, ask_engine=False) if reads else []
             for d in documents:
                 d.extras["cancelled"] = True
             raise Cancelled(documents, path)
@@ -484,6 +544,9 @@ def scan_file(
             page = next(pages)
         except StopIteration:
             break
+        except EngineInterrupted:
+            raise Cancelled(_build_documents(path, reads, engine, options, ask_engine=False) if reads else [],
+                            path) from None
         except Exception as exc:  # the file broke part-way: keep what was read
             reason = _reason(exc)
             if not reads:
@@ -498,11 +561,19 @@ def scan_file(
             read = _read_page(page, engine, options)
         except EngineUnavailable as exc:
             return [_error_document(path, _reason(exc), engine)]
+        except EngineInterrupted:
+            documents = _build_documents(path, reads, engine, options, ask_engine=False) if reads else []
+            for d in documents:
+                d.extras["cancelled"] = True
+            raise Cancelled(documents, path) from None
         reads.append(read)
         del page
     if not reads:
         return [_error_document(path, diag(Code.NO_PAGES), engine)]
-    documents = _build_documents(path, reads, engine, options)
+    try:
+        documents = _build_documents(path, reads, engine, options)
+    except EngineInterrupted:  # stopped while the engine read the fields
+        raise Cancelled([], path) from None
     seconds = time.perf_counter() - started
     for d in documents:
         d.extras.setdefault("seconds", round(seconds, 3))
@@ -588,8 +659,10 @@ def reread_page(document: Document, page_number: int, rotation: int, engine: Eng
     doc = dataclasses.replace(document, page_results=list(document.page_results), extras=dict(document.extras))
     index = next((i for i, p in enumerate(doc.page_results) if p.number == page_number), None)
     try:
-        page = _intake().load_page(Path(document.source), page_number, rotation % 360)
+        page = engine.page_host().load_page(Path(document.source), page_number, rotation % 360)
         read = _read_page(page, engine, options, auto_rotate=False)
+    except EngineInterrupted:
+        raise
     except Exception as exc:
         reason = _reason(exc)
         if index is not None:
@@ -662,11 +735,19 @@ def run_task(document: Document, task: str, engine: Engine, *,
         if progress is not None:
             progress(Progress(source, result.number, len(pages), f"{task}: page {i + 1} of {len(pages)}"))
         try:
-            page = _intake().load_page(source, result.number, result.rotation % 360)
-            image, _scale = page.render(engine.max_pixels)
+            host = engine.page_host()
+            page = host.load_page(source, result.number, result.rotation % 360)
+            image, _scale = host.render(page, engine.max_pixels)
             del page
-            output = engine.run_task(image, task, _task_language(task))
+            answer = engine.run_task(image, task, _task_language(task))
+            output = answer.text
+            problems.extend(_reading_notes(answer, engine, result.number))
             del image
+        except EngineInterrupted:
+            raise Cancelled(source=source) from None
+        except (EngineCrashed, EngineTimedOut) as exc:
+            problems.append(diag(Code.TASK_PAGE_FAILED, page=result.number, reason=_worker_failure(exc, result.number)))
+            continue
         except EngineUnavailable:
             raise
         except Exception as exc:  # IntakeError, EngineError, MemoryError, a library bug: this page only

@@ -39,6 +39,7 @@ import math
 import os
 import sys
 import threading
+import time
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
@@ -46,11 +47,20 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from desktop.core.engines.base import Engine, EngineError, EngineUnavailable
+from desktop.core.engines.base import (
+    Capability,
+    Engine,
+    EngineError,
+    EngineUnavailable,
+    FieldReading,
+    PageReading,
+    TaskReading,
+)
 from desktop.core.engines.hunyuan_output import (
     MODEL_LINE_CONFIDENCE,
     SUSPECT_LINE_CONFIDENCE,
     Generation,
+    as_field_specs,
     fields_prompt_keys,
     finish_generation,
     parse_fields,
@@ -58,10 +68,11 @@ from desktop.core.engines.hunyuan_output import (
     repeating_period,
     strip_fences,
 )
-from desktop.core.model import Line
 
 if TYPE_CHECKING:
     from PIL import Image
+
+    from desktop.core.doctypes import FieldSpec
 
 __all__ = [
     "DEFAULT_MAX_PIXELS", "ENV_VAR", "MAX_NEW_TOKENS", "PROMPTS", "TASKS", "HunyuanEngine", "availability",
@@ -345,10 +356,11 @@ class HunyuanEngine(Engine):
         dtype: ``bfloat16``, ``float16`` or ``float32``; ``None`` = bf16 on CUDA (fp16 without bf16 support),
             float32 on the CPU.
 
+    Every reading carries its page's notes (the answer looped or was cut, fields were dropped, the page
+    was shrunk after an out-of-memory error) in ``warnings`` and marks a looping or cut answer
+    ``suspect``; the pipeline copies them into ``PageResult.warnings``.
+
     Attributes:
-        last_warnings: after every call, one list of notes per page of that call (the answer looped or
-            was cut, fields were dropped, the page was shrunk after an out-of-memory error). The pipeline
-            copies them into ``PageResult.warnings``.
         load_notes: notes from loading (e.g. "running on the CPU: slow").
 
     Raises:
@@ -357,7 +369,7 @@ class HunyuanEngine(Engine):
 
     name = "hunyuan"
     languages = ("zh", "en")
-    capabilities = frozenset({"fields", "markdown", "table", "translate"})
+    capabilities = frozenset({Capability.FIELDS, Capability.MARKDOWN, Capability.TABLE, Capability.TRANSLATE})
 
     def __init__(
         self,
@@ -385,7 +397,6 @@ class HunyuanEngine(Engine):
             self.version = f"HunyuanOCR ({self.model_dir.name}), transformers {metadata.version('transformers')}"
         except metadata.PackageNotFoundError:
             self.version = f"HunyuanOCR ({self.model_dir.name})"
-        self.last_warnings: list[list[str]] = []
         self.load_notes: list[str] = []
         self._model: Any = None
         self._processor: Any = None
@@ -415,6 +426,12 @@ class HunyuanEngine(Engine):
     @batch_size.setter
     def batch_size(self, value: int) -> None:
         self._batch_size = max(1, int(value))
+
+    @property
+    def seconds_per_megapixel(self) -> float:  # type: ignore[override]
+        """Typical reading time per megapixel (the watchdog's unit): a CUDA GPU reads a page in seconds,
+        the CPU in float32 takes minutes (shared/notes/hunyuan_vl.md)."""
+        return 4.0 if self.device.startswith("cuda") else 120.0
 
     @property
     def loaded(self) -> bool:
@@ -647,90 +664,95 @@ class HunyuanEngine(Engine):
         return EngineError(f"page too large for GPU memory: {w}x{h} px failed even at {budgets[-1]:,} pixels ({last})")
 
     def _answers(self, images: Sequence[Any], prompts: Sequence[str], task: str) -> list[Generation | EngineError]:
-        with self._lock:
-            results = self._generate(images, prompts, self.max_new_tokens[task])
-            self.last_warnings = [list(r.warnings) if isinstance(r, Generation) else [str(r)] for r in results]
-        return results
+        return self._generate(images, prompts, self.max_new_tokens[task])
 
     # ------------------------------------------------------------------ the Engine interface
 
-    def recognise(self, image: np.ndarray) -> list[Line]:
+    def read_page(self, image: np.ndarray) -> PageReading:
         """Text spotting: every line with its box, in the pixels of ``image``.
 
         Lines carry :data:`~desktop.core.engines.hunyuan_output.MODEL_LINE_CONFIDENCE` (the model gives no
-        scores), or ``SUSPECT_LINE_CONFIDENCE`` when the answer looped or was cut short.
+        scores), or ``SUSPECT_LINE_CONFIDENCE`` when the answer looped or was cut short; such a reading is
+        ``suspect`` and its warnings say why.
 
         Raises:
             EngineError: the page could not be read (e.g. too large for GPU memory).
         """
-        result = self.recognise_batch([image])[0]
+        result = self.read_pages([image])[0]
         if isinstance(result, EngineError):
             raise result
         return result
 
-    def recognise_batch(self, images: Sequence[np.ndarray]) -> list[list[Line] | EngineError]:
-        """:meth:`recognise` for several pages, batched into as few ``generate`` calls as memory allows.
+    def read_pages(self, images: Sequence[np.ndarray]) -> list[PageReading | EngineError]:
+        """:meth:`read_page` for several pages, batched into as few ``generate`` calls as memory allows.
 
         Returns:
-            One entry per image: its lines, or the :class:`EngineError` that page failed with.
+            One entry per image: its reading, or the :class:`EngineError` that page failed with.
         """
+        t0 = time.perf_counter()
         prompt = PROMPTS["spotting"][SPOTTING_PROMPT_LANGUAGE]
         results = self._answers(images, [prompt] * len(images), "spotting")
-        out: list[list[Line] | EngineError] = []
+        each = (time.perf_counter() - t0) / max(1, len(images))
+        out: list[PageReading | EngineError] = []
         for image, gen in zip(images, results):
             if isinstance(gen, EngineError):
                 out.append(gen)
                 continue
             width, height = _image_size(image)
             conf = SUSPECT_LINE_CONFIDENCE if gen.suspect else MODEL_LINE_CONFIDENCE
-            out.append(parse_spotting(gen.text, width, height, confidence=conf))
+            out.append(PageReading(parse_spotting(gen.text, width, height, confidence=conf),
+                                   warnings=list(gen.warnings), suspect=gen.suspect, seconds=each))
         return out
 
-    def extract_fields(self, image: np.ndarray, field_names: list[str], language: str = "en") -> dict[str, str | None]:
-        """Ask the model for named fields on one page.
+    def read_fields(self, image: np.ndarray, fields: Sequence[FieldSpec | str], language: str = "en") -> FieldReading:
+        """Ask the model for named fields on one page (:meth:`Engine.read_fields`).
 
         Args:
             image: ``(H, W, 3)`` uint8 RGB page.
-            field_names: canonical field names (``resources/doctypes/fields.json``), asked for by their
-                prompt keys in ``language`` (``en`` or ``zh``).
+            fields: field specifications (canonical name + prompt wording per language; a canonical
+                name is looked up in ``resources/doctypes/fields.json``). They are asked for by their
+                prompt wording in ``language`` (``en`` or ``zh``).
 
         Returns:
-            Every requested name -> the value as printed, or ``None`` (never invented); normalising is
-            left to ``extraction.fields_from_values``.
+            Every requested canonical name -> the value as printed, or ``None`` (never invented),
+            whether the model keyed its answer by the prompt wording, the canonical name or a label;
+            normalising is left to ``extraction.fields_from_values``.
 
         Raises:
             EngineError: the page could not be read.
         """
-        result = self.extract_fields_batch([image], field_names, language)[0]
+        result = self.read_fields_pages([image], fields, language)[0]
         if isinstance(result, EngineError):
             raise result
         return result
 
-    def fields_prompt(self, field_names: Sequence[str], language: str = "en") -> str:
+    def fields_prompt(self, fields: Sequence[FieldSpec | str], language: str = "en") -> str:
         """The extraction prompt for these fields (Tencent's wording; keys as a Python-style list)."""
         lang = "zh" if language.lower().startswith("zh") else "en"
-        keys = fields_prompt_keys(field_names, lang)
+        keys = fields_prompt_keys(fields, lang)
         listed = "[" + ", ".join(f"'{k}'" for k in keys.values()) + "]"
         return PROMPTS["fields"][lang].format(keys=listed)
 
-    def extract_fields_batch(self, images: Sequence[np.ndarray], field_names: list[str],
-                             language: str = "en") -> list[dict[str, str | None] | EngineError]:
-        """:meth:`extract_fields` for several pages in batched ``generate`` calls."""
-        prompt = self.fields_prompt(field_names, language)
+    def read_fields_pages(self, images: Sequence[np.ndarray], fields: Sequence[FieldSpec | str],
+                          language: str = "en") -> list[FieldReading | EngineError]:
+        """:meth:`read_fields` for several pages in batched ``generate`` calls."""
+        t0 = time.perf_counter()
+        specs = as_field_specs(fields)
+        prompt = self.fields_prompt(specs, language)
         results = self._answers(images, [prompt] * len(images), "fields")
-        out: list[dict[str, str | None] | EngineError] = []
-        for n, gen in enumerate(results):
+        each = (time.perf_counter() - t0) / max(1, len(images))
+        out: list[FieldReading | EngineError] = []
+        for gen in results:
             if isinstance(gen, EngineError):
                 out.append(gen)
                 continue
-            values, notes = parse_fields(gen.text, field_names, language)
+            values, notes = parse_fields(gen.text, specs, language)
             if gen.suspect and not gen.text.rstrip().endswith(("}", "]", "```")):
                 notes.append("field values may be incomplete (the answer was cut short)")
-            self.last_warnings[n].extend(notes)
-            out.append(values)
+            out.append(FieldReading(values, warnings=[*gen.warnings, *notes], suspect=gen.suspect, seconds=each))
         return out
 
-    def run_task(self, image: np.ndarray, task: str, language: str = "en") -> str:
+    def run_task(self, image: np.ndarray, task: str, language: str = "en") -> TaskReading:
         """Run a document task on one page.
 
         Args:
@@ -741,18 +763,21 @@ class HunyuanEngine(Engine):
                 except for translations.
 
         Returns:
-            The answer (code fences around tables removed; looping suffix trimmed, see :attr:`last_warnings`).
+            The answer (code fences around tables removed; a looping suffix trimmed and said so in the
+            reading's warnings).
 
         Raises:
             EngineError: unknown task, or the page could not be read.
         """
         if task not in TASKS:
             raise EngineError(f"HunyuanOCR has no task {task!r}; choose one of {', '.join(TASKS)}")
+        t0 = time.perf_counter()
         lang = "zh" if language.lower().startswith("zh") else "en"
         gen = self._answers([image], [PROMPTS[task][lang]], task)[0]
         if isinstance(gen, EngineError):
             raise gen
-        return strip_fences(gen.text) if task == "table" else gen.text
+        text = strip_fences(gen.text) if task == "table" else gen.text
+        return TaskReading(text, warnings=list(gen.warnings), suspect=gen.suspect, seconds=time.perf_counter() - t0)
 
 
 def _as_list(value: Any) -> list[int]:

@@ -28,9 +28,12 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from desktop.core.model import Line
+
+if TYPE_CHECKING:
+    from desktop.core.doctypes import FieldSpec
 
 COORD_SCALE = 1000.0
 """Spotting coordinates are normalised to 0..COORD_SCALE of the image width/height (Tencent utils.py)."""
@@ -263,7 +266,7 @@ def parse_spotting(text: str, width: int, height: int, *, confidence: float = MO
 
     Args:
         text: the decoded answer.
-        width, height: size in pixels of the image given to :meth:`HunyuanEngine.recognise`; the
+        width, height: size in pixels of the image given to :meth:`HunyuanEngine.read_page`; the
             model's 0-1000 coordinates are relative to that image, whatever it was resized to inside.
         confidence: put on every line (the model gives no scores; see :data:`MODEL_LINE_CONFIDENCE`).
 
@@ -372,32 +375,38 @@ def _flatten_value(value: Any) -> str | None:
     return joined or None
 
 
-def fields_prompt_keys(field_names: Sequence[str], language: str = "en") -> dict[str, str]:
-    """Canonical field name -> the key put in the extraction prompt.
+def as_field_specs(fields: Sequence[FieldSpec | str]) -> list[FieldSpec]:
+    """Field specifications from specs or canonical names.
 
-    The keys come from ``resources/doctypes/fields.json`` (``prompt.en`` / ``prompt.zh``); a name that is
-    not a canonical field is asked for as itself with underscores turned to spaces.
+    A name that is not a canonical field (``resources/doctypes/fields.json``) becomes an ad-hoc text
+    field asked for as itself with underscores turned to spaces (``table_number`` -> ``table number``).
     """
-    from desktop.core.doctypes import canonical_fields
+    from desktop.core.doctypes import FieldSpec, canonical_fields
 
-    lang = "zh" if language.lower().startswith("zh") else "en"
     specs = canonical_fields()
-    keys: dict[str, str] = {}
-    for name in field_names:
-        spec = specs.get(name)
-        keys[name] = (spec.prompt.get(lang) or spec.prompt["en"]) if spec else name.replace("_", " ")
-    return keys
-
-
-def _aliases(name: str, prompt_key: str) -> list[str]:
-    """Every spelling of a field the model may echo back: prompt key, canonical name, other-language key, labels."""
-    from desktop.core.doctypes import canonical_fields
-
-    out = [prompt_key, name]
-    spec = canonical_fields().get(name)
-    if spec:
-        out += list(spec.prompt.values()) + list(spec.label.values())
+    out: list[FieldSpec] = []
+    for f in fields:
+        if isinstance(f, FieldSpec):
+            out.append(f)
+        elif f in specs:
+            out.append(specs[f])
+        else:
+            words = str(f).replace("_", " ")
+            out.append(FieldSpec(name=str(f), type="text", label={"en": words}, prompt={"en": words}))
     return out
+
+
+def fields_prompt_keys(fields: Sequence[FieldSpec | str], language: str = "en") -> dict[str, str]:
+    """Canonical field name -> the key put in the extraction prompt: the spec's ``prompt`` wording in
+    ``language`` (``en``/``zh``), falling back to English, then to the name (see :func:`as_field_specs`)."""
+    lang = "zh" if language.lower().startswith("zh") else "en"
+    return {spec.name: spec.prompt.get(lang) or spec.prompt.get("en") or spec.name.replace("_", " ")
+            for spec in as_field_specs(fields)}
+
+
+def _aliases(spec: FieldSpec, prompt_key: str) -> list[str]:
+    """Every spelling of a field the model may echo back: prompt key, canonical name, other-language key, labels."""
+    return [prompt_key, spec.name, *spec.prompt.values(), *spec.label.values()]
 
 
 def _parse_json_object(text: str) -> tuple[Any, bool]:
@@ -422,8 +431,14 @@ def _parse_json_object(text: str) -> tuple[Any, bool]:
         return json_repair.loads(body), closed
 
 
-def parse_fields(text: str, field_names: Sequence[str], language: str = "en") -> tuple[dict[str, str | None], list[str]]:
-    """Field values from an extraction answer.
+def parse_fields(text: str, fields: Sequence[FieldSpec | str], language: str = "en") -> tuple[dict[str, str | None], list[str]]:
+    """Field values from an extraction answer, keyed by canonical field names.
+
+    Args:
+        text: the model's answer.
+        fields: what was asked for: :class:`~desktop.core.doctypes.FieldSpec` objects or canonical names
+            (:func:`as_field_specs`).
+        language: the language the prompt was worded in (``en``/``zh``).
 
     Rules:
       - JSON is repaired where malformed (``json_repair``); a ```json fence and text around it are ignored.
@@ -441,8 +456,9 @@ def parse_fields(text: str, field_names: Sequence[str], language: str = "en") ->
         ``(values, warnings)``: every requested field name -> value as printed or ``None``; and notes
         about what was dropped or repaired.
     """
-    keys = fields_prompt_keys(field_names, language)
-    values: dict[str, str | None] = {name: None for name in field_names}
+    specs = as_field_specs(fields)
+    keys = fields_prompt_keys(specs, language)
+    values: dict[str, str | None] = {spec.name: None for spec in specs}
     warnings: list[str] = []
     obj, closed = _parse_json_object(text)
     if isinstance(obj, list):
@@ -458,9 +474,9 @@ def parse_fields(text: str, field_names: Sequence[str], language: str = "en") ->
         return values, warnings
 
     lookup: dict[str, str] = {}
-    for name in field_names:
-        for alias in _aliases(name, keys[name]):
-            lookup.setdefault(_key_norm(alias), name)
+    for spec in specs:
+        for alias in _aliases(spec, keys[spec.name]):
+            lookup.setdefault(_key_norm(alias), spec.name)
 
     def match(key: str) -> str | None:
         norm = _key_norm(str(key))

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from desktop.core import offline
-from desktop.core.engines.base import Engine, EngineError, EngineUnavailable
+from desktop.core.engines.base import Capability, Engine, EngineError, EngineUnavailable, PageReading, Stopwatch
 from desktop.core.layout import reading_order
 from desktop.core.model import Line, box_from_polygon
 
@@ -97,7 +97,9 @@ class PPOCREngine(Engine):
     languages = ("zh", "en")
     device = "cpu"
     max_pixels = 4_000_000
-    capabilities: frozenset[str] = frozenset()
+    capabilities: frozenset[Capability] = frozenset()
+    #: Measured: a 0.5 MP receipt in 1.4 s on a loaded 2-core machine (BENCHMARKS.md), about 3 s/MP.
+    seconds_per_megapixel = 3.0
     #: rapidocr turns every crop at least 1.5x taller than wide by ``np.rot90`` (a quarter turn
     #: anticlockwise) before recognising it (``get_rotate_crop_image``); used by
     #: :func:`desktop.core.orientation.choose_rotation`.
@@ -188,14 +190,15 @@ class PPOCREngine(Engine):
             self._ocr = None
 
     # -- recognition ---------------------------------------------------------------------------
-    def recognise(self, image: np.ndarray) -> list[Line]:
-        """Read every text line of ``image``.
+    def read_page(self, image: np.ndarray) -> PageReading:
+        """Read every text line of ``image`` (:meth:`Engine.read_page`).
 
         Args:
             image: ``(H, W, 3)`` uint8 RGB (or ``(H, W)`` grey) array, upright.
 
         Returns:
-            Lines in the pixel coordinates of ``image``: ``polygon`` is rapidocr's quadrilateral (four
+            A :class:`PageReading` (no warnings; PP-OCR never marks a reading suspect) whose lines are
+            in the pixel coordinates of ``image``: ``polygon`` is rapidocr's quadrilateral (four
             corners clockwise from top-left), ``box`` its bounding box, ``confidence`` the recogniser's
             mean character probability in [0, 1]; in reading order (rows by vertical overlap, top to
             bottom, then left to right; :func:`desktop.core.layout.reading_order`).
@@ -217,13 +220,13 @@ class PPOCREngine(Engine):
             raise EngineError(f"PP-OCR needs 3 colour channels, got {image.shape[2]}")
         ocr = self._load()
         try:
-            with self._lock:
+            with self._lock, Stopwatch() as watch:
                 result = ocr(bgr)
         except MemoryError as exc:
             raise EngineError(f"PP-OCR ran out of memory on a {image.shape[1]}x{image.shape[0]} image") from exc
         except Exception as exc:
             raise EngineError(f"PP-OCR failed: {type(exc).__name__}: {exc}") from exc
-        return self._to_lines(result, image.shape[1], image.shape[0])
+        return PageReading(self._to_lines(result, image.shape[1], image.shape[0]), seconds=watch.seconds)
 
     @staticmethod
     def _to_lines(result: Any, width: int, height: int) -> list[Line]:

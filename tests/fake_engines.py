@@ -1,5 +1,7 @@
-"""Engines for tests: a fast engine driven by recorded output, and engines that fail in each way a real
-engine fails (after OCRmyPDF's ``tests/plugins``: crash, error, slowness, out of memory).
+"""In-process engines for tests: a fast engine driven by recorded output, and engines that raise the
+errors a real engine raises (an :class:`EngineError`, a bare ``RuntimeError`` from a library that knows
+none of ours, ``MemoryError``) or are slow. Engines that *really* fail (kill their own worker process,
+abort, hang, exhaust memory, answer garbage) are in ``tests/fault_engines.py``.
 
 None of them loads a model, so pipeline and GUI tests run in milliseconds and deterministically.
 
@@ -21,7 +23,15 @@ from typing import Any
 
 import numpy as np
 
-from desktop.core.engines.base import Engine, EngineError
+from desktop.core.doctypes import FieldSpec
+from desktop.core.engines.base import (
+    Engine,
+    EngineError,
+    FieldReading,
+    PageReading,
+    TaskReading,
+    as_capabilities,
+)
 from desktop.core.layout import reading_order
 from desktop.core.model import Line, Word
 
@@ -91,9 +101,11 @@ class FakeEngine(Engine):
             the colour of a marker pixel).
         delay: seconds to sleep per call (for GUI responsiveness and cancel tests).
         max_pixels: pixel budget advertised to the pipeline.
-        capabilities: advertised capabilities; ``fields`` makes :meth:`extract_fields` answer from
+        capabilities: advertised capabilities; ``fields`` makes :meth:`read_fields` answer from
             ``field_values``, other capabilities make :meth:`run_task` answer ``task_output``.
-        field_values: what :meth:`extract_fields` returns (field name -> value as printed).
+        field_values: what :meth:`read_fields` answers (canonical field name -> value as printed).
+        warnings: warnings every page reading carries (as a VLM's "answer cut short").
+        suspect: mark every page reading suspect.
         task_output: what :meth:`run_task` returns (``{task}`` is replaced by the task name).
         task_outputs: per-task answers (task name -> text; ``{task}`` replaced too), taking precedence
             over ``task_output`` for the tasks they name.
@@ -124,6 +136,8 @@ class FakeEngine(Engine):
         task_outputs: Mapping[str, str] | None = None,
         task_error: str | None = None,
         task_delay: float = 0.0,
+        warnings: Iterable[str] = (),
+        suspect: bool = False,
     ) -> None:
         if isinstance(pages, Mapping):
             self._by_key: dict[Any, RecordedPage] | None = {k: _as_page(v) for k, v in pages.items()}
@@ -134,7 +148,9 @@ class FakeEngine(Engine):
         self._key = key
         self.delay = float(delay)
         self.max_pixels = int(max_pixels)
-        self.capabilities = frozenset(capabilities)
+        self.capabilities = as_capabilities(capabilities)
+        self.reading_warnings = list(warnings)
+        self.suspect = bool(suspect)
         self.field_values = dict(field_values or {})
         self.task_output = task_output
         self.task_outputs = dict(task_outputs or {})
@@ -158,8 +174,14 @@ class FakeEngine(Engine):
             index = min(self.calls - 1, len(self._seq) - 1)
         return self._seq[index]
 
-    def recognise(self, image: np.ndarray) -> list[Line]:
+    def read_page(self, image: np.ndarray) -> PageReading:
         """Replay the next recording scaled to ``image`` (``(H, W, 3)`` uint8), after ``delay`` seconds."""
+        t0 = time.perf_counter()
+        lines = self._replay(image)
+        return PageReading(lines, warnings=list(self.reading_warnings), suspect=self.suspect,
+                           seconds=time.perf_counter() - t0)
+
+    def _replay(self, image: np.ndarray) -> list[Line]:
         if not isinstance(image, np.ndarray) or image.ndim not in (2, 3):
             raise EngineError(f"fake engine needs an image array, got {type(image)}")
         with self._lock:
@@ -172,13 +194,14 @@ class FakeEngine(Engine):
             return []
         return reading_order(page.scaled_to(image.shape[1], image.shape[0]))
 
-    def extract_fields(self, image: np.ndarray, field_names: list[str], language: str = "en") -> dict[str, str | None]:
+    def read_fields(self, image: np.ndarray, fields: Sequence[FieldSpec], language: str = "en") -> FieldReading:
         if "fields" not in self.capabilities:
-            return super().extract_fields(image, field_names, language)
-        self.field_calls.append(list(field_names))
-        return {name: self.field_values.get(name) for name in field_names}
+            return super().read_fields(image, fields, language)
+        names = [f.name for f in fields]
+        self.field_calls.append(names)
+        return FieldReading({name: self.field_values.get(name) for name in names})
 
-    def run_task(self, image: np.ndarray, task: str, language: str = "en") -> str:
+    def run_task(self, image: np.ndarray, task: str, language: str = "en") -> TaskReading:
         family = task.split("_")[0]
         if family not in self.capabilities:
             return super().run_task(image, task, language)
@@ -190,7 +213,7 @@ class FakeEngine(Engine):
             time.sleep(min(0.01, max(0.0, deadline - time.monotonic())))
         if self.task_error:
             raise EngineError(self.task_error)
-        return self.task_outputs.get(task, self.task_output).replace("{task}", task)
+        return TaskReading(self.task_outputs.get(task, self.task_output).replace("{task}", task))
 
 
 class FailingEngine(FakeEngine):
@@ -218,8 +241,8 @@ class FailingEngine(FakeEngine):
     def _raise(self) -> None:
         raise EngineError(self.message)
 
-    def recognise(self, image: np.ndarray) -> list[Line]:
-        lines = super().recognise(image)
+    def _replay(self, image: np.ndarray) -> list[Line]:
+        lines = super()._replay(image)
         if self._should_fail():
             self._raise()
         return lines
@@ -263,11 +286,11 @@ class SlowEngine(FakeEngine):
         self.step_ms = max(1.0, float(step_ms))
         self.interrupt = interrupt
 
-    def recognise(self, image: np.ndarray) -> list[Line]:
+    def _replay(self, image: np.ndarray) -> list[Line]:
         deadline = time.monotonic() + self.ms_per_page / 1000.0
         while True:
             left = deadline - time.monotonic()
             if left <= 0 or (self.interrupt is not None and self.interrupt()):
                 break
             time.sleep(min(left, self.step_ms / 1000.0))
-        return super().recognise(image)
+        return super()._replay(image)

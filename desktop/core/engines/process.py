@@ -1,0 +1,633 @@
+"""Engines in a worker process: a crash, a hang or an out-of-memory kill costs one page, never the app.
+
+:class:`WorkerEngine` implements the :class:`~desktop.core.engines.base.Engine` contract by sending each
+call to a child process (``multiprocessing``, spawn start method) that creates the real engine once
+(:class:`EngineSpec`), warms it up and keeps it warm. The same child opens and renders the input files
+(:class:`~desktop.core.engines.base.PageHost`: PyMuPDF and Pillow are native code fed untrusted bytes).
+
+Protocol (one call at a time, over a ``multiprocessing`` pipe): the parent sends ``(op, args)`` and, for
+calls on a page image, the pixels as raw bytes (``send_bytes``, no pickling of the array); the child
+answers ``{"status": "ok" | "error", ...}`` with the result as plain data (readings as ``to_dict()``,
+intake pages as their dataclass), its resident memory, and a rendered image's bytes after it.
+
+Failure handling (each one is a named error for that page; the worker is started again for the next):
+
+- the child ends while a call is in flight (any signal, ``abort()``, the kernel's out-of-memory
+  killer): :class:`~desktop.core.engines.base.EngineCrashed` with how it ended;
+- a call runs past the watchdog (:class:`Watchdog`: its limit scales with the page's pixels and the
+  engine's typical speed): the child is killed, :class:`~desktop.core.engines.base.EngineTimedOut`;
+- the engine raises ``MemoryError``: the child reports it and exits (its heap cannot be trusted);
+- :meth:`WorkerEngine.interrupt` (Cancel past its grace period, Quit): the child is killed at once,
+  :class:`~desktop.core.engines.base.EngineInterrupted` (the pipeline turns it into ``Cancelled``).
+
+Memory stays bounded: after every call the child reports its resident set size; when it passes
+:attr:`WorkerEngine.rss_limit_bytes` the worker is stopped before the next call and started afresh.
+
+Threading: calls come from one thread (the pipeline's); :meth:`WorkerEngine.interrupt` may be called
+from any thread.
+"""
+from __future__ import annotations
+
+import importlib
+import logging
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from desktop.core.engines.base import (
+    Capability,
+    Engine,
+    EngineCrashed,
+    EngineError,
+    EngineInfo,
+    EngineInterrupted,
+    EngineTimedOut,
+    EngineUnavailable,
+    FieldReading,
+    MalformedOutput,
+    PageHost,
+    PageReading,
+    TaskReading,
+    check_page_reading,
+)
+
+if TYPE_CHECKING:
+    from multiprocessing.process import BaseProcess
+
+    from desktop.core.doctypes import FieldSpec
+    from desktop.core.intake import PageImage
+
+__all__ = ["DEFAULT_RSS_LIMIT_MB", "EngineSpec", "Watchdog", "WorkerEngine", "describe_exit"]
+
+log = logging.getLogger(__name__)
+
+#: The worker is recycled between pages when its resident memory passes this. Measured (BENCHMARKS.md,
+#: "Engine worker"): a PP-OCR worker settles at about 0.5-0.6 GB reading receipts and A4 scans and
+#: peaks near 1.1 GB on a 9000 x 9000 px page; 2 GB is well above what a healthy worker holds and
+#: still leaves the 1.5 GB desktop target's headroom on a 8 GB office PC when it is reached by a leak.
+DEFAULT_RSS_LIMIT_MB = 2048
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """How the worker creates its engine: ``factory`` (``"module:function"``) called with ``kwargs``.
+
+    The factory runs in the worker; it may take a ``notes`` keyword (a list it appends notes to, as
+    :func:`desktop.core.engines.create_engine` does), which become the engine's load notes.
+
+    Attributes:
+        factory: import path of a callable returning an :class:`Engine`.
+        kwargs: keyword arguments (plain, picklable data).
+        label: what to call the engine before it has started ("PP-OCR", "OCR engine").
+    """
+
+    factory: str
+    kwargs: dict[str, Any] = field(default_factory=dict, hash=False)
+    label: str = "OCR engine"
+
+    def create(self, notes: list[str]) -> Engine:
+        """Import the factory and call it (in the worker).
+
+        Raises:
+            EngineUnavailable: the factory cannot be imported or does not return an engine.
+        """
+        module_name, _, attr = self.factory.partition(":")
+        try:
+            factory = getattr(importlib.import_module(module_name), attr)
+        except (ImportError, AttributeError) as exc:
+            raise EngineUnavailable(f"the engine factory {self.factory} cannot be loaded: {exc}") from exc
+        kwargs = dict(self.kwargs)
+        if _takes_notes(factory):
+            kwargs["notes"] = notes
+        engine = factory(**kwargs)
+        if not isinstance(engine, Engine):
+            raise EngineUnavailable(f"the engine factory {self.factory} returned {type(engine).__name__}, not an engine")
+        return engine
+
+
+def _takes_notes(factory: Any) -> bool:
+    import inspect
+
+    try:
+        return "notes" in inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+@dataclass(frozen=True)
+class Watchdog:
+    """How long a worker call may take before the worker is stopped.
+
+    A page's limit is ``max(min_s, factor * engine.seconds_per_megapixel * megapixels)``: it scales with
+    the page and with the engine's own typical speed (PP-OCR about 3 s/MP on a loaded 2-core PC;
+    HunyuanOCR on the CPU about 120 s/MP), with a factor of headroom for a slow, busy machine.
+
+    Attributes:
+        min_s: no page call is stopped sooner (seconds).
+        factor: headroom over the engine's typical time.
+        start_s: loading and warming up the engine (HunyuanOCR loads in up to a minute or two).
+        file_s: opening a file, counting its pages or loading one page's description.
+        render_s_per_megapixel: rendering, on top of ``file_s`` (MuPDF renders a few MP per second).
+    """
+
+    min_s: float = 120.0
+    factor: float = 20.0
+    start_s: float = 600.0
+    file_s: float = 120.0
+    render_s_per_megapixel: float = 10.0
+
+    def page_limit(self, pixels: int, seconds_per_megapixel: float) -> float:
+        """Seconds allowed for one engine call on an image of ``pixels`` pixels."""
+        return max(self.min_s, self.factor * float(seconds_per_megapixel) * pixels / 1e6)
+
+    def render_limit(self, pixels: int) -> float:
+        """Seconds allowed to render a page to at most ``pixels`` pixels."""
+        return self.file_s + self.render_s_per_megapixel * pixels / 1e6
+
+
+def describe_exit(exitcode: int | None) -> str:
+    """How a worker process ended, in words (``exitcode`` as ``multiprocessing`` reports it)."""
+    if exitcode is None:
+        return "it stopped responding"
+    if exitcode < 0:
+        try:
+            name = signal.Signals(-exitcode).name
+        except ValueError:
+            name = f"signal {-exitcode}"
+        if name == "SIGKILL":
+            return "killed by SIGKILL, as when the computer runs out of memory"
+        if name == "SIGABRT":
+            return "aborted: SIGABRT"
+        if name == "SIGSEGV":
+            return "crashed: SIGSEGV"
+        return f"ended by {name}"
+    return f"exit code {exitcode}"
+
+
+# ------------------------------------------------------------------------------------------------
+# The child process
+# ------------------------------------------------------------------------------------------------
+
+def _rss_bytes() -> int:
+    try:
+        import psutil
+
+        return int(psutil.Process().memory_info().rss)
+    except Exception:
+        return 0
+
+
+def _recv_image(conn: Connection, meta: dict[str, Any]) -> np.ndarray:
+    """Receive an image's bytes straight into a new (writable) array of the announced shape and dtype."""
+    image = np.empty(tuple(meta["shape"]), dtype=np.dtype(meta["dtype"]))
+    n = conn.recv_bytes_into(memoryview(image).cast("B"))  # type: ignore[arg-type]  # an ndarray is a buffer
+    if n != image.nbytes:
+        raise MalformedOutput(f"image of {n} bytes received, {image.nbytes} announced")
+    return image
+
+
+def _send_image(conn: Connection, image: np.ndarray) -> None:
+    conn.send_bytes(memoryview(np.ascontiguousarray(image)).cast("B"))  # type: ignore[arg-type]
+
+
+def _image_meta(image: np.ndarray) -> dict[str, Any]:
+    return {"shape": tuple(int(n) for n in image.shape), "dtype": str(image.dtype)}
+
+
+def _error_reply(exc: BaseException) -> dict[str, Any]:
+    from desktop.core import intake
+
+    if isinstance(exc, intake.IntakeError):
+        return {"status": "error", "kind": "intake", "cls": type(exc).__name__, "path": str(exc.path),
+                "reason": exc.diagnostic}
+    if isinstance(exc, MemoryError):
+        return {"status": "error", "kind": "memory", "message": "out of memory (the page is too large for this computer)"}
+    kind = ("unavailable" if isinstance(exc, EngineUnavailable) else
+            "malformed" if isinstance(exc, MalformedOutput) else
+            "engine" if isinstance(exc, EngineError) else "other")
+    message = str(exc).strip() or type(exc).__name__
+    if kind == "other":
+        message = f"{type(exc).__name__}: {message}"
+    return {"status": "error", "kind": kind, "message": message}
+
+
+def _worker_main(conn: Connection, spec: EngineSpec | None) -> None:
+    """The worker's loop: create the engine, then answer calls until ``close`` or the pipe closes."""
+    # Ctrl+C in a terminal reaches the whole process group; the parent decides when the worker stops.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from desktop.core import offline
+
+    offline.enforce_offline_environment()
+    from desktop.core.engines.base import LOCAL_PAGES
+
+    engine: Engine | None = None
+    try:
+        notes: list[str] = []
+        if spec is not None:
+            engine = spec.create(notes)
+            engine.warm_up()
+            info = engine.info()
+            info.notes = list(dict.fromkeys([*notes, *info.notes]))
+            conn.send({"status": "ok", "result": info.to_dict(), "rss": _rss_bytes()})
+        else:
+            conn.send({"status": "ok", "result": None, "rss": _rss_bytes()})
+    except BaseException as exc:
+        conn.send(_error_reply(exc))
+        return
+    while True:
+        try:
+            op, args = conn.recv()
+        except (EOFError, OSError):
+            break
+        if op == "close":
+            break
+        image_out: np.ndarray | None = None
+        try:
+            if op in ("read_page", "read_fields", "run_task"):
+                image = _recv_image(conn, args)
+                if engine is None:
+                    raise EngineError("this worker has no engine")
+                if op == "read_page":
+                    result: Any = engine.read_page(image)
+                elif op == "read_fields":
+                    result = engine.read_fields(image, args["fields"], args["language"])
+                else:
+                    result = engine.run_task(image, args["task"], args["language"])
+                del image
+                result = result.to_dict() if hasattr(result, "to_dict") else result
+            elif op == "count_pages":
+                result = LOCAL_PAGES.count_pages(Path(args["path"]))
+            elif op == "load_page":
+                result = LOCAL_PAGES.load_page(Path(args["path"]), int(args["number"]), int(args["rotation"]))
+            elif op == "render":
+                image_out, scale = LOCAL_PAGES.render(args["page"], args["max_pixels"])
+                result = {"scale": float(scale), **_image_meta(image_out)}
+            else:
+                raise EngineError(f"unknown worker call {op!r}")
+            reply = {"status": "ok", "result": result, "rss": _rss_bytes(), "image": image_out is not None}
+        except BaseException as exc:
+            reply = {**_error_reply(exc), "rss": _rss_bytes(), "image": False}
+            image_out = None
+        try:
+            conn.send(reply)
+            if image_out is not None:
+                _send_image(conn, image_out)
+        except (OSError, ValueError):
+            break
+        if reply.get("kind") == "memory":
+            break  # after a MemoryError the heap cannot be trusted: end, the parent starts a fresh worker
+    if engine is not None:
+        try:
+            engine.close()
+        except Exception:
+            pass
+
+
+# ------------------------------------------------------------------------------------------------
+# The parent side
+# ------------------------------------------------------------------------------------------------
+
+#: How often the parent looks at the worker, the interrupt flag and the clock while waiting (seconds).
+POLL_S = 0.05
+
+
+class _RemotePages(PageHost):
+    """Pages opened and rendered in the worker (see :class:`PageHost`)."""
+
+    def __init__(self, worker: WorkerEngine) -> None:
+        self._worker = worker
+
+    def count_pages(self, path: Path) -> int:
+        return int(self._worker._call("count_pages", {"path": str(path)}, limit_s=self._worker.watchdog.file_s,
+                                      doing="opening the file"))
+
+    def open_pages(self, path: Path) -> Iterator[PageImage]:
+        count = self.count_pages(path)  # raises for a file that cannot be opened, as intake.open_pages does
+        return (self.load_page(path, n) for n in range(1, count + 1))
+
+    def load_page(self, path: Path, number: int, rotation: int = 0) -> PageImage:
+        return self._worker._call("load_page", {"path": str(path), "number": int(number), "rotation": int(rotation)},
+                                  limit_s=self._worker.watchdog.file_s, doing=f"opening page {number}")
+
+    def render(self, page: PageImage, max_pixels: int | None) -> tuple[np.ndarray, float]:
+        from desktop.core import intake
+
+        budget = intake.MAX_IMAGE_PIXELS if max_pixels is None else int(max_pixels)
+        result, image = self._worker._call_image_out(
+            "render", {"page": page, "max_pixels": max_pixels},
+            limit_s=self._worker.watchdog.render_limit(budget), doing=f"rendering page {page.number}")
+        return image, float(result["scale"])
+
+
+class WorkerEngine(Engine):
+    """An engine running in a worker process (see the module docstring).
+
+    Creating it is free: the worker starts on the first call (or :meth:`warm_up`) and stays warm.
+
+    Args:
+        spec: how the worker creates the engine; ``None`` for a worker that only opens and renders
+            pages (the engine calls then fail with :class:`EngineError`).
+        watchdog: time limits (see :class:`Watchdog`).
+        rss_limit_mb: the worker is recycled between calls when its resident memory passes this.
+
+    Attributes:
+        restarts: how many times a worker was started after the first (crashes, timeouts, recycling).
+        last_rss: the worker's resident memory after its last call, in bytes.
+        last_call_s: wall time of the last call as the parent saw it (the engine's own time is in the
+            reading's ``seconds``; the difference is the cost of the process boundary).
+    """
+
+    def __init__(self, spec: EngineSpec | None, *, watchdog: Watchdog | None = None,
+                 rss_limit_mb: float = DEFAULT_RSS_LIMIT_MB) -> None:
+        self.spec = spec
+        self.watchdog = watchdog or Watchdog()
+        self.rss_limit_bytes = int(rss_limit_mb * 2**20)
+        self.restarts = 0
+        self.last_rss = 0
+        self.last_call_s = 0.0
+        self._ctx = multiprocessing.get_context("spawn")
+        self._proc: BaseProcess | None = None
+        self._conn: Connection | None = None
+        self._info: EngineInfo | None = None
+        self._started_once = False
+        self._recycle = False
+        self._lock = threading.RLock()
+        self._interrupt_at: float | None = None
+        self._pages = _RemotePages(self)
+
+    # -- what the engine is (known once the worker has started) -----------------------------------
+    def _described(self) -> EngineInfo:
+        if self._info is None:
+            self._start()
+        assert self._info is not None
+        return self._info
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return self._info.name if self._info is not None else "worker"
+
+    @property
+    def version(self) -> str:  # type: ignore[override]
+        return self._described().version
+
+    @property
+    def device(self) -> str:  # type: ignore[override]
+        return self._described().device
+
+    @property
+    def languages(self) -> tuple[str, ...]:  # type: ignore[override]
+        return self._described().languages
+
+    @property
+    def max_pixels(self) -> int:  # type: ignore[override]
+        return self._described().max_pixels
+
+    @property
+    def capabilities(self) -> frozenset[Capability]:  # type: ignore[override]
+        return self._described().capabilities
+
+    @property
+    def turns_tall_lines_ccw(self) -> bool:  # type: ignore[override]
+        return self._described().turns_tall_lines_ccw
+
+    @property
+    def seconds_per_megapixel(self) -> float:  # type: ignore[override]
+        return self._described().seconds_per_megapixel
+
+    @property
+    def load_notes(self) -> Sequence[str]:  # type: ignore[override]
+        return list(self._info.notes) if self._info is not None else []
+
+    def describe(self) -> str:
+        if self._info is None:
+            return f"{self.spec.label if self.spec else 'page worker'} (not started)"
+        return self._info.description
+
+    def info(self) -> EngineInfo:
+        return self._described()
+
+    def page_host(self) -> PageHost:
+        return self._pages
+
+    @property
+    def pid(self) -> int | None:
+        """The worker's process id (``None`` when no worker runs)."""
+        return self._proc.pid if self._proc is not None and self._proc.is_alive() else None
+
+    # -- lifecycle -------------------------------------------------------------------------------
+    def warm_up(self) -> None:
+        """Start the worker and load the engine in it (raises what loading raised: EngineUnavailable, ...)."""
+        with self._lock:
+            if self._proc is None:
+                self._start()
+
+    def close(self) -> None:
+        """Stop the worker (politely, then by force after a second)."""
+        with self._lock:
+            self._stop(graceful=True)
+
+    def interrupt(self, grace_s: float = 0.0) -> None:
+        """Stop the call in flight (thread-safe): at once, or after ``grace_s`` seconds if it is still running.
+
+        The interrupt stays in force (every call raises :class:`EngineInterrupted`) until
+        :meth:`clear_interrupt`, so that the rest of a cancelled page does not start the worker again.
+        """
+        self._interrupt_at = time.monotonic() + max(0.0, float(grace_s))
+
+    def clear_interrupt(self) -> None:
+        """Allow calls again after :meth:`interrupt` (the next job starts)."""
+        self._interrupt_at = None
+
+    @property
+    def interrupted(self) -> bool:
+        at = self._interrupt_at
+        return at is not None and time.monotonic() >= at
+
+    def _start(self) -> None:
+        with self._lock:
+            if self.interrupted:
+                raise EngineInterrupted("stopped on request")
+            self._stop(graceful=False)
+            parent, child = self._ctx.Pipe(duplex=True)
+            proc = self._ctx.Process(target=_worker_main, args=(child, self.spec), name="shoebox-engine", daemon=True)
+            t0 = time.perf_counter()
+            proc.start()
+            child.close()
+            self._proc, self._conn = proc, parent
+            if self._started_once:
+                self.restarts += 1
+            self._started_once = True
+            try:
+                reply = self._wait(self.watchdog.start_s, "starting the engine")
+            except EngineError:
+                self._stop(graceful=False)
+                raise
+            if reply["status"] != "ok":
+                self._stop(graceful=False)
+                raise self._as_exception(reply, "starting the engine")
+            self.last_rss = int(reply.get("rss", 0))
+            if reply["result"] is not None:
+                self._info = EngineInfo.from_dict(reply["result"])
+            elif self._info is None:
+                self._info = EngineInfo(name="pages", version="0", description="page worker")
+            log.info("engine worker %s started in %.2f s (%s)", proc.pid, time.perf_counter() - t0,
+                     self._info.description)
+
+    def _stop(self, *, graceful: bool) -> None:
+        proc, conn = self._proc, self._conn
+        self._proc = self._conn = None
+        self._recycle = False
+        if proc is None:
+            return
+        if graceful and conn is not None and proc.is_alive():
+            try:
+                conn.send(("close", {}))
+            except (OSError, ValueError):
+                pass
+            proc.join(1.0)
+        if proc.is_alive():
+            proc.kill()
+            proc.join(2.0)
+        if conn is not None:
+            conn.close()
+
+    # -- calls -----------------------------------------------------------------------------------
+    def _wait(self, limit_s: float, doing: str) -> dict[str, Any]:
+        """The worker's reply, or the named error of a dead, overrunning or interrupted worker."""
+        proc, conn = self._proc, self._conn
+        assert proc is not None and conn is not None
+        deadline = time.monotonic() + limit_s
+        while True:
+            if self.interrupted:
+                self._stop(graceful=False)
+                raise EngineInterrupted(f"stopped on request while {doing}")
+            now = time.monotonic()
+            if now >= deadline:
+                self._stop(graceful=False)
+                raise EngineTimedOut(f"{doing} took longer than {limit_s:.0f} s and was stopped", limit_s=limit_s)
+            ready = wait([conn, proc.sentinel], timeout=min(POLL_S, deadline - now))
+            if conn in ready:
+                try:
+                    return conn.recv()
+                except (EOFError, OSError):
+                    pass  # the worker died mid-answer: fall through to the crash
+            elif not ready:
+                continue
+            proc.join(1.0)
+            code = proc.exitcode
+            self._stop(graceful=False)
+            detail = describe_exit(code)
+            raise EngineCrashed(f"the worker process stopped unexpectedly while {doing} ({detail})", exitcode=code,
+                                detail=detail)
+
+    def _as_exception(self, reply: dict[str, Any], doing: str) -> BaseException:
+        kind = reply.get("kind")
+        if kind == "intake":
+            from desktop.core import intake
+
+            cls = getattr(intake, str(reply.get("cls")), intake.IntakeError)
+            if not (isinstance(cls, type) and issubclass(cls, intake.IntakeError)):
+                cls = intake.IntakeError
+            return cls(reply["path"], reply["reason"])
+        message = str(reply.get("message", "unknown error"))
+        if kind == "memory":
+            return MemoryError(message)
+        if kind == "unavailable":
+            return EngineUnavailable(message)
+        if kind == "malformed":
+            return MalformedOutput(message)
+        return EngineError(message)
+
+    def _send(self, op: str, args: dict[str, Any], image: np.ndarray | None, limit_s: float, doing: str) -> dict[str, Any]:
+        with self._lock:
+            if self.interrupted:
+                raise EngineInterrupted(f"stopped on request before {doing}")
+            if self._recycle and self._proc is not None:
+                log.info("engine worker uses %.0f MiB, over the %.0f MiB limit: starting a fresh one",
+                         self.last_rss / 2**20, self.rss_limit_bytes / 2**20)
+                self._stop(graceful=True)
+            if self._proc is None or not self._proc.is_alive():
+                self._start()
+            assert self._conn is not None
+            t0 = time.perf_counter()
+            try:
+                self._conn.send((op, args))
+                if image is not None:
+                    _send_image(self._conn, image)
+            except (OSError, ValueError):
+                pass  # the worker is gone: _wait names how it ended
+            reply = self._wait(limit_s, doing)
+            self.last_call_s = time.perf_counter() - t0
+            self.last_rss = int(reply.get("rss", 0) or 0)
+            if self.rss_limit_bytes and self.last_rss > self.rss_limit_bytes:
+                self._recycle = True
+            if reply["status"] != "ok":
+                if reply.get("kind") == "memory":
+                    self._stop(graceful=False)  # it is ending itself; start a fresh one next time
+                raise self._as_exception(reply, doing)
+            return reply
+
+    def _call(self, op: str, args: dict[str, Any], *, image: np.ndarray | None = None, limit_s: float,
+              doing: str) -> Any:
+        return self._send(op, args, image, limit_s, doing)["result"]
+
+    def _call_image_out(self, op: str, args: dict[str, Any], *, limit_s: float, doing: str) -> tuple[Any, np.ndarray]:
+        with self._lock:
+            reply = self._send(op, args, None, limit_s, doing)
+            assert self._conn is not None
+            try:
+                image = _recv_image(self._conn, reply["result"])
+            except (EOFError, OSError, MalformedOutput) as exc:
+                self._stop(graceful=False)
+                raise EngineCrashed(f"the worker process stopped unexpectedly while {doing}", detail=str(exc)) from exc
+            return reply["result"], image
+
+    def _page_limit(self, image: np.ndarray) -> float:
+        pixels = int(image.shape[0]) * int(image.shape[1])
+        return self.watchdog.page_limit(pixels, self.seconds_per_megapixel)
+
+    # -- the Engine contract ----------------------------------------------------------------------
+    def read_page(self, image: np.ndarray) -> PageReading:
+        image = np.ascontiguousarray(image)
+        result = self._call("read_page", _image_meta(image), image=image, limit_s=self._page_limit(image),
+                            doing="reading the page")
+        return check_page_reading(PageReading.from_dict(result), int(image.shape[1]), int(image.shape[0]))
+
+    def read_fields(self, image: np.ndarray, fields: Sequence[FieldSpec], language: str = "en") -> FieldReading:
+        image = np.ascontiguousarray(image)
+        specs = list(fields)
+        result = self._call("read_fields", {**_image_meta(image), "fields": specs, "language": language}, image=image,
+                            limit_s=self._page_limit(image), doing="reading the fields")
+        return FieldReading.from_dict(result, requested=[s.name for s in specs])
+
+    def run_task(self, image: np.ndarray, task: str, language: str = "en") -> TaskReading:
+        image = np.ascontiguousarray(image)
+        result = self._call("run_task", {**_image_meta(image), "task": task, "language": language}, image=image,
+                            limit_s=self._page_limit(image), doing=f"running {task}")
+        return TaskReading.from_dict(result)
+
+    def __del__(self) -> None:
+        try:
+            self._stop(graceful=False)
+        except Exception:
+            pass
+
+
+def worker_pid_alive(pid: int) -> bool:
+    """Whether a process ``pid`` exists (for tests and diagnostics)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
