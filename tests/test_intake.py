@@ -190,7 +190,7 @@ def test_truncated_image_raises_when_rendered(tmp_path, fmt):
 def test_decompression_bomb_is_refused(tmp_path, monkeypatch):
     path = tmp_path / "big.png"
     Image.new("L", (300, 300), 255).save(path)
-    monkeypatch.setattr(intake, "MAX_IMAGE_PIXELS", 50_000)
+    monkeypatch.setattr(intake.images, "MAX_IMAGE_PIXELS", 50_000)  # where the limit is applied
     with pytest.raises(ImageTooLargeError, match=r"^big\.png: the image is too large \(300 x 300"):
         open_pages(path)
 
