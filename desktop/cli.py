@@ -290,8 +290,7 @@ def _worth_a_note(warning: Diagnostic) -> bool:
 
 def scan_main(argv: Sequence[str]) -> int:
     """``shoebox scan``: see the module docstring. Returns the exit status."""
-    from desktop.core.export import EXPORT_SUFFIXES, ExportError, export
-    from desktop.core.model import Document, ScanResult
+    from desktop.core.model import Document
 
     parser = build_scan_parser()
     try:
@@ -300,30 +299,9 @@ def scan_main(argv: Sequence[str]) -> int:
         return EXIT_USAGE
     except SystemExit as exc:  # --help
         return int(exc.code or 0)
-
     out: Path | None = Path(args.output) if args.output else None
-    if out is not None:
-        if out.suffix.lower() not in EXPORT_SUFFIXES:
-            try:
-                parser.error(f"cannot tell the format of {out}: use a name ending in "
-                             f"{', '.join(EXPORT_SUFFIXES)}")
-            except _UsageError:
-                return EXIT_USAGE
-        if out.is_dir():
-            print(f"{_PROG}: error: Could not write {out}: it is a folder", file=sys.stderr)
-            return EXIT_NOTHING_DONE
-        if not out.parent.is_dir():
-            print(f"{_PROG}: error: Could not write {out}: the folder {out.parent} does not exist",
-                  file=sys.stderr)
-            return EXIT_NOTHING_DONE
-        from desktop.core.export import check_writable
-        from desktop.core.inputs import printable
-
-        try:
-            check_writable(out)  # now, not after an hour of reading
-        except ExportError as exc:
-            print(f"{_PROG}: error: {printable(str(exc))}", file=sys.stderr)
-            return EXIT_NOTHING_DONE
+    if out is not None and (status := _check_output(parser, out)) is not None:
+        return status
 
     console = _Console(args.quiet)
     try:
@@ -331,7 +309,6 @@ def scan_main(argv: Sequence[str]) -> int:
     except ImportError as exc:  # a broken installation
         console.error(f"the scanning pipeline cannot load: {exc}")
         return EXIT_NOTHING_DONE
-
     files, documents = pipeline.collect_inputs(args.paths)
     documents = list(documents)
     for doc in documents:
@@ -341,37 +318,9 @@ def scan_main(argv: Sequence[str]) -> int:
             console.error(f"no supported files in {', '.join(args.paths)}")
         return EXIT_NOTHING_DONE
 
-    model_dir = args.model_dir
-    if model_dir is None:
-        from desktop.core.settings import Settings
-
-        saved = Settings.load().model_dir
-        model_dir = Path(saved) if saved else None
-    notes: list[Diagnostic] = []
-    from desktop.core.engines import EngineError
-
-    try:
-        engine = _create_engine(args.engine, model_dir, notes)
-    except EngineError as exc:  # EngineUnavailable and engines that fail to load
-        console.error(f"the {args.engine} engine is unavailable: {exc}")
-        return EXIT_ENGINE_UNAVAILABLE
-    for note in notes:
-        console.note(f"note: {as_diagnostic(note).message()}")
-    warm_up = getattr(engine, "warm_up", None)
-    if callable(warm_up):
-        # Load the models once, before the batch: a broken model folder is one engine error (exit 4),
-        # not the same load failure repeated on every page.
-        try:
-            warm_up()
-        except EngineError as exc:
-            console.error(f"the {engine.name} engine could not start: {exc}")
-            return EXIT_ENGINE_UNAVAILABLE
-    describe = getattr(engine, "describe", None)
-    if callable(describe):
-        console.note(f"engine: {describe()}")
-    if args.task and TASK_CAPABILITY[args.task] not in getattr(engine, "capabilities", frozenset()):
-        console.note(f"note: --task {args.task} needs HunyuanOCR; the {engine.name} engine skips it")
-
+    engine = _start_engine(args, console)
+    if isinstance(engine, int):
+        return engine
     options = pipeline.ScanOptions(
         document_type=args.document_type,
         date_order=None if args.date_order == "auto" else args.date_order,
@@ -396,6 +345,80 @@ def scan_main(argv: Sequence[str]) -> int:
         console.error(diag(Code.INTERRUPTED_WRITING, done=len({d.source for d in read}), files=len(files),
                            count=len(read)).message())
 
+    status = _write_documents(documents, out, console, interrupted=interrupted)
+    if status is not None:
+        return status
+    if interrupted:
+        return EXIT_INTERRUPTED
+    return exit_code_for([doc.error for doc in documents if doc.error is not None],
+                         any_read=any(doc.error is None for doc in documents))
+
+
+def _check_output(parser: argparse.ArgumentParser, out: Path) -> int | None:
+    """``-o OUT`` checked before anything is read (format, folder, writable); ``None`` or the status."""
+    from desktop.core.export import EXPORT_SUFFIXES, ExportError, check_writable
+    from desktop.core.inputs import printable
+
+    if out.suffix.lower() not in EXPORT_SUFFIXES:
+        try:
+            parser.error(f"cannot tell the format of {out}: use a name ending in {', '.join(EXPORT_SUFFIXES)}")
+        except _UsageError:
+            return EXIT_USAGE
+    if out.is_dir():
+        print(f"{_PROG}: error: Could not write {out}: it is a folder", file=sys.stderr)
+        return EXIT_NOTHING_DONE
+    if not out.parent.is_dir():
+        print(f"{_PROG}: error: Could not write {out}: the folder {out.parent} does not exist", file=sys.stderr)
+        return EXIT_NOTHING_DONE
+    try:
+        check_writable(out)  # now, not after an hour of reading
+    except ExportError as exc:
+        print(f"{_PROG}: error: {printable(str(exc))}", file=sys.stderr)
+        return EXIT_NOTHING_DONE
+    return None
+
+
+def _start_engine(args: argparse.Namespace, console: _Console) -> Any:
+    """The engine ``--engine``/``--model-dir`` ask for, loaded once (its notes on stderr); or the exit
+    status (``EXIT_ENGINE_UNAVAILABLE``) when it cannot run."""
+    from desktop.core.engines import EngineError
+
+    model_dir = args.model_dir
+    if model_dir is None:
+        from desktop.core.settings import Settings
+
+        saved = Settings.load().model_dir
+        model_dir = Path(saved) if saved else None
+    notes: list[Diagnostic] = []
+    try:
+        engine = _create_engine(args.engine, model_dir, notes)
+    except EngineError as exc:  # EngineUnavailable and engines that fail to load
+        console.error(f"the {args.engine} engine is unavailable: {exc}")
+        return EXIT_ENGINE_UNAVAILABLE
+    for note in notes:
+        console.note(f"note: {as_diagnostic(note).message()}")
+    warm_up = getattr(engine, "warm_up", None)
+    if callable(warm_up):
+        # Load the models once, before the batch: a broken model folder is one engine error (exit 4),
+        # not the same load failure repeated on every page.
+        try:
+            warm_up()
+        except EngineError as exc:
+            console.error(f"the {engine.name} engine could not start: {exc}")
+            return EXIT_ENGINE_UNAVAILABLE
+    describe = getattr(engine, "describe", None)
+    if callable(describe):
+        console.note(f"engine: {describe()}")
+    if args.task and TASK_CAPABILITY[args.task] not in getattr(engine, "capabilities", frozenset()):
+        console.note(f"note: --task {args.task} needs HunyuanOCR; the {engine.name} engine skips it")
+    return engine
+
+
+def _write_documents(documents: list[Any], out: Path | None, console: _Console, *, interrupted: bool) -> int | None:
+    """Write the result to ``out`` (by its suffix) or as JSON to stdout; ``None``, or the status on failure."""
+    from desktop.core.export import ExportError, export
+    from desktop.core.model import ScanResult
+
     if out is not None:
         try:
             export(documents, out)
@@ -404,15 +427,11 @@ def scan_main(argv: Sequence[str]) -> int:
             return EXIT_INTERRUPTED if interrupted else EXIT_NOTHING_DONE
         (console.always if interrupted else console.note)(
             f"wrote {len(documents)} document{'s' if len(documents) != 1 else ''} to {out}")
-    else:
-        status = _write_stdout(ScanResult(documents).to_json() + "\n")
-        if status is not None:
-            return EXIT_INTERRUPTED if interrupted else status
-    if interrupted:
-        return EXIT_INTERRUPTED
-
-    return exit_code_for([doc.error for doc in documents if doc.error is not None],
-                         any_read=any(doc.error is None for doc in documents))
+        return None
+    status = _write_stdout(ScanResult(documents).to_json() + "\n")
+    if status is not None:
+        return EXIT_INTERRUPTED if interrupted else status
+    return None
 
 
 class _Throughput:
