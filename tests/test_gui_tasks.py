@@ -81,6 +81,8 @@ def test_actions_need_the_capability_and_a_read_document(qtbot, make_window, tmp
         "Split document at this page", "Merge with next document",
         "Convert to Markdown", "Extract tables (HTML)", "Translate to English", "Translate to Chinese"}
     assert set(w2.task_bar.actions()) == set(w2.task_actions.values())
+    # the toolbar's translation buttons say what they do to the document, not which language the window uses
+    assert [w2.task_actions[t].iconText() for t in ("translate_en", "translate_zh")] == ["To English", "To Chinese"]
 
 
 def test_extract_tables_fills_tab_session_and_excel_without_blocking(qtbot, make_window, tmp_path) -> None:

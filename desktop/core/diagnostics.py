@@ -162,6 +162,7 @@ class Code(StrEnum):
     INVOICE_NUMBER_LENGTH = "invoice_number_length"
     CHECK_CODE_LENGTH = "check_code_length"
     SUM_MISMATCH = "sum_mismatch"
+    SUBTOTAL_TOTAL_NO_TAX = "subtotal_total_no_tax"
     QR_MISMATCH = "qr_mismatch"
     AMOUNT_IN_WORDS_MISMATCH = "amount_in_words_mismatch"
     EINVOICE_MISMATCH = "einvoice_mismatch"
@@ -361,6 +362,10 @@ CATALOGUE: dict[Code, Entry] = {
     Code.CHECK_CODE_LENGTH: Entry(_W, "check code {value}: {length} digits; expected 20", "校验码 {value}：{length} 位；应为 20 位"),
     Code.SUM_MISMATCH: Entry(_W, "subtotal + tax ≠ total ({subtotal} + {tax} = {sum}, total {total})",
                              "金额 + 税额 ≠ 合计（{subtotal} + {tax} = {sum}，合计 {total}）"),
+    Code.SUBTOTAL_TOTAL_NO_TAX: Entry(
+        _W, "subtotal {subtotal} and total {total} differ by {difference} and no tax was read: check the tax "
+            "(or a discount, service charge or rounding)",
+        "金额 {subtotal} 与合计 {total} 相差 {difference}，但没有读到税额：请核对税额（或折扣、服务费、舍入）"),
     Code.QR_MISMATCH: Entry(_W, "QR code says {qr}, printed {printed}", "二维码为 {qr}，票面印的是 {printed}"),
     Code.AMOUNT_IN_WORDS_MISMATCH: Entry(_W, "amount in words {words} = {words_value}, figures say {total}",
                                          "大写金额 {words} = {words_value}，小写金额为 {total}"),

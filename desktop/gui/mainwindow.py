@@ -508,7 +508,8 @@ class MainWindow(QMainWindow):
         self.task_bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.task_bar.addActions([self.task_actions[t] for t in TASK_ORDER])
         for task, short in (("markdown", self.tr("Markdown")), ("table", self.tr("Tables")),
-                            ("translate_en", self.tr("English")), ("translate_zh", self.tr("Chinese"))):
+                            ("translate_en", self.tr("To English")), ("translate_zh", self.tr("To Chinese"))):
+            # "To English", not "English": a translation of the document, not the language of the window
             self.task_actions[task].setIconText(short)
 
         vb = self.viewer_bar

@@ -40,6 +40,7 @@ from desktop.core.extraction.validators import (
     check_invoice_code,
     check_invoice_number,
     check_sum,
+    check_sum_without_tax,
     check_tax_id_cn,
 )
 from desktop.core.model import Field, PageResult
@@ -297,6 +298,8 @@ def validate(fields: dict[str, Field], document_type: str) -> None:
     if total is not None and total.value is not None:
         sub, tax = fields.get("subtotal"), fields.get("tax")
         total.problems.extend(check_sum(sub.value if sub else None, tax.value if tax else None, total.value))
+        total.problems.extend(check_sum_without_tax(sub.value if sub else None, tax.value if tax else None,
+                                                    total.value))
 
 
 # --------------------------------------------------------------------------------------------------
