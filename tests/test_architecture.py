@@ -50,12 +50,25 @@ LAYERS = [
 ]
 
 
+#: Lazy imports across the layers, kept until e-invoices get a reader registry (see pyproject.toml).
+CROSSINGS = [
+    ("desktop.core.intake.sniffing", "desktop.core.einvoice"),
+    ("desktop.core.intake.sniffing", "desktop.core.einvoice.ofd"),
+    ("desktop.core.intake.pdf", "desktop.core.einvoice"),
+    ("desktop.core.intake.pdf", "desktop.core.einvoice.ofd"),
+    ("desktop.core.intake.pdf", "desktop.core.einvoice.render"),
+    ("desktop.core.extraction", "desktop.core.einvoice.cn"),
+]
+
+
 def test_import_graph_keeps_the_layers_and_qt_out_of_the_core() -> None:
     """The import graph itself (grimp, as import-linter reads it): no chain from the core or the CLI to
     Qt, none from a lower layer to a higher one, none between engines, extraction and intake."""
     import grimp
 
     graph = grimp.build_graph("desktop", include_external_packages=True)
+    for importer, imported in CROSSINGS:  # the known crossings (ignore_imports in pyproject.toml)
+        graph.remove_import(importer=importer, imported=imported)
     # the graph is the real one: the downward imports are there
     assert graph.find_shortest_chains(importer="desktop.core.pipeline", imported="desktop.core.engines", as_packages=True)
     assert graph.find_shortest_chains(importer="desktop.gui", imported="PySide6", as_packages=True)

@@ -61,6 +61,7 @@ from desktop.core.intake.common import (
     MAX_RASTER_DPI,
     MIXED_IMAGE_COVERAGE,
     PDF_DPI,
+    PDF_LIKE,
     RASTER_DPI,
     SUPPORTED_SUFFIXES,
     CorruptFileError,
@@ -121,7 +122,7 @@ def open_pages(path: str | os.PathLike[str]) -> Iterator[PageImage]:
     """
     p = Path(path)
     fmt = sniff_format(p)
-    if fmt == "pdf":
+    if fmt in PDF_LIKE:
         with MUPDF_LOCK:
             doc = _open_pdf(p)
         return _iter_pdf_pages(p, doc)
@@ -137,7 +138,7 @@ def count_pages(path: str | os.PathLike[str]) -> int:
     """
     p = Path(path)
     fmt = sniff_format(p)
-    if fmt == "pdf":
+    if fmt in PDF_LIKE:
         with MUPDF_LOCK:
             doc = _open_pdf(p)
             try:
@@ -173,7 +174,7 @@ def load_page(path: str | os.PathLike[str], number: int, rotation: int = 0) -> P
         raise ValueError(f"pages can only be turned by multiples of 90 degrees, not {rotation}")
     p = Path(path)
     fmt = sniff_format(p)
-    if fmt == "pdf":
+    if fmt in PDF_LIKE:
         with MUPDF_LOCK:
             doc = _open_pdf(p)
             try:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 SUPPORTED_SUFFIXES: tuple[str, ...] = (
-    ".jpg", ".jpeg", ".jpe", ".png", ".tif", ".tiff", ".bmp", ".webp", ".heic", ".heif", ".pdf",
+    ".jpg", ".jpeg", ".jpe", ".png", ".tif", ".tiff", ".bmp", ".webp", ".heic", ".heif", ".pdf", ".ofd", ".xml",
 )
 """Lower-case file name suffixes offered in file dialogs and kept when walking folders.
 
@@ -86,8 +86,13 @@ _PIL_FORMATS: dict[str, list[str]] = {
 
 _FORMAT_LABELS = {
     "jpeg": "JPEG", "png": "PNG", "tiff": "TIFF", "bmp": "BMP", "webp": "WebP", "heif": "HEIC/HEIF",
-    "pdf": "PDF",
+    "pdf": "PDF", "ofd": "OFD", "xml": "XML invoice",
 }
+
+PDF_LIKE = ("pdf", "ofd", "xml")
+"""Formats read through the PDF code path: PDFs, and OFD packages and XML invoices, which
+:mod:`desktop.core.einvoice` draws as PDF pages (an OFD page as printed, an XML invoice as a generated
+view); their pages are ``origin="ofd"`` / ``"xml_view"`` with the text of the drawing as their text layer."""
 
 
 # EXIF orientation (TIFF/EXIF tag 274) -> transposition that makes the image upright, as in

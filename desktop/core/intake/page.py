@@ -12,7 +12,7 @@ from desktop.core.model import Line
 
 if TYPE_CHECKING:  # pragma: no cover
     pass
-from desktop.core.intake.common import MAX_IMAGE_PIXELS, RASTER_DPI
+from desktop.core.intake.common import MAX_IMAGE_PIXELS, PDF_LIKE, RASTER_DPI
 from desktop.core.intake.geometry import _copy_lines, _rotate_line
 from desktop.core.intake.sniffing import sniff_format
 
@@ -82,7 +82,7 @@ class PageImage:
             raise ValueError(f"max_pixels must be positive, got {max_pixels}")
         budget = MAX_IMAGE_PIXELS if max_pixels is None else min(int(max_pixels), MAX_IMAGE_PIXELS)
         fmt = self._format or sniff_format(self.source)  # PageImage built by hand (tests, fakes)
-        if fmt == "pdf":
+        if fmt in PDF_LIKE:
             from desktop.core.intake.pdf import _render_pdf_page
 
             array, scale = _render_pdf_page(self, budget)

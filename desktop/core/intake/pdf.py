@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from desktop.core.diagnostics import Code, Diagnostic, diag
-from desktop.core.model import Line, Word, union_box
+from desktop.core.model import Box, Line, Word, union_box
 
 if TYPE_CHECKING:  # pragma: no cover
     import pymupdf
@@ -33,7 +33,7 @@ from desktop.core.intake.common import (
 )
 from desktop.core.intake.images import _too_large
 from desktop.core.intake.page import PageImage
-from desktop.core.intake.sniffing import _check_file
+from desktop.core.intake.sniffing import _check_file, _read_head, _sniff_bytes
 
 
 def _text_cover(raw_words: list[tuple], box: Any, pymupdf: Any) -> float:
@@ -63,6 +63,39 @@ def _pymupdf() -> Any:
     return pymupdf
 
 
+def _virtual_pdf(path: Path) -> tuple[str, bytes, dict[int, list[Diagnostic]], dict[int, list[Any]] | None] | None:
+    """For an OFD package or an XML invoice: ``(format, PDF bytes drawn from it, page warnings, page
+    lines)``; the lines (OFD only, :class:`desktop.core.einvoice.ofd.OfdLine` in page mm) come from the
+    page XML, so an OFD page's text is its own, not a re-reading of the drawing.
+
+    Raises:
+        CorruptFileError: the OFD package or XML cannot be drawn (the reason from :mod:`desktop.core.einvoice`).
+    """
+    head = _read_head(path, 4096)
+    if _sniff_bytes(head) is not None:
+        return None
+    from desktop.core import einvoice
+    from desktop.core.einvoice import ofd, render
+
+    try:
+        if head.startswith(b"PK\x03\x04"):
+            if not ofd.is_ofd(path):
+                return None
+            drawn = ofd.to_pdf(path)
+            return "ofd", drawn.pdf, drawn.warnings, drawn.lines
+        if einvoice.looks_like_xml(head):
+            return "xml", render.to_pdf(path), {}, None
+    except ofd.OfdError as exc:
+        raise CorruptFileError(path, diag(Code.OFD_UNREADABLE, detail=str(exc))) from None
+    except einvoice.EInvoiceError as exc:
+        raise CorruptFileError(path, diag(Code.XML_INVOICE_UNREADABLE, detail=exc.reason)) from None
+    except OSError as exc:
+        raise IntakeError(path, diag(Code.FILE_UNREADABLE, detail=str(exc.strerror or exc))) from None
+    return None
+
+
+
+
 def _open_pdf(path: Path) -> pymupdf.Document:
     """Open a PDF, unlocking it with the empty password where that suffices.
 
@@ -72,11 +105,18 @@ def _open_pdf(path: Path) -> pymupdf.Document:
         EmptyFileError: it has no pages.
     """
     pymupdf = _pymupdf()
+    virtual = _virtual_pdf(path) if path.exists() else None
     try:
-        doc = pymupdf.open(str(path), filetype="pdf")
+        if virtual is not None:
+            doc = pymupdf.open(stream=virtual[1], filetype="pdf")
+            doc._shoebox_origin = virtual[0]  # read back by _pdf_page_image
+            doc._shoebox_warnings = virtual[2]
+            doc._shoebox_lines = virtual[3]
+        else:
+            doc = pymupdf.open(str(path), filetype="pdf")
     except FileNotFoundError:
         raise IntakeError(path, diag(Code.FILE_NOT_FOUND)) from None
-    except Exception as exc:
+    except Exception as exc:  # FileDataError, RuntimeError, ValueError
         detail = _strip_path(str(exc), path)
         reason = (diag(Code.PDF_DAMAGED_UNOPENABLE) if detail.lower().startswith("failed to open file")
                   else diag(Code.PDF_UNOPENABLE_DETAIL, detail=detail))
@@ -190,9 +230,19 @@ def _pdf_page_image(path: Path, doc: pymupdf.Document, index: int) -> PageImage:
             warnings.append(lost)
     except IntakeError:
         raise
-    except Exception as exc:
+    except Exception as exc:  # MuPDF errors on a broken page
         raise CorruptFileError(path, diag(Code.PDF_PAGE_DAMAGED, page=index + 1, detail=_strip_path(str(exc), path))) from exc
 
+    virtual = getattr(doc, "_shoebox_origin", None)
+    if virtual is not None:  # an OFD page or an XML invoice's view: its drawing's text is all there is
+        origin = "ofd" if virtual == "ofd" else "xml_view"
+        warnings.extend(getattr(doc, "_shoebox_warnings", {}).get(index + 1, []))
+        own = (getattr(doc, "_shoebox_lines", None) or {}).get(index + 1)
+        if own is not None:
+            lines = _ofd_lines(own, page.rotation_matrix, zoom, pymupdf)
+        return PageImage(source=path, number=index + 1, width=width, height=height, dpi=PDF_DPI, origin=origin,
+                         text_lines=lines or None, needs_ocr=not lines, warnings=warnings, _format="pdf",
+                         _raster_dpi=RASTER_DPI)
     if lines and (coverage >= MIXED_IMAGE_COVERAGE or unread_image):
         origin, needs_ocr = "pdf_mixed", True
     elif lines:
@@ -215,6 +265,19 @@ def _pdf_page_image(path: Path, doc: pymupdf.Document, index: int) -> PageImage:
         _format="pdf",
         _raster_dpi=raster_dpi,
     )
+
+
+def _ofd_lines(own: list[Any], matrix: Any, zoom: float, pymupdf: Any) -> list[Line]:
+    """OFD text lines (page mm, :class:`desktop.core.einvoice.ofd.OfdLine`) as lines in page pixels."""
+    from desktop.core.einvoice.ofd import MM_TO_PT
+
+    def px(b: tuple[float, float, float, float]) -> Box:
+        r = pymupdf.Rect(b[0] * MM_TO_PT, b[1] * MM_TO_PT, b[2] * MM_TO_PT, b[3] * MM_TO_PT) * matrix
+        return (min(r.x0, r.x1) * zoom, min(r.y0, r.y1) * zoom, max(r.x0, r.x1) * zoom, max(r.y0, r.y1) * zoom)
+
+    out = [Line(text=ln.text, box=px(ln.box), confidence=1.0, words=[Word(t, px(b), 1.0) for t, b in ln.words])
+           for ln in own if ln.text.strip()]
+    return _reading_order(out)
 
 
 def _words_to_lines(raw_words: list[tuple], matrix: Any, zoom: float, pymupdf: Any) -> list[Line]:

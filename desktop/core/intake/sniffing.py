@@ -9,7 +9,7 @@ from desktop.core.diagnostics import Code, diag
 
 if TYPE_CHECKING:  # pragma: no cover
     pass
-from desktop.core.intake.common import EmptyFileError, IntakeError, UnsupportedFormatError
+from desktop.core.intake.common import CorruptFileError, EmptyFileError, IntakeError, UnsupportedFormatError
 
 _HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"hevm", b"hevs"}
 _AVIF_BRANDS = {b"avif", b"avis"}
@@ -114,6 +114,8 @@ def sniff_format(path: str | os.PathLike[str]) -> str:
     if not head:
         raise EmptyFileError(p, diag(Code.EMPTY_FILE))
     fmt = _sniff_bytes(head)
+    if fmt is None:
+        fmt = _sniff_einvoice(p, head)
     if fmt == "avif":
         raise UnsupportedFormatError(p, diag(Code.UNSUPPORTED_AVIF))
     if fmt is not None:
@@ -124,6 +126,32 @@ def sniff_format(path: str | os.PathLike[str]) -> str:
     if _looks_like_text(head):
         raise UnsupportedFormatError(p, diag(Code.UNSUPPORTED_TEXT_FILE))
     raise UnsupportedFormatError(p, diag(Code.UNRECOGNISED_CONTENT))
+
+
+def _sniff_einvoice(path: Path, head: bytes) -> str | None:
+    """``"ofd"`` for an OFD package (a ZIP with ``OFD.xml``), ``"xml"`` for an XML e-invoice (CII, UBL or
+    Chinese e-invoice XML, by its root element), else ``None``.
+
+    Raises:
+        CorruptFileError: an XML file that is hostile or malformed, or an XML file that is not an invoice
+            (the message says what its root element is).
+    """
+    from desktop.core import einvoice
+    from desktop.core.einvoice import ofd
+
+    if head.startswith(b"PK\x03\x04"):
+        return "ofd" if ofd.is_ofd(path) else None
+    if not einvoice.looks_like_xml(head):
+        return None
+    try:
+        einvoice.read_xml(path.read_bytes())
+    except einvoice.EInvoiceError as exc:
+        if exc.not_an_invoice:
+            raise UnsupportedFormatError(path, diag(Code.XML_NOT_AN_INVOICE, detail=exc.reason)) from None
+        raise CorruptFileError(path, diag(Code.XML_INVOICE_UNREADABLE, detail=exc.reason)) from None
+    except OSError as exc:
+        raise IntakeError(path, diag(Code.FILE_UNREADABLE, detail=str(exc.strerror or exc))) from None
+    return "xml"
 
 
 def _looks_like_text(head: bytes) -> bool:
