@@ -5,14 +5,24 @@ Usage::
     shoebox                       open the window
     shoebox FILE...               open the window with FILEs queued
     shoebox scan PATH... [-o OUT.xlsx|OUT.json|OUT.csv] [--type auto|receipt|invoice|cn_vat_invoice]
-                 [--engine auto|ppocr|hunyuan] [--model-dir DIR]
-                 [--task markdown|table|translate_en|translate_zh] [--date-order auto|DMY|MDY] [-q]
+                 [--engine auto|ppocr|hunyuan|server] [--model-dir DIR] [--server-url URL]
+                 [--task markdown|table|translate_en|translate_zh] [--date-order auto|DMY|MDY]
+                 [--no-memory] [-q]
+    shoebox learn REVIEWED.json [--all] [-q]
+    shoebox server-check URL      does the office HunyuanOCR server answer, and with what
+    shoebox serve [--host 127.0.0.1] [--port 8765]    the pipeline as a local HTTP service
     shoebox --version
 
 ``scan`` reads files (folders are walked, sorted, keeping supported files) with no window. Without ``-o``
 the JSON result goes to stdout; messages, notes and the progress bar go to stderr. One bad file gets a
 one-line error naming the file and the reason (``shoebox: error: /path/bad.jpg: <reason>``) and the
-batch goes on.
+batch goes on. The vendor memory (:mod:`desktop.core.memory`, in the same local database as the window's
+session) fills and checks vendor fields of every document, and possible duplicates are marked
+(``duplicate_of``), within the batch and against the documents the memory learned; ``--no-memory``
+reads without the memory (duplicates are then looked for within the batch only).
+
+``learn`` teaches the vendor memory from a JSON result (``shoebox scan``'s schema) that a clerk
+reviewed: every document marked ``"reviewed": true`` (``--all``: every document read).
 
 Exit status
 -----------
@@ -22,7 +32,8 @@ Exit status
 2     usage error (bad option, unknown output suffix)
 3     nothing could be read (no supported file, or every file failed), or the output could not
       be written
-4     the requested engine is unavailable (for example ``--engine hunyuan`` without the model)
+4     the requested engine is unavailable (for example ``--engine hunyuan`` without the model,
+      or ``--engine server`` when the server cannot be reached); ``server-check``: not usable
 5     the window could not be opened (PySide6 or the GUI package missing)
 130   interrupted (Ctrl+C); the documents already read are written
 ====  ==========================================================================================
@@ -71,7 +82,7 @@ EXIT_ENGINE_UNAVAILABLE = ExitCode.ENGINE_UNAVAILABLE
 EXIT_NO_WINDOW = ExitCode.NO_WINDOW
 EXIT_INTERRUPTED = ExitCode.INTERRUPTED
 
-SUBCOMMANDS = ("scan",)
+SUBCOMMANDS = ("scan", "learn", "server-check", "serve")
 TASKS = ("markdown", "table", "translate_en", "translate_zh")
 # The engine capability (desktop.core.engines.base.Engine.capabilities) each task needs.
 TASK_CAPABILITY = {"markdown": "markdown", "table": "table", "translate_en": "translate", "translate_zh": "translate"}
@@ -82,7 +93,8 @@ exit status:
   1    some files failed (the others are still written)
   2    usage error
   3    nothing could be read, or the output could not be written
-  4    the requested engine is unavailable (e.g. --engine hunyuan without the model)
+  4    the requested engine is unavailable (e.g. --engine hunyuan without the model,
+       or --engine server when the server cannot be reached)
   5    the window could not be opened
   130  interrupted
 """
@@ -90,6 +102,9 @@ exit status:
 TOP_HELP = f"""\
 usage: shoebox [FILE...]
        shoebox scan PATH... [-o OUT.xlsx|OUT.json|OUT.csv] [options]
+       shoebox learn REVIEWED.json [--all]
+       shoebox server-check URL
+       shoebox serve [--host 127.0.0.1] [--port 8765] [--token-file FILE]
        shoebox --version
 
 Shoebox reads receipts, invoices and Chinese VAT invoices on this computer (nothing leaves it).
@@ -98,6 +113,12 @@ Shoebox reads receipts, invoices and Chinese VAT invoices on this computer (noth
   shoebox FILE...      open the window with these files queued
   shoebox scan ...     read files without a window and write Excel, CSV or JSON
                        (`shoebox scan --help` for its options)
+  shoebox learn F.json teach the vendor memory from a reviewed JSON result
+  shoebox server-check URL
+                       does the office HunyuanOCR server at URL answer, which model it
+                       serves, and how long a probe page takes
+  shoebox serve        the scanning pipeline as an HTTP service on this computer
+                       (`shoebox serve --help`)
   shoebox --version    print the versions of Shoebox and its engines
 
 {EXIT_STATUS_HELP}"""
@@ -147,10 +168,12 @@ def build_scan_parser() -> argparse.ArgumentParser:
         help="document type (default: auto, detected per document)",
     )
     parser.add_argument(
-        "--engine", default="auto", choices=("auto", "ppocr", "hunyuan"),
-        help="auto (HunyuanOCR when a GPU and its model are present, else PP-OCR; the default), "
-             "ppocr (CPU) or hunyuan (GPU)",
+        "--engine", default="auto", choices=("auto", "ppocr", "hunyuan", "server"),
+        help="auto (the office server when one is configured and answers, else HunyuanOCR when a GPU "
+             "and its model are present, else PP-OCR; the default), ppocr (CPU), hunyuan (GPU) or "
+             "server (HunyuanOCR on the office server)",
     )
+    add_server_arguments(parser)
     parser.add_argument(
         "--model-dir", type=Path, metavar="DIR",
         help="the HunyuanOCR model folder (default: the one chosen in the window's settings, "
@@ -161,8 +184,50 @@ def build_scan_parser() -> argparse.ArgumentParser:
         "--date-order", type=_date_order, default="auto", metavar="{auto,DMY,MDY}",
         help="how to read ambiguous dates such as 03/04/2024 (default: auto, from the document)",
     )
+    parser.add_argument("--no-memory", dest="memory", action="store_false",
+                        help="do not use the vendor memory (no vendor values from earlier documents; "
+                             "duplicates looked for within this batch only)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no notes; errors only")
     return parser
+
+
+def build_learn_parser() -> argparse.ArgumentParser:
+    """The ``shoebox learn`` argument parser (its ``error`` raises instead of exiting)."""
+    parser = _Parser(
+        prog=f"{_PROG} learn",
+        description="Teach the vendor memory from a reviewed JSON result (the schema shoebox scan writes): "
+                    "vendor name, address, tax ID, document type and currency, and where total and date "
+                    "are printed.",
+    )
+    parser.add_argument("result", type=Path, metavar="REVIEWED.json", help="a JSON result a clerk checked")
+    parser.add_argument("--all", action="store_true",
+                        help="learn every document read, not only those marked \"reviewed\": true")
+    parser.add_argument("-q", "--quiet", action="store_true", help="errors only")
+    return parser
+
+
+def add_server_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--server-url``, ``--allow-public-server`` and ``--max-in-flight`` (scan and serve)."""
+    parser.add_argument(
+        "--server-url", metavar="URL",
+        help="the office HunyuanOCR server (OpenAI-compatible, e.g. http://gpu-box:8000/v1; default: "
+             "$SHOEBOX_SERVER_URL, then Settings). Its API key: $SHOEBOX_SERVER_API_KEY or Settings",
+    )
+    parser.add_argument("--allow-public-server", action="store_true",
+                        help="accept a server whose address is not loopback or private-network")
+    parser.add_argument("--max-in-flight", type=int, metavar="N",
+                        help="pages sent to the server at once (default: Settings, 4)")
+
+
+def server_config_from_args(args: argparse.Namespace) -> Any:
+    """The office-server configuration the command-line options ask for, or ``None`` when they set
+    nothing (then the engine factory reads the environment and the settings itself)."""
+    if not (args.server_url or args.allow_public_server or args.max_in_flight):
+        return None
+    from desktop.core.engines.server import ServerConfig
+
+    return ServerConfig.from_settings(url=args.server_url, allow_public=True if args.allow_public_server else None,
+                                      max_in_flight=args.max_in_flight)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -174,10 +239,17 @@ def _pipeline() -> ModuleType:
     return importlib.import_module("desktop.core.pipeline")
 
 
-def _create_engine(name: str, model_dir: Path | None, notes: list[str]) -> Any:
+def _create_engine(name: str, model_dir: Path | None, notes: list[Diagnostic], **kwargs: Any) -> Any:
     from desktop.core.engines import create_engine
 
-    return create_engine(name, model_dir, notes=notes)
+    return create_engine(name, model_dir, notes=notes, **kwargs)
+
+
+def _open_memory() -> Any:
+    """The vendor memory in the user's data folder (:class:`desktop.core.memory.VendorMemory`)."""
+    from desktop.core.memory import VendorMemory
+
+    return VendorMemory()
 
 
 def _gui_main() -> Any:
@@ -200,6 +272,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "scan":
         return scan_main(args[1:])
+    if args and args[0] == "learn":
+        return learn_main(args[1:])
+    if args and args[0] == "server-check":
+        return server_check_main(args[1:])
+    if args and args[0] == "serve":
+        from desktop.service.cli import serve_main
+
+        return serve_main(args[1:])
     if args and args[0] in ("-V", "--version"):
         print(version_text())
         return EXIT_OK
@@ -290,7 +370,8 @@ def _worth_a_note(warning: Diagnostic) -> bool:
 
 def scan_main(argv: Sequence[str]) -> int:
     """``shoebox scan``: see the module docstring. Returns the exit status."""
-    from desktop.core.model import Document
+    from desktop.core.export import EXPORT_SUFFIXES, ExportError, export
+    from desktop.core.model import Document, ScanResult
 
     parser = build_scan_parser()
     try:
@@ -299,9 +380,30 @@ def scan_main(argv: Sequence[str]) -> int:
         return EXIT_USAGE
     except SystemExit as exc:  # --help
         return int(exc.code or 0)
+
     out: Path | None = Path(args.output) if args.output else None
-    if out is not None and (status := _check_output(parser, out)) is not None:
-        return status
+    if out is not None:
+        if out.suffix.lower() not in EXPORT_SUFFIXES:
+            try:
+                parser.error(f"cannot tell the format of {out}: use a name ending in "
+                             f"{', '.join(EXPORT_SUFFIXES)}")
+            except _UsageError:
+                return EXIT_USAGE
+        if out.is_dir():
+            print(f"{_PROG}: error: Could not write {out}: it is a folder", file=sys.stderr)
+            return EXIT_NOTHING_DONE
+        if not out.parent.is_dir():
+            print(f"{_PROG}: error: Could not write {out}: the folder {out.parent} does not exist",
+                  file=sys.stderr)
+            return EXIT_NOTHING_DONE
+        from desktop.core.export import check_writable
+        from desktop.core.inputs import printable
+
+        try:
+            check_writable(out)  # now, not after an hour of reading
+        except ExportError as exc:
+            print(f"{_PROG}: error: {printable(str(exc))}", file=sys.stderr)
+            return EXIT_NOTHING_DONE
 
     console = _Console(args.quiet)
     try:
@@ -309,6 +411,7 @@ def scan_main(argv: Sequence[str]) -> int:
     except ImportError as exc:  # a broken installation
         console.error(f"the scanning pipeline cannot load: {exc}")
         return EXIT_NOTHING_DONE
+
     files, documents = pipeline.collect_inputs(args.paths)
     documents = list(documents)
     for doc in documents:
@@ -318,71 +421,6 @@ def scan_main(argv: Sequence[str]) -> int:
             console.error(f"no supported files in {', '.join(args.paths)}")
         return EXIT_NOTHING_DONE
 
-    engine = _start_engine(args, console)
-    if isinstance(engine, int):
-        return engine
-    options = pipeline.ScanOptions(
-        document_type=args.document_type,
-        date_order=None if args.date_order == "auto" else args.date_order,
-        task=args.task,
-    )
-    read: list[Any] = []
-    interrupted = False
-    try:
-        _scan_files(pipeline, files, engine, options, console, Document, read)
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        close = getattr(engine, "close", None)
-        if callable(close):
-            close()
-    documents += read
-    if interrupted:
-        if not read:
-            console.error(diag(Code.INTERRUPTED).message())
-            return EXIT_INTERRUPTED
-        # Ctrl+C after an hour of reading keeps that hour: what was read is written, and said so
-        console.error(diag(Code.INTERRUPTED_WRITING, done=len({d.source for d in read}), files=len(files),
-                           count=len(read)).message())
-
-    status = _write_documents(documents, out, console, interrupted=interrupted)
-    if status is not None:
-        return status
-    if interrupted:
-        return EXIT_INTERRUPTED
-    return exit_code_for([doc.error for doc in documents if doc.error is not None],
-                         any_read=any(doc.error is None for doc in documents))
-
-
-def _check_output(parser: argparse.ArgumentParser, out: Path) -> int | None:
-    """``-o OUT`` checked before anything is read (format, folder, writable); ``None`` or the status."""
-    from desktop.core.export import EXPORT_SUFFIXES, ExportError, check_writable
-    from desktop.core.inputs import printable
-
-    if out.suffix.lower() not in EXPORT_SUFFIXES:
-        try:
-            parser.error(f"cannot tell the format of {out}: use a name ending in {', '.join(EXPORT_SUFFIXES)}")
-        except _UsageError:
-            return EXIT_USAGE
-    if out.is_dir():
-        print(f"{_PROG}: error: Could not write {out}: it is a folder", file=sys.stderr)
-        return EXIT_NOTHING_DONE
-    if not out.parent.is_dir():
-        print(f"{_PROG}: error: Could not write {out}: the folder {out.parent} does not exist", file=sys.stderr)
-        return EXIT_NOTHING_DONE
-    try:
-        check_writable(out)  # now, not after an hour of reading
-    except ExportError as exc:
-        print(f"{_PROG}: error: {printable(str(exc))}", file=sys.stderr)
-        return EXIT_NOTHING_DONE
-    return None
-
-
-def _start_engine(args: argparse.Namespace, console: _Console) -> Any:
-    """The engine ``--engine``/``--model-dir`` ask for, loaded once (its notes on stderr); or the exit
-    status (``EXIT_ENGINE_UNAVAILABLE``) when it cannot run."""
-    from desktop.core.engines import EngineError
-
     model_dir = args.model_dir
     if model_dir is None:
         from desktop.core.settings import Settings
@@ -390,8 +428,15 @@ def _start_engine(args: argparse.Namespace, console: _Console) -> Any:
         saved = Settings.load().model_dir
         model_dir = Path(saved) if saved else None
     notes: list[Diagnostic] = []
+    from desktop.core.engines import EngineError
+
     try:
-        engine = _create_engine(args.engine, model_dir, notes)
+        server = server_config_from_args(args)
+    except EngineError as exc:
+        console.error(str(exc))
+        return EXIT_ENGINE_UNAVAILABLE
+    try:
+        engine = _create_engine(args.engine, model_dir, notes, **({"server": server} if server else {}))
     except EngineError as exc:  # EngineUnavailable and engines that fail to load
         console.error(f"the {args.engine} engine is unavailable: {exc}")
         return EXIT_ENGINE_UNAVAILABLE
@@ -411,14 +456,44 @@ def _start_engine(args: argparse.Namespace, console: _Console) -> Any:
         console.note(f"engine: {describe()}")
     if args.task and TASK_CAPABILITY[args.task] not in getattr(engine, "capabilities", frozenset()):
         console.note(f"note: --task {args.task} needs HunyuanOCR; the {engine.name} engine skips it")
-    return engine
 
+    options = pipeline.ScanOptions(
+        document_type=args.document_type,
+        date_order=None if args.date_order == "auto" else args.date_order,
+        task=args.task,
+    )
+    memory = _memory_for_scan(args.memory, console)
+    options.memory = memory
+    known = _known_documents(memory, console) if memory is not None else []
+    read: list[Any] = []
+    interrupted = False
+    try:
+        _scan_files(pipeline, files, engine, options, console, Document, read)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        close = getattr(engine, "close", None)
+        if callable(close):
+            close()
+        if memory is not None:
+            memory.close()
+    documents += read
+    if interrupted:
+        if not read:
+            console.error(diag(Code.INTERRUPTED).message())
+            return EXIT_INTERRUPTED
+        # Ctrl+C after an hour of reading keeps that hour: what was read is written, and said so
+        console.error(diag(Code.INTERRUPTED_WRITING, done=len({d.source for d in read}), files=len(files),
+                           count=len(read)).message())
+    _mark_duplicates(documents, known, console)
 
-def _write_documents(documents: list[Any], out: Path | None, console: _Console, *, interrupted: bool) -> int | None:
-    """Write the result to ``out`` (by its suffix) or as JSON to stdout; ``None``, or the status on failure."""
-    from desktop.core.export import ExportError, export
-    from desktop.core.model import ScanResult
+    from desktop.core.flags import flagged_fields
 
+    to_check = sum(len(flagged_fields(d)) for d in documents)
+    if to_check:
+        docs_n = sum(1 for d in documents if flagged_fields(d))
+        console.note(f"to check: {to_check} field{'s' if to_check != 1 else ''} in {docs_n} "
+                     f"document{'s' if docs_n != 1 else ''} (needs_review in the JSON, the Problems sheet in xlsx)")
     if out is not None:
         try:
             export(documents, out)
@@ -427,11 +502,101 @@ def _write_documents(documents: list[Any], out: Path | None, console: _Console, 
             return EXIT_INTERRUPTED if interrupted else EXIT_NOTHING_DONE
         (console.always if interrupted else console.note)(
             f"wrote {len(documents)} document{'s' if len(documents) != 1 else ''} to {out}")
+    else:
+        status = _write_stdout(ScanResult(documents).to_json() + "\n")
+        if status is not None:
+            return EXIT_INTERRUPTED if interrupted else status
+    if interrupted:
+        return EXIT_INTERRUPTED
+
+    return exit_code_for([doc.error for doc in documents if doc.error is not None],
+                         any_read=any(doc.error is None for doc in documents))
+
+
+def _memory_for_scan(wanted: bool, console: _Console) -> Any:
+    """The vendor memory for ``shoebox scan`` (``None`` with ``--no-memory`` or when it cannot open)."""
+    from desktop.core.diagnostics import Code, diag
+
+    if not wanted:
         return None
-    status = _write_stdout(ScanResult(documents).to_json() + "\n")
-    if status is not None:
-        return EXIT_INTERRUPTED if interrupted else status
-    return None
+    try:
+        return _open_memory()
+    except Exception as exc:
+        console.note(f"note: {diag(Code.MEMORY_UNAVAILABLE, detail=str(exc)).message()}; reading without it")
+        return None
+
+
+def _known_documents(memory: Any, console: _Console) -> list[dict[str, Any]]:
+    try:
+        return list(memory.known_documents())
+    except Exception as exc:
+        console.note(f"note: the vendor memory's documents cannot be read ({exc}); "
+                     "duplicates are looked for within this batch only")
+        return []
+
+
+def _mark_duplicates(documents: list[Any], known: list[dict[str, Any]], console: _Console) -> None:
+    """Mark possible duplicates (``duplicate_of``) in batch order; one note per duplicate on stderr."""
+    from desktop.core.diagnostics import Code, diag
+    from desktop.core.duplicates import DuplicateChecker
+
+    checker = DuplicateChecker(known=list(known))
+    for doc in documents:
+        mark = checker.check(doc)
+        if mark:
+            first, last = mark["pages"]
+            pages = f" page {first}" if first == last else f" pages {first}-{last}"
+            note = diag(Code.POSSIBLE_DUPLICATE, source=f"{mark['source']}{pages}", reason=mark["reason"])
+            console.note(f"note: {doc.source}: {note.message()}")
+
+
+def learn_main(argv: Sequence[str]) -> int:
+    """``shoebox learn``: see the module docstring. Returns the exit status."""
+    from desktop.core.model import ScanResult
+
+    parser = build_learn_parser()
+    try:
+        args = parser.parse_args(list(argv))
+    except _UsageError:
+        return EXIT_USAGE
+    except SystemExit as exc:  # --help
+        return int(exc.code or 0)
+    console = _Console(args.quiet)
+    try:
+        result = ScanResult.load(args.result)
+    except OSError as exc:
+        console.error(f"{args.result}: cannot be read ({exc.strerror or exc})")
+        return EXIT_NOTHING_DONE
+    except (ValueError, KeyError, TypeError) as exc:
+        console.error(f"{args.result}: not a Shoebox JSON result ({exc})")
+        return EXIT_NOTHING_DONE
+    chosen = [d for d in result.documents if not d.error and (args.all or d.reviewed)]
+    if not chosen:
+        read = sum(1 for d in result.documents if not d.error)
+        hint = " (none is marked \"reviewed\": true; --all learns every document)" if read else ""
+        console.error(f"{args.result}: no document to learn from{hint}")
+        return EXIT_NOTHING_DONE
+    try:
+        memory = _open_memory()
+    except Exception as exc:
+        console.error(f"the vendor memory cannot be opened: {exc}")
+        return EXIT_NOTHING_DONE
+    learned = 0
+    try:
+        for doc in chosen:
+            lesson = memory.learn(doc)
+            if lesson is None:
+                console.note(f"note: {doc.source}: no vendor name or tax ID to learn")
+                continue
+            learned += 1
+        vendors = len(memory.profiles())
+    finally:
+        memory.close()
+    if not learned:
+        return EXIT_NOTHING_DONE
+    console.note(f"learned from {learned} document{'s' if learned != 1 else ''}; "
+                 f"the vendor memory knows {vendors} vendor{'s' if vendors != 1 else ''}")
+    return EXIT_OK
 
 
 class _Throughput:
@@ -485,45 +650,107 @@ def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: A
                 document_cls: type, results: list[Any]) -> list[Any]:
     """Scan every file with a progress bar on stderr (files, pages done, pages per minute, time left);
     one line on stderr per file that failed. Documents are appended to ``results`` as each file is
-    read, so a Ctrl+C (``KeyboardInterrupt``, re-raised) leaves the files read so far there."""
+    read, so a Ctrl+C (``KeyboardInterrupt``, re-raised) leaves the files read so far there.
+
+    An engine that reads pages concurrently (``engine.concurrency`` > 1: the office-server engine,
+    its pages in flight) gets that many files at once; results and messages stay in file order.
+    """
     from tqdm import tqdm
 
     from desktop.core.inputs import printable
+    from desktop.core.progress import Throughput
 
     bar = tqdm(total=len(files), unit="file", file=sys.stderr, dynamic_ncols=True,
                disable=True if console.quiet else None)
     console.bar = bar
-    rate = _Throughput(len(files))
-    try:
-        for path in files:
-            bar.set_postfix_str(f"{printable(Path(path).name)} · {rate.text()}", refresh=True)
+    rate = Throughput(len(files))
+    workers = int(getattr(engine, "concurrency", 1) or 1)
+    concurrent = workers > 1 and len(files) > 1
 
-            def progress(p: Any, _name: str = printable(Path(path).name)) -> None:
-                rate.page(p.page, p.pages, getattr(p, "message", "") == "done")
+    def scan_one(path: Path) -> list[Any]:
+        def progress(p: Any, _name: str = printable(Path(path).name)) -> None:
+            if concurrent:  # several files at once: the rate is counted per file finished
                 bar.set_postfix_str(f"{_name} page {p.page}/{p.pages} · {rate.text()}", refresh=True)
+                return
+            rate.page(p.page, p.pages, getattr(p, "message", "") == "done")
+            bar.set_postfix_str(f"{_name} page {p.page}/{p.pages} · {rate.text()}", refresh=True)
 
+        try:
+            docs = list(pipeline.scan_file(path, engine, options, progress=progress))
+        except Exception as exc:  # the pipeline promises not to raise; keep the batch going if it does
+            log.exception("scanning %s failed", path)
+            docs = [document_cls(source=str(path), error=diag(Code.UNEXPECTED, detail=f"{type(exc).__name__}: {exc}"))]
+        return docs or [document_cls(source=str(path), error=diag(Code.NOTHING_READ))]
+
+    def report(docs: list[Any]) -> None:
+        for doc in docs:
+            if doc.error:
+                console.error(f"{doc.source}: {doc.error.message()}")
+                continue
+            for page in doc.page_results:  # read, but worth a look: blank, repaired, page failures
+                for warning in page.warnings:
+                    if _worth_a_note(warning):
+                        console.note(f"note: {doc.source}: page {page.number}: {warning.message()}")
+        results.extend(docs)
+        if concurrent:
+            pages = sum(len(doc.page_results) for doc in docs)
+            rate.page(pages, pages, True)
+        rate.file_done()
+        bar.update(1)
+
+    try:
+        if concurrent:
+            from concurrent.futures import ThreadPoolExecutor
+
+            pool = ThreadPoolExecutor(max_workers=min(workers, len(files)), thread_name_prefix="shoebox-scan")
             try:
-                docs = list(pipeline.scan_file(path, engine, options, progress=progress))
-            except Exception as exc:  # the pipeline promises not to raise; keep the batch going if it does
-                log.exception("scanning %s failed", path)
-                docs = [document_cls(source=str(path), error=diag(Code.UNEXPECTED, detail=f"{type(exc).__name__}: {exc}"))]
-            if not docs:
-                docs = [document_cls(source=str(path), error=diag(Code.NOTHING_READ))]
-            for doc in docs:
-                if doc.error:
-                    console.error(f"{doc.source}: {doc.error.message()}")
-                    continue
-                for page in doc.page_results:  # read, but worth a look: blank, repaired, page failures
-                    for warning in page.warnings:
-                        if _worth_a_note(warning):
-                            console.note(f"note: {doc.source}: page {page.number}: {warning.message()}")
-            results.extend(docs)
-            rate.file_done()
-            bar.update(1)
+                for docs in pool.map(scan_one, files):
+                    report(docs)
+            finally:  # Ctrl+C: no new file starts; the engine's close() ends the requests in flight
+                pool.shutdown(wait=False, cancel_futures=True)
+        else:
+            for path in files:
+                bar.set_postfix_str(f"{printable(Path(path).name)} · {rate.text()}", refresh=True)
+                report(scan_one(path))
     finally:
         bar.close()
         console.bar = None
     return results
+
+
+def server_check_main(argv: Sequence[str]) -> int:
+    """``shoebox server-check URL``: prints what the server is and how fast a probe page comes back.
+
+    Returns 0 when the server is usable, 4 when not, 2 for a usage error.
+    """
+    parser = _Parser(prog=f"{_PROG} server-check",
+                     description="Check an office HunyuanOCR server (OpenAI-compatible, e.g. vLLM): does it "
+                                 "answer, which model and revision it serves, its context length, and the "
+                                 "round trip of a probe page. The API key comes from $SHOEBOX_SERVER_API_KEY "
+                                 "or Settings.")
+    parser.add_argument("url", metavar="URL", help="e.g. http://gpu-box:8000/v1")
+    parser.add_argument("--allow-public-server", action="store_true",
+                        help="accept an address that is not loopback or private-network")
+    parser.add_argument("--model", default="", help="the served model name to check (default: the HunyuanOCR one)")
+    try:
+        args = parser.parse_args(list(argv))
+    except _UsageError:
+        return EXIT_USAGE
+    except SystemExit as exc:  # --help
+        return int(exc.code or 0)
+    from desktop.core.engines.base import EngineError
+    from desktop.core.engines.server import ServerConfig, server_check
+
+    try:
+        config = ServerConfig.from_settings(url=args.url, allow_public=True if args.allow_public_server else None,
+                                            model=args.model or None)
+        assert config is not None
+        report = server_check(config)
+    except EngineError as exc:  # refused by the privacy policy, or the name does not resolve
+        print(f"{_PROG}: error: {exc}", file=sys.stderr)
+        return EXIT_ENGINE_UNAVAILABLE
+    print("\n".join(report.lines()))
+    return EXIT_OK if report.ok else EXIT_ENGINE_UNAVAILABLE
 
 
 def _write_stdout(text: str) -> int | None:

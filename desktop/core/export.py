@@ -9,9 +9,12 @@ JSON
 
 Excel (.xlsx, written with openpyxl)
     ``Documents``: one row per document. Leading columns *Source file*, *Pages*, *Document type*,
-    *Status* (``Error: ...``, ``Reviewed`` or ``Not reviewed``) and *Problems* (the number of validation
-    problems), then one column per canonical field in :func:`desktop.core.doctypes.canonical_fields`
-    order with its English label (fields outside the canonical list follow, headed by their name).
+    *Status* (``Error: ...``, ``Reviewed`` or ``Not reviewed``), *Problems* (the number of fields to
+    check: :func:`desktop.core.flags.flagged_fields`, the same count as the app's queue badge) and
+    *Duplicate of* (``<earlier source> p. <pages> (<reason>)`` for a possible duplicate,
+    ``Document.duplicate_of``; also a row in ``Problems``), then one column per canonical field in
+    :func:`desktop.core.doctypes.canonical_fields` order with its English label (fields outside the
+    canonical list follow, headed by their name).
     Values keep their meaning as Excel types:
 
     - ``date`` fields: real dates (``number_format`` ``yyyy-mm-dd``); dates before 1900-03-01 stay text,
@@ -33,8 +36,9 @@ Excel (.xlsx, written with openpyxl)
     well). ``Tax by rate`` (only when some document carries e-invoice data with a VAT breakdown,
     ``Document.extras["tax_breakdown"]``): one row per rate with category, rate, taxable amount, tax and
     exemption reason; the Documents sheet and the CSV then have a *Tax by rate* column summing it up.
-    ``Problems``: one row per problem (document, field, message), including unreadable files and cells
-    that had to be cut. ``Tables`` (only when some document carries HTML tables, as HunyuanOCR's table
+    ``Problems``: one row per field to check (document, field, why: the failed check, "low confidence
+    (62%)" or "empty"), exactly the fields the app tints, plus unreadable files and cells that had to be
+    cut. ``Tables`` (only when some document carries HTML tables, as HunyuanOCR's table
     and markdown tasks give): each table parsed into rows (``colspan``/``rowspan`` laid out on a grid),
     one block per table headed by its source and page.
 
@@ -80,6 +84,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import IO, Any
 
+from desktop.core import flags
 from desktop.core.doctypes import canonical_fields, document_types
 from desktop.core.model import Document, ScanResult
 
@@ -112,7 +117,7 @@ _XML_ILLEGAL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uf
 _PLAIN_NUMBER_RE = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")
 _TIME_RE = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2}))?")
 
-LEADING_COLUMNS = ("Source file", "Pages", "Document type", "Status", "Problems")
+LEADING_COLUMNS = ("Source file", "Pages", "Document type", "Status", "Problems", "Duplicate of")
 
 # Line-item keys the extraction gives, in column order, with the ones that hold numbers.
 _ITEM_KEY_ORDER = ("line_id", "parent_line_id", "description", "quantity", "unit", "unit_code", "unit_price",
@@ -193,7 +198,17 @@ def export_xlsx(documents: Sequence[Document], path: str | os.PathLike[str]) -> 
     Raises:
         ExportError: the file could not be written.
     """
-    _atomic_write(path, lambda fh: _build_workbook(documents).save(fh))
+    _atomic_write(path, lambda fh: fh.write(_workbook_bytes(documents)))
+
+
+def _workbook_bytes(documents: Sequence[Document]) -> bytes:
+    """The .xlsx file in memory. openpyxl writes through a ``ZipFile``: when the disk fills up under
+    it, the half-written archive's ``__del__`` later prints "Exception ignored ... seek of closed
+    file" on stderr; building the file in memory first leaves the disk write (and its one clear
+    error) to :func:`_atomic_write`."""
+    buf = io.BytesIO()
+    _build_workbook(documents).save(buf)
+    return buf.getvalue()
 
 
 # --------------------------------------------------------------------------------------------------
@@ -203,7 +218,7 @@ def export_xlsx(documents: Sequence[Document], path: str | os.PathLike[str]) -> 
 @dataclass(frozen=True)
 class _Column:
     header: str
-    kind: str  # "source" | "pages" | "type" | "status" | "problems" | "field"
+    kind: str  # "source" | "pages" | "type" | "status" | "problems" | "duplicate" | "field"
     field: str | None = None
     type: str = "text"  # the canonical field type for field columns
 
@@ -216,6 +231,7 @@ def _document_columns(documents: Iterable[Document]) -> list[_Column]:
         _Column("Document type", "type"),
         _Column("Status", "status"),
         _Column("Problems", "problems"),
+        _Column("Duplicate of", "duplicate"),
     ]
     cols += [_Column(spec.label_for("en"), "field", spec.name, spec.type) for spec in specs.values()]
     extra: list[str] = []
@@ -274,6 +290,16 @@ def _field_text(doc: Document, name: str) -> str | None:
     return None if value is None else str(value)
 
 
+def _duplicate_text(doc: Document) -> str | None:
+    """``"<earlier source> p. <pages> (<reason>)"`` for a possible duplicate (``Document.duplicate_of``)."""
+    mark = doc.duplicate_of
+    if not mark:
+        return None
+    first, last = (list(mark.get("pages") or [1, 1]) + [1, 1])[:2]
+    pages = str(first) if first == last else f"{first}-{last}"
+    return f"{mark.get('source')} p. {pages} ({mark.get('reason')})"
+
+
 def _plain_cell(doc: Document, col: _Column) -> str | int | None:
     """The value of a column as JSON has it (text / int), for the CSV."""
     if col.kind == "source":
@@ -285,7 +311,9 @@ def _plain_cell(doc: Document, col: _Column) -> str | int | None:
     if col.kind == "status":
         return _status(doc)
     if col.kind == "problems":
-        return len(doc.problems())
+        return len(flags.flagged_fields(doc))
+    if col.kind == "duplicate":
+        return _duplicate_text(doc)
     if col.kind == "tax_rates":
         return tax_rates_text(doc)
     return _field_text(doc, col.field or "")
@@ -487,15 +515,20 @@ def _build_workbook(documents: Sequence[Document]) -> Any:
         pages = _pages_text(doc)
         if doc.error:
             problems.append((doc.source, pages, "", f"could not be read: {doc.error.message()}"))
-        for name, problem in doc.problems():
-            problems.append((doc.source, pages, labels.get(name, name), problem.message()))
+        keys = flags.key_fields(doc.document_type)
+        for name in flags.flagged_fields(doc):
+            f = doc.fields.get(name)
+            reason = flags.flag_reason(f, name in keys) if f is not None else "empty: not found on the page"
+            problems.append((doc.source, pages, labels.get(name, name), reason or ""))
+        if doc.duplicate_of:
+            problems.append((doc.source, pages, "", f"possible duplicate of {_duplicate_text(doc)}"))
         for col_no, col in enumerate(columns, start=1):
             where = (doc.source, pages, col.header)
             if col.kind == "field":
                 sheet.put(sheet.row, col_no, _field_text(doc, col.field or ""),
                           kind=_KIND_BY_FIELD_TYPE.get(col.type, "text"), where=where)
             elif col.kind == "problems":
-                sheet.put(sheet.row, col_no, len(doc.problems()), kind="int")
+                sheet.put(sheet.row, col_no, len(flags.flagged_fields(doc)), kind="int")
             else:
                 sheet.put(sheet.row, col_no, _plain_cell(doc, col), where=where)
     sheet.finish()

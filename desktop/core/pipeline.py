@@ -62,6 +62,7 @@ from desktop.core.model import Document, Field, Line, PageResult
 __all__ = [
     "TASKS",
     "Cancelled",
+    "apply_memory",
     "Progress",
     "ScanOptions",
     "collect_inputs",
@@ -95,6 +96,8 @@ class ScanOptions:
             ``table``).
         auto_rotate: detect pages lying on their side or upside down and read them upright.
         decode_qr: look for QR codes on rendered pages.
+        memory: a :class:`~desktop.core.memory.VendorMemory` applied to every document after its
+            fields are extracted (``None``: no vendor memory).
     """
 
     document_type: str = "auto"
@@ -102,6 +105,7 @@ class ScanOptions:
     task: str | None = None
     auto_rotate: bool = True
     decode_qr: bool = True
+    memory: Any = None
 
 
 @dataclass
@@ -264,12 +268,13 @@ def _read_zoomed(page: Any, engine: Engine, image: np.ndarray, scale: float) -> 
     the whole-page render left its text too small; ``None`` when it did not."""
     from desktop.core import tiling
 
-    plan = tiling.plan_zoom(page.width, page.height, image, scale, engine.max_pixels)
+    plan = tiling.plan_zoom(page.width, page.height, image, scale, engine.max_pixels, region_render=True)
     if plan is None:
         return None
     host = engine.page_host()
     return tiling.read_zoomed(lambda budget: host.render(page, budget), lambda tile: read_image(engine, tile).lines,
-                              plan, page.width, page.height, engine.max_pixels)
+                              plan, page.width, page.height, engine.max_pixels,
+                              render_region=lambda box, scale: host.render_region(page, box, scale))
 
 
 def _read_page(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: bool = True) -> _PageRead:
@@ -355,8 +360,15 @@ def _reason(exc: BaseException) -> Diagnostic:
 
 # -- fields ------------------------------------------------------------------------------------------
 
-def _own_fields(pages: list[PageResult], document_type: str, date_order: str | None, qr: list[str]) -> tuple[dict[str, Field], list[dict[str, Any]]]:
+def _own_fields(pages: list[PageResult], document_type: str, date_order: str | None, qr: list[str],
+                doc: Document | None = None) -> tuple[dict[str, Field], list[dict[str, Any]]]:
+    """Shoebox's own extraction; records the field model's version on ``doc`` (``extras["field_model"]``)."""
     result = _extraction().extract_fields(pages, document_type, date_order=date_order, qr_payloads=tuple(qr))
+    if doc is not None:
+        if result.model_version:
+            doc.extras["field_model"] = result.model_version
+        else:
+            doc.extras.pop("field_model", None)
     return dict(result.fields), list(result.line_items)
 
 
@@ -413,13 +425,13 @@ def _extract(doc: Document, reads: list[_PageRead], engine: Engine | None, optio
             notes.append(diag(Code.MODEL_NO_FIELDS, engine=engine.name))
         else:
             fields, items = model
-            own = _own_fields(pages, doc.document_type, options.date_order, qr)
+            own = _own_fields(pages, doc.document_type, options.date_order, qr, doc)
             for name, f in own[0].items():  # complete what the model missed from our own reading
                 if name not in fields or fields[name].value is None:
                     fields[name] = f
             doc.fields, doc.line_items = fields, items or own[1]
             return
-    doc.fields, doc.line_items = _own_fields(pages, doc.document_type, options.date_order, qr)
+    doc.fields, doc.line_items = _own_fields(pages, doc.document_type, options.date_order, qr, doc)
 
 
 def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, options: ScanOptions,
@@ -444,15 +456,16 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
     from desktop.core.boundaries import PageRange, document_ranges
 
     structured, structured_problem = einvoice.structured_for(source)
-    try:
-        ranges = document_ranges(results) or [PageRange(results[0].number, results[-1].number)]
-    except Exception as exc:
-        log.warning("splitting %s failed: %s", name, exc)
-        ranges = [PageRange(results[0].number, results[-1].number,
-                            [diag(Code.PAGE_BOUNDARIES_FAILED, reason=_reason(exc))])]
-    if structured is not None:
+    if structured is not None:  # one e-invoice: its pages are one document, nothing to decide
         ranges = [PageRange(results[0].number, results[-1].number,
                             [diag(Code.PAGES_JOINED_EINVOICE)] if len(results) > 1 else [])]
+    else:
+        try:
+            ranges = document_ranges(results) or [PageRange(results[0].number, results[-1].number)]
+        except Exception as exc:
+            log.warning("splitting %s failed: %s", name, exc)
+            ranges = [PageRange(results[0].number, results[-1].number,
+                                [diag(Code.PAGE_BOUNDARIES_FAILED, reason=_reason(exc))])]
     documents: list[Document] = []
     for rng in ranges:
         first, last = rng.first, rng.last
@@ -461,6 +474,9 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
             continue
         doc = Document(source=str(source), pages=(first, last), engine=engine.name,
                        page_results=[r.result for r in part])
+        model = getattr(engine, "model_name", None)
+        if isinstance(model, str) and model:
+            doc.extras["engine_model"] = model  # e.g. the office server's model and HunyuanOCR version
         qr = list(dict.fromkeys(p for r in part for p in r.qr))
         notes: list[Diagnostic] = list(rng.notes)
         if qr:
@@ -476,9 +492,38 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
             einvoice.apply_to_document(doc, structured, forced_type=forced)
         elif structured_problem:
             notes.append(structured_problem)
+        notes.extend(apply_memory(doc, options))
         doc.notes = notes
         documents.append(doc)
     return documents
+
+
+def apply_memory(doc: Document, options: ScanOptions) -> list[Diagnostic]:
+    """The vendor memory step, after field extraction (:meth:`VendorMemory.apply`, in place).
+
+    When a strongly matched profile has another document type and the type was detected (``auto``),
+    the fields are read again as that type first. A memory failure is a note; the document stays.
+
+    Returns:
+        Notes for ``extras["notes"]`` (empty when all went well or there is no memory).
+    """
+    memory = options.memory
+    if memory is None or doc.error:
+        return []
+    try:
+        from desktop.core.memory import STRONG_MATCH
+
+        match = memory.apply(doc)
+        suggested = (doc.extras.get("memory") or {}).get("document_type")
+        if match is not None and suggested and options.document_type == "auto" and match.score >= STRONG_MATCH:
+            again = reextract(doc, suggested, options.date_order)
+            doc.document_type, doc.fields, doc.line_items = again.document_type, again.fields, again.line_items
+            memory.apply(doc, match)
+            doc.extras["memory"]["document_type_from_memory"] = True
+    except Exception as exc:
+        log.exception("the vendor memory failed on %s", doc.source)
+        return [diag(Code.MEMORY_UNAVAILABLE, detail=str(exc) or type(exc).__name__)]
+    return []
 
 
 def _attach_tasks(doc: Document, reads: list[_PageRead], options: ScanOptions) -> None:
@@ -575,8 +620,13 @@ def scan_file(
     except EngineInterrupted:  # stopped while the engine read the fields
         raise Cancelled([], path) from None
     seconds = time.perf_counter() - started
+    from desktop.core.duplicates import content_hash
+
+    digest = content_hash(path)
     for d in documents:
         d.extras.setdefault("seconds", round(seconds, 3))
+        if digest:
+            d.extras["content_hash"] = digest
     if progress is not None:
         progress(Progress(path, number, max(total, number), "done"))
     return documents
@@ -621,6 +671,9 @@ def reextract(document: Document, document_type: str, date_order: str | None = N
     result = _extraction().extract_fields(doc.page_results, document_type, date_order=date_order, qr_payloads=tuple(qr))
     doc.fields = dict(result.fields)
     doc.line_items = list(result.line_items)
+    doc.extras.pop("field_model", None)
+    if result.model_version:
+        doc.extras["field_model"] = result.model_version
     data = (document.extras.get("einvoice") or {}).get("data")
     if data:  # the e-invoice's own data wins again over the new reading of the page
         from desktop.core import einvoice

@@ -38,20 +38,43 @@ from PySide6.QtWidgets import (
     QStyleOptionViewItem,
 )
 
+from desktop.core import flags
 from desktop.core.diagnostics import Diagnostic
 from desktop.core.model import Document, Field
-from desktop.core.review import attention_count, field_checks
 from desktop.core.session import SessionStore, status_of
+
+LOW_CONFIDENCE = 0.6
+"""Outline colour threshold for recognised lines in the viewer (the engine's line confidence). Fields
+are flagged by :mod:`desktop.core.flags`, not by this number."""
 
 COL_FILE, COL_TYPE, COL_STATUS, COL_ATTENTION = range(4)
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
 
+def key_fields(document_type: str | None) -> frozenset[str]:
+    """The fields of ``document_type`` that must not stay empty (``key_fields`` in its doctype JSON)."""
+    return flags.key_fields(document_type)
+
+
+def is_empty_key(field: Field, key: bool) -> bool:
+    """``field`` is one of its document type's key fields and nothing is in it (and the clerk did not
+    clear it on purpose)."""
+    return key and field.value is None and not (field.raw or "").strip() and not field.edited \
+        and field.source != "user"
+
+
 def needs_check(field: Field, key: bool = False) -> bool:
-    """The field needs the clerk's eye (:func:`desktop.core.review.field_checks`: flagged by extraction,
-    a validation problem, or an empty key field). The form tints exactly these; the badge counts them."""
-    return bool(field_checks(field, key))
+    """The field needs the clerk's eye (:func:`desktop.core.flags.is_flagged`: a failed check,
+    ``needs_review`` from extraction, or an empty key field). The form tints exactly these fields;
+    the queue badge counts them."""
+    return flags.is_flagged(field, key)
+
+
+def attention_count(document: Document | None) -> int:
+    """How many fields of ``document`` :func:`needs_check` (the queue's badge and the form's summary),
+    counting its type's key fields that are missing from ``document.fields`` as empty."""
+    return len(flags.flagged_fields(document))
 
 
 @dataclass
@@ -136,7 +159,7 @@ class QueueModel(QAbstractTableModel):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return [self.tr("Document"), self.tr("Type"), self.tr("Status"), self.tr("Check")][section]
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole and section == COL_ATTENTION:
-            return self.tr("Fields that need attention (problems or low confidence)")
+            return self.tr("Fields to check (a failed check, an uncertain value or an empty key field)")
         return None
 
     def status_text(self, entry: QueueEntry) -> str:
@@ -149,6 +172,8 @@ class QueueModel(QAbstractTableModel):
             message = (doc.error.message(self.language) if doc and doc.error else entry.message) or ""
             return self.tr("Failed: %1").replace("%1", message)
         note = f" – {entry.message}" if entry.message else ""  # e.g. a document task running or failed
+        if doc is not None and doc.duplicate_of:
+            note += " – " + self.tr("possible duplicate")
         if entry.status == "reviewed":
             return self.tr("Reviewed") + note
         return self.tr("Needs review") + note
@@ -331,7 +356,7 @@ class QueueDelegate(QStyledItemDelegate):
 
     ROW_HEIGHT = 64
 
-    def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:  # Qt API
+    def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:
         return QSize(240, self.ROW_HEIGHT)
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:

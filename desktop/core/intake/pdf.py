@@ -415,3 +415,46 @@ def _render_pdf_page(page: PageImage, budget: int) -> tuple[np.ndarray, float]:
             except Exception:
                 pass
     return array, zoom / (PDF_DPI / 72.0)
+
+
+def _crop_of_whole(page: PageImage, box: tuple[float, float, float, float], scale: float) -> np.ndarray:
+    """``box`` (page pixels) of the whole page rendered at ``scale`` (the way for turned pages)."""
+    full, got = page.render(int(page.width * page.height * scale * scale) + 1)
+    x0, y0, x1, y1 = (int(round(v * got)) for v in box)
+    return np.ascontiguousarray(full[y0:max(y0 + 1, y1), x0:max(x0 + 1, x1)])
+
+
+
+def _render_pdf_region(page: PageImage, box: tuple[float, float, float, float], scale: float) -> np.ndarray:
+    """Rasterise ``box`` (page pixels) of a PDF page at ``scale`` (see :meth:`PageImage.render_region`)."""
+    pymupdf = _pymupdf()
+    path = page.source
+    pt = 72.0 / PDF_DPI  # points per page pixel
+    with MUPDF_LOCK:
+        doc = _open_pdf(path)
+        try:
+            if page.number > doc.page_count:
+                raise IntakeError(path, diag(Code.PAGE_GONE, page=page.number))
+            pdf_page = doc[page.number - 1]
+            if pdf_page.rotation % 360:  # /Rotate: page pixels are the turned page; render it whole
+                return _crop_of_whole(page, box, scale)
+            origin = pdf_page.rect.tl
+            clip = pymupdf.Rect(origin.x + box[0] * pt, origin.y + box[1] * pt, origin.x + box[2] * pt,
+                                origin.y + box[3] * pt)
+            zoom = scale / pt
+            pix = pdf_page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), clip=clip, colorspace=pymupdf.csRGB,
+                                      alpha=False)
+            array = np.frombuffer(pix.samples_mv, dtype=np.uint8)
+            array = array.reshape(pix.height, pix.stride)[:, : pix.width * 3].reshape(pix.height, pix.width, 3).copy()
+            del pix
+        except IntakeError:
+            raise
+        except MemoryError:
+            raise IntakeError(path, diag(Code.RENDER_OUT_OF_MEMORY, page=page.number)) from None
+        except Exception as exc:
+            raise CorruptFileError(path, diag(Code.PDF_PAGE_UNRENDERABLE, page=page.number,
+                                              detail=_strip_path(str(exc), path))) from exc
+        finally:
+            doc.close()
+    return array
+
