@@ -44,7 +44,8 @@ chips call them "e-invoice XML", "OFD text", "QR", "PDF text", "OCR", "AI", "mem
 Schema 1.1 (additive over 1.0, which this build still reads): the invoice fields ``invoice_type``,
 ``due_date``, ``amount_due``, ``buyer_address``, ``payment_terms`` and ``iban``; line items may carry
 ``line_id``, ``parent_line_id``, ``unit_code``, ``price_basis_quantity``, ``gross_unit_price``,
-``tax_rate`` and ``tax``; ``extras["tax_breakdown"]`` lists the VAT breakdown of an e-invoice
+``tax_rate`` and ``tax`` (Chinese invoices: ``specification``, ``unit``, ``tax_rate`` such as ``"13%"`` or
+``"免税"``, and ``tax_printed`` = ``"***"`` where a tax-exempt line prints no tax); ``extras["tax_breakdown"]`` lists the VAT breakdown of an e-invoice
 (``[{"category": "S", "rate": "19", "basis": "845.00", "tax": "160.55"}]``) and ``extras["einvoice"]``
 says where its data came from (``syntax``, ``profile``, ``origin``, ``mismatches``: the fields whose
 printed value disagrees with the data, and ``data``: the data itself). Page ``origin`` may be ``ofd``
@@ -222,6 +223,13 @@ class PageResult:
         )
 
 
+def _legacy_needs_review(d: dict[str, Any]) -> bool:
+    """``needs_review`` of a field saved before the flag existed (schema 1.0 sessions): the old rule,
+    a value under 0.6 confidence that the clerk did not enter or edit."""
+    return (d.get("value") is not None and not d.get("edited") and d.get("source") != "user"
+            and float(d.get("confidence", 0.0)) < 0.6)
+
+
 @dataclass
 class Field:
     """One extracted field.
@@ -289,7 +297,7 @@ class Field:
             source=d.get("source", "ocr"),
             problems=[Diagnostic.from_dict(p) for p in d.get("problems", [])],
             edited=bool(d.get("edited", False)),
-            needs_review=bool(d.get("needs_review", False)),
+            needs_review=bool(d["needs_review"]) if "needs_review" in d else _legacy_needs_review(d),
         )
 
 

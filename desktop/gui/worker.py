@@ -178,7 +178,10 @@ class ReadWorker(QObject):
             def on_progress(p: Any) -> None:
                 self.progress.emit(entry_id, int(p.page), int(p.pages), str(p.message))
 
-            result = run(engine, lambda: generation < self.generation, on_progress)
+            try:
+                result = run(engine, lambda: generation < self.generation, on_progress)
+            finally:
+                self._report_connection(engine)
             if generation < self.generation:
                 raise _pipeline().Cancelled()
             deliver(result)
@@ -189,6 +192,18 @@ class ReadWorker(QObject):
                 fail(exc)
         finally:
             self.finished.emit(entry_id)
+
+    def _report_connection(self, engine: Any) -> None:
+        """The office-server engine: say in the engine state (status bar) when the server stops or starts
+        answering (``engine.connection_problem``); other engines have no such attribute."""
+        problem = getattr(engine, "connection_problem", None)
+        if problem == getattr(self, "_connection_problem", None):
+            return
+        self._connection_problem = problem
+        if problem:
+            self.engine_state.emit("failed", self.tr("Office server not reachable: %1").replace("%1", str(problem)))
+        else:
+            self.engine_state.emit("ready", engine.describe())
 
     @Slot(int, str, object, int)
     def scan(self, entry_id: int, path: str, options: Any, generation: int) -> None:
