@@ -164,9 +164,10 @@ def _pipeline() -> ModuleType:
 
 
 def _create_engine(name: str, model_dir: Path | None, notes: list[str]) -> Any:
-    from desktop.core.engines import create_engine
+    """The engine, in a worker process (its notes arrive as ``load_notes`` once it has started)."""
+    from desktop.core.engines import create_worker_engine
 
-    return create_engine(name, model_dir, notes=notes)
+    return create_worker_engine(name, model_dir)
 
 
 def _gui_main() -> Any:
@@ -332,7 +333,7 @@ def scan_main(argv: Sequence[str]) -> int:
         saved = Settings.load().model_dir
         model_dir = Path(saved) if saved else None
     notes: list[str] = []
-    from desktop.core.engines import EngineError
+    from desktop.core.engines import EngineError, EngineUnavailable
 
     try:
         engine = _create_engine(args.engine, model_dir, notes)
@@ -347,9 +348,15 @@ def scan_main(argv: Sequence[str]) -> int:
         # not the same load failure repeated on every page.
         try:
             warm_up()
-        except EngineError as exc:
-            console.error(f"the {engine.name} engine could not start: {exc}")
+        except EngineUnavailable as exc:
+            console.error(f"the {args.engine} engine is unavailable: {exc}")
             return EXIT_ENGINE_UNAVAILABLE
+        except EngineError as exc:
+            console.error(f"the {args.engine} engine could not start: {exc}")
+            return EXIT_ENGINE_UNAVAILABLE
+    for note in engine.load_notes:  # from the worker: why auto fell back to PP-OCR, "slow on the CPU"
+        if note not in notes:
+            console.note(f"note: {note}")
     describe = getattr(engine, "describe", None)
     if callable(describe):
         console.note(f"engine: {describe()}")

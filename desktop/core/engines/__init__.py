@@ -10,7 +10,7 @@ from pathlib import Path
 
 from desktop.core.engines.base import Engine, EngineError, EngineUnavailable
 
-__all__ = ["ENGINE_NAMES", "Engine", "EngineError", "EngineUnavailable", "create_engine"]
+__all__ = ["ENGINE_NAMES", "Engine", "EngineError", "EngineUnavailable", "create_engine", "create_worker_engine"]
 
 log = logging.getLogger(__name__)
 
@@ -57,3 +57,27 @@ def create_engine(name: str = "auto", model_dir: str | Path | None = None, *, no
     from desktop.core.engines.ppocr import PPOCREngine
 
     return PPOCREngine()
+
+
+ENGINE_LABELS = {"auto": "OCR engine", "ppocr": "PP-OCR", "hunyuan": "HunyuanOCR"}
+
+
+def create_worker_engine(name: str = "auto", model_dir: str | Path | None = None) -> Engine:
+    """The engine the app uses: :func:`create_engine` run in a worker process
+    (:class:`~desktop.core.engines.process.WorkerEngine`), so that a crash, a hang or an out-of-memory
+    kill while reading costs one page, not the application.
+
+    Creating it is free (nothing is started or imported); the worker starts on the first call or on
+    ``warm_up()``, which raises what :func:`create_engine` raises there (``EngineUnavailable``). The
+    notes :func:`create_engine` writes (why ``auto`` fell back to PP-OCR) arrive as ``load_notes``.
+
+    Raises:
+        ValueError: unknown engine name.
+    """
+    if name not in ENGINE_NAMES:
+        raise ValueError(f"unknown engine {name!r}; choose one of {', '.join(ENGINE_NAMES)}")
+    from desktop.core.engines.process import EngineSpec, WorkerEngine
+
+    spec = EngineSpec("desktop.core.engines:create_engine",
+                      {"name": name, "model_dir": str(model_dir) if model_dir else None}, label=ENGINE_LABELS[name])
+    return WorkerEngine(spec)

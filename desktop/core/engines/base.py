@@ -493,6 +493,17 @@ class Engine(ABC):
     def close(self) -> None:
         """Release models and memory."""
 
+    def interrupt(self, grace_s: float = 0.0) -> None:
+        """Ask for the call in flight to be stopped, at once or after ``grace_s`` seconds (thread-safe).
+
+        Until :meth:`clear_interrupt`, calls raise :class:`EngineInterrupted`. An engine in this process
+        cannot be stopped from outside, so the default does nothing (the pipeline stops after the page);
+        :class:`~desktop.core.engines.process.WorkerEngine` stops its worker.
+        """
+
+    def clear_interrupt(self) -> None:
+        """Allow calls again after :meth:`interrupt` (called when the next job starts)."""
+
     def describe(self) -> str:
         """One line for the status bar and the About box, e.g. ``PP-OCR 3.10.0 (CPU)``."""
         return f"{self.name} {self.version} ({self.device.upper()})"
