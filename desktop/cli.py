@@ -49,16 +49,27 @@ from types import ModuleType
 from typing import Any
 
 from desktop import __version__
+from desktop.core.diagnostics import (
+    Code,
+    Diagnostic,
+    ExitCode,
+    Severity,
+    as_diagnostic,
+    diag,
+    exit_code_for,
+)
 
 log = logging.getLogger(__name__)
 
-EXIT_OK = 0
-EXIT_SOME_FAILED = 1
-EXIT_USAGE = 2
-EXIT_NOTHING_DONE = 3
-EXIT_ENGINE_UNAVAILABLE = 4
-EXIT_NO_WINDOW = 5
-EXIT_INTERRUPTED = 130
+# The statuses (desktop.core.diagnostics.ExitCode; a document's error code picks its status through
+# desktop.core.diagnostics.EXIT_CODES). The names stay for callers of this module.
+EXIT_OK = ExitCode.OK
+EXIT_SOME_FAILED = ExitCode.SOME_FAILED
+EXIT_USAGE = ExitCode.USAGE
+EXIT_NOTHING_DONE = ExitCode.NOTHING_DONE
+EXIT_ENGINE_UNAVAILABLE = ExitCode.ENGINE_UNAVAILABLE
+EXIT_NO_WINDOW = ExitCode.NO_WINDOW
+EXIT_INTERRUPTED = ExitCode.INTERRUPTED
 
 SUBCOMMANDS = ("scan",)
 TASKS = ("markdown", "table", "translate_en", "translate_zh")
@@ -163,7 +174,7 @@ def _pipeline() -> ModuleType:
     return importlib.import_module("desktop.core.pipeline")
 
 
-def _create_engine(name: str, model_dir: Path | None, notes: list[str]) -> Any:
+def _create_engine(name: str, model_dir: Path | None, notes: list[Diagnostic]) -> Any:
     """The engine, in a worker process (its notes arrive as ``load_notes`` once it has started)."""
     from desktop.core.engines import create_worker_engine
 
@@ -264,21 +275,11 @@ class _Console:
             self._write(f"{_PROG}: {text}")
 
 
-_NOTE_WORDS = ("no text was found", "could not be read", "repaired", "damaged")
-
-
-def _worth_a_note(warning: str) -> bool:
-    """Page warnings a clerk should see on stderr (others, e.g. "downscaled", stay in the result)."""
-    low = warning.lower()
-    return any(word in low for word in _NOTE_WORDS)
-
-
-def _error_reason(source: str, error: str) -> str:
-    """``error`` without a leading ``<file name>: `` (IntakeError's form), since the line names the file."""
-    for prefix in (source, Path(source).name):
-        if prefix and error.startswith(prefix + ": "):
-            return error[len(prefix) + 2:]
-    return error
+def _worth_a_note(warning: Diagnostic) -> bool:
+    """Page warnings a clerk should see on stderr: severity ``warning`` or worse (a blank page, a
+    repaired PDF, a page that could not be read); ``info`` and ``detail`` ones (turned upright, read
+    downscaled) stay in the result."""
+    return warning.severity in (Severity.WARNING, Severity.ERROR)
 
 
 def scan_main(argv: Sequence[str]) -> int:
@@ -320,7 +321,7 @@ def scan_main(argv: Sequence[str]) -> int:
     files, documents = pipeline.collect_inputs(args.paths)
     documents = list(documents)
     for doc in documents:
-        console.error(f"{doc.source}: {_error_reason(doc.source, doc.error or 'cannot be read')}")
+        console.error(f"{doc.source}: {doc.error.message() if doc.error else 'cannot be read'}")
     if not files:
         if not documents:
             console.error(f"no supported files in {', '.join(args.paths)}")
@@ -332,7 +333,7 @@ def scan_main(argv: Sequence[str]) -> int:
 
         saved = Settings.load().model_dir
         model_dir = Path(saved) if saved else None
-    notes: list[str] = []
+    notes: list[Diagnostic] = []
     from desktop.core.engines import EngineError, EngineUnavailable
 
     try:
@@ -341,7 +342,7 @@ def scan_main(argv: Sequence[str]) -> int:
         console.error(f"the {args.engine} engine is unavailable: {exc}")
         return EXIT_ENGINE_UNAVAILABLE
     for note in notes:
-        console.note(f"note: {note}")
+        console.note(f"note: {as_diagnostic(note).message()}")
     warm_up = getattr(engine, "warm_up", None)
     if callable(warm_up):
         # Load the models once, before the batch: a broken model folder is one engine error (exit 4),
@@ -355,8 +356,8 @@ def scan_main(argv: Sequence[str]) -> int:
             console.error(f"the {args.engine} engine could not start: {exc}")
             return EXIT_ENGINE_UNAVAILABLE
     for note in engine.load_notes:  # from the worker: why auto fell back to PP-OCR, "slow on the CPU"
-        if note not in notes:
-            console.note(f"note: {note}")
+        if as_diagnostic(note) not in notes:
+            console.note(f"note: {as_diagnostic(note).message()}")
     describe = getattr(engine, "describe", None)
     if callable(describe):
         console.note(f"engine: {describe()}")
@@ -390,9 +391,8 @@ def scan_main(argv: Sequence[str]) -> int:
         if status is not None:
             return status
 
-    if not any(doc.error is None for doc in documents):
-        return EXIT_NOTHING_DONE
-    return EXIT_SOME_FAILED if any(doc.error for doc in documents) else EXIT_OK
+    return exit_code_for([doc.error for doc in documents if doc.error is not None],
+                         any_read=any(doc.error is None for doc in documents))
 
 
 def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: Any, console: _Console,
@@ -415,17 +415,17 @@ def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: A
                 docs = list(pipeline.scan_file(path, engine, options, progress=progress))
             except Exception as exc:  # the pipeline promises not to raise; keep the batch going if it does
                 log.exception("scanning %s failed", path)
-                docs = [document_cls(source=str(path), error=f"unexpected error: {type(exc).__name__}: {exc}")]
+                docs = [document_cls(source=str(path), error=diag(Code.UNEXPECTED, detail=f"{type(exc).__name__}: {exc}"))]
             if not docs:
-                docs = [document_cls(source=str(path), error="nothing was read")]
+                docs = [document_cls(source=str(path), error=diag(Code.NOTHING_READ))]
             for doc in docs:
                 if doc.error:
-                    console.error(f"{doc.source}: {_error_reason(doc.source, doc.error)}")
+                    console.error(f"{doc.source}: {doc.error.message()}")
                     continue
                 for page in doc.page_results:  # read, but worth a look: blank, repaired, page failures
                     for warning in page.warnings:
                         if _worth_a_note(warning):
-                            console.note(f"note: {doc.source}: page {page.number}: {warning}")
+                            console.note(f"note: {doc.source}: page {page.number}: {warning.message()}")
             results.extend(docs)
             bar.update(1)
     finally:

@@ -20,6 +20,7 @@ import numpy as np
 import openpyxl
 import pytest
 
+from desktop.core.diagnostics import Code, diag
 from desktop import __version__, cli
 from desktop.core.engines.base import Engine, EngineUnavailable, PageReading
 from desktop.core.export import ExportError
@@ -69,7 +70,7 @@ class FakePipeline(types.SimpleNamespace):
             elif p.is_file():
                 files.append(p)
             else:
-                errors.append(Document(source=str(p), error=f"{p.name}: no such file or folder"))
+                errors.append(Document(source=str(p), error=diag(Code.NO_SUCH_PATH)))
         return files, errors
 
     def scan_file(self, path, engine, options=None, *, cancel=None, progress=None):
@@ -82,7 +83,7 @@ class FakePipeline(types.SimpleNamespace):
         if data.startswith(b"RAISE"):
             raise RuntimeError("pipeline bug")
         if data.startswith(b"BAD"):
-            return [Document(source=str(path), error=f"{path.name}: the file is damaged (truncated JPEG)")]
+            return [Document(source=str(path), error=diag(Code.IMAGE_DAMAGED, detail="truncated JPEG"))]
         total = Field("total", value="12.50", raw="RM12.50", confidence=0.9)
         code = Field("invoice_code", value="012001800311", raw="012001800311", confidence=0.9)
         docs = [Document(source=str(path), document_type="receipt", engine=engine.name,
@@ -261,7 +262,7 @@ def test_one_bad_file_does_not_stop_the_batch(fake, batch: Path, tmp_path: Path,
     assert cli.main(["scan", str(batch), "-o", str(out)]) == 1
     err = capsys.readouterr().err
     # one line naming the file and the reason, without the file name twice
-    assert _error_lines(err) == [f"shoebox: error: {bad}: the file is damaged (truncated JPEG)"]
+    assert _error_lines(err) == [f"shoebox: error: {bad}: the file is damaged or not a complete image (truncated JPEG)"]
     docs = ScanResult.load(out).documents
     assert len(docs) == 5
     assert [d.source for d in docs if d.error] == [str(bad)]

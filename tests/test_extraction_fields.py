@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from desktop.core.diagnostics import Code
 from desktop.core.extraction import (
     ExtractionResult,
     detect_document_type,
@@ -127,9 +128,9 @@ def test_qr_disagreement_is_a_problem() -> None:
     result = extract_fields(pages, "cn_vat_invoice", qr_payloads=[QR_TIANJIN])
     f = result.fields["invoice_number"]
     assert f.value == "33207675" and f.source == "qr"
-    assert f.problems == ["QR code says 33207675, printed 33207676"]
+    assert [str(p) for p in f.problems] == ["QR code says 33207675, printed 33207676"]
     validate(result.fields, "cn_vat_invoice")  # cross-checks survive revalidation
-    assert f.problems == ["QR code says 33207675, printed 33207676"]
+    assert [str(p) for p in f.problems] == ["QR code says 33207675, printed 33207676"]
 
 
 def test_qr_fills_missing_fields() -> None:
@@ -146,8 +147,8 @@ def test_amount_in_words_mismatch() -> None:
         line.text = line.text.replace("￥112.20", "￥112.30")
     total = extract_fields(pages, "cn_vat_invoice").fields["total"]
     assert total.value == "112.30"
-    assert any(p.startswith("amount in words") and "112.20" in p for p in total.problems)
-    assert "subtotal + tax ≠ total (96.72 + 15.48 = 112.20, total 112.30)" in total.problems
+    assert any(p.code == Code.AMOUNT_IN_WORDS_MISMATCH and p.params["words_value"] == "112.20" for p in total.problems)
+    assert "subtotal + tax ≠ total (96.72 + 15.48 = 112.20, total 112.30)" in [str(p) for p in total.problems]
 
 
 INVOICES = [
@@ -190,7 +191,7 @@ def test_impossible_date_is_flagged() -> None:
         Line("SHOP ENTERPRISE", (10, 10, 300, 30), 0.99), Line("Date: 31/02/2024", (10, 50, 200, 70), 0.99)])
     f = extract_fields([page], "receipt").fields["date"]
     assert f.value is None or f.problems
-    assert any("impossible" in p for p in f.problems)
+    assert any(p.code in (Code.IMPOSSIBLE_DATE, Code.IMPOSSIBLE_DAY, Code.IMPOSSIBLE_MONTH) for p in f.problems)
 
 
 def test_fields_from_values_hunyuan_style() -> None:
@@ -215,8 +216,8 @@ def test_fields_from_values_flags_bad_values() -> None:
     pages = pages_of("vat_einvoice_tianjin")
     result = fields_from_values({"vendor_tax_id": "91120222079642398X", "date": "2019年02月30日"}, pages,
                                 "cn_vat_invoice")
-    assert "check character" in result.fields["vendor_tax_id"].problems[0]
-    assert result.fields["date"].value is None and "impossible" in result.fields["date"].problems[0]
+    assert result.fields["vendor_tax_id"].problems[0].code == Code.TAX_ID_CHECK_CHARACTER
+    assert result.fields["date"].value is None and "impossible" in result.fields["date"].problems[0].message()
 
 
 def test_negative_total_is_flagged() -> None:
@@ -224,7 +225,7 @@ def test_negative_total_is_flagged() -> None:
         Line("SHOP ENTERPRISE", (10, 10, 300, 30), 0.99),
         Line("GRAND TOTAL", (10, 100, 120, 120), 0.99), Line("-12.50", (200, 100, 300, 120), 0.99)])
     f = extract_fields([page], "receipt").fields["total"]
-    assert f.value == "-12.50" and f.problems == ["total -12.50 is negative"]
+    assert f.value == "-12.50" and [str(p) for p in f.problems] == ["total -12.50 is negative"]
 
 
 def test_validate_after_edit() -> None:
@@ -232,7 +233,8 @@ def test_validate_after_edit() -> None:
     f = result.fields
     f["total"].value, f["total"].edited = "112.30", True
     validate(f, "cn_vat_invoice")
-    assert f["total"].problems == ["subtotal + tax ≠ total (96.72 + 15.48 = 112.20, total 112.30)"]
+    assert [p.code for p in f["total"].problems] == [Code.SUM_MISMATCH]
+    assert str(f["total"].problems[0]) == "subtotal + tax ≠ total (96.72 + 15.48 = 112.20, total 112.30)"
     f["total"].value = "112.20"
     validate(f, "cn_vat_invoice")
     assert f["total"].problems == []

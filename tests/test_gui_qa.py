@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import pytest
 
+from desktop.core.diagnostics import Code, diag
+
 pytest.importorskip("pytestqt")
 from PySide6.QtGui import QAction, QKeySequence  # noqa: E402
 
@@ -80,23 +82,23 @@ def test_empty_key_fields_are_to_check(window, doctype, keys) -> None:
 def test_notes_are_in_a_clerks_words(window) -> None:
     from desktop.core.model import Document, Field, PageResult
 
-    raw_turn = "turned 270 degrees clockwise to read it upright (100% of the text lines run vertically)"
-    raw_scale = "read at 2339x1653 px (downscaled from 3508x2479)"
-    raw_fields = "the hunyuan engine returned no fields; fields were read from the text instead"
+    turn = diag(Code.TURNED, degrees=270, reason="100% of the text lines run vertically")
+    scale = diag(Code.DOWNSCALED, width=2339, height=1653, page_width=3508, page_height=2479)
+    no_fields = diag(Code.MODEL_NO_FIELDS, engine="hunyuan")
     doc = Document(source="/tmp/a.png", document_type="receipt",
                    fields={"vendor_name": Field("vendor_name", "ACME", confidence=0.9),
                            "date": Field("date", "2024-03-05", confidence=0.9),
                            "total": Field("total", "12.50", confidence=0.9)},
-                   page_results=[PageResult(1, 100, 100, warnings=[raw_scale, raw_turn])],
-                   extras={"notes": [raw_fields]})
+                   page_results=[PageResult(1, 100, 100, warnings=[scale, turn])],
+                   notes=[no_fields])
     window.select_entry(window.model.add_document(doc))
     text = window.summary_label.text()
     assert "Every field checks out" in text
-    assert "Page 1 was turned 270° to read it upright" in text
-    assert "The AI model gave no fields" in text
-    assert "downscaled" not in text and "degrees clockwise" not in text
+    assert "Page 1: turned 270° clockwise to read it upright" in text
+    assert "The AI model (hunyuan) gave no fields" in text
+    assert "downscaled" not in text  # a detail: the tooltip has it
     tip = window.summary_label.toolTip()
-    assert raw_scale in tip and raw_turn in tip and raw_fields in tip
+    assert all(d.message() in tip for d in (scale, turn, no_fields))
 
 
 def test_failed_row_does_not_repeat_the_file_name(window) -> None:
@@ -104,7 +106,7 @@ def test_failed_row_does_not_repeat_the_file_name(window) -> None:
 
     from desktop.core.model import Document
 
-    entry_id = window.model.add_document(Document(source="/tmp/empty.jpg", error="empty.jpg: the file is empty (0 bytes)"))
+    entry_id = window.model.add_document(Document(source="/tmp/empty.jpg", error=diag(Code.EMPTY_FILE)))
     entry = window.model.entry(entry_id)
     assert window.model.status_text(entry) == "Failed: the file is empty (0 bytes)"
     index = window.model.index(window.model.row_of(entry_id), 2)

@@ -21,6 +21,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl  # noqa: E402
 from PySide6.QtGui import QDropEvent, QGuiApplication, QImage, QKeySequence  # noqa: E402
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
+from desktop.core.diagnostics import Code  # noqa: E402
 from desktop.core.engines.base import Engine, EngineError, PageReading  # noqa: E402
 from desktop.core.model import Line  # noqa: E402
 
@@ -128,7 +129,7 @@ def test_engine_that_cannot_start_is_reported(qtbot, make_window, tmp_path) -> N
     (entry_id,) = w.add_paths([make_png(tmp_path / "a.png")])
     wait_read(qtbot, w)
     entry = w.model.entry(entry_id)
-    assert entry.status == "failed" and "model folder missing" in entry.document.error
+    assert entry.status == "failed" and "model folder missing" in entry.document.error.message()
 
 
 def test_viewer_zoom_and_outlines(qtbot) -> None:
@@ -227,8 +228,8 @@ def test_unsupported_and_missing_files_fail_with_reason(qtbot, make_window, pipe
     wait_read(qtbot, w)
     entries = [w.model.entry(i) for i in ids]
     assert [e.status for e in entries] == ["failed", "failed", "needs_review"]
-    assert "notes.txt" in entries[0].document.error
-    assert "missing.jpg" in entries[1].document.error
+    assert entries[0].document.error.code == Code.UNSUPPORTED_TEXT_FILE
+    assert entries[1].document.error.code == Code.FILE_NOT_FOUND
     assert "Failed" in w.model.status_text(entries[0])
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from desktop.core.diagnostics import Code, Diagnostic
 from desktop.core.engines import EngineError, EngineUnavailable, create_engine
 from desktop.core.engines.base import PageReading
 from tests.hunyuan_tiny import GenerateSpy
@@ -152,21 +153,22 @@ def test_create_engine_hunyuan_without_folder_raises_with_places(shoebox_home):
 
 def test_create_engine_auto_falls_back_to_ppocr():
     ppocr = pytest.importorskip("desktop.core.engines.ppocr")  # helper "pipeline" writes PPOCREngine
-    notes: list[str] = []
+    notes: list[Diagnostic] = []
     engine = create_engine("auto", None, notes=notes)
     assert isinstance(engine, ppocr.PPOCREngine)
     # Nothing set up anywhere (the ordinary office PC): one short line, not the whole search list.
-    assert notes == ["HunyuanOCR is not set up on this computer; using PP-OCR on the CPU."]
+    assert [n.code for n in notes] == [Code.ENGINE_NOT_SET_UP]
+    assert str(notes[0]) == "HunyuanOCR is not set up on this computer; using PP-OCR on the CPU."
 
 
 def test_create_engine_auto_explains_an_incomplete_folder(tmp_path, monkeypatch):
     """A folder that exists but is incomplete is worth the full explanation."""
     ppocr = pytest.importorskip("desktop.core.engines.ppocr")
     (tmp_path / "config.json").write_text("{}")
-    notes: list[str] = []
+    notes: list[Diagnostic] = []
     engine = create_engine("auto", tmp_path, notes=notes)
     assert isinstance(engine, ppocr.PPOCREngine)
-    assert notes and "HunyuanOCR not used" in notes[0] and "looked in:" in notes[0] and "PP-OCR" in notes[0]
+    assert notes and notes[0].code == Code.ENGINE_FALLBACK and "looked in:" in notes[0].message()
 
 
 def test_create_engine_auto_passes_the_reason_on(tmp_path, monkeypatch):
@@ -182,9 +184,9 @@ def test_create_engine_auto_passes_the_reason_on(tmp_path, monkeypatch):
     stub.PPOCREngine = StandIn
     monkeypatch.setitem(sys.modules, "desktop.core.engines.ppocr", stub)
     monkeypatch.setattr(hunyuan, "availability", lambda model_dir, require_gpu: (False, "no CUDA GPU available (test)"))
-    notes: list[str] = []
+    notes: list[Diagnostic] = []
     assert isinstance(create_engine("auto", tmp_path, notes=notes), StandIn)
-    assert notes == ["HunyuanOCR not used: no CUDA GPU available (test). Using PP-OCR on the CPU."]
+    assert [str(n) for n in notes] == ["HunyuanOCR not used: no CUDA GPU available (test). Using PP-OCR on the CPU."]
 
 
 @pytest.mark.skipif(not HAS_GPU_STACK, reason="needs the [gpu] extra (torch, transformers)")

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from desktop.core.diagnostics import Code
 from tests.fake_engines import CrashingEngine, FailingEngine, FakeEngine, MemoryHogEngine, SlowEngine
 from desktop.core.layout import reading_order
 from desktop.core.model import Field, Line, Word
@@ -72,7 +73,7 @@ def test_corrupt_file_among_good_ones_gives_one_error_document(tmp_path):
     docs = scan_paths([tmp_path], engine)
     assert [Path(d.source).name for d in docs] == ["a.png", "b.png", "c.png"]
     assert errors(docs) == [docs[1].error]
-    assert docs[1].error.startswith("b.png: ")
+    assert "b.png" not in docs[1].error.message()  # the document names the file; the message says why
     for d in (docs[0], docs[2]):
         assert d.error is None and d.engine == "fake"
         assert "TOTAL" in d.text and d.document_type
@@ -92,7 +93,7 @@ def test_engine_failure_becomes_an_error_document(tmp_path, engine, expected):
     f = png(tmp_path / "r.png")
     docs = scan_file(f, engine)
     assert len(docs) == 1
-    assert docs[0].error.startswith("r.png: ") and expected in docs[0].error
+    assert expected in docs[0].error.message()
     assert docs[0].fields == {}
 
 
@@ -103,7 +104,7 @@ def test_a_failing_page_is_noted_and_the_others_are_read(tmp_path):
     assert errors(docs) == []
     pages = [p for d in docs for p in d.page_results]
     assert [p.number for p in pages] == [1, 2, 3]
-    assert pages[1].lines == [] and any("page exploded" in w for w in pages[1].warnings)
+    assert pages[1].lines == [] and any(w.code == Code.PAGE_NOT_READ and "page exploded" in w.message() for w in pages[1].warnings)
     assert pages[0].lines and pages[2].lines
 
 
@@ -111,9 +112,9 @@ def test_missing_and_empty_inputs(tmp_path):
     empty = tmp_path / "empty.jpg"
     empty.write_bytes(b"")
     docs = scan_file(empty, FakeEngine())
-    assert len(docs) == 1 and docs[0].error.startswith("empty.jpg: ")
+    assert len(docs) == 1 and docs[0].error.code == Code.EMPTY_FILE
     files, errs = collect_inputs([tmp_path / "nope.png"])
-    assert files == [] and len(errs) == 1 and "nope.png" in errs[0].error
+    assert files == [] and len(errs) == 1 and errs[0].error.code == Code.NO_SUCH_PATH and errs[0].source.endswith("nope.png")
 
 
 # -- pages, progress, cancel -----------------------------------------------------------------------
@@ -180,7 +181,7 @@ def test_boxes_are_mapped_from_the_render_back_to_page_pixels(tmp_path):
     assert (page.width, page.height) == (W * 2, H * 2)
     total = next(ln for ln in page.lines if ln.text == "12.50")
     assert total.box == pytest.approx((900, 1404, 1120, 1476), abs=6)
-    assert any("downscaled" in w or "read at" in w for w in page.warnings)
+    assert any(w.code == Code.DOWNSCALED for w in page.warnings)
 
 
 # -- engine fields and tasks ------------------------------------------------------------------------
@@ -207,7 +208,7 @@ def test_fields_capable_engine_failing_falls_back_to_own_extraction(tmp_path):
     assert doc.error is None
     assert set(doc.fields) >= {"vendor_name", "total"}
     assert all(fl.source != "model" for fl in doc.fields.values())
-    assert any("could not extract fields" in n for n in doc.extras.get("notes", []))
+    assert any(n.code == Code.MODEL_FIELDS_FAILED for n in doc.notes)
 
 
 def test_task_output_is_stored_per_page(tmp_path):
@@ -219,7 +220,7 @@ def test_task_output_is_stored_per_page(tmp_path):
     assert [o["page"] for o in outputs] == [1, 2] and outputs[0]["text"] == "| table |"
     assert [t["page"] for t in tables] == [1, 2]
     plain = scan_file(f, FakeEngine([RECEIPT]), ScanOptions(task="markdown"))
-    assert any("cannot do the task" in w for d in plain for p in d.page_results for w in p.warnings)
+    assert any(w.code == Code.TASK_UNSUPPORTED for d in plain for p in d.page_results for w in p.warnings)
 
 
 # -- inputs ------------------------------------------------------------------------------------------
@@ -232,7 +233,7 @@ def test_collect_inputs_walks_folders_sorted_and_keeps_supported_files(tmp_path)
     explicit = tmp_path / "notes.txt"
     files, errs = collect_inputs([tmp_path, explicit, tmp_path / "a.png", tmp_path / "missing"])
     assert [f.relative_to(tmp_path).as_posix() for f in files] == ["a.png", "b.JPG", "sub/c.pdf", "notes.txt"]
-    assert len(errs) == 1 and "missing" in errs[0].error
+    assert len(errs) == 1 and errs[0].error.code == Code.NO_SUCH_PATH and "missing" in errs[0].source
 
 
 # -- re-extraction, re-reading ----------------------------------------------------------------------
@@ -259,7 +260,7 @@ def test_reread_page_turns_the_page_and_swaps_its_size(tmp_path):
     assert engine.calls == 1  # chosen by the clerk: no orientation probing
     assert again.document_type == "receipt"
     failed = reread_page(doc, 1, 180, FailingEngine("gpu fell over"), ScanOptions())
-    assert any("gpu fell over" in w for w in failed.page_results[0].warnings)
+    assert any(w.code == Code.REREAD_FAILED and "gpu fell over" in w.message() for w in failed.page_results[0].warnings)
     assert failed.page_results[0].lines == doc.page_results[0].lines
     with pytest.raises(ValueError):
         reread_page(doc, 5, 0, engine, ScanOptions())
@@ -314,7 +315,7 @@ def test_a_failing_orientation_probe_keeps_the_first_read(tmp_path):
     doc = scan_file(png(tmp_path / "side.png"), engine)[0]
     page = doc.page_results[0]
     assert doc.error is None and page.rotation == 0 and len(page.lines) == 5
-    assert any("orientation check failed" in w for w in page.warnings)
+    assert any(w.code == Code.ORIENTATION_CHECK_FAILED for w in page.warnings)
 
 
 def test_a_sideways_page_is_turned_and_read_again(tmp_path):
@@ -330,7 +331,7 @@ def test_a_sideways_page_is_turned_and_read_again(tmp_path):
     assert engine.calls == 4
     assert page.rotation == 90 and (page.width, page.height) == (H, W)
     assert [ln.text for ln in page.lines][0] == "upright line of text 1"
-    assert any("turned 90 degrees" in w for w in page.warnings)
+    assert any(w.code == Code.TURNED and w.params["degrees"] == 90 for w in page.warnings)
 
 
 def test_reading_order_of_a_skewed_page_follows_the_tilted_lines():
@@ -360,8 +361,8 @@ def test_truncated_image_is_one_clean_error_without_a_traceback(tmp_path, caplog
     with caplog.at_level("DEBUG"):
         docs = scan_file(broken, FakeEngine([RECEIPT]))
     assert len(docs) == 1
-    assert docs[0].error.startswith("cut.jpg: ") and docs[0].error.count("cut.jpg") == 1
-    assert "damaged" in docs[0].error
+    assert "cut.jpg" not in docs[0].error.message() and docs[0].error.code == Code.IMAGE_DAMAGED
+    assert "damaged" in docs[0].error.message()
     assert not [r for r in caplog.records if r.exc_info], "an expected intake error was logged as a crash"
 
 
@@ -371,17 +372,19 @@ def test_blank_page_is_read_once_and_says_no_text_was_found(tmp_path):
     docs = scan_file(blank, engine)
     assert docs[0].error is None
     assert engine.calls == 1  # no orientation probes on a page with nothing on it
-    assert any("no text was found" in w for w in docs[0].page_results[0].warnings)
+    assert [w.code for w in docs[0].page_results[0].warnings] == [Code.NO_TEXT]
 
 
 def test_engine_warnings_and_suspect_mark_reach_the_page(tmp_path):
     f = png(tmp_path / "r.png")
     loud = FakeEngine([RECEIPT], warnings=["HunyuanOCR answer cut at the length limit: the end of the page may be missing"])
     page = scan_file(f, loud, ScanOptions(document_type="receipt", auto_rotate=False))[0].page_results[0]
-    assert "HunyuanOCR answer cut at the length limit: the end of the page may be missing" in page.warnings
+    (note,) = [w for w in page.warnings if w.code == Code.ENGINE_NOTE]
+    assert note.message() == "HunyuanOCR answer cut at the length limit: the end of the page may be missing"
     quiet = FakeEngine([RECEIPT], suspect=True)
     page = scan_file(f, quiet, ScanOptions(document_type="receipt", auto_rotate=False))[0].page_results[0]
-    assert any("doubtful" in w for w in page.warnings)
+    (note,) = [w for w in page.warnings if w.code == Code.READING_SUSPECT]
+    assert "doubtful" in note.message() and "可疑" in note.message("zh")
 
 
 def test_malformed_engine_output_is_one_named_page_error(tmp_path):
@@ -393,4 +396,4 @@ def test_malformed_engine_output_is_one_named_page_error(tmp_path):
 
     f = png(tmp_path / "r.png")
     doc = scan_file(f, Garbage([RECEIPT]), ScanOptions(document_type="receipt"))[0]
-    assert doc.error is not None and doc.error.startswith("r.png: ") and "not finite" in doc.error
+    assert doc.error is not None and "not finite" in doc.error.message()

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from desktop.core.diagnostics import Diagnostic
 from desktop.core.engines.base import EngineError
 from tests.fake_engines import FakeEngine
 from desktop.core.pipeline import Cancelled, ScanOptions, run_task, scan_file
@@ -82,7 +83,8 @@ def test_failed_page_is_noted_and_the_others_kept(tmp_path) -> None:
     engine.run_task = flaky  # type: ignore[method-assign]
     after = run_task(doc, "markdown", engine)
     assert after.extras["markdown"] == [{"page": 1, "text": "ok"}]
-    assert after.extras["task_problems"] == {"markdown": ["page 2: generation looped"]}
+    assert [Diagnostic.from_dict(p).message() for p in after.extras["task_problems"]["markdown"]] == [
+        "page 2: generation looped"]
     path.unlink()  # the source file went away: every page fails, the message says which file
     with pytest.raises(EngineError, match="a.tif: markdown failed on page 1"):
         run_task(after, "markdown", FakeEngine(capabilities=CAPS))

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from desktop.core.diagnostics import Code
 from desktop.core.model import Document, Field, Line, PageResult
 from desktop.core.session import SessionStore, status_of
 
@@ -86,7 +87,7 @@ def test_unreadable_json_becomes_failed_entry(tmp_path: Path) -> None:
         a = store.add("/a", _doc("/a"))
         store._db.execute("UPDATE entries SET document='{not json' WHERE id=?", (a,))
         (entry,) = store.entries()
-    assert entry.status == "failed" and "could not be read back" in entry.document.error
+    assert entry.status == "failed" and entry.document.error.code == Code.SAVED_RESULT_UNREADABLE
 
 
 def test_newer_schema_is_refused(tmp_path: Path) -> None:

@@ -28,7 +28,11 @@ Excel (.xlsx, written with openpyxl)
     A field without a normalised value but with printed text (``raw``) shows that text, so what was read
     is never hidden; its problem is listed in ``Problems``.
 
-    ``Line items``: one row per line item with the document's source, pages and invoice number.
+    ``Line items``: one row per line item with the document's source, pages and invoice number (for
+    e-invoices the XML's lines: line ID, parent line ID, unit code, price basis quantity, gross price as
+    well). ``Tax by rate`` (only when some document carries e-invoice data with a VAT breakdown,
+    ``Document.extras["tax_breakdown"]``): one row per rate with category, rate, taxable amount, tax and
+    exemption reason; the Documents sheet and the CSV then have a *Tax by rate* column summing it up.
     ``Problems``: one row per problem (document, field, message), including unreadable files and cells
     that had to be cut. ``Tables`` (only when some document carries HTML tables, as HunyuanOCR's table
     and markdown tasks give): each table parsed into rows (``colspan``/``rowspan`` laid out on a grid),
@@ -109,9 +113,10 @@ _TIME_RE = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2}))?")
 LEADING_COLUMNS = ("Source file", "Pages", "Document type", "Status", "Problems")
 
 # Line-item keys the extraction gives, in column order, with the ones that hold numbers.
-_ITEM_KEY_ORDER = ("description", "quantity", "unit", "unit_price", "amount", "tax_rate", "tax")
+_ITEM_KEY_ORDER = ("line_id", "parent_line_id", "description", "quantity", "unit", "unit_code", "unit_price",
+                   "price_basis_quantity", "gross_unit_price", "amount", "tax_rate", "tax")
 _ITEM_NUMBER_KEYS = {"quantity": "General", "unit_price": "0.00", "amount": "0.00", "tax": "0.00",
-                     "price": "0.00", "total": "0.00"}
+                     "price": "0.00", "total": "0.00", "gross_unit_price": "0.00", "price_basis_quantity": "General"}
 
 _MAX_SPAN = 1000  # colspan/rowspan cap for HTML tables from a model (a bad value must not explode memory)
 
@@ -217,7 +222,28 @@ def _document_columns(documents: Iterable[Document]) -> list[_Column]:
             if name not in specs and name not in extra:
                 extra.append(name)
     cols += [_Column(name, "field", name, "text") for name in extra]
+    if any(doc.extras.get("tax_breakdown") for doc in documents):
+        cols.append(_Column("Tax by rate", "tax_rates"))
     return cols
+
+
+def tax_rates_text(doc: Document) -> str | None:
+    """A document's per-rate tax (``extras["tax_breakdown"]``, from e-invoice data) as one cell:
+    ``"19%: tax 160.55 on 845.00; 7%: tax 3.50 on 50.00"`` (a category code in brackets where the
+    rate is 0 or absent, e.g. ``"0% (AE): tax 0.00 on 100.00"``)."""
+    parts = []
+    for row in doc.extras.get("tax_breakdown") or []:
+        if not isinstance(row, dict):
+            continue
+        rate = row.get("rate")
+        label = f"{rate}%" if rate and str(rate)[0].isdigit() else str(rate or "")
+        if row.get("category") and (not rate or str(rate) in ("0", "0.00")):
+            label = f"{label} ({row['category']})".strip()
+        text = f"{label}: tax {row.get('tax') or '-'}"
+        if row.get("basis"):
+            text += f" on {row['basis']}"
+        parts.append(text)
+    return "; ".join(parts) or None
 
 
 def _pages_text(doc: Document) -> str:
@@ -234,7 +260,7 @@ def _type_label(name: str | None) -> str:
 
 def _status(doc: Document) -> str:
     if doc.error:
-        return f"Error: {doc.error}"
+        return f"Error: {doc.error.message()}"
     return "Reviewed" if doc.reviewed else "Not reviewed"
 
 
@@ -258,6 +284,8 @@ def _plain_cell(doc: Document, col: _Column) -> str | int | None:
         return _status(doc)
     if col.kind == "problems":
         return len(doc.problems())
+    if col.kind == "tax_rates":
+        return tax_rates_text(doc)
     return _field_text(doc, col.field or "")
 
 
@@ -456,9 +484,9 @@ def _build_workbook(documents: Sequence[Document]) -> Any:
         sheet.row += 1
         pages = _pages_text(doc)
         if doc.error:
-            problems.append((doc.source, pages, "", f"could not be read: {doc.error}"))
-        for name, message in doc.problems():
-            problems.append((doc.source, pages, labels.get(name, name), message))
+            problems.append((doc.source, pages, "", f"could not be read: {doc.error.message()}"))
+        for name, problem in doc.problems():
+            problems.append((doc.source, pages, labels.get(name, name), problem.message()))
         for col_no, col in enumerate(columns, start=1):
             where = (doc.source, pages, col.header)
             if col.kind == "field":
@@ -491,6 +519,28 @@ def _build_workbook(documents: Sequence[Document]) -> Any:
                 sheet.put(sheet.row, offset, value, kind=kind,
                           where=(doc.source, pages, f"line item {_key_label(key)}"))
     sheet.finish()
+
+    # Tax by rate (only when some document has a per-rate breakdown: e-invoice data)
+    if any(doc.extras.get("tax_breakdown") for doc in documents):
+        rates_ws = wb.create_sheet("Tax by rate")
+        sheet = _Sheet(rates_ws, problems)
+        sheet.header(["Source file", "Pages", "Invoice number", "Category", "Rate", "Taxable amount", "Tax", "Exemption reason"])
+        for doc in documents:
+            pages = _pages_text(doc)
+            for row in doc.extras.get("tax_breakdown") or []:
+                if not isinstance(row, dict):
+                    continue
+                sheet.row += 1
+                where = (doc.source, pages, "tax by rate")
+                sheet.put(sheet.row, 1, doc.source)
+                sheet.put(sheet.row, 2, pages)
+                sheet.put(sheet.row, 3, _field_text(doc, "invoice_number"), kind="code")
+                sheet.put(sheet.row, 4, row.get("category"), where=where)
+                sheet.put(sheet.row, 5, row.get("rate"), where=where)
+                sheet.put(sheet.row, 6, row.get("basis"), kind="amount", where=where)
+                sheet.put(sheet.row, 7, row.get("tax"), kind="amount", where=where)
+                sheet.put(sheet.row, 8, row.get("exemption"), where=where)
+        sheet.finish()
 
     # Tables (only when some document has any)
     if any(doc.tables for doc in documents):

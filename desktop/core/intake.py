@@ -56,6 +56,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
+from desktop.core.diagnostics import Code, Diagnostic, Severity, diag, text
 from desktop.core.model import Box, Line, Point, Word, union_box
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -146,7 +147,6 @@ _FORMAT_LABELS = {
     "pdf": "PDF",
 }
 
-_READABLE = "Shoebox reads JPEG, PNG, TIFF, BMP, WebP, HEIC and PDF files"
 
 # EXIF orientation (TIFF/EXIF tag 274) -> transposition that makes the image upright, as in
 # PIL.ImageOps.exif_transpose (values per the EXIF 2.32 standard, CIPA DC-008, tag 0x0112).
@@ -171,16 +171,18 @@ class IntakeError(Exception):
 
     Attributes:
         path: the file.
-        reason: what went wrong, in words a clerk understands (no stack traces, no library jargon
-            beyond a short detail in parentheses).
+        diagnostic: what went wrong (:class:`~desktop.core.diagnostics.Diagnostic`; its message is in
+            words a clerk understands, no stack traces, no library jargon beyond a short detail).
+        reason: the diagnostic's English message.
 
     ``str(error)`` is ``"<file name>: <reason>"``.
     """
 
-    def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
+    def __init__(self, path: str | os.PathLike[str], reason: Diagnostic | str) -> None:
         self.path = Path(path)
-        self.reason = reason
-        super().__init__(f"{self.path.name}: {reason}")
+        self.diagnostic = reason if isinstance(reason, Diagnostic) else text(reason, severity=Severity.ERROR)
+        self.reason = self.diagnostic.message()
+        super().__init__(f"{self.path.name}: {self.reason}")
 
 
 class UnsupportedFormatError(IntakeError):
@@ -237,15 +239,15 @@ def _check_file(path: Path) -> int:
     try:
         st = path.stat()
     except FileNotFoundError:
-        raise IntakeError(path, "file not found") from None
+        raise IntakeError(path, diag(Code.FILE_NOT_FOUND)) from None
     except PermissionError:
-        raise IntakeError(path, "the file cannot be read (permission denied)") from None
+        raise IntakeError(path, diag(Code.PERMISSION_DENIED)) from None
     except OSError as exc:
-        raise IntakeError(path, f"the file cannot be read ({exc.strerror or exc})") from None
+        raise IntakeError(path, diag(Code.FILE_UNREADABLE, detail=str(exc.strerror or exc))) from None
     if path.is_dir():
-        raise IntakeError(path, "this is a folder, not a file")
+        raise IntakeError(path, diag(Code.IS_A_FOLDER))
     if st.st_size == 0:
-        raise EmptyFileError(path, "the file is empty (0 bytes)")
+        raise EmptyFileError(path, diag(Code.EMPTY_FILE))
     return st.st_size
 
 
@@ -254,9 +256,9 @@ def _read_head(path: Path, n: int = 1024) -> bytes:
         with open(path, "rb") as f:
             return f.read(n)
     except PermissionError:
-        raise IntakeError(path, "the file cannot be read (permission denied)") from None
+        raise IntakeError(path, diag(Code.PERMISSION_DENIED)) from None
     except OSError as exc:
-        raise IntakeError(path, f"the file cannot be read ({exc.strerror or exc})") from None
+        raise IntakeError(path, diag(Code.FILE_UNREADABLE, detail=str(exc.strerror or exc))) from None
 
 
 def _sniff_bytes(head: bytes) -> str | None:
@@ -308,22 +310,18 @@ def sniff_format(path: str | os.PathLike[str]) -> str:
     _check_file(p)
     head = _read_head(p)
     if not head:
-        raise EmptyFileError(p, "the file is empty (0 bytes)")
+        raise EmptyFileError(p, diag(Code.EMPTY_FILE))
     fmt = _sniff_bytes(head)
     if fmt == "avif":
-        raise UnsupportedFormatError(p, f"AVIF images are not supported; {_READABLE}")
+        raise UnsupportedFormatError(p, diag(Code.UNSUPPORTED_AVIF))
     if fmt is not None:
         return fmt
     for magic, what in _OTHER_SIGNATURES:
         if head.startswith(magic):
-            raise UnsupportedFormatError(p, f"this is {what}, not a supported image or PDF; {_READABLE}")
+            raise UnsupportedFormatError(p, diag(Code.UNSUPPORTED_KIND, kind=what))
     if _looks_like_text(head):
-        raise UnsupportedFormatError(p, f"this is a text file, not an image or PDF; {_READABLE}")
-    raise UnsupportedFormatError(
-        p,
-        "the file's contents are not a recognised image or PDF (it may be damaged, or of a kind "
-        f"Shoebox cannot read); {_READABLE}",
-    )
+        raise UnsupportedFormatError(p, diag(Code.UNSUPPORTED_TEXT_FILE))
+    raise UnsupportedFormatError(p, diag(Code.UNRECOGNISED_CONTENT))
 
 
 def _looks_like_text(head: bytes) -> bool:
@@ -371,7 +369,7 @@ class PageImage:
     origin: str
     text_lines: list[Line] | None
     needs_ocr: bool
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
     rotation: int = 0
     # Private: how to get at the pixels again.
     _format: str = field(default="", repr=False, compare=False)
@@ -592,7 +590,7 @@ def load_page(path: str | os.PathLike[str], number: int, rotation: int = 0) -> P
 def _check_page_number(path: Path, number: int, count: int) -> None:
     if not 1 <= number <= count:
         pages = "1 page" if count == 1 else f"{count} pages"
-        raise IntakeError(path, f"there is no page {number}: the file has only {pages}")
+        raise IntakeError(path, diag(Code.NO_SUCH_PAGE, number=number, pages=pages))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -612,9 +610,7 @@ def _register_heif(path: Path) -> None:
         try:
             import pillow_heif
         except ImportError:
-            raise UnsupportedFormatError(
-                path, "HEIC/HEIF images need the pillow-heif package, which is not installed"
-            ) from None
+            raise UnsupportedFormatError(path, diag(Code.HEIF_UNAVAILABLE)) from None
         pillow_heif.register_heif_opener()
         _heif_registered = True
 
@@ -638,9 +634,9 @@ class _open_image:  # noqa: N801 - used as a context manager like open()
         try:
             self.file = open(self.path, "rb")  # noqa: SIM115 - closed in __exit__
         except FileNotFoundError:
-            raise IntakeError(self.path, "file not found") from None
+            raise IntakeError(self.path, diag(Code.FILE_NOT_FOUND)) from None
         except OSError as exc:
-            raise IntakeError(self.path, f"the file cannot be read ({exc.strerror or exc})") from None
+            raise IntakeError(self.path, diag(Code.FILE_UNREADABLE, detail=str(exc.strerror or exc))) from None
         try:
             self.image = Image.open(self.file, formats=_PIL_FORMATS[self.fmt])
         except Exception as exc:  # noqa: BLE001 - every Pillow failure becomes an IntakeError
@@ -666,24 +662,20 @@ def _image_error(path: Path, exc: BaseException) -> IntakeError:
     if isinstance(exc, IntakeError):
         return exc
     if isinstance(exc, Image.DecompressionBombError):
-        return ImageTooLargeError(
-            path,
-            f"the image is too large to open safely (more than {MAX_IMAGE_PIXELS // 1_000_000} "
-            "megapixels); it may be damaged or deliberately malformed",
-        )
+        return ImageTooLargeError(path, diag(Code.IMAGE_TOO_LARGE, limit=MAX_IMAGE_PIXELS // 1_000_000))
     if isinstance(exc, MemoryError):
-        return IntakeError(path, "there is not enough memory to open this image")
+        return IntakeError(path, diag(Code.IMAGE_OUT_OF_MEMORY))
     if isinstance(exc, UnidentifiedImageError):
-        return CorruptFileError(path, "the file is damaged or not a complete image (cannot identify image data)")
+        return CorruptFileError(path, diag(Code.IMAGE_DAMAGED, detail="cannot identify image data"))
     detail = _strip_path(str(exc), path)
     low = detail.lower()
     if "truncated" in low or "premature end" in low or "broken data stream" in low:
-        return CorruptFileError(path, f"the file is damaged or not a complete image ({detail})")
+        return CorruptFileError(path, diag(Code.IMAGE_DAMAGED, detail=detail))
     if "decoder" in low and "not available" in low or "unsupported" in low or "not supported" in low:
-        return UnsupportedFormatError(path, f"the image uses a variant Shoebox cannot decode ({detail})")
+        return UnsupportedFormatError(path, diag(Code.IMAGE_VARIANT_UNSUPPORTED, detail=detail))
     if isinstance(exc, FileNotFoundError):
-        return IntakeError(path, "file not found")
-    return CorruptFileError(path, f"the file is damaged or not a complete image ({detail})")
+        return IntakeError(path, diag(Code.FILE_NOT_FOUND))
+    return CorruptFileError(path, diag(Code.IMAGE_DAMAGED, detail=detail))
 
 
 def _orientation(im: Image.Image) -> int:
@@ -726,12 +718,12 @@ def _probe_image(path: Path, fmt: str) -> list[PageImage]:
                     im.seek(i)
                 w, h = _upright_size(im)
                 if w < 1 or h < 1:
-                    raise CorruptFileError(path, "the file is damaged or not a complete image (zero size)")
+                    raise CorruptFileError(path, diag(Code.IMAGE_DAMAGED, detail="zero size"))
                 if w * h > MAX_IMAGE_PIXELS:
                     raise _too_large(path, w, h)
-                warnings: list[str] = []
+                warnings: list[Diagnostic] = []
                 if fmt == "webp" and getattr(im, "n_frames", 1) > 1:
-                    warnings.append("animated image: only the first frame is read")
+                    warnings.append(diag(Code.ANIMATED_FIRST_FRAME))
                 pages.append(
                     PageImage(
                         source=path, number=i + 1, width=w, height=h, dpi=None, origin="image",
@@ -746,11 +738,8 @@ def _probe_image(path: Path, fmt: str) -> list[PageImage]:
 
 
 def _too_large(path: Path, w: int, h: int) -> ImageTooLargeError:
-    return ImageTooLargeError(
-        path,
-        f"the image is too large ({w} x {h} = {w * h / 1e6:.0f} megapixels; Shoebox opens up to "
-        f"{MAX_IMAGE_PIXELS // 1_000_000}); it may be damaged or deliberately malformed",
-    )
+    return ImageTooLargeError(path, diag(Code.IMAGE_TOO_LARGE_SIZE, width=w, height=h, megapixels=f"{w * h / 1e6:.0f}",
+                                         limit=MAX_IMAGE_PIXELS // 1_000_000))
 
 
 def _fit_scale(width: float, height: float, budget: int) -> float:
@@ -856,9 +845,7 @@ def _to_8bit(im: Image.Image, path: Path) -> Image.Image:
     try:
         return im.convert("RGB")
     except (ValueError, OSError) as exc:
-        raise UnsupportedFormatError(
-            path, f"the image uses a colour mode Shoebox cannot convert ({mode}: {exc})"
-        ) from exc
+        raise UnsupportedFormatError(path, diag(Code.COLOUR_MODE_UNSUPPORTED, mode=mode, detail=str(exc))) from exc
 
 
 # --------------------------------------------------------------------------------------------------
@@ -890,27 +877,28 @@ def _open_pdf(path: Path) -> pymupdf.Document:
     try:
         doc = pymupdf.open(str(path), filetype="pdf")
     except FileNotFoundError:
-        raise IntakeError(path, "file not found") from None
+        raise IntakeError(path, diag(Code.FILE_NOT_FOUND)) from None
     except Exception as exc:  # noqa: BLE001 - FileDataError, RuntimeError, ValueError
         detail = _strip_path(str(exc), path)
-        suffix = "" if detail.lower().startswith("failed to open file") else f" ({detail})"
-        raise CorruptFileError(path, f"the PDF is damaged and cannot be opened{suffix}") from exc
+        reason = (diag(Code.PDF_DAMAGED_UNOPENABLE) if detail.lower().startswith("failed to open file")
+                  else diag(Code.PDF_UNOPENABLE_DETAIL, detail=detail))
+        raise CorruptFileError(path, reason) from exc
     # A PDF may be encrypted with only an owner password (restricting printing or copying): it
     # opens with the empty user password (ISO 32000-1, 7.6.3.3) and is read normally.
     if doc.needs_pass and not doc.authenticate(""):
         doc.close()
-        raise EncryptedPdfError(path, "the PDF is password-protected")
+        raise EncryptedPdfError(path, diag(Code.PDF_ENCRYPTED))
     try:
         count = doc.page_count
     except Exception as exc:  # noqa: BLE001
         doc.close()
-        raise CorruptFileError(path, f"the PDF is damaged ({_strip_path(str(exc), path)})") from exc
+        raise CorruptFileError(path, diag(Code.PDF_DAMAGED, detail=_strip_path(str(exc), path))) from exc
     if count == 0:
         repaired = bool(getattr(doc, "is_repaired", False))
         doc.close()
         if repaired:
-            raise CorruptFileError(path, "the PDF is damaged and no page could be recovered")
-        raise EmptyFileError(path, "the PDF has no pages")
+            raise CorruptFileError(path, diag(Code.PDF_NOTHING_RECOVERED))
+        raise EmptyFileError(path, diag(Code.PDF_NO_PAGES))
     return doc
 
 
@@ -934,9 +922,9 @@ def _pdf_page_image(path: Path, doc: pymupdf.Document, index: int) -> PageImage:
         zoom = PDF_DPI / 72.0
         width = max(1, round(rect.width * zoom))
         height = max(1, round(rect.height * zoom))
-        warnings: list[str] = []
+        warnings: list[Diagnostic] = []
         if getattr(doc, "is_repaired", False):
-            warnings.append("the PDF was damaged and has been repaired; check what was read")
+            warnings.append(diag(Code.PDF_REPAIRED))
 
         # Text layer: word boxes come in unrotated page space; rotation_matrix maps them to the
         # displayed (rendered) orientation.
@@ -947,8 +935,7 @@ def _pdf_page_image(path: Path, doc: pymupdf.Document, index: int) -> PageImage:
             bad = chars.count("\ufffd") + chars.count("\x00")
             if chars and bad / len(chars) > _UNREADABLE_TEXT_RATIO:
                 warnings.append(
-                    "the PDF text layer cannot be decoded (fonts without a character map); "
-                    "the page is read by OCR instead"
+                    diag(Code.TEXT_LAYER_UNDECODABLE)
                 )
                 lines = []
 
@@ -973,9 +960,7 @@ def _pdf_page_image(path: Path, doc: pymupdf.Document, index: int) -> PageImage:
     except IntakeError:
         raise
     except Exception as exc:  # noqa: BLE001 - MuPDF errors on a broken page
-        raise CorruptFileError(
-            path, f"page {index + 1} of the PDF is damaged ({_strip_path(str(exc), path)})"
-        ) from exc
+        raise CorruptFileError(path, diag(Code.PDF_PAGE_DAMAGED, page=index + 1, detail=_strip_path(str(exc), path))) from exc
 
     if lines and coverage >= MIXED_IMAGE_COVERAGE:
         origin, needs_ocr = "pdf_mixed", True
@@ -1104,12 +1089,12 @@ def _render_pdf_page(page: PageImage, budget: int) -> tuple[np.ndarray, float]:
     try:
         _check_file(path)
     except EmptyFileError:
-        raise CorruptFileError(path, "the file has been emptied since it was opened") from None
+        raise CorruptFileError(path, diag(Code.FILE_EMPTIED)) from None
     with MUPDF_LOCK:
         doc = _open_pdf(path)
         try:
             if page.number > doc.page_count:
-                raise IntakeError(path, f"page {page.number} no longer exists in the file")
+                raise IntakeError(path, diag(Code.PAGE_GONE, page=page.number))
             pdf_page = doc[page.number - 1]
             rect = pdf_page.rect
             w_pt, h_pt = max(rect.width, 1e-3), max(rect.height, 1e-3)
@@ -1134,11 +1119,10 @@ def _render_pdf_page(page: PageImage, budget: int) -> tuple[np.ndarray, float]:
         except IntakeError:
             raise
         except MemoryError:
-            raise IntakeError(path, f"there is not enough memory to render page {page.number}") from None
+            raise IntakeError(path, diag(Code.RENDER_OUT_OF_MEMORY, page=page.number)) from None
         except Exception as exc:  # noqa: BLE001
-            raise CorruptFileError(
-                path, f"page {page.number} of the PDF cannot be rendered ({_strip_path(str(exc), path)})"
-            ) from exc
+            raise CorruptFileError(path, diag(Code.PDF_PAGE_UNRENDERABLE, page=page.number,
+                                        detail=_strip_path(str(exc), path))) from exc
         finally:
             doc.close()
             try:

@@ -13,9 +13,9 @@ JSON schema (``SCHEMA_VERSION``)
 --------------------------------
 ``ScanResult.to_json()`` writes::
 
-    {"schema_version": "1.0", "generator": "shoebox 0.1.0", "documents": [
+    {"schema_version": "2.0", "generator": "shoebox 0.1.0", "documents": [
       {"source": "<path>", "pages": [first, last], "document_type": "receipt", "error": null,
-       "engine": "ppocr", "reviewed": false,
+       "engine": "ppocr", "reviewed": false, "notes": [],
        "fields": {"total": {"value": "12.50", "raw": "RM12.50", "confidence": 0.97, "page": 1,
                             "box": [x0, y0, x1, y1], "boxes": [[...]], "source": "ocr",
                             "problems": [], "edited": false,
@@ -33,16 +33,46 @@ decimal strings with a dot and no thousands separator, dates ISO 8601 ``YYYY-MM-
 ``HH:MM:SS``, currency ISO 4217), ``raw`` the text as printed. ``confidence`` is in [0, 1]: for values chosen by the field-scoring
 model it is a calibrated probability that the value is right. ``needs_review`` is true when the clerk
 should check the field (see :class:`Field`).
-``source`` says where the value came from: ``ocr``, ``text_layer``, ``qr``, ``model`` or ``user``.
+``source`` says where the value came from: ``xml`` (the e-invoice's own XML: Factur-X/ZUGFeRD,
+XRechnung/UBL/CII, a Chinese e-invoice's XML or OFD metadata), ``ofd_text`` (an OFD page's text
+objects), ``qr`` (a QR code), ``text_layer`` (a PDF's text layer), ``ocr``, ``model`` (HunyuanOCR) or
+``user`` (typed by the clerk). The GUI's chips call them "e-invoice XML", "OFD text", "QR", "PDF text",
+"OCR", "AI" and "you".
+
+Schema 1.1 (additive over 1.0, which this build still reads): the invoice fields ``invoice_type``,
+``due_date``, ``amount_due``, ``buyer_address``, ``payment_terms`` and ``iban``; line items may carry
+``line_id``, ``parent_line_id``, ``unit_code``, ``price_basis_quantity``, ``gross_unit_price``,
+``tax_rate`` and ``tax``; ``extras["tax_breakdown"]`` lists the VAT breakdown of an e-invoice
+(``[{"category": "S", "rate": "19", "basis": "845.00", "tax": "160.55"}]``) and ``extras["einvoice"]``
+says where its data came from (``syntax``, ``profile``, ``origin``, ``mismatches``: the fields whose
+printed value disagrees with the data, and ``data``: the data itself). Page ``origin`` may be ``ofd``
+(an OFD page, text from its page XML) or ``xml_view`` (a page generated to show an XML invoice).
+
+``error`` (a document that could not be read), each entry of ``warnings`` (a page), ``problems`` (a field)
+and ``notes`` (the document) is a diagnostic object (:mod:`desktop.core.diagnostics`)::
+
+    {"code": "sum_mismatch", "severity": "warning", "message": "subtotal + tax ≠ total (...)",
+     "page": null, "field": "total", "params": {...}}
+
+``code`` is stable and says what happened; ``message`` is its English wording (not read back).
+
+Schema 2.0 made ``error``, ``warnings``, ``problems`` and ``notes`` diagnostic objects (1.x wrote
+English strings, and document notes under ``extras["notes"]``). This version reads 1.x and 2.x: a
+1.x string becomes a diagnostic of code ``text`` whose message is that string.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = "1.0"
+from desktop.core.diagnostics import Diagnostic, Severity, as_diagnostic
+
+SCHEMA_VERSION = "2.0"
+#: Major schema versions this build reads (1.x: messages as strings; see the module docstring).
+READABLE_MAJOR_VERSIONS = ("1", "2")
 
 Box = tuple[float, float, float, float]
 """(x0, y0, x1, y1) in page pixels, x0 <= x1, y0 <= y1."""
@@ -142,8 +172,9 @@ class PageResult:
         dpi: for PDF pages, the resolution page pixels correspond to; ``None`` for images.
         rotation: clockwise degrees (0/90/180/270) the page pixels were turned to read them upright.
         origin: ``image`` (an image file), ``pdf_text`` (PDF text layer), ``pdf_image`` (a rasterised
-            image-only PDF page) or ``pdf_mixed`` (text layer plus OCR of the page's images).
-        warnings: human-readable notes (downscaled, rotated, ...).
+            image-only PDF page), ``pdf_mixed`` (text layer plus OCR of the page's images), ``ofd``
+            (an OFD page, text from its page XML) or ``xml_view`` (a generated view of an XML invoice).
+        warnings: diagnostics about the page (downscaled, rotated, no text, ...).
     """
 
     number: int
@@ -153,7 +184,10 @@ class PageResult:
     dpi: float | None = None
     rotation: int = 0
     origin: str = "image"
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.warnings = [as_diagnostic(w) for w in self.warnings]
 
     @property
     def text(self) -> str:
@@ -168,7 +202,7 @@ class PageResult:
             "dpi": self.dpi,
             "rotation": self.rotation,
             "origin": self.origin,
-            "warnings": list(self.warnings),
+            "warnings": [w.to_dict() for w in self.warnings],
             "lines": [line.to_dict() for line in self.lines],
         }
 
@@ -182,7 +216,7 @@ class PageResult:
             dpi=d.get("dpi"),
             rotation=int(d.get("rotation", 0)),
             origin=d.get("origin", "image"),
-            warnings=list(d.get("warnings", [])),
+            warnings=[Diagnostic.from_dict(w) for w in d.get("warnings", [])],
         )
 
 
@@ -198,8 +232,9 @@ class Field:
         page: 1-based page number the value was read on, or ``None``.
         box: union of ``boxes`` in page pixels, or ``None``.
         boxes: the boxes of every piece of text the value came from.
-        source: ``ocr``, ``text_layer``, ``qr``, ``model`` or ``user`` (the clerk typed it).
-        problems: validation messages shown beside the field (empty when it checks out).
+        source: ``xml``, ``ofd_text``, ``qr``, ``text_layer``, ``ocr``, ``model`` or ``user`` (the clerk
+            typed it); see the module docstring.
+        problems: validation diagnostics shown beside the field (empty when it checks out).
         edited: the clerk changed the value.
         needs_review: the clerk should check this field: its calibrated confidence is below the document
             type's review threshold, a check failed, or an expected field is empty. The form's tint, the
@@ -214,11 +249,12 @@ class Field:
     box: Box | None = None
     boxes: list[Box] = field(default_factory=list)
     source: str = "ocr"
-    problems: list[str] = field(default_factory=list)
+    problems: list[Diagnostic] = field(default_factory=list)
     edited: bool = False
     needs_review: bool = False
 
     def __post_init__(self) -> None:
+        self.problems = [as_diagnostic(p) for p in self.problems]
         if self.box is None and self.boxes:
             self.box = union_box(self.boxes)
         elif self.box is not None and not self.boxes:
@@ -233,7 +269,7 @@ class Field:
             "box": [round(v, 2) for v in self.box] if self.box else None,
             "boxes": [[round(v, 2) for v in b] for b in self.boxes],
             "source": self.source,
-            "problems": list(self.problems),
+            "problems": [p.to_dict() for p in self.problems],
             "edited": self.edited,
             "needs_review": self.needs_review,
         }
@@ -249,7 +285,7 @@ class Field:
             box=_box(d.get("box")),
             boxes=[_box(b) for b in d.get("boxes", [])],  # type: ignore[misc]
             source=d.get("source", "ocr"),
-            problems=list(d.get("problems", [])),
+            problems=[Diagnostic.from_dict(p) for p in d.get("problems", [])],
             edited=bool(d.get("edited", False)),
             needs_review=bool(d.get("needs_review", False)),
         )
@@ -261,13 +297,14 @@ class Document:
 
     A source file usually yields one document; a PDF whose pages are separate invoices yields one
     document per invoice, each covering ``pages`` (first, last; 1-based, inclusive).
-    A file that could not be read yields one document with ``error`` set and no fields.
+    A file that could not be read yields one document with ``error`` set and no fields; ``notes`` are
+    diagnostics about the document as a whole (the engine gave no fields, ...).
     """
 
     source: str
     pages: tuple[int, int] = (1, 1)
     document_type: str | None = None
-    error: str | None = None
+    error: Diagnostic | None = None
     engine: str | None = None
     fields: dict[str, Field] = field(default_factory=dict)
     page_results: list[PageResult] = field(default_factory=list)
@@ -275,23 +312,33 @@ class Document:
     tables: list[dict[str, Any]] = field(default_factory=list)
     reviewed: bool = False
     extras: dict[str, Any] = field(default_factory=dict)
+    notes: list[Diagnostic] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        # plain strings (older callers) become diagnostics of code ``text``
+        if self.error is not None:
+            self.error = as_diagnostic(self.error)
+            if self.error.severity is not Severity.ERROR:
+                self.error = dataclasses.replace(self.error, severity=Severity.ERROR)
+        self.notes = [as_diagnostic(n) for n in self.notes]
 
     @property
     def text(self) -> str:
         return "\n\n".join(p.text for p in self.page_results)
 
-    def problems(self) -> list[tuple[str, str]]:
-        """Every ``(field name, message)`` validation problem of the document."""
-        return [(name, msg) for name, f in self.fields.items() for msg in f.problems]
+    def problems(self) -> list[tuple[str, Diagnostic]]:
+        """Every ``(field name, problem)`` validation problem of the document."""
+        return [(name, p) for name, f in self.fields.items() for p in f.problems]
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "source": self.source,
             "pages": list(self.pages),
             "document_type": self.document_type,
-            "error": self.error,
+            "error": self.error.to_dict() if self.error is not None else None,
             "engine": self.engine,
             "reviewed": self.reviewed,
+            "notes": [n.to_dict() for n in self.notes],
             "fields": {name: f.to_dict() for name, f in self.fields.items()},
             "line_items": list(self.line_items),
             "tables": list(self.tables),
@@ -302,18 +349,22 @@ class Document:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Document:
         first, last = d.get("pages") or (1, 1)
+        extras = dict(d.get("extras", {}))
+        notes = [Diagnostic.from_dict(n) for n in [*extras.pop("notes", []), *d.get("notes", [])]]
+        error = d.get("error")
         return cls(
             source=d["source"],
             pages=(int(first), int(last)),
             document_type=d.get("document_type"),
-            error=d.get("error"),
+            error=Diagnostic.from_dict(error) if error else None,
             engine=d.get("engine"),
             fields={k: Field.from_dict(k, v) for k, v in d.get("fields", {}).items()},
             page_results=[PageResult.from_dict(p) for p in d.get("page_results", [])],
             line_items=list(d.get("line_items", [])),
             tables=list(d.get("tables", [])),
             reviewed=bool(d.get("reviewed", False)),
-            extras=dict(d.get("extras", {})),
+            extras=extras,
+            notes=notes,
         )
 
 
@@ -338,8 +389,8 @@ class ScanResult:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ScanResult:
         version = str(d.get("schema_version", ""))
-        if version.split(".")[0] != SCHEMA_VERSION.split(".")[0]:
-            raise ValueError(f"unsupported schema_version {version!r} (this build reads {SCHEMA_VERSION})")
+        if version.split(".")[0] not in READABLE_MAJOR_VERSIONS:
+            raise ValueError(f"unsupported schema_version {version!r} (this build reads 1.x and {SCHEMA_VERSION})")
         return cls(documents=[Document.from_dict(x) for x in d.get("documents", [])])
 
     @classmethod

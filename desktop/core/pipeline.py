@@ -20,8 +20,8 @@ Boxes: engines return boxes in the pixels of the rendered image; they are divide
 
 Failure policy: :func:`scan_file` never raises for bad input or an engine failure. A file that cannot be
 opened, or whose every page failed, becomes one :class:`~desktop.core.model.Document` with ``error`` set
-to ``"<file name>: <reason>"``; a single page that fails is noted in that page's ``warnings`` and the
-rest of the file is still read. The one exception it raises is :class:`Cancelled`.
+to a :class:`~desktop.core.diagnostics.Diagnostic` saying why (the document's ``source`` names the file);
+a single page that fails is noted in that page's ``warnings`` and the rest of the file is still read. The one exception it raises is :class:`Cancelled`.
 
 Cancellation: ``cancel()`` is checked before every page. When it returns true, :func:`scan_file` raises
 :class:`Cancelled`, whose ``documents`` hold what was read so far (complete documents built from the
@@ -43,6 +43,7 @@ from typing import Any
 
 import numpy as np
 
+from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.doctypes import get_document_type
 from desktop.core.engines.base import (
     Capability,
@@ -149,7 +150,7 @@ def collect_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[Docume
 
     Returns:
         ``(files, errors)``: the files in order, and one error :class:`Document` per path that does not
-        exist (``error`` = ``"<path>: no such file or folder"``).
+        exist (``error`` of code ``no_such_path`` or ``not_a_regular_file``).
     """
     suffixes = {s.lower() for s in _intake().SUPPORTED_SUFFIXES}
     files: list[Path] = []
@@ -173,9 +174,9 @@ def collect_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[Docume
         elif p.is_file():
             add(p)
         elif p.exists():
-            errors.append(Document(source=str(p), error=f"{p}: not a regular file or folder"))
+            errors.append(Document(source=str(p), error=diag(Code.NOT_A_REGULAR_FILE)))
         else:
-            errors.append(Document(source=str(p), error=f"{p}: no such file or folder"))
+            errors.append(Document(source=str(p), error=diag(Code.NO_SUCH_PATH)))
     return files, errors
 
 
@@ -186,7 +187,7 @@ class _PageRead:
     result: PageResult
     qr: list[str] = field(default_factory=list)
     page: Any = None  # the (possibly rotated) intake PageImage, for later model calls
-    failed: str | None = None
+    failed: Diagnostic | None = None
     task_output: str | None = None
 
 
@@ -209,9 +210,6 @@ def _decode_qr(image: np.ndarray) -> list[str]:
         return []
 
 
-SUSPECT_WARNING = "the engine marked its reading of this page as doubtful: check this page"
-
-
 def read_image(engine: Engine, image: np.ndarray) -> PageReading:
     """``engine.read_page(image)``, checked against the contract (:func:`check_page_reading`).
 
@@ -222,27 +220,37 @@ def read_image(engine: Engine, image: np.ndarray) -> PageReading:
     return check_page_reading(engine.read_page(image), int(image.shape[1]), int(image.shape[0]))
 
 
-def _reading_notes(reading: Any) -> list[str]:
-    """The warnings an engine reading carries, plus :data:`SUSPECT_WARNING` for a suspect one that says nothing."""
-    notes = list(reading.warnings)
-    if reading.suspect and not notes:
-        notes.append(SUSPECT_WARNING)
+def _reading_notes(reading: Any, engine: Engine, page: int | None = None) -> list[Diagnostic]:
+    """What an engine reading reports, as diagnostics: each of its warnings (the engine's own words,
+    :attr:`Code.ENGINE_NOTE`), and :attr:`Code.READING_SUSPECT` for a suspect reading."""
+    notes = [diag(Code.ENGINE_NOTE, page=page, engine=engine.name, detail=w) for w in reading.warnings]
+    if reading.suspect:
+        notes.append(diag(Code.READING_SUSPECT, page=page, engine=engine.name))
     return notes
 
 
-def _ocr(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: bool) -> tuple[Any, list[Line], np.ndarray, list[str]]:
+def _worker_failure(exc: EngineCrashed | EngineTimedOut, page: int) -> Diagnostic:
+    """The named error of a page whose engine worker died or overran the watchdog (the worker restarts)."""
+    if isinstance(exc, EngineTimedOut):
+        return diag(Code.ENGINE_TIMED_OUT, page=page, seconds=round(exc.limit_s))
+    return diag(Code.ENGINE_CRASHED, page=page, detail=exc.detail or "?")
+
+
+def _ocr(page: Any, engine: Engine, options: ScanOptions, *,
+         auto_rotate: bool) -> tuple[Any, list[Line], np.ndarray, list[Diagnostic]]:
     """OCR one page, turning it upright when needed.
 
     Returns:
         ``(page, lines, image, notes)``: the page as finally read (rotated when it was turned),
         its lines in *page pixels*, the rendered image they were read on, and notes for the warnings
-        (the engine's own warnings about the reading kept).
+        (what the engine reported about its reading included).
     """
     host = engine.page_host()
     image, scale = host.render(page, engine.max_pixels)
-    notes: list[str] = []
+    notes: list[Diagnostic] = []
     if scale < 1.0:
-        notes.append(f"read at {image.shape[1]}x{image.shape[0]} px (downscaled from {page.width}x{page.height})")
+        notes.append(diag(Code.DOWNSCALED, width=int(image.shape[1]), height=int(image.shape[0]),
+                          page_width=int(page.width), page_height=int(page.height)))
     reading = read_image(engine, image)
     lines = reading.lines
     if auto_rotate:
@@ -250,25 +258,20 @@ def _ocr(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: bool) 
 
         try:
             rotation, verdict = orientation.choose_rotation(image, lines, engine)
-        except EngineInterrupted:
-            raise
-        except (EngineCrashed, EngineTimedOut):  # the worker is gone: this page failed
+        except (EngineInterrupted, EngineCrashed, EngineTimedOut):  # stopped, or the worker is gone: not a probe failure
             raise
         except (EngineError, RuntimeError) as exc:  # a failed probe: keep the read as it is
             rotation = 0
-            notes.append(f"orientation check failed ({_reason(exc)}); read as scanned")
+            notes.append(diag(Code.ORIENTATION_CHECK_FAILED, reason=_reason(exc)))
         if rotation:
             del image
             page = page.rotated(rotation)
             image, scale = host.render(page, engine.max_pixels)
             reading = read_image(engine, image)
             lines = reading.lines
-            notes.append(f"turned {rotation} degrees clockwise to read it upright ({verdict.reason})")
-    notes.extend(_reading_notes(reading))
+            notes.append(diag(Code.TURNED, degrees=rotation, reason=verdict.reason))
+    notes.extend(_reading_notes(reading, engine))
     return page, scale_lines(lines, 1.0 / scale) if scale > 0 else lines, image, notes
-
-
-NO_TEXT_WARNING = "no text was found on this page (blank, or the print is too faint to read)"
 
 
 def _read_page(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: bool = True) -> _PageRead:
@@ -278,7 +281,7 @@ def _read_page(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: 
     text_lines = list(getattr(page, "text_lines", None) or [])
     qr: list[str] = []
     task_output: str | None = None
-    failed: str | None = None
+    failed: Diagnostic | None = None
     lines: list[Line] = []
     try:
         if not getattr(page, "needs_ocr", True):
@@ -293,7 +296,7 @@ def _read_page(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: 
             warnings.extend(notes)
             lines = _merge_mixed(text_lines, ocr_lines) if (origin == "pdf_mixed" and text_lines) else ocr_lines
             if not lines:
-                warnings.append(NO_TEXT_WARNING)
+                warnings.append(diag(Code.NO_TEXT))
             if options.decode_qr:
                 qr = _decode_qr(image)
             if options.task:
@@ -301,9 +304,9 @@ def _read_page(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: 
                 if family in engine.capabilities:
                     answer = engine.run_task(image, options.task, _task_language(options.task))
                     task_output = answer.text
-                    warnings.extend(f"{options.task}: {note}" for note in _reading_notes(answer))
+                    warnings.extend(_reading_notes(answer, engine))
                 else:
-                    warnings.append(f"the {engine.name} engine cannot do the task {options.task!r}")
+                    warnings.append(diag(Code.TASK_UNSUPPORTED, engine=engine.name, task=options.task))
             del image
     except (EngineUnavailable, EngineInterrupted):
         raise
@@ -312,11 +315,11 @@ def _read_page(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: 
         warnings.append(failed)
     except (EngineError, _intake().IntakeError, MemoryError, RuntimeError, ValueError, OSError) as exc:
         failed = _reason(exc)
-        warnings.append(f"page {page.number} could not be read: {failed}")
+        warnings.append(diag(Code.PAGE_NOT_READ, page=int(page.number), reason=failed))
     except Exception as exc:  # a bug or an unexpected library error: still only this page
         log.exception("page %s of %s failed", page.number, page.source)
         failed = _reason(exc)
-        warnings.append(f"page {page.number} could not be read: {failed}")
+        warnings.append(diag(Code.PAGE_NOT_READ, page=int(page.number), reason=failed))
     result = PageResult(
         number=int(page.number),
         width=int(page.width),
@@ -330,31 +333,26 @@ def _read_page(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: 
     return _PageRead(result, qr, page, failed, task_output)
 
 
-def _worker_failure(exc: EngineCrashed | EngineTimedOut, page: int) -> str:
-    """The named error of a page whose worker died or overran the watchdog (the worker restarts)."""
-    if isinstance(exc, EngineTimedOut):
-        return f"reading page {page} took longer than {exc.limit_s:.0f} s and was stopped"
-    detail = f" ({exc.detail})" if exc.detail else ""
-    return f"the engine stopped unexpectedly while reading page {page}{detail}"
-
-
 def _task_language(task: str) -> str:
     return "zh" if task.endswith("_zh") else "en"
 
 
-def _reason(exc: BaseException) -> str:
-    """A readable reason for an exception (``MemoryError`` has no message of its own).
+def _reason(exc: BaseException) -> Diagnostic:
+    """The reason for an exception, as a diagnostic (``MemoryError`` has no message of its own).
 
-    Intake errors carry their reason without the file name (their ``str()`` starts with it, and the
-    document's error names the file already).
+    An intake error carries its own diagnostic (without the file name: the document names the file).
     """
     if isinstance(exc, MemoryError):
-        return "out of memory (the page is too large for this computer)"
-    reason = getattr(exc, "reason", None)
-    if isinstance(reason, str) and reason.strip():
-        return reason.strip()
-    text = str(exc).strip()
-    return text if text else type(exc).__name__
+        return diag(Code.OUT_OF_MEMORY)
+    own = getattr(exc, "diagnostic", None)
+    if isinstance(own, Diagnostic):
+        return own
+    text = str(exc).strip() or type(exc).__name__
+    if isinstance(exc, EngineUnavailable):
+        return diag(Code.ENGINE_UNAVAILABLE, detail=text)
+    if isinstance(exc, EngineError):
+        return diag(Code.ENGINE_FAILED, detail=text)
+    return diag(Code.EXCEPTION, detail=text)
 
 
 # -- fields ------------------------------------------------------------------------------------------
@@ -365,7 +363,7 @@ def _own_fields(pages: list[PageResult], document_type: str, date_order: str | N
 
 
 def _model_fields(reads: list[_PageRead], engine: Engine, document_type: str, date_order: str | None,
-                  qr: list[str], notes: list[str]) -> tuple[dict[str, Field], list[dict[str, Any]]] | None:
+                  qr: list[str], notes: list[Diagnostic]) -> tuple[dict[str, Field], list[dict[str, Any]]] | None:
     """Ask a ``fields``-capable engine for the fields, page by page until all are found."""
     doctype = get_document_type(document_type)
     language = "zh" if doctype.language.startswith("zh") else "en"
@@ -382,12 +380,13 @@ def _model_fields(reads: list[_PageRead], engine: Engine, document_type: str, da
         except EngineInterrupted:
             raise
         except (EngineCrashed, EngineTimedOut) as exc:
-            notes.append(f"fields: {_worker_failure(exc, number)}")
+            notes.append(diag(Code.MODEL_FIELDS_FAILED, engine=engine.name, page=number,
+                              reason=_worker_failure(exc, number)))
             continue
         except Exception as exc:
-            notes.append(f"the {engine.name} engine could not extract fields on page {number}: {_reason(exc)}")
+            notes.append(diag(Code.MODEL_FIELDS_FAILED, engine=engine.name, page=number, reason=_reason(exc)))
             continue
-        read.result.warnings.extend(f"fields: {note}" for note in _reading_notes(answer))
+        read.result.warnings.extend(_reading_notes(answer, engine))
         for name in missing:
             value = answer.values.get(name)  # canonical names, whatever keys the model answered with
             if value is not None and str(value).strip():
@@ -401,7 +400,7 @@ def _model_fields(reads: list[_PageRead], engine: Engine, document_type: str, da
 
 
 def _extract(doc: Document, reads: list[_PageRead], engine: Engine | None, options: ScanOptions,
-             qr: list[str], notes: list[str]) -> None:
+             qr: list[str], notes: list[Diagnostic]) -> None:
     """Fill ``doc.document_type``, ``doc.fields`` and ``doc.line_items`` in place."""
     extraction = _extraction()
     pages = doc.page_results
@@ -413,7 +412,7 @@ def _extract(doc: Document, reads: list[_PageRead], engine: Engine | None, optio
     if engine is not None and Capability.FIELDS in engine.capabilities:
         model = _model_fields(reads, engine, doc.document_type, options.date_order, qr, notes)
         if model is None:
-            notes.append(f"the {engine.name} engine returned no fields; fields were read from the text instead")
+            notes.append(diag(Code.MODEL_NO_FIELDS, engine=engine.name))
         else:
             fields, items = model
             own = _own_fields(pages, doc.document_type, options.date_order, qr)
@@ -428,18 +427,29 @@ def _extract(doc: Document, reads: list[_PageRead], engine: Engine | None, optio
 def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, options: ScanOptions,
                      *, ask_engine: bool = True) -> list[Document]:
     """Split the pages read into documents and extract each one's fields (``ask_engine=False``: only
-    Shoebox's own extraction, as for a cancelled scan, whose engine must not be asked again)."""
+    Shoebox's own extraction, as for a cancelled scan, whose engine must not be asked again).
+
+    A file carrying e-invoice data (:mod:`desktop.core.einvoice`: embedded XML, an XML invoice, an OFD
+    invoice) is one invoice: it is not split, and its data overrides and cross-checks the fields read
+    from the pages.
+    """
+    from desktop.core import einvoice
+
     name = source.name
     results = [r.result for r in reads]
     failures = [r.failed for r in reads if r.failed]
     if reads and len(failures) == len(reads):
-        reason = failures[0] if len(set(failures)) == 1 else f"{failures[0]} (and {len(failures) - 1} more page failures)"
-        return [Document(source=str(source), pages=(results[0].number, results[-1].number), error=f"{name}: {reason}",
+        reason = failures[0] if len(set(failures)) == 1 else diag(Code.ALL_PAGES_FAILED, reason=failures[0],
+                                                                     more=len(failures) - 1)
+        return [Document(source=str(source), pages=(results[0].number, results[-1].number), error=reason,
                          engine=engine.name, page_results=results)]
+    structured, structured_problem = einvoice.structured_for(source)
     try:
         ranges = list(_extraction().split_documents(results)) or [(results[0].number, results[-1].number)]
     except Exception as exc:
         log.warning("splitting %s failed: %s", name, exc)
+        ranges = [(results[0].number, results[-1].number)]
+    if structured is not None:
         ranges = [(results[0].number, results[-1].number)]
     documents: list[Document] = []
     for first, last in ranges:
@@ -449,7 +459,7 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
         doc = Document(source=str(source), pages=(first, last), engine=engine.name,
                        page_results=[r.result for r in part])
         qr = list(dict.fromkeys(p for r in part for p in r.qr))
-        notes: list[str] = []
+        notes: list[Diagnostic] = []
         if qr:
             doc.extras["qr_payloads"] = qr
         _attach_tasks(doc, part, options)
@@ -457,9 +467,13 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
             _extract(doc, part, engine if ask_engine else None, options, qr, notes)
         except Exception as exc:  # keep the text even if field extraction breaks
             log.exception("field extraction failed for %s", name)
-            doc.error = f"{name}: reading the fields failed: {_reason(exc)}"
-        if notes:
-            doc.extras["notes"] = notes
+            doc.error = diag(Code.FIELDS_FAILED, reason=_reason(exc))
+        if structured is not None and doc.error is None:
+            forced = options.document_type if options.document_type not in (None, "", "auto") else None
+            einvoice.apply_to_document(doc, structured, forced_type=forced)
+        elif structured_problem:
+            notes.append(structured_problem)
+        doc.notes = notes
         documents.append(doc)
     return documents
 
@@ -475,18 +489,8 @@ def _attach_tasks(doc: Document, reads: list[_PageRead], options: ScanOptions) -
 
 # -- public entry points ---------------------------------------------------------------------------
 
-def _error_document(path: Path, reason: str, engine: Engine | None = None) -> Document:
-    return Document(source=str(path), error=f"{path.name}: {reason}", engine=engine.name if engine else None)
-
-
-def _intake_reason(exc: BaseException, path: Path) -> str:
-    """The reason part of an intake error (its ``str()`` is already ``"<file>: <reason>"``)."""
-    reason = getattr(exc, "reason", None)
-    if reason:
-        return str(reason)
-    text = _reason(exc)
-    prefix = f"{path.name}: "
-    return text[len(prefix):] if text.startswith(prefix) else text
+def _error_document(path: Path, reason: Diagnostic, engine: Engine | None = None) -> Document:
+    return Document(source=str(path), error=reason, engine=engine.name if engine else None)
 
 
 def scan_file(
@@ -508,7 +512,7 @@ def scan_file(
 
     Returns:
         The documents found, in page order; or one document with ``error`` set when the file cannot
-        be read at all (``"<file name>: <reason>"``).
+        be read at all (its ``error`` a diagnostic saying why).
 
     Raises:
         Cancelled: ``cancel()`` returned true; ``.documents`` holds the pages read so far.
@@ -522,7 +526,7 @@ def scan_file(
     except EngineInterrupted:
         raise Cancelled([], path) from None
     except Exception as exc:  # IntakeError, MemoryError, a crashed reader, a broken library: one error document
-        return [_error_document(path, _intake_reason(exc, path), engine)]
+        return [_error_document(path, _reason(exc), engine)]
 
     reads: list[_PageRead] = []
     started = time.perf_counter()
@@ -538,12 +542,14 @@ def scan_file(
         except StopIteration:
             break
         except EngineInterrupted:
-            raise Cancelled(_build_documents(path, reads, engine, options, ask_engine=False) if reads else [], path) from None
+            raise Cancelled(_build_documents(path, reads, engine, options, ask_engine=False) if reads else [],
+                            path) from None
         except Exception as exc:  # the file broke part-way: keep what was read
-            reason = _intake_reason(exc, path)
+            reason = _reason(exc)
             if not reads:
                 return [_error_document(path, reason, engine)]
-            reads[-1].result.warnings.append(f"pages after {reads[-1].result.number} could not be read: {reason}")
+            reads[-1].result.warnings.append(diag(Code.PAGES_AFTER_NOT_READ, page=reads[-1].result.number,
+                                                  reason=reason))
             break
         number = int(page.number)
         if progress is not None:
@@ -560,10 +566,10 @@ def scan_file(
         reads.append(read)
         del page
     if not reads:
-        return [_error_document(path, "no pages found", engine)]
+        return [_error_document(path, diag(Code.NO_PAGES), engine)]
     try:
         documents = _build_documents(path, reads, engine, options)
-    except EngineInterrupted:  # stopped while the engine read the fields: the pages are kept
+    except EngineInterrupted:  # stopped while the engine read the fields
         raise Cancelled([], path) from None
     seconds = time.perf_counter() - started
     for d in documents:
@@ -612,6 +618,11 @@ def reextract(document: Document, document_type: str, date_order: str | None = N
     result = _extraction().extract_fields(doc.page_results, document_type, date_order=date_order, qr_payloads=tuple(qr))
     doc.fields = dict(result.fields)
     doc.line_items = list(result.line_items)
+    data = (document.extras.get("einvoice") or {}).get("data")
+    if data:  # the e-invoice's own data wins again over the new reading of the page
+        from desktop.core import einvoice
+
+        einvoice.apply_to_document(doc, einvoice.EInvoice.from_dict(data), forced_type=document_type)
     for name, f in document.fields.items():
         if f.edited and name in doc.fields:
             doc.fields[name] = dataclasses.replace(f)
@@ -650,14 +661,16 @@ def reread_page(document: Document, page_number: int, rotation: int, engine: Eng
     except EngineInterrupted:
         raise
     except Exception as exc:
-        reason = _intake_reason(exc, Path(document.source))
+        reason = _reason(exc)
         if index is not None:
             old = doc.page_results[index]
-            doc.page_results[index] = dataclasses.replace(old, warnings=[*old.warnings, f"reading again failed: {reason}"])
+            doc.page_results[index] = dataclasses.replace(
+                old, warnings=[*old.warnings, diag(Code.REREAD_FAILED, page=page_number, reason=reason)])
         return doc
     if read.failed and index is not None:
         old = doc.page_results[index]
-        doc.page_results[index] = dataclasses.replace(old, warnings=[*old.warnings, f"reading again failed: {read.failed}"])
+        doc.page_results[index] = dataclasses.replace(
+            old, warnings=[*old.warnings, diag(Code.REREAD_FAILED, page=page_number, reason=read.failed)])
         return doc
     if index is None:
         doc.page_results.append(read.result)
@@ -682,7 +695,8 @@ def run_task(document: Document, task: str, engine: Engine, *,
     upright), rendered within ``engine.max_pixels`` and given to ``engine.run_task``. The answers go
     where :func:`scan_file` with ``ScanOptions(task=...)`` puts them (``Document.extras[task]`` = a list
     of ``{"page", "text"}``; for ``table`` also ``Document.tables``, replacing the tables of an earlier
-    run). Pages that fail are skipped and named in ``Document.extras["task_problems"][task]``.
+    run). Pages that fail are skipped and named in ``Document.extras["task_problems"][task]`` (a list of
+    :meth:`Diagnostic.to_dict <desktop.core.diagnostics.Diagnostic.to_dict>` objects, code ``task_page_failed``).
 
     Args:
         document: a document read before (not an error document); it is not changed.
@@ -710,7 +724,7 @@ def run_task(document: Document, task: str, engine: Engine, *,
         raise EngineError(f"the {engine.name} engine cannot do the task {task!r}")
     options = ScanOptions(task=task)
     reads: list[_PageRead] = []
-    problems: list[str] = []
+    problems: list[Diagnostic] = []
     pages = sorted(document.page_results, key=lambda p: p.number)
     for i, result in enumerate(pages):
         if cancel is not None and cancel():
@@ -724,19 +738,19 @@ def run_task(document: Document, task: str, engine: Engine, *,
             del page
             answer = engine.run_task(image, task, _task_language(task))
             output = answer.text
-            problems.extend(f"page {result.number}: {note}" for note in _reading_notes(answer))
+            problems.extend(_reading_notes(answer, engine, result.number))
             del image
         except EngineInterrupted:
             raise Cancelled(source=source) from None
         except (EngineCrashed, EngineTimedOut) as exc:
-            problems.append(_worker_failure(exc, result.number))
+            problems.append(diag(Code.TASK_PAGE_FAILED, page=result.number, reason=_worker_failure(exc, result.number)))
             continue
         except EngineUnavailable:
             raise
         except Exception as exc:  # IntakeError, EngineError, MemoryError, a library bug: this page only
             if not isinstance(exc, (EngineError, MemoryError, RuntimeError, ValueError, OSError)):
                 log.exception("%s failed on page %s of %s", task, result.number, source)
-            problems.append(f"page {result.number}: {_intake_reason(exc, source)}")
+            problems.append(diag(Code.TASK_PAGE_FAILED, page=result.number, reason=_reason(exc)))
             continue
         reads.append(_PageRead(result, task_output=str(output)))
     if not reads:
@@ -748,7 +762,7 @@ def run_task(document: Document, task: str, engine: Engine, *,
     _attach_tasks(doc, reads, options)
     task_problems = {k: list(v) for k, v in dict(doc.extras.get("task_problems") or {}).items() if k != task}
     if problems:
-        task_problems[task] = problems
+        task_problems[task] = [p.to_dict() for p in problems]
     if task_problems:
         doc.extras["task_problems"] = task_problems
     else:

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from desktop.core.diagnostics import Code, diag
 from desktop.core.model import Document
 
 SCHEMA_VERSION = 1
@@ -120,7 +121,7 @@ class SessionStore:
                 try:
                     doc = Document.from_dict(json.loads(data))
                 except (ValueError, KeyError, TypeError) as exc:
-                    doc = Document(source=source, error=f"the saved result could not be read back ({exc})")
+                    doc = Document(source=source, error=diag(Code.SAVED_RESULT_UNREADABLE, detail=str(exc)))
                     status = "failed"
             out.append(SessionEntry(row_id, source, status, doc, position))
         return out
@@ -154,7 +155,7 @@ class SessionStore:
             raise ValueError(f"unknown status {status!r}")
         data = json.dumps(document.to_dict(), ensure_ascii=False) if document is not None else None
         reviewed = int(bool(document and document.reviewed))
-        error = document.error if document is not None else None
+        error = document.error.message() if document is not None and document.error is not None else None
         return (position, source, status, reviewed, error, data, time.time())
 
     def update(self, entry_id: int, document: Document | None, status: str | None = None) -> None:

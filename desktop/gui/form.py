@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidgetAction,
 )
 
+from desktop.core.diagnostics import Diagnostic
 from desktop.core.doctypes import FieldSpec, get_document_type
 from desktop.core.model import Document, Field
 from desktop.gui.queue import LOW_CONFIDENCE, is_empty_key, needs_check
@@ -31,6 +32,8 @@ SOURCE_STYLE = {
     "qr": "QLabel { color: #6a1b9a; background: #f3e5f5; border-radius: 6px; padding: 1px 6px; }",
     "model": "QLabel { color: #00695c; background: #e0f2f1; border-radius: 6px; padding: 1px 6px; }",
     "user": "QLabel { color: #2e7d32; background: #e8f5e9; border-radius: 6px; padding: 1px 6px; }",
+    "xml": "QLabel { color: #4e342e; background: #efebe9; border-radius: 6px; padding: 1px 6px; }",
+    "ofd_text": "QLabel { color: #ad1457; background: #fce4ec; border-radius: 6px; padding: 1px 6px; }",
 }
 """Colours of the source chip beside each field (one hue per source)."""
 
@@ -38,7 +41,7 @@ SOURCE_STYLE = {
 PLACEHOLDERS = {"date": "YYYY-MM-DD", "time": "HH:MM", "amount": "0.00", "currency": "EUR, USD, CNY…"}
 
 
-def normalise(name: str, text: str, date_order: str | None) -> tuple[str | None, list[str]]:
+def normalise(name: str, text: str, date_order: str | None) -> tuple[str | None, list[Diagnostic]]:
     """``extraction.normalise_field`` when the extraction package is present (else the text as is)."""
     try:
         from desktop.core.extraction import normalise_field
@@ -129,9 +132,10 @@ class FieldEdit(QLineEdit):
 class FieldRow(QObject):
     """The widgets of one field in the form's grid."""
 
-    def __init__(self, spec: FieldSpec, label: str, parent: QWidget, key: bool = False) -> None:
+    def __init__(self, spec: FieldSpec, label: str, parent: QWidget, key: bool = False, language: str = "en") -> None:
         super().__init__(parent)
         self.spec = spec
+        self.language = language  # the UI language problems are worded in (en / zh_CN)
         self.key = key  # a key field of the document type: left empty, it counts as one to check
         self.label = QLabel(label, parent)
         self.edit = FieldEdit(spec, parent)
@@ -197,14 +201,20 @@ class FieldRow(QObject):
             if field.boxes:
                 return self.tr("QR"), self.tr("From the invoice's QR code (it matches the printed value)")
             return self.tr("QR"), self.tr("From the invoice's QR code")
+        if field.source == "xml":
+            if field.boxes:
+                return self.tr("e-invoice XML"), self.tr("From the e-invoice's own data (XML); the page shows the same value")
+            return self.tr("e-invoice XML"), self.tr("From the e-invoice's own data (XML)")
+        if field.source == "ofd_text":
+            return self.tr("OFD text"), self.tr("From the text of the OFD file's page (no OCR needed)")
         if field.source == "text_layer":
-            return self.tr("PDF"), self.tr("From the PDF's text layer (no OCR needed)")
+            return self.tr("PDF text"), self.tr("From the PDF's text layer (no OCR needed)")
         if field.source == "model":
             return self.tr("AI"), self.tr("Read by the HunyuanOCR model")
         return self.tr("OCR"), self.tr("Read by OCR from the page image")
 
-    def set_problems(self, problems: list[str]) -> None:
-        self.problems.setText("\n".join(f"⚠ {p}" for p in problems))
+    def set_problems(self, problems: list[Diagnostic]) -> None:
+        self.problems.setText("\n".join(f"⚠ {p.message(self.language)}" for p in problems))
         self.problems.setVisible(bool(problems))
         self.edit.setProperty("problem", bool(problems))
         self._restyle()
@@ -274,7 +284,7 @@ class FieldForm(QScrollArea):
     def set_document(self, document: Document) -> None:
         """Show ``document``'s fields (rebuilding the rows only when the document type changes)."""
         if document.error:
-            self.show_message(self.tr("This file could not be read:\n%1").replace("%1", document.error))
+            self.show_message(self.tr("This file could not be read:\n%1").replace("%1", document.error.message(self.locale)))
             return
         try:
             doctype = get_document_type(document.document_type or "")
@@ -293,7 +303,8 @@ class FieldForm(QScrollArea):
         self._grid_host.show()
         previous: QWidget | None = None
         for i, spec in enumerate(specs):
-            row = FieldRow(spec, spec.label_for(self.locale), self._grid_host, key=spec.name in keys)
+            row = FieldRow(spec, spec.label_for(self.locale), self._grid_host, key=spec.name in keys,
+                           language=self.locale)
             self._grid.addWidget(row.label, 2 * i, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self._grid.addWidget(row.edit, 2 * i, 1)
             self._grid.addWidget(row.source, 2 * i, 2)

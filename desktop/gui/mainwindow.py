@@ -62,6 +62,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.core.diagnostics import Diagnostic
 from desktop.core.doctypes import document_types
 from desktop.core.model import Document, Field, PageResult
 from desktop.core.session import SessionStore
@@ -74,7 +75,13 @@ from desktop.gui.queue import QueueDelegate, QueueModel, attention_count
 from desktop.gui.resources import LANGUAGES, icon
 from desktop.gui.taskview import TASK_ORDER, TaskOutputPanel, task_family
 from desktop.gui.viewer import PageViewer
-from desktop.gui.worker import EngineFactory, ImageLoader, ReadWorker, WorkerThread, default_engine_factory
+from desktop.gui.worker import (
+    EngineFactory,
+    ImageLoader,
+    ReadWorker,
+    WorkerThread,
+    default_engine_factory,
+)
 
 log = logging.getLogger(__name__)
 
@@ -164,6 +171,7 @@ class MainWindow(QMainWindow):
         self.model.placeholder = icon("document")
         self.model.failed_icon = icon("broken")
         self.model.type_labels = {n: t.label_for(language) for n, t in document_types().items()}
+        self.model.language = language
         self.undo_stack = QUndoStack(self)
         self.current_id: int | None = None
         self.current_page: int | None = None
@@ -301,6 +309,7 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.form, self.tr("Fields"))
         self.tabs.addTab(self.text_view, self.tr("Page text"))
         self.task_panel = TaskOutputPanel(self)
+        self.task_panel.language = self.language
         self.task_panel.setObjectName("task_panel")
         self.task_panel.status.connect(lambda text: self.statusBar().showMessage(text, 6000))
         self.tabs.addTab(self.task_panel, self.tr("Task output"))
@@ -827,11 +836,12 @@ class MainWindow(QMainWindow):
                                         "color: #e65100;" if slow else "")
         if state == "ready":
             self.engine_description = text
-            for note in self.worker.notes:
+            notes = [n.message(self.language) for n in self.worker.notes]
+            for note in notes:
                 self.statusBar().showMessage(note, 10000)
             if slow:
                 self.statusBar().showMessage(slow, 30000)
-            self.engine_label.setToolTip("\n".join(([slow] if slow else []) + self.worker.notes))
+            self.engine_label.setToolTip("\n".join(([slow] if slow else []) + notes))
 
     def _on_started(self, entry_id: int) -> None:
         entry = self.model.entry(entry_id)
@@ -866,12 +876,13 @@ class MainWindow(QMainWindow):
         self.undo_stack.push(DocumentCommand(self.model, entry_id, entry.document, document,
                                              self.tr("Rotate and read again"), self.select_entry))
 
-    def _on_error(self, entry_id: int, message: str) -> None:
+    def _on_error(self, entry_id: int, problem: Diagnostic) -> None:
         entry = self.model.entry(entry_id)
         if entry is not None and entry.document is not None and not entry.document.error:
             # reading a page again failed: the document stays as it was
+            message = problem.message(self.language)
             self.statusBar().showMessage(self.tr("Reading again failed: %1").replace("%1", message), 10000)
-        self.model.fail(entry_id, message)
+        self.model.fail(entry_id, problem)
         if self.current_id == entry_id:
             self._show_document(entry_id)
 
@@ -999,12 +1010,12 @@ class MainWindow(QMainWindow):
             self._set_page_label()
             return
         if doc.error:
-            self.form.show_message(self.tr("This file could not be read:\n%1").replace("%1", doc.error))
+            self.form.show_message(self.tr("This file could not be read:\n%1").replace("%1", doc.error.message(self.language)))
             self.summary_label.clear()
             self.summary_label.setToolTip("")
             # the core's message (file name and reason) stays as written; the label around it is ours
             self._viewer_request = self._next_request()  # a page picture still loading is not wanted now
-            self.viewer.clear(self.tr("Reading failed: %1").replace("%1", doc.error))
+            self.viewer.clear(self.tr("Reading failed: %1").replace("%1", doc.error.message(self.language)))
             self.text_view.clear()
             self.current_page = None
             self._set_page_label()
@@ -1041,7 +1052,7 @@ class MainWindow(QMainWindow):
 
     def _update_summary(self, doc: Document) -> None:
         to_check = attention_count(doc)  # the same count as the queue's badge
-        notes = document_notes(doc)
+        notes = document_notes(doc, self.language)
         shown = [n.text for n in notes if n.text]
         parts = []
         if to_check:

@@ -10,10 +10,35 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QIcon, QPainter, QPalette, QPen, QPixmap
-from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QRect,
+    QSize,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QIcon,
+    QPainter,
+    QPalette,
+    QPen,
+    QPixmap,
+)
+from PySide6.QtWidgets import (
+    QApplication,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+)
 
+from desktop.core.diagnostics import Diagnostic
 from desktop.core.model import Document, Field
 from desktop.core.session import SessionStore, status_of
 
@@ -109,6 +134,7 @@ class QueueModel(QAbstractTableModel):
         self.placeholder = QIcon()
         self.failed_icon = QIcon()
         self.type_labels: dict[str, str] = {}
+        self.language = "en"  # the UI language errors are worded in (the window sets it)
         for e in store.entries():
             status = "queued" if e.status == "reading" else e.status
             self._entries.append(QueueEntry(e.id, e.source, status, e.document))
@@ -152,10 +178,7 @@ class QueueModel(QAbstractTableModel):
         if entry.status == "reading":
             return self.tr("Reading") + (f" – {entry.message}" if entry.message else "…")
         if entry.status == "failed":
-            message = (doc.error if doc and doc.error else entry.message) or ""
-            name = Path(entry.source).name
-            if message.startswith(f"{name}: "):  # the card's first line already names the file
-                message = message[len(name) + 2:]
+            message = (doc.error.message(self.language) if doc and doc.error else entry.message) or ""
             return self.tr("Failed: %1").replace("%1", message)
         note = f" – {entry.message}" if entry.message else ""  # e.g. a document task running or failed
         if entry.status == "reviewed":
@@ -192,7 +215,7 @@ class QueueModel(QAbstractTableModel):
                 return self.type_labels.get(doc.document_type, doc.document_type)
         elif col == COL_STATUS:
             if role == Qt.ItemDataRole.ToolTipRole and doc is not None and doc.error:
-                return doc.error  # the core's full message, file name included
+                return f"{Path(entry.source).name}: {doc.error.message(self.language)}"
             if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
                 return self.status_text(entry)
             if role == Qt.ItemDataRole.ForegroundRole:
@@ -295,17 +318,18 @@ class QueueModel(QAbstractTableModel):
         self._emit_row(entry_id)
         self.document_changed.emit(entry_id)
 
-    def fail(self, entry_id: int, message: str) -> None:
-        """The entry could not be read: it becomes a failed document carrying ``message``."""
+    def fail(self, entry_id: int, problem: Diagnostic) -> None:
+        """The entry could not be read: it becomes a failed document carrying ``problem``."""
         entry = self.entry(entry_id)
         if entry is None:
             return
         if entry.document is not None and not entry.document.error:
             # a re-read failed: keep the document, show the message
+            message = problem.message(self.language)
             self.set_message(entry_id, message)
             self.set_status(entry_id, status_of(entry.document), message)
             return
-        self.set_document(entry_id, Document(source=entry.source, error=message))
+        self.set_document(entry_id, Document(source=entry.source, error=problem))
 
     def remove(self, entry_ids: list[int]) -> None:
         """Drop entries from the queue and the session (source files are untouched)."""

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.core.diagnostics import Diagnostic
 from desktop.core.model import Document
 
 TASK_ORDER = ("markdown", "table", "translate_en", "translate_zh")
@@ -110,6 +111,7 @@ class TaskOutputPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.document: Document | None = None
+        self.language = "en"  # the UI language problems are worded in (the window sets it)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
         row = QHBoxLayout()
@@ -197,7 +199,8 @@ class TaskOutputPanel(QWidget):
         text = self.text()
         problems = (self.document.extras.get("task_problems") or {}).get(task) if self.document else None
         if problems:
-            self.show_error(self.tr("Not every page could be processed: %1").replace("%1", "; ".join(problems)))
+            reasons = "; ".join(Diagnostic.from_dict(p).message(self.language) for p in problems)
+            self.show_error(self.tr("Not every page could be processed: %1").replace("%1", reasons))
         if self.source_check.isChecked() or task.startswith("translate"):
             self.browser.setPlainText(text)
         elif task == "markdown":

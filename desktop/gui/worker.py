@@ -23,6 +23,7 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 from PySide6.QtGui import QImage
 
+from desktop.core.diagnostics import Code, Diagnostic, as_diagnostic, diag
 from desktop.core.model import Document
 
 log = logging.getLogger(__name__)
@@ -31,14 +32,14 @@ log = logging.getLogger(__name__)
 #: (PP-OCR reads a receipt in 1-2 s; a longer page is abandoned rather than making the clerk wait).
 CANCEL_GRACE_S = 3.0
 
-EngineFactory = Callable[[list[str]], Any]
+EngineFactory = Callable[[list[Diagnostic]], Any]
 """Creates the engine (in the worker thread): ``factory(notes) -> Engine``; may append notes."""
 
 
 def default_engine_factory(engine: str, model_dir: str) -> EngineFactory:
     """The factory used by the app: :func:`desktop.core.engines.create_engine` with the user's settings."""
 
-    def factory(notes: list[str]) -> Any:
+    def factory(notes: list[Diagnostic]) -> Any:
         from desktop.core.engines import create_worker_engine
 
         return create_worker_engine(engine, model_dir or None)
@@ -73,7 +74,8 @@ class ReadWorker(QObject):
         task_ready(entry_id, task, document): the document with an extra task's output
             (``pipeline.run_task``).
         task_failed(entry_id, task, message): the task failed; the document stays as it was.
-        error(entry_id, message): the job failed; the message names the file and the problem.
+        error(entry_id, problem): the job failed; ``problem`` is a :class:`~desktop.core.diagnostics.Diagnostic`
+            (the entry names the file).
         cancelled(entry_id): the job was cancelled before it finished.
         finished(entry_id): the job is over (after exactly one of the four above).
     """
@@ -86,7 +88,7 @@ class ReadWorker(QObject):
     engine_capabilities = Signal(object)
     task_ready = Signal(int, str, object)
     task_failed = Signal(int, str, str)
-    error = Signal(int, str)
+    error = Signal(int, object)
     cancelled = Signal(int)
     finished = Signal(int)
 
@@ -97,7 +99,7 @@ class ReadWorker(QObject):
         self._starting: Any = None  # the engine being warmed up (so that stop_now reaches it)
         self._engine_error: str | None = None
         self.generation = 0
-        self.notes: list[str] = []
+        self.notes: list[Diagnostic] = []
         self.slow_warning = ""  # the ready engine's warning for the status bar (HunyuanOCR on the CPU)
 
     # -- engine ------------------------------------------------------------------------------------
@@ -136,9 +138,9 @@ class ReadWorker(QObject):
         self.engine_state.emit("loading", "")
         self.engine_capabilities.emit([])
         try:
-            notes: list[str] = []
+            notes: list[Diagnostic] = []
             engine = self._factory(notes)
-            self.notes = notes
+            self.notes = [as_diagnostic(n) for n in notes]
             self.engine_state.emit("loading", _short_name(engine))
             self._starting = engine
             engine.clear_interrupt()
@@ -152,8 +154,8 @@ class ReadWorker(QObject):
             self.engine_state.emit("failed", self._engine_error)
             raise RuntimeError(self._engine_error) from exc
         for note in engine.load_notes:  # e.g. HunyuanOCR: "running on the CPU"; why auto chose PP-OCR
-            if note not in self.notes:
-                self.notes.append(note)
+            if as_diagnostic(note) not in self.notes:
+                self.notes.append(as_diagnostic(note))
         self.slow_warning = slow_engine_warning(engine)
         self._engine = engine
         self.engine_state.emit("ready", engine.describe())
@@ -218,7 +220,7 @@ class ReadWorker(QObject):
             lambda engine, cancel, progress: _pipeline().scan_file(
                 Path(path), engine, options, cancel=cancel, progress=progress),
             lambda docs: self.document_ready.emit(entry_id, list(docs)),
-            lambda exc: self.error.emit(entry_id, _message(path, exc)),
+            lambda exc: self.error.emit(entry_id, _diagnostic(exc)),
         )
 
     @Slot(int, object, int, int, object)
@@ -232,7 +234,7 @@ class ReadWorker(QObject):
             doc = _pipeline().reread_page(document, page, rotation, engine, options)
             self.reread_ready.emit(entry_id, doc)
         except Exception as exc:  # noqa: BLE001
-            self.error.emit(entry_id, _message(document.source, exc))
+            self.error.emit(entry_id, _diagnostic(exc))
         finally:
             self.finished.emit(entry_id)
 
@@ -245,7 +247,7 @@ class ReadWorker(QObject):
             lambda engine, cancel, progress: _pipeline().run_task(
                 document, task, engine, cancel=cancel, progress=progress),
             lambda doc: self.task_ready.emit(entry_id, task, doc),
-            lambda exc: self.task_failed.emit(entry_id, task, _message(document.source, exc)),
+            lambda exc: self.task_failed.emit(entry_id, task, _diagnostic(exc).message()),
         )
 
 def slow_engine_warning(engine: Any) -> str:
@@ -277,11 +279,13 @@ def _pipeline() -> Any:
     return pipeline
 
 
-def _message(path: str, exc: BaseException) -> str:
+def _diagnostic(exc: BaseException) -> Diagnostic:
+    """Why a job failed: the exception's own diagnostic (intake errors carry one), else its text."""
     log.debug("job failed: %s", "".join(traceback.format_exception(exc)))
-    text = str(exc) or type(exc).__name__
-    name = Path(path).name
-    return text if text.startswith(name) else f"{name}: {text}"
+    own = getattr(exc, "diagnostic", None)
+    if isinstance(own, Diagnostic):
+        return own
+    return diag(Code.EXCEPTION, detail=str(exc) or type(exc).__name__)
 
 
 class ImageLoader(QObject):
@@ -335,7 +339,7 @@ class ImageLoader(QObject):
             array, _scale = host.render(page_image, max_pixels)
             self.loaded.emit(request_id, channel, qimage_from_array(array), int(page_image.width), int(page_image.height))
         except Exception as exc:  # noqa: BLE001 - shown in the viewer instead of the page
-            self.failed.emit(request_id, channel, _message(path, exc))
+            self.failed.emit(request_id, channel, _diagnostic(exc).message())
 
     def stop_now(self) -> None:
         """Called from the GUI thread when the window closes: abandon a PDF page being rendered."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.engines.base import Engine, EngineError, EngineUnavailable
 
 __all__ = ["ENGINE_NAMES", "Engine", "EngineError", "EngineUnavailable", "create_engine", "create_worker_engine"]
@@ -17,7 +18,7 @@ log = logging.getLogger(__name__)
 ENGINE_NAMES = ("auto", "ppocr", "hunyuan")
 
 
-def create_engine(name: str = "auto", model_dir: str | Path | None = None, *, notes: list[str] | None = None) -> Engine:
+def create_engine(name: str = "auto", model_dir: str | Path | None = None, *, notes: list[Diagnostic] | None = None) -> Engine:
     """Create an engine by name.
 
     Args:
@@ -26,7 +27,7 @@ def create_engine(name: str = "auto", model_dir: str | Path | None = None, *, no
             GPU and a complete model folder are present, else PP-OCR).
         model_dir: the HunyuanOCR model folder chosen by the user (``--model-dir`` / settings);
             other places are searched too (see :mod:`desktop.core.engines.hunyuan`).
-        notes: when given, human-readable notes are appended (for example why ``auto`` fell back
+        notes: when given, diagnostics are appended (for example why ``auto`` fell back
             to PP-OCR), for the status bar or stderr.
 
     Raises:
@@ -48,10 +49,10 @@ def create_engine(name: str = "auto", model_dir: str | Path | None = None, *, no
         if nothing_set_up:
             # The ordinary CPU-only office PC: one short line, the full search list goes to the log.
             log.info("HunyuanOCR not used: %s", reason)
-            message = "HunyuanOCR is not set up on this computer; using PP-OCR on the CPU."
+            message = diag(Code.ENGINE_NOT_SET_UP)
         else:
-            message = f"HunyuanOCR not used: {reason}. Using PP-OCR on the CPU."
-            log.info(message)
+            message = diag(Code.ENGINE_FALLBACK, reason=reason)
+            log.info("%s", message)
         if notes is not None:
             notes.append(message)
     from desktop.core.engines.ppocr import PPOCREngine

@@ -61,8 +61,8 @@ from desktop.core.engines.hunyuan_output import (
     SUSPECT_LINE_CONFIDENCE,
     Generation,
     as_field_specs,
-    finish_generation,
     fields_prompt_keys,
+    finish_generation,
     parse_fields,
     parse_spotting,
     repeating_period,
@@ -476,7 +476,11 @@ class HunyuanEngine(Engine):
             if problem:
                 raise EngineUnavailable(f"HunyuanOCR cannot run: {problem}")
             import torch
-            from transformers import AutoConfig, AutoModelForImageTextToText, AutoProcessor
+            from transformers import (
+                AutoConfig,
+                AutoModelForImageTextToText,
+                AutoProcessor,
+            )
 
             device = self.device
             if device.startswith("cuda"):
@@ -809,7 +813,11 @@ def _make_repetition_guard(batch_size: int, prompt_len: int, ignore_ids: Sequenc
     import torch
     from transformers import StoppingCriteria
 
-    from desktop.core.engines.hunyuan_output import GUARD_MAX_PERIOD, GUARD_MIN_REPEATS, GUARD_MIN_SPAN
+    from desktop.core.engines.hunyuan_output import (
+        GUARD_MAX_PERIOD,
+        GUARD_MIN_REPEATS,
+        GUARD_MIN_SPAN,
+    )
 
     window = max(GUARD_MAX_PERIOD * GUARD_MIN_REPEATS, GUARD_MIN_SPAN)
     ignore = set(int(i) for i in ignore_ids)

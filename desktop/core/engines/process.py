@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from desktop.core.diagnostics import Diagnostic
 from desktop.core.engines.base import (
     Capability,
     Engine,
@@ -210,7 +211,7 @@ def _error_reply(exc: BaseException) -> dict[str, Any]:
 
     if isinstance(exc, intake.IntakeError):
         return {"status": "error", "kind": "intake", "cls": type(exc).__name__, "path": str(exc.path),
-                "reason": exc.reason}
+                "reason": exc.diagnostic}
     kind = ("unavailable" if isinstance(exc, EngineUnavailable) else
             "malformed" if isinstance(exc, MalformedOutput) else
             "engine" if isinstance(exc, EngineError) else "other")
@@ -415,7 +416,7 @@ class WorkerEngine(Engine):
         return self._described().seconds_per_megapixel
 
     @property  # type: ignore[override]
-    def load_notes(self) -> list[str]:
+    def load_notes(self) -> list[Diagnostic]:
         return list(self._info.notes) if self._info is not None else []
 
     def describe(self) -> str:

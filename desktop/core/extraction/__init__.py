@@ -23,8 +23,14 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.doctypes import canonical_fields, get_document_type
-from desktop.core.extraction.amounts import ISO_4217_COMMON, currency_from_text, normalise_currency, parse_amount
+from desktop.core.extraction.amounts import (
+    ISO_4217_COMMON,
+    currency_from_text,
+    normalise_currency,
+    parse_amount,
+)
 from desktop.core.extraction.dates import parse_date, parse_time
 from desktop.core.extraction.layout import Candidate, Layout, candidate_to_field
 from desktop.core.extraction.qr import decode_qr, parse_vat_qr
@@ -54,7 +60,11 @@ DOCUMENT_TYPES = ("receipt", "invoice", "cn_vat_invoice")
 # Problems that come from comparing sources at extraction time (QR vs OCR, amount in words, date
 # order). validate() cannot recompute them from the fields alone, so it keeps them unless the clerk
 # edited the field (the clerk's value then stands on its own).
-_CROSS_CHECK_PREFIXES = ("QR code", "amount in words", "day/month order")
+#: Problems found at extraction by comparing sources (QR code vs print, amount in words vs figures, an
+#: ambiguous date order, e-invoice data vs print);
+#: :func:`validate` keeps them unless the clerk edited the field.
+CROSS_CHECK_CODES = frozenset({Code.QR_MISMATCH, Code.AMOUNT_IN_WORDS_MISMATCH, Code.AMBIGUOUS_DATE_ORDER,
+                               Code.EINVOICE_MISMATCH, Code.EINVOICE_NOT_PRINTED})
 
 
 @dataclass
@@ -122,7 +132,8 @@ def _field_type(name: str) -> str:
     return spec.type if spec else "text"
 
 
-def normalise_field(name: str, raw: str | None, *, date_order: str | None = None) -> tuple[str | None, list[str]]:
+def normalise_field(name: str, raw: str | None, *,
+                    date_order: str | None = None) -> tuple[str | None, list[Diagnostic]]:
     """Normalise one printed value of a canonical field.
 
     Args:
@@ -147,8 +158,8 @@ def normalise_field(name: str, raw: str | None, *, date_order: str | None = None
     if kind == "currency":
         code = normalise_currency(raw, chinese_document=bool(re.search(r"[\u4e00-\u9fff]", raw))) or currency_from_text(raw)
         if code is None and re.fullmatch(r"[A-Za-z]{3}", raw):
-            return raw.upper(), [f"currency {raw.upper()} is not a common ISO 4217 code"]
-        return code, ([] if code else [f"unknown currency {raw!r}"])
+            return raw.upper(), [diag(Code.CURRENCY_UNCOMMON, value=raw.upper())]
+        return code, ([] if code else [diag(Code.CURRENCY_UNKNOWN, raw=raw)])
     t = unicodedata.normalize("NFKC", raw)
     if kind == "code":
         if name in ("invoice_code", "check_code") or re.fullmatch(r"[\d\s]+", t):
@@ -175,8 +186,8 @@ def validate(fields: dict[str, Field], document_type: str) -> None:
     amount in words, ambiguous date order) are kept unless the clerk edited the field.
     """
     for name, f in fields.items():
-        kept = [p for p in f.problems if p.startswith(_CROSS_CHECK_PREFIXES)] if not f.edited else []
-        problems: list[str] = []
+        kept = [p for p in f.problems if p.code in CROSS_CHECK_CODES] if not f.edited else []
+        problems: list[Diagnostic] = []
         kind = _field_type(name)
         if f.value is None:
             if f.raw:
@@ -186,16 +197,16 @@ def validate(fields: dict[str, Field], document_type: str) -> None:
             try:
                 d = Decimal(f.value)
                 if d < 0 and name in ("total", "subtotal", "tax"):
-                    problems.append(f"{name} {f.value} is negative")
+                    problems.append(diag(Code.NEGATIVE_AMOUNT, name=name, value=f.value))
             except InvalidOperation:
-                problems.append(f"{name} {f.value!r} is not an amount")
+                problems.append(diag(Code.NOT_AN_AMOUNT, name=name, value=f.value))
         elif kind == "date":
             _v, probs = parse_date(f.value, "YMD")
             if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", f.value) or _v != f.value:
-                problems.append(f"date {f.value!r} is not a valid ISO 8601 date (YYYY-MM-DD)")
+                problems.append(diag(Code.DATE_NOT_ISO, value=f.value))
         elif kind == "currency":
             if f.value not in ISO_4217_COMMON and not re.fullmatch(r"[A-Z]{3}", f.value):
-                problems.append(f"currency {f.value!r} is not an ISO 4217 code")
+                problems.append(diag(Code.CURRENCY_NOT_ISO, value=f.value))
         if document_type == "cn_vat_invoice" and f.value:
             if name == "invoice_code":
                 problems.extend(check_invoice_code(f.value))
@@ -279,7 +290,7 @@ def _merge_qr(fields: dict[str, Field], qr: dict) -> None:
             f.source, f.confidence = "qr", 1.0
         else:
             printed = f.value
-            f.problems.append(f"QR code says {q}, printed {printed}")
+            f.problems.append(diag(Code.QR_MISMATCH, qr=q, printed=printed))
             f.value, f.source, f.confidence = q, "qr", 1.0
 
 
@@ -336,7 +347,8 @@ def extract_fields(pages: list[PageResult], document_type: str, *, date_order: s
         words = cands.get("_words")
         total = fields.get("total")
         if words is not None and total is not None and total.value and words.value != total.value:
-            total.problems.append(f"amount in words {words.raw.strip()} = {words.value}, figures say {total.value}")
+            total.problems.append(diag(Code.AMOUNT_IN_WORDS_MISMATCH, words=words.raw.strip(), words_value=words.value,
+                                       total=total.value))
         qr = _qr_data(qr_payloads)
         if qr:
             _merge_qr(fields, qr)

@@ -17,6 +17,8 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from price_parser import Price
 
+from desktop.core.diagnostics import Code, diag
+
 __all__ = [
     "ISO_4217_COMMON",
     "currency_from_text",
@@ -136,15 +138,15 @@ def parse_amount(raw: str | None, *, decimal_separator: str | None = None) -> tu
         # maybe OCR read digits as letters
         fixed = text.translate(_OCR_DIGITS)
         if not re.search(r"\d[.,]\d{2}\b", fixed):
-            return None, currency_from_text(str(raw)), [f"no amount in {raw!r}"]
+            return None, currency_from_text(str(raw)), [diag(Code.NO_AMOUNT, raw=str(raw))]
         text = fixed
     price = Price.fromstring(text, decimal_separator=decimal_separator)
     if price.amount is None:
-        return None, currency_from_text(str(raw)), [f"no amount in {raw!r}"]
+        return None, currency_from_text(str(raw)), [diag(Code.NO_AMOUNT, raw=str(raw))]
     try:
         value = Decimal(price.amount)
     except InvalidOperation:  # pragma: no cover - price-parser returns Decimals
-        return None, None, [f"no amount in {raw!r}"]
+        return None, None, [diag(Code.NO_AMOUNT, raw=str(raw))]
     amount_text = price.amount_text or ""
     idx = text.find(amount_text) if amount_text else -1
     before = text[:idx] if idx >= 0 else ""

@@ -16,6 +16,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from desktop.core.diagnostics import Code, Diagnostic, diag
+
 __all__ = ["DateMatch", "find_dates", "parse_date", "parse_time", "find_times", "DATE_ORDERS"]
 
 DATE_ORDERS = ("DMY", "MDY", "YMD")
@@ -53,7 +55,7 @@ class DateMatch:
     raw: str
     start: int
     end: int
-    problems: list[str]
+    problems: list[Diagnostic]
     ambiguous: bool = False
     order: str = "text"
 
@@ -66,13 +68,13 @@ def _year(y: str) -> int:
     return n
 
 
-def _make(y: int, m: int, d: int, raw: str) -> tuple[str | None, list[str]]:
+def _make(y: int, m: int, d: int, raw: str) -> tuple[str | None, list[Diagnostic]]:
     if not 1 <= m <= 12:
-        return None, [f"impossible date {raw!r}: month {m}"]
+        return None, [diag(Code.IMPOSSIBLE_MONTH, raw=raw, month=m)]
     try:
         return dt.date(y, m, d).isoformat(), []
     except ValueError:
-        return None, [f"impossible date {raw!r}: day {d} of month {m} in {y}"]
+        return None, [diag(Code.IMPOSSIBLE_DAY, raw=raw, day=d, month=m, year=y)]
 
 
 def _dateparser_parse(text: str, order: str) -> str | None:
@@ -138,7 +140,7 @@ def find_dates(text: str, date_order: str | None = None) -> list[DateMatch]:
                 continue
             raw = m.group(0)
             value = _dateparser_parse(raw, order)
-            problems = [] if value else [f"impossible date {raw!r}"]
+            problems = [] if value else [diag(Code.IMPOSSIBLE_DATE, raw=raw)]
             out.append(DateMatch(value, raw, m.start(), m.end(), problems, False, "text"))
             taken.append((m.start(), m.end()))
     out.sort(key=lambda x: x.start)
@@ -161,11 +163,11 @@ def parse_date(raw: str | None, date_order: str | None = None) -> tuple[str | No
         return None, []
     matches = find_dates(str(raw), date_order)
     if not matches:
-        return None, [f"no date in {raw!r}"]
+        return None, [diag(Code.NO_DATE, raw=raw)]
     m = matches[0]
     problems = list(m.problems)
     if m.ambiguous and date_order is None and m.value:
-        problems.append(f"day/month order of {m.raw!r} is ambiguous; read as {m.order}")
+        problems.append(diag(Code.AMBIGUOUS_DATE_ORDER, raw=m.raw, order=m.order))
     return m.value, problems
 
 
@@ -196,5 +198,5 @@ def parse_time(raw: str | None) -> tuple[str | None, list[str]]:
         return None, []
     found = find_times(str(raw))
     if not found:
-        return None, [f"no time in {raw!r}"]
+        return None, [diag(Code.NO_TIME, raw=raw)]
     return found[0][0], []

@@ -18,7 +18,13 @@ from __future__ import annotations
 
 import re
 
-from desktop.core.extraction.common import document_currency, infer_date_order, looks_like_name, tidy_name
+from desktop.core.diagnostics import Code, diag
+from desktop.core.extraction.common import (
+    document_currency,
+    infer_date_order,
+    looks_like_name,
+    tidy_name,
+)
 from desktop.core.extraction.dates import find_dates
 from desktop.core.extraction.layout import Candidate, Layout
 from desktop.core.extraction.parsers import amount_finder, date_finder
@@ -214,7 +220,12 @@ def pick_tax_ids(layout: Layout, buyer: Candidate | None) -> tuple[Candidate | N
     as a weaker fallback. A labelled value that matches no known format is kept as printed, with a
     problem saying so.
     """
-    from desktop.core.extraction.taxids import BUYER_MARK, TAX_ID_LABEL, find_vat_numbers, match_vat
+    from desktop.core.extraction.taxids import (
+        BUYER_MARK,
+        TAX_ID_LABEL,
+        find_vat_numbers,
+        match_vat,
+    )
 
     buyer_lines = {id(ln) for ln in (buyer.lines if buyer else [])}
     if buyer and buyer.lines:
@@ -346,7 +357,7 @@ def extract_invoice(layout: Layout, date_order: str | None = None) -> dict[str, 
     if date and date.value and not hinted:
         d = find_dates(date.raw, order)
         if d and d[0].ambiguous:
-            date.problems.append(f"day/month order of {date.raw!r} is ambiguous; read as {order}")
+            date.problems.append(diag(Code.AMBIGUOUS_DATE_ORDER, raw=date.raw, order=order))
     money = amount_finder(need_decimals=True)
     totals = layout.labelled(_TOTAL_ANY, money, exclude=_TOTAL_EXCLUDE, prefer_rightmost=True)
     subs = layout.labelled(_SUB_ANY, money, prefer_rightmost=True, factor=0.9)

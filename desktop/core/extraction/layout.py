@@ -11,6 +11,7 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from desktop.core.diagnostics import Diagnostic
 from desktop.core.model import Box, Field, Line, PageResult, union_box
 
 __all__ = ["Candidate", "Layout", "Ln", "nfkc", "candidate_to_field"]
@@ -84,7 +85,7 @@ class Candidate:
     value: str | None
     raw: str
     lines: list[Ln]
-    problems: list[str] = field(default_factory=list)
+    problems: list[Diagnostic] = field(default_factory=list)
     factor: float = 0.9
     score: float = 0.0
     source: str = "ocr"

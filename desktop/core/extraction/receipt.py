@@ -17,8 +17,14 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
+from desktop.core.diagnostics import Code, diag
 from desktop.core.extraction.amounts import format_amount
-from desktop.core.extraction.common import document_currency, infer_date_order, looks_like_name, tidy_name
+from desktop.core.extraction.common import (
+    document_currency,
+    infer_date_order,
+    looks_like_name,
+    tidy_name,
+)
 from desktop.core.extraction.dates import find_dates, find_times
 from desktop.core.extraction.layout import Candidate, Layout, Ln
 from desktop.core.extraction.parsers import amount_finder, money_tokens, regex_finder
@@ -495,7 +501,7 @@ def extract_receipt(layout: Layout, date_order: str | None = None) -> dict[str, 
     if date and date.value and not hinted:
         d = find_dates(date.raw, order)
         if d and d[0].ambiguous:
-            date.problems.append(f"day/month order of {date.raw!r} is ambiguous; read as {order}")
+            date.problems.append(diag(Code.AMBIGUOUS_DATE_ORDER, raw=date.raw, order=order))
     total, subtotal = pick_total(layout)
     tax, subtotal = pick_tax_subtotal(layout, total, subtotal)
     return {

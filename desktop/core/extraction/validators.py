@@ -1,4 +1,5 @@
-"""Checks on extracted values. Each check returns a list of problems (empty = it checks out).
+"""Checks on extracted values. Each check returns a list of problems (:class:`~desktop.core.diagnostics.Diagnostic`;
+empty = it checks out).
 
 Rule sources:
 
@@ -23,6 +24,8 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
+
+from desktop.core.diagnostics import Code, Diagnostic, diag
 
 __all__ = [
     "USCC_CHARSET",
@@ -60,7 +63,7 @@ def uscc_check_char(first17: str) -> str:
     return USCC_CHARSET[0 if c == 31 else c]
 
 
-def check_tax_id_cn(value: str | None) -> list[str]:
+def check_tax_id_cn(value: str | None) -> list[Diagnostic]:
     """Check a Chinese taxpayer identification number (纳税人识别号).
 
     18 characters: the unified social credit code, check character verified (GB 32100-2015).
@@ -76,65 +79,65 @@ def check_tax_id_cn(value: str | None) -> list[str]:
     if len(v) == 18:
         bad = [c for c in v if c not in USCC_CHARSET]
         if bad:
-            return [f"tax ID {v}: character {bad[0]!r} is not allowed (GB 32100-2015)"]
+            return [diag(Code.TAX_ID_BAD_CHARACTER, value=v, char=bad[0])]
         expected = uscc_check_char(v[:17])
         if v[17] != expected:
-            return [f"tax ID {v}: check character should be {expected!r} (GB 32100-2015)"]
+            return [diag(Code.TAX_ID_CHECK_CHARACTER, value=v, expected=expected)]
         return []
     if len(v) in (15, 17, 20) and re.fullmatch(r"[0-9A-Z]+", v):
         return []  # legacy taxpayer ID: well-formed, nothing further to check (see the docstring)
-    return [f"tax ID {v}: {len(v)} characters; expected 18 (unified social credit code, GB 32100-2015)"]
+    return [diag(Code.TAX_ID_LENGTH, value=v, length=len(v))]
 
 
-def check_invoice_code(value: str | None) -> list[str]:
+def check_invoice_code(value: str | None) -> list[Diagnostic]:
     """Check a Chinese VAT invoice code (发票代码): 10 or 12 digits with a plausible region code."""
     if not value:
         return []
     if not re.fullmatch(r"\d+", value):
-        return [f"invoice code {value}: digits only expected"]
+        return [diag(Code.INVOICE_CODE_NOT_DIGITS, value=value)]
     if len(value) not in (10, 12):
-        return [f"invoice code {value}: {len(value)} digits; expected 10 (paper) or 12 (electronic/new ordinary)"]
+        return [diag(Code.INVOICE_CODE_LENGTH, value=value, length=len(value))]
     region = value[0:2] if len(value) == 10 else value[1:3]
     if not 11 <= int(region) <= 65:
-        return [f"invoice code {value}: region code {region} is not a Chinese province code (GB/T 2260)"]
+        return [diag(Code.INVOICE_CODE_REGION, value=value, region=region)]
     return []
 
 
-def check_invoice_number(value: str | None, *, has_code: bool = True) -> list[str]:
+def check_invoice_number(value: str | None, *, has_code: bool = True) -> list[Diagnostic]:
     """Check a Chinese VAT invoice number (发票号码): 8 digits, or 20 on fully digital (全电) invoices."""
     if not value:
         return []
     if not re.fullmatch(r"\d+", value):
-        return [f"invoice number {value}: digits only expected"]
+        return [diag(Code.INVOICE_NUMBER_NOT_DIGITS, value=value)]
     if len(value) == 8 or (len(value) == 20 and not has_code) or len(value) == 20:
         if len(value) == 20 and has_code:
-            return [f"invoice number {value}: 20 digits (fully digital invoice) but an invoice code is present"]
+            return [diag(Code.INVOICE_NUMBER_DIGITAL_WITH_CODE, value=value)]
         return []
-    return [f"invoice number {value}: {len(value)} digits; expected 8 (or 20 on fully digital invoices)"]
+    return [diag(Code.INVOICE_NUMBER_LENGTH, value=value, length=len(value))]
 
 
-def check_check_code(value: str | None) -> list[str]:
+def check_check_code(value: str | None) -> list[Diagnostic]:
     """Check a Chinese VAT invoice check code (校验码): 20 digits (printed as four groups of five)."""
     if not value:
         return []
     if not re.fullmatch(r"\d{20}", value):
         digits = re.sub(r"\D", "", value)
-        return [f"check code {value}: {len(digits)} digits; expected 20"]
+        return [diag(Code.CHECK_CODE_LENGTH, value=value, length=len(digits))]
     return []
 
 
-def check_sum(subtotal: str | None, tax: str | None, total: str | None) -> list[str]:
+def check_sum(subtotal: str | None, tax: str | None, total: str | None) -> list[Diagnostic]:
     """``subtotal + tax = total`` within 0.01 (only when all three are known).
 
     Returns:
-        ``["subtotal + tax ≠ total (96.72 + 15.48 = 112.20, total 112.30)"]`` or ``[]``.
+        ``[Diagnostic(SUM_MISMATCH)]`` ("subtotal + tax ≠ total (96.72 + 15.48 = 112.20, total 112.30)") or ``[]``.
     """
     try:
         s, t, g = Decimal(subtotal), Decimal(tax), Decimal(total)  # type: ignore[arg-type]
     except (InvalidOperation, TypeError):
         return []
     if abs(s + t - g) > Decimal("0.01"):
-        return [f"subtotal + tax ≠ total ({s} + {t} = {s + t}, total {g})"]
+        return [diag(Code.SUM_MISMATCH, field="total", subtotal=str(s), tax=str(t), sum=str(s + t), total=str(g))]
     return []
 
 

@@ -1,0 +1,519 @@
+"""Diagnostics: every error, page warning, field problem and note Shoebox reports, as data.
+
+A :class:`Diagnostic` is a stable :class:`Code`, a :class:`Severity`, the page and field it concerns,
+and parameters. Its message is rendered from the code in the reader's language (:func:`render`,
+English ``en`` and Simplified Chinese ``zh``) from :data:`CATALOGUE`, the one catalogue the CLI, the
+exports and the GUI share: nothing ever parses a message back. Rewording a message changes only
+its catalogue entry; code that needs to know what happened tests ``diagnostic.code``.
+
+Where they live (see :mod:`desktop.core.model`):
+
+* document errors: ``Document.error`` (one :class:`Diagnostic` or ``None``); the document's
+  ``source`` names the file, so a message never starts with the file name;
+* page warnings: ``PageResult.warnings``;
+* field problems: ``Field.problems``;
+* document notes: ``Document.notes``;
+* problems of a document task: ``Document.extras["task_problems"][task]`` (as JSON objects).
+
+JSON form (``Diagnostic.to_dict``)::
+
+    {"code": "sum_mismatch", "severity": "warning", "message": "subtotal + tax ≠ total (...)",
+     "page": null, "field": "total", "params": {"subtotal": "96.72", ...}}
+
+``message`` is the English rendering, written for readers of the JSON; it is not read back (the code
+and parameters are). A parameter may itself be a diagnostic (a page that could not be read, and
+why): it is stored as such an object and rendered in the same language. Text written by older
+versions (plain strings) reads back as :attr:`Code.TEXT`, rendered as the text itself.
+
+Exit codes (``shoebox scan``) derive from the codes through one table, :data:`EXIT_CODES`, in the
+manner of OCRmyPDF's ``ExitCode`` (``ocrmypdf/_exec/exceptions.py``).
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+from typing import Any
+
+__all__ = [
+    "CATALOGUE",
+    "EXIT_CODES",
+    "LANGUAGES",
+    "Code",
+    "Diagnostic",
+    "ExitCode",
+    "Severity",
+    "as_diagnostic",
+    "diag",
+    "exit_code_for",
+    "render",
+]
+
+#: The languages messages are rendered in.
+LANGUAGES = ("en", "zh")
+
+
+class Severity(str, Enum):
+    """How much a diagnostic matters.
+
+    ``error``: the document (or file) could not be read. ``warning``: read, but a person should look
+    (shown in the GUI and noted by the CLI on stderr). ``info``: worth showing in the GUI (a page was
+    turned upright) but not on stderr. ``detail``: kept in the result and shown on hover only
+    (the resolution a page was read at).
+    """
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+    DETAIL = "detail"
+
+
+class Code(str, Enum):
+    """Stable identifiers of every diagnostic (their values are written to JSON: never rename one)."""
+
+    TEXT = "text"  # free text, from an older version or a component not yet converted
+    # -- inputs and files -------------------------------------------------------------------------
+    NO_SUCH_PATH = "no_such_path"
+    NOT_A_REGULAR_FILE = "not_a_regular_file"
+    FILE_NOT_FOUND = "file_not_found"
+    PERMISSION_DENIED = "permission_denied"
+    FILE_UNREADABLE = "file_unreadable"
+    IS_A_FOLDER = "is_a_folder"
+    EMPTY_FILE = "empty_file"
+    FILE_EMPTIED = "file_emptied"
+    UNSUPPORTED_AVIF = "unsupported_avif"
+    UNSUPPORTED_KIND = "unsupported_kind"
+    UNSUPPORTED_TEXT_FILE = "unsupported_text_file"
+    UNRECOGNISED_CONTENT = "unrecognised_content"
+    HEIF_UNAVAILABLE = "heif_unavailable"
+    NO_SUCH_PAGE = "no_such_page"
+    PAGE_GONE = "page_gone"
+    IMAGE_TOO_LARGE = "image_too_large"
+    IMAGE_TOO_LARGE_SIZE = "image_too_large_size"
+    IMAGE_OUT_OF_MEMORY = "image_out_of_memory"
+    RENDER_OUT_OF_MEMORY = "render_out_of_memory"
+    IMAGE_DAMAGED = "image_damaged"
+    IMAGE_VARIANT_UNSUPPORTED = "image_variant_unsupported"
+    COLOUR_MODE_UNSUPPORTED = "colour_mode_unsupported"
+    PDF_DAMAGED_UNOPENABLE = "pdf_damaged_unopenable"
+    PDF_UNOPENABLE_DETAIL = "pdf_unopenable_detail"
+    PDF_DAMAGED = "pdf_damaged"
+    PDF_NOTHING_RECOVERED = "pdf_nothing_recovered"
+    PDF_ENCRYPTED = "pdf_encrypted"
+    PDF_NO_PAGES = "pdf_no_pages"
+    PDF_PAGE_DAMAGED = "pdf_page_damaged"
+    PDF_PAGE_UNRENDERABLE = "pdf_page_unrenderable"
+    NO_PAGES = "no_pages"
+    NOTHING_READ = "nothing_read"
+    SAVED_RESULT_UNREADABLE = "saved_result_unreadable"
+    # -- reading pages ----------------------------------------------------------------------------
+    ANIMATED_FIRST_FRAME = "animated_first_frame"
+    PDF_REPAIRED = "pdf_repaired"
+    TEXT_LAYER_UNDECODABLE = "text_layer_undecodable"
+    DOWNSCALED = "downscaled"
+    ORIENTATION_CHECK_FAILED = "orientation_check_failed"
+    TURNED = "turned"
+    NO_TEXT = "no_text"
+    TASK_UNSUPPORTED = "task_unsupported"
+    PAGE_NOT_READ = "page_not_read"
+    PAGES_AFTER_NOT_READ = "pages_after_not_read"
+    REREAD_FAILED = "reread_failed"
+    TASK_PAGE_FAILED = "task_page_failed"
+    ALL_PAGES_FAILED = "all_pages_failed"
+    # -- engines ----------------------------------------------------------------------------------
+    ENGINE_UNAVAILABLE = "engine_unavailable"
+    ENGINE_FAILED = "engine_failed"
+    ENGINE_FALLBACK = "engine_fallback"
+    ENGINE_NOT_SET_UP = "engine_not_set_up"
+    ENGINE_CRASHED = "engine_crashed"
+    ENGINE_TIMED_OUT = "engine_timed_out"
+    ENGINE_NOTE = "engine_note"
+    READING_SUSPECT = "reading_suspect"
+    MODEL_FIELDS_FAILED = "model_fields_failed"
+    MODEL_NO_FIELDS = "model_no_fields"
+    OUT_OF_MEMORY = "out_of_memory"
+    FIELDS_FAILED = "fields_failed"
+    UNEXPECTED = "unexpected"
+    EXCEPTION = "exception"
+    # -- field problems ---------------------------------------------------------------------------
+    NO_AMOUNT = "no_amount"
+    NO_DATE = "no_date"
+    NO_TIME = "no_time"
+    IMPOSSIBLE_DATE = "impossible_date"
+    IMPOSSIBLE_MONTH = "impossible_month"
+    IMPOSSIBLE_DAY = "impossible_day"
+    AMBIGUOUS_DATE_ORDER = "ambiguous_date_order"
+    CURRENCY_UNCOMMON = "currency_uncommon"
+    CURRENCY_UNKNOWN = "currency_unknown"
+    CURRENCY_NOT_ISO = "currency_not_iso"
+    NEGATIVE_AMOUNT = "negative_amount"
+    NOT_AN_AMOUNT = "not_an_amount"
+    DATE_NOT_ISO = "date_not_iso"
+    TAX_ID_BAD_CHARACTER = "tax_id_bad_character"
+    TAX_ID_CHECK_CHARACTER = "tax_id_check_character"
+    TAX_ID_LENGTH = "tax_id_length"
+    INVOICE_CODE_NOT_DIGITS = "invoice_code_not_digits"
+    INVOICE_CODE_LENGTH = "invoice_code_length"
+    INVOICE_CODE_REGION = "invoice_code_region"
+    INVOICE_NUMBER_NOT_DIGITS = "invoice_number_not_digits"
+    INVOICE_NUMBER_DIGITAL_WITH_CODE = "invoice_number_digital_with_code"
+    INVOICE_NUMBER_LENGTH = "invoice_number_length"
+    CHECK_CODE_LENGTH = "check_code_length"
+    SUM_MISMATCH = "sum_mismatch"
+    QR_MISMATCH = "qr_mismatch"
+    AMOUNT_IN_WORDS_MISMATCH = "amount_in_words_mismatch"
+    EINVOICE_MISMATCH = "einvoice_mismatch"
+    EINVOICE_NOT_PRINTED = "einvoice_not_printed"
+    EINVOICE_UNREADABLE = "einvoice_unreadable"
+    # -- the command line ---------------------------------------------------------------------------
+    USAGE = "usage"
+    OUTPUT_FAILED = "output_failed"
+    INTERRUPTED = "interrupted"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A catalogue entry: the default severity and the message templates (``str.format`` fields)."""
+
+    severity: Severity
+    en: str
+    zh: str
+
+
+_E, _W, _I, _D = Severity.ERROR, Severity.WARNING, Severity.INFO, Severity.DETAIL
+_READABLE_EN = "Shoebox reads JPEG, PNG, TIFF, BMP, WebP, HEIC and PDF files"
+_READABLE_ZH = "Shoebox 可读取 JPEG、PNG、TIFF、BMP、WebP、HEIC 和 PDF 文件"
+
+#: Every code's severity and messages. ``{name}`` fields are the diagnostic's parameters
+#: (``{name!r}`` quotes the value in English; the Chinese templates quote with “”).
+CATALOGUE: dict[Code, Entry] = {
+    Code.TEXT: Entry(_W, "{text}", "{text}"),
+    Code.NO_SUCH_PATH: Entry(_E, "no such file or folder", "没有这个文件或文件夹"),
+    Code.NOT_A_REGULAR_FILE: Entry(_E, "not a regular file or folder", "不是普通文件或文件夹"),
+    Code.FILE_NOT_FOUND: Entry(_E, "file not found", "找不到文件"),
+    Code.PERMISSION_DENIED: Entry(_E, "the file cannot be read (permission denied)", "无法读取文件（没有权限）"),
+    Code.FILE_UNREADABLE: Entry(_E, "the file cannot be read ({detail})", "无法读取文件（{detail}）"),
+    Code.IS_A_FOLDER: Entry(_E, "this is a folder, not a file", "这是文件夹，不是文件"),
+    Code.EMPTY_FILE: Entry(_E, "the file is empty (0 bytes)", "文件是空的（0 字节）"),
+    Code.FILE_EMPTIED: Entry(_E, "the file has been emptied since it was opened", "文件在打开后被清空了"),
+    Code.UNSUPPORTED_AVIF: Entry(_E, f"AVIF images are not supported; {_READABLE_EN}",
+                                 f"不支持 AVIF 图像；{_READABLE_ZH}"),
+    Code.UNSUPPORTED_KIND: Entry(_E, f"this is {{kind}}, not a supported image or PDF; {_READABLE_EN}",
+                                 f"这是{{kind}}，不是支持的图像或 PDF；{_READABLE_ZH}"),
+    Code.UNSUPPORTED_TEXT_FILE: Entry(_E, f"this is a text file, not an image or PDF; {_READABLE_EN}",
+                                      f"这是文本文件，不是图像或 PDF；{_READABLE_ZH}"),
+    Code.UNRECOGNISED_CONTENT: Entry(
+        _E, "the file's contents are not a recognised image or PDF (it may be damaged, or of a kind "
+            f"Shoebox cannot read); {_READABLE_EN}",
+        f"文件内容不是可识别的图像或 PDF（可能已损坏，或是 Shoebox 无法读取的类型）；{_READABLE_ZH}"),
+    Code.HEIF_UNAVAILABLE: Entry(_E, "HEIC/HEIF images need the pillow-heif package, which is not installed",
+                                 "读取 HEIC/HEIF 图像需要 pillow-heif 软件包，但它没有安装"),
+    Code.NO_SUCH_PAGE: Entry(_E, "there is no page {number}: the file has only {pages}",
+                             "没有第 {number} 页：文件只有 {pages} 页"),
+    Code.PAGE_GONE: Entry(_E, "page {page} no longer exists in the file", "文件中已不存在第 {page} 页"),
+    Code.IMAGE_TOO_LARGE: Entry(
+        _E, "the image is too large to open safely (more than {limit} megapixels); it may be damaged or "
+            "deliberately malformed",
+        "图像太大，无法安全打开（超过 {limit} 百万像素）；它可能已损坏或被故意篡改"),
+    Code.IMAGE_TOO_LARGE_SIZE: Entry(
+        _E, "the image is too large ({width} x {height} = {megapixels} megapixels; Shoebox opens up to "
+            "{limit}); it may be damaged or deliberately malformed",
+        "图像太大（{width} x {height} = {megapixels} 百万像素；Shoebox 最多打开 {limit} 百万像素）；"
+        "它可能已损坏或被故意篡改"),
+    Code.IMAGE_OUT_OF_MEMORY: Entry(_E, "there is not enough memory to open this image", "内存不足，无法打开此图像"),
+    Code.RENDER_OUT_OF_MEMORY: Entry(_E, "there is not enough memory to render page {page}",
+                                     "内存不足，无法渲染第 {page} 页"),
+    Code.IMAGE_DAMAGED: Entry(_E, "the file is damaged or not a complete image ({detail})",
+                              "文件已损坏或不是完整的图像（{detail}）"),
+    Code.IMAGE_VARIANT_UNSUPPORTED: Entry(_E, "the image uses a variant Shoebox cannot decode ({detail})",
+                                          "图像使用了 Shoebox 无法解码的变体（{detail}）"),
+    Code.COLOUR_MODE_UNSUPPORTED: Entry(_E, "the image uses a colour mode Shoebox cannot convert ({mode}: {detail})",
+                                        "图像使用了 Shoebox 无法转换的颜色模式（{mode}：{detail}）"),
+    Code.PDF_DAMAGED_UNOPENABLE: Entry(_E, "the PDF is damaged and cannot be opened", "PDF 已损坏，无法打开"),
+    Code.PDF_UNOPENABLE_DETAIL: Entry(_E, "the PDF is damaged and cannot be opened ({detail})",
+                                      "PDF 已损坏，无法打开（{detail}）"),
+    Code.PDF_DAMAGED: Entry(_E, "the PDF is damaged ({detail})", "PDF 已损坏（{detail}）"),
+    Code.PDF_NOTHING_RECOVERED: Entry(_E, "the PDF is damaged and no page could be recovered",
+                                      "PDF 已损坏，没有能恢复的页面"),
+    Code.PDF_ENCRYPTED: Entry(_E, "the PDF is password-protected", "PDF 受密码保护"),
+    Code.PDF_NO_PAGES: Entry(_E, "the PDF has no pages", "PDF 没有页面"),
+    Code.PDF_PAGE_DAMAGED: Entry(_E, "page {page} of the PDF is damaged ({detail})", "PDF 第 {page} 页已损坏（{detail}）"),
+    Code.PDF_PAGE_UNRENDERABLE: Entry(_E, "page {page} of the PDF cannot be rendered ({detail})",
+                                      "PDF 第 {page} 页无法渲染（{detail}）"),
+    Code.NO_PAGES: Entry(_E, "no pages found", "没有找到页面"),
+    Code.NOTHING_READ: Entry(_E, "nothing was read", "什么也没有读到"),
+    Code.SAVED_RESULT_UNREADABLE: Entry(_E, "the saved result could not be read back ({detail})",
+                                        "保存的结果无法读回（{detail}）"),
+    Code.ANIMATED_FIRST_FRAME: Entry(_I, "animated image: only the first frame is read", "动画图像：只读取第一帧"),
+    Code.PDF_REPAIRED: Entry(_W, "the PDF was damaged and has been repaired; check what was read",
+                             "PDF 已损坏并已修复；请核对读取的内容"),
+    Code.TEXT_LAYER_UNDECODABLE: Entry(
+        _I, "the PDF text layer cannot be decoded (fonts without a character map); the page is read by OCR instead",
+        "PDF 文字层无法解码（字体没有字符映射）；改为用 OCR 识别此页"),
+    Code.DOWNSCALED: Entry(_D, "read at {width}x{height} px (downscaled from {page_width}x{page_height})",
+                           "以 {width}x{height} 像素识别（由 {page_width}x{page_height} 缩小）"),
+    Code.ORIENTATION_CHECK_FAILED: Entry(_I, "orientation check failed ({reason}); read as scanned",
+                                         "无法判断页面方向（{reason}）；按扫描方向识别"),
+    Code.TURNED: Entry(_I, "turned {degrees}° clockwise to read it upright",
+                       "已顺时针旋转 {degrees}° 以便正向识别"),
+    Code.NO_TEXT: Entry(_W, "no text was found on this page (blank, or the print is too faint to read)",
+                        "此页没有找到文字（空白页，或字迹太淡无法识别）"),
+    Code.TASK_UNSUPPORTED: Entry(_W, "the {engine} engine cannot do the task {task!r}",
+                                 "{engine} 引擎不能执行任务“{task}”"),
+    Code.PAGE_NOT_READ: Entry(_W, "page {page} could not be read: {reason}", "第 {page} 页无法读取：{reason}"),
+    Code.PAGES_AFTER_NOT_READ: Entry(_W, "pages after {page} could not be read: {reason}",
+                                     "第 {page} 页之后的页面无法读取：{reason}"),
+    Code.REREAD_FAILED: Entry(_W, "reading again failed: {reason}", "重新识别失败：{reason}"),
+    Code.TASK_PAGE_FAILED: Entry(_W, "page {page}: {reason}", "第 {page} 页：{reason}"),
+    Code.ALL_PAGES_FAILED: Entry(_E, "{reason} (and {more} more page failures)", "{reason}（另有 {more} 页失败）"),
+    Code.ENGINE_UNAVAILABLE: Entry(_E, "the engine is unavailable: {detail}", "引擎不可用：{detail}"),
+    Code.ENGINE_FAILED: Entry(_E, "{detail}", "{detail}"),
+    Code.ENGINE_CRASHED: Entry(_E, "the engine stopped unexpectedly while reading page {page} ({detail})",
+                               "读取第 {page} 页时识别引擎意外停止（{detail}）"),
+    Code.ENGINE_TIMED_OUT: Entry(_E, "reading page {page} took longer than {seconds} s and was stopped",
+                                 "第 {page} 页读取超过 {seconds} 秒，已被停止"),
+    Code.ENGINE_NOTE: Entry(_W, "{detail}", "{engine} 引擎：{detail}"),
+    Code.READING_SUSPECT: Entry(_W, "the {engine} engine marked its reading of this page as doubtful: check this page",
+                                "{engine} 引擎认为此页的识别结果可疑：请检查此页"),
+    Code.ENGINE_FALLBACK: Entry(_I, "HunyuanOCR not used: {reason}. Using PP-OCR on the CPU.",
+                                "未使用 HunyuanOCR：{reason}。改用 CPU 上的 PP-OCR。"),
+    Code.ENGINE_NOT_SET_UP: Entry(_I, "HunyuanOCR is not set up on this computer; using PP-OCR on the CPU.",
+                                  "此电脑上没有设置 HunyuanOCR；使用 CPU 上的 PP-OCR。"),
+    Code.MODEL_FIELDS_FAILED: Entry(_W, "the AI model ({engine}) could not read the fields of page {page} ({reason}); "
+                                        "they were read from the page text instead",
+                                    "AI 模型未能读取第 {page} 页的字段（{reason}）；已改为从页面文字读取"),
+    Code.MODEL_NO_FIELDS: Entry(_W, "the AI model ({engine}) gave no fields; they were read from the page text instead",
+                                "AI 模型没有给出字段；已改为从页面文字读取"),
+    Code.OUT_OF_MEMORY: Entry(_E, "out of memory (the page is too large for this computer)",
+                              "内存不足（页面对这台电脑来说太大）"),
+    Code.FIELDS_FAILED: Entry(_E, "reading the fields failed: {reason}", "读取字段失败：{reason}"),
+    Code.UNEXPECTED: Entry(_E, "unexpected error: {detail}", "意外错误：{detail}"),
+    Code.EXCEPTION: Entry(_E, "{detail}", "{detail}"),
+    Code.NO_AMOUNT: Entry(_W, "no amount in {raw!r}", "“{raw}”中没有金额"),
+    Code.NO_DATE: Entry(_W, "no date in {raw!r}", "“{raw}”中没有日期"),
+    Code.NO_TIME: Entry(_W, "no time in {raw!r}", "“{raw}”中没有时间"),
+    Code.IMPOSSIBLE_DATE: Entry(_W, "impossible date {raw!r}", "不可能的日期“{raw}”"),
+    Code.IMPOSSIBLE_MONTH: Entry(_W, "impossible date {raw!r}: month {month}", "不可能的日期“{raw}”：没有 {month} 月"),
+    Code.IMPOSSIBLE_DAY: Entry(_W, "impossible date {raw!r}: day {day} of month {month} in {year}",
+                               "不可能的日期“{raw}”：{year} 年 {month} 月没有 {day} 日"),
+    Code.AMBIGUOUS_DATE_ORDER: Entry(_W, "day/month order of {raw!r} is ambiguous; read as {order}",
+                                     "“{raw}”的日/月顺序不明确；按 {order} 读取"),
+    Code.CURRENCY_UNCOMMON: Entry(_W, "currency {value} is not a common ISO 4217 code", "币种 {value} 不是常用的 ISO 4217 代码"),
+    Code.CURRENCY_UNKNOWN: Entry(_W, "unknown currency {raw!r}", "未知币种“{raw}”"),
+    Code.CURRENCY_NOT_ISO: Entry(_W, "currency {value!r} is not an ISO 4217 code", "币种“{value}”不是 ISO 4217 代码"),
+    Code.NEGATIVE_AMOUNT: Entry(_W, "{name} {value} is negative", "金额 {value} 为负数"),
+    Code.NOT_AN_AMOUNT: Entry(_W, "{name} {value!r} is not an amount", "“{value}”不是金额"),
+    Code.DATE_NOT_ISO: Entry(_W, "date {value!r} is not a valid ISO 8601 date (YYYY-MM-DD)",
+                             "日期“{value}”不是有效的 ISO 8601 日期（YYYY-MM-DD）"),
+    Code.TAX_ID_BAD_CHARACTER: Entry(_W, "tax ID {value}: character {char!r} is not allowed (GB 32100-2015)",
+                                     "税号 {value}：不允许使用字符“{char}”（GB 32100-2015）"),
+    Code.TAX_ID_CHECK_CHARACTER: Entry(_W, "tax ID {value}: check character should be {expected!r} (GB 32100-2015)",
+                                       "税号 {value}：校验字符应为“{expected}”（GB 32100-2015）"),
+    Code.TAX_ID_LENGTH: Entry(_W, "tax ID {value}: {length} characters; expected 18 (unified social credit code, "
+                                  "GB 32100-2015)",
+                              "税号 {value}：{length} 个字符；应为 18 个（统一社会信用代码，GB 32100-2015）"),
+    Code.INVOICE_CODE_NOT_DIGITS: Entry(_W, "invoice code {value}: digits only expected", "发票代码 {value}：应只含数字"),
+    Code.INVOICE_CODE_LENGTH: Entry(_W, "invoice code {value}: {length} digits; expected 10 (paper) or 12 "
+                                        "(electronic/new ordinary)",
+                                    "发票代码 {value}：{length} 位；应为 10 位（纸质）或 12 位（电子/新版普通发票）"),
+    Code.INVOICE_CODE_REGION: Entry(_W, "invoice code {value}: region code {region} is not a Chinese province code "
+                                        "(GB/T 2260)",
+                                    "发票代码 {value}：地区代码 {region} 不是中国省级代码（GB/T 2260）"),
+    Code.INVOICE_NUMBER_NOT_DIGITS: Entry(_W, "invoice number {value}: digits only expected", "发票号码 {value}：应只含数字"),
+    Code.INVOICE_NUMBER_DIGITAL_WITH_CODE: Entry(
+        _W, "invoice number {value}: 20 digits (fully digital invoice) but an invoice code is present",
+        "发票号码 {value}：20 位（全电发票），但同时有发票代码"),
+    Code.INVOICE_NUMBER_LENGTH: Entry(_W, "invoice number {value}: {length} digits; expected 8 (or 20 on fully digital "
+                                          "invoices)",
+                                      "发票号码 {value}：{length} 位；应为 8 位（全电发票为 20 位）"),
+    Code.CHECK_CODE_LENGTH: Entry(_W, "check code {value}: {length} digits; expected 20", "校验码 {value}：{length} 位；应为 20 位"),
+    Code.SUM_MISMATCH: Entry(_W, "subtotal + tax ≠ total ({subtotal} + {tax} = {sum}, total {total})",
+                             "金额 + 税额 ≠ 合计（{subtotal} + {tax} = {sum}，合计 {total}）"),
+    Code.QR_MISMATCH: Entry(_W, "QR code says {qr}, printed {printed}", "二维码为 {qr}，票面印的是 {printed}"),
+    Code.AMOUNT_IN_WORDS_MISMATCH: Entry(_W, "amount in words {words} = {words_value}, figures say {total}",
+                                         "大写金额 {words} = {words_value}，小写金额为 {total}"),
+    Code.EINVOICE_MISMATCH: Entry(_W, "e-invoice data says {label} {value}, the page shows {printed}",
+                                  "电子发票数据为 {value}，票面显示 {printed}"),
+    Code.EINVOICE_NOT_PRINTED: Entry(_W, "e-invoice data says {label} {value}, which is not printed on the page",
+                                     "电子发票数据为 {value}，但票面上没有印出"),
+    Code.EINVOICE_UNREADABLE: Entry(_W, "the e-invoice data could not be read: {detail}; the pages were read instead",
+                                    "无法读取电子发票数据：{detail}；已改为识别页面"),
+    Code.USAGE: Entry(_E, "{detail}", "{detail}"),
+    Code.OUTPUT_FAILED: Entry(_E, "{detail}", "{detail}"),
+    Code.INTERRUPTED: Entry(_E, "interrupted; nothing written", "已中断；没有写入任何内容"),
+}
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One error, warning, problem or note.
+
+    Attributes:
+        code: what happened (stable; see :class:`Code`).
+        severity: how much it matters (defaults to the code's catalogue severity, see :func:`diag`).
+        page: the 1-based page number it concerns, or ``None``.
+        field: the canonical field name it concerns, or ``None``.
+        params: the values its message is rendered with (strings, numbers, or nested diagnostics).
+    """
+
+    code: Code
+    severity: Severity = Severity.WARNING
+    page: int | None = None
+    field: str | None = None
+    params: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+    def message(self, language: str = "en") -> str:
+        """The message in ``language`` (``en`` or ``zh``; see :func:`render`)."""
+        return render(self, language)
+
+    def __str__(self) -> str:
+        return self.message("en")
+
+    def __hash__(self) -> int:
+        return hash((self.code, self.severity, self.page, self.field, _freeze(self.params)))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object (see the module docstring)."""
+        return {
+            "code": self.code.value,
+            "severity": self.severity.value,
+            "message": self.message("en"),
+            "page": self.page,
+            "field": self.field,
+            "params": {k: (v.to_dict() if isinstance(v, Diagnostic) else v) for k, v in self.params.items()},
+        }
+
+    @classmethod
+    def from_dict(cls, d: Any) -> Diagnostic:
+        """Read :meth:`to_dict`'s object, or a plain string written by an older version (:attr:`Code.TEXT`).
+
+        An unknown code (written by a newer version) reads as :attr:`Code.TEXT` with its message.
+        """
+        if isinstance(d, Diagnostic):
+            return d
+        if not isinstance(d, dict):
+            return text(str(d))
+        try:
+            code = Code(d.get("code"))
+        except ValueError:
+            return text(str(d.get("message", "")), page=d.get("page"), field=d.get("field"))
+        try:
+            severity = Severity(d.get("severity") or CATALOGUE[code].severity)
+        except ValueError:
+            severity = CATALOGUE[code].severity
+        params = {k: (cls.from_dict(v) if isinstance(v, dict) and "code" in v else v)
+                  for k, v in dict(d.get("params") or {}).items()}
+        return cls(code=code, severity=severity, page=d.get("page"), field=d.get("field"), params=params)
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def diag(code: Code, *, severity: Severity | None = None, page: int | None = None, field: str | None = None,
+         **params: Any) -> Diagnostic:
+    """A :class:`Diagnostic` with the code's catalogue severity unless ``severity`` is given."""
+    return Diagnostic(code, severity or CATALOGUE[code].severity, page, field, params)
+
+
+def text(message: str, *, severity: Severity = Severity.WARNING, page: int | None = None,
+         field: str | None = None) -> Diagnostic:
+    """Free text as a diagnostic (:attr:`Code.TEXT`): what older versions wrote."""
+    return Diagnostic(Code.TEXT, severity, page, field, {"text": message})
+
+
+def as_diagnostic(value: Diagnostic | str | dict[str, Any]) -> Diagnostic:
+    """``value`` as a :class:`Diagnostic` (a string becomes :attr:`Code.TEXT`, a dict is read as JSON)."""
+    return Diagnostic.from_dict(value)
+
+
+#: Chinese names of the file kinds :attr:`Code.UNSUPPORTED_KIND` names (its ``kind`` parameter).
+_KIND_ZH = {
+    "a GIF image": "GIF 图像", "a ZIP archive or an Office document": "ZIP 压缩包或 Office 文档",
+    "an old-style Office document": "旧版 Office 文档", "a JPEG 2000 image": "JPEG 2000 图像",
+    "a PostScript file": "PostScript 文件", "a DjVu document": "DjVu 文档", "an RTF document": "RTF 文档",
+    "a RAR archive": "RAR 压缩包", "a gzip archive": "gzip 压缩包",
+}
+
+
+class _Params(dict[str, Any]):
+    """Format parameters: nested diagnostics rendered in the language, a missing one shown as ``?``."""
+
+    def __init__(self, values: Mapping[str, Any], language: str) -> None:
+        zh = language.lower().startswith("zh")
+        super().__init__({k: (render(v, language) if isinstance(v, Diagnostic)
+                              else _KIND_ZH.get(v, v) if zh and k == "kind" else v) for k, v in values.items()})
+
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def render(d: Diagnostic, language: str = "en") -> str:
+    """The message of ``d`` in ``language``.
+
+    Args:
+        d: the diagnostic.
+        language: ``en``, ``zh`` (Simplified Chinese), or a locale name (``zh_CN`` -> ``zh``; anything
+            else English).
+
+    Returns:
+        The message; a template field the diagnostic has no parameter for is shown as ``?``.
+    """
+    entry = CATALOGUE[d.code]
+    template = entry.zh if language.lower().startswith("zh") else entry.en
+    values = {"page": d.page, "field": d.field, **d.params}
+    try:
+        return template.format_map(_Params(values, language))
+    except (ValueError, IndexError, KeyError):  # a malformed value; never lose the message
+        return f"{entry.en} {dict(d.params)}"
+
+
+# --------------------------------------------------------------------------------------------------
+# exit codes
+
+
+class ExitCode(IntEnum):
+    """``shoebox`` exit statuses (documented in :mod:`desktop.cli`)."""
+
+    OK = 0
+    SOME_FAILED = 1
+    USAGE = 2
+    NOTHING_DONE = 3
+    ENGINE_UNAVAILABLE = 4
+    NO_WINDOW = 5
+    INTERRUPTED = 130
+
+
+#: The exit status each error code calls for. A file that failed for its own reasons is
+#: ``SOME_FAILED`` (``NOTHING_DONE`` when no file at all was read; see :func:`exit_code_for`).
+EXIT_CODES: dict[Code, ExitCode] = {
+    **{code: ExitCode.SOME_FAILED for code, entry in CATALOGUE.items() if entry.severity is Severity.ERROR},
+    Code.ENGINE_UNAVAILABLE: ExitCode.ENGINE_UNAVAILABLE,
+    Code.USAGE: ExitCode.USAGE,
+    Code.OUTPUT_FAILED: ExitCode.NOTHING_DONE,
+    Code.INTERRUPTED: ExitCode.INTERRUPTED,
+}
+
+
+def exit_code_for(errors: Iterable[Diagnostic], *, any_read: bool) -> ExitCode:
+    """The exit status of a batch from its document errors.
+
+    Args:
+        errors: the error of every document that failed (and any error of the run itself).
+        any_read: at least one document was read.
+
+    Returns:
+        ``OK`` without errors; otherwise the highest status :data:`EXIT_CODES` gives them, where
+        ``SOME_FAILED`` becomes ``NOTHING_DONE`` when nothing was read.
+    """
+    statuses = [EXIT_CODES.get(e.code, ExitCode.SOME_FAILED) for e in errors]
+    if not statuses:
+        return ExitCode.OK if any_read else ExitCode.NOTHING_DONE
+    if not any_read:
+        statuses = [ExitCode.NOTHING_DONE if s is ExitCode.SOME_FAILED else s for s in statuses]
+    return max(statuses)

@@ -1,0 +1,167 @@
+"""E-invoice data: CII (Factur-X profiles, ZUGFeRD 1.0), UBL, hostile XML, and the page cross-check."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from desktop.core.diagnostics import Code
+from desktop.core.einvoice import EInvoiceError, read_structured, read_xml
+from desktop.core.einvoice.xmlsafe import MAX_XML_BYTES, XmlError, parse_xml
+from tests.fake_engines import FakeEngine
+from desktop.core.pipeline import scan_file
+from tests.einvoice_fixtures import (
+    VALUES,
+    cii_xml,
+    facturx_pdf,
+    page_lines,
+    ubl_xml,
+    zugferd1_xml,
+)
+
+HEADER = ("invoice_number", "date", "vendor_name", "vendor_tax_id", "buyer_name", "subtotal", "tax", "total", "currency")
+
+
+@pytest.mark.parametrize("profile", ["MINIMUM", "BASIC WL", "BASIC", "EN16931", "EXTENDED", "XRECHNUNG 2.0"])
+def test_cii_profiles(profile: str) -> None:
+    inv = read_xml(cii_xml(profile))
+    assert inv.syntax == "CII" and inv.profile == profile
+    for name in HEADER:
+        assert inv.values[name] == VALUES[name], name
+    assert inv.values["due_date"] == "2025-04-13"
+    assert inv.values["amount_due"] == "1487.50"
+    assert inv.values["iban"] == VALUES["iban"]
+    assert inv.values["vendor_address"] == "Hafenstraße 7, 20095 Hamburg, DE"
+    assert inv.values["invoice_type"] == "commercial invoice"
+    assert inv.tax_breakdown == [{"category": "S", "rate": "19", "basis": "1250.00", "tax": "237.50"}]
+    if profile in ("MINIMUM", "BASIC WL"):
+        assert inv.line_items == []
+    else:
+        assert [(x["description"], x["quantity"], x["unit_price"], x["amount"]) for x in inv.line_items] == [
+            ("Gusseisenpfanne 28 cm", "10", "100.00", "1000.00"), ("Deckel", "5", "50.00", "250.00")]
+
+
+def test_extended_group_lines_are_not_lines() -> None:
+    inv = read_xml(cii_xml("EXTENDED", groups=True))
+    assert [x["line_id"] for x in inv.line_items] == ["1", "2"]
+    assert all(x["parent_line_id"] == "G1" for x in inv.line_items)
+
+
+def test_zugferd_1() -> None:
+    inv = read_xml(zugferd1_xml())
+    assert inv.syntax == "CII (ZUGFeRD 1.0)" and inv.profile == "ZUGFeRD 1.0 COMFORT"
+    assert inv.values["total"] == "1487.50" and inv.values["subtotal"] == "1250.00" and inv.values["tax"] == "237.50"
+    assert inv.values["date"] == "2025-03-14" and inv.values["vendor_tax_id"] == VALUES["vendor_tax_id"]
+    assert inv.line_items[0] == {"line_id": "1", "description": "Gusseisenpfanne", "quantity": "10",
+                                 "unit_code": "C62", "unit_price": "125.00", "amount": "1250.00"}
+    assert inv.tax_breakdown[0]["rate"] == "19"
+
+
+@pytest.mark.parametrize("kind", ["Invoice", "CreditNote"])
+def test_xrechnung_ubl(kind: str) -> None:
+    inv = read_xml(ubl_xml(kind))
+    assert inv.syntax == f"UBL {kind}" and inv.profile == "XRECHNUNG 2.0"
+    for name in HEADER:
+        assert inv.values[name] == VALUES[name], name
+    assert inv.values["date"] == "2025-03-14"  # the +01:00 time zone is dropped
+    assert inv.values["vendor_name"] == VALUES["vendor_name"]  # the legal name, not the trading name
+    assert inv.values["invoice_type"] == ("commercial invoice" if kind == "Invoice" else "credit note")
+    assert inv.values["payment_terms"] == "Zahlbar innerhalb 30 Tagen netto"
+    assert inv.line_items[0]["quantity"] == "10" and inv.line_items[0]["unit_price"] == "125.00"
+
+
+# -- hostile and malformed XML ---------------------------------------------------------------------
+
+BILLION_LAUGHS = b"""<?xml version="1.0"?>
+<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]>
+<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100">&lol3;</rsm:CrossIndustryInvoice>"""
+
+
+def test_entity_expansion_refused() -> None:
+    with pytest.raises(XmlError, match="DOCTYPE"):
+        parse_xml(BILLION_LAUGHS)
+
+
+def test_external_entity_refused(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOPSECRET")
+    xxe = (f'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY xxe SYSTEM "file://{secret}">]>'
+           '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><ID>&xxe;</ID></Invoice>').encode()
+    with pytest.raises(EInvoiceError, match="DOCTYPE"):
+        read_xml(xxe)
+
+
+def test_parser_itself_expands_nothing() -> None:
+    # Even past the DOCTYPE check the parser neither loads DTDs nor resolves entities.
+    from lxml import etree
+
+    from desktop.core.einvoice.xmlsafe import _parser
+
+    root = etree.fromstring(BILLION_LAUGHS, parser=_parser())
+    assert "lollol" not in etree.tostring(root).decode()
+
+
+def test_huge_file_refused() -> None:
+    with pytest.raises(XmlError, match="too large"):
+        parse_xml(b"<a>" + b"x" * (MAX_XML_BYTES + 1) + b"</a>")
+
+
+def test_malformed_and_wrong_namespace() -> None:
+    with pytest.raises(EInvoiceError, match="not well-formed"):
+        read_xml(cii_xml()[:-40])
+    wrong = cii_xml().replace(b"urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100", b"urn:example:not-cii")
+    with pytest.raises(EInvoiceError, match="not an e-invoice.*CrossIndustryInvoice.*urn:example:not-cii"):
+        read_xml(wrong)
+    with pytest.raises(EInvoiceError, match="empty"):
+        read_xml(b"  ")
+
+
+# -- Factur-X PDFs and the cross-check --------------------------------------------------------------
+
+def test_facturx_pdf_agrees_with_its_page(tmp_path: Path) -> None:
+    pdf = facturx_pdf(tmp_path / "rechnung.pdf", cii_xml("EN16931"))
+    inv = read_structured(pdf)
+    assert inv is not None and inv.origin == "factur-x.xml embedded in the PDF"
+    (doc,) = scan_file(pdf, FakeEngine())
+    assert doc.document_type == "invoice"
+    for name in HEADER + ("due_date", "amount_due", "iban"):
+        f = doc.fields[name]
+        assert f.value == VALUES[name] and f.source == "xml", name
+        assert f.problems == [] and not f.needs_review, (name, f.problems)
+    assert doc.fields["total"].page == 1 and doc.fields["total"].boxes  # located on the page for the outline
+    assert doc.extras["einvoice"]["mismatches"] == []
+    assert doc.extras["tax_breakdown"][0]["tax"] == "237.50"
+    assert len(doc.line_items) == 2
+
+
+def test_page_and_xml_disagree(tmp_path: Path) -> None:
+    pdf = facturx_pdf(tmp_path / "tampered.pdf", cii_xml("EN16931", total="1587.50"),
+                      lines=page_lines(vendor="Ganz Andere Firma AG"))
+    (doc,) = scan_file(pdf, FakeEngine())
+    total = doc.fields["total"]
+    assert total.value == "1587.50" and total.source == "xml"  # the XML wins ...
+    assert total.needs_review and any("e-invoice data says total 1587.50" in p.message() for p in total.problems)  # ... flagged
+    vendor = doc.fields["vendor_name"]
+    assert vendor.needs_review and vendor.problems
+    assert set(doc.extras["einvoice"]["mismatches"]) >= {"total", "vendor_name"}
+    assert not doc.fields["subtotal"].problems  # what agrees is not flagged
+
+
+def test_attachment_under_another_name_and_af_only(tmp_path: Path) -> None:
+    pdf = facturx_pdf(tmp_path / "zugferd1.pdf", zugferd1_xml(), name="ZUGFeRD-invoice.xml")
+    inv = read_structured(pdf)
+    assert inv is not None and inv.syntax == "CII (ZUGFeRD 1.0)"
+    other = facturx_pdf(tmp_path / "renamed.pdf", ubl_xml(), name="rechnung-daten.xml")
+    inv = read_structured(other)
+    assert inv is not None and inv.syntax == "UBL Invoice"
+
+
+def test_pdf_without_xml_and_with_broken_xml(tmp_path: Path) -> None:
+    assert read_structured(facturx_pdf(tmp_path / "plain.pdf", None)) is None
+    broken = facturx_pdf(tmp_path / "broken.pdf", BILLION_LAUGHS)
+    with pytest.raises(EInvoiceError, match=r"factur-x\.xml.*DOCTYPE"):
+        read_structured(broken)
+    (doc,) = scan_file(broken, FakeEngine())  # the page is still read, and the clerk is told
+    assert doc.error is None and doc.fields["total"].source == "text_layer"
+    assert any(n.code == Code.EINVOICE_UNREADABLE and "factur-x.xml" in n.message() for n in doc.notes)
