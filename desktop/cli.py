@@ -24,7 +24,7 @@ Exit status
       be written
 4     the requested engine is unavailable (for example ``--engine hunyuan`` without the model)
 5     the window could not be opened (PySide6 or the GUI package missing)
-130   interrupted (Ctrl+C); nothing is written
+130   interrupted (Ctrl+C); the documents already read are written
 ====  ==========================================================================================
 
 Qt stays out of ``shoebox scan``: the window's module is loaded with :func:`importlib.import_module`
@@ -260,6 +260,9 @@ class _Console:
         self.bar: Any = None
 
     def _write(self, text: str) -> None:
+        from desktop.core.inputs import printable
+
+        text = printable(text)  # a file name with a newline stays one line: one error, one line
         if self.bar is not None:
             from tqdm import tqdm
 
@@ -273,6 +276,10 @@ class _Console:
     def note(self, text: str) -> None:
         if not self.quiet:
             self._write(f"{_PROG}: {text}")
+
+    def always(self, text: str) -> None:
+        """A message shown even with ``-q`` (what an interrupted batch wrote)."""
+        self._write(f"{_PROG}: {text}")
 
 
 def _worth_a_note(warning: Diagnostic) -> bool:
@@ -309,6 +316,14 @@ def scan_main(argv: Sequence[str]) -> int:
         if not out.parent.is_dir():
             print(f"{_PROG}: error: Could not write {out}: the folder {out.parent} does not exist",
                   file=sys.stderr)
+            return EXIT_NOTHING_DONE
+        from desktop.core.export import check_writable
+        from desktop.core.inputs import printable
+
+        try:
+            check_writable(out)  # now, not after an hour of reading
+        except ExportError as exc:
+            print(f"{_PROG}: error: {printable(str(exc))}", file=sys.stderr)
             return EXIT_NOTHING_DONE
 
     console = _Console(args.quiet)
@@ -369,47 +384,111 @@ def scan_main(argv: Sequence[str]) -> int:
         date_order=None if args.date_order == "auto" else args.date_order,
         task=args.task,
     )
+    read: list[Any] = []
+    interrupted = False
     try:
-        documents += _scan_files(pipeline, files, engine, options, console, Document)
+        _scan_files(pipeline, files, engine, options, console, Document, read)
     except KeyboardInterrupt:
-        console.error("interrupted; nothing written")
-        return EXIT_INTERRUPTED
+        interrupted = True
     finally:
         close = getattr(engine, "close", None)
         if callable(close):
             close()
+    documents += read
+    if interrupted:
+        if not read:
+            console.error(diag(Code.INTERRUPTED).message())
+            return EXIT_INTERRUPTED
+        # Ctrl+C after an hour of reading keeps that hour: what was read is written, and said so
+        console.error(diag(Code.INTERRUPTED_WRITING, done=len({d.source for d in read}), files=len(files),
+                           count=len(read)).message())
 
     if out is not None:
         try:
             export(documents, out)
         except ExportError as exc:
             console.error(str(exc))
-            return EXIT_NOTHING_DONE
-        console.note(f"wrote {len(documents)} document{'s' if len(documents) != 1 else ''} to {out}")
+            return EXIT_INTERRUPTED if interrupted else EXIT_NOTHING_DONE
+        (console.always if interrupted else console.note)(
+            f"wrote {len(documents)} document{'s' if len(documents) != 1 else ''} to {out}")
     else:
         status = _write_stdout(ScanResult(documents).to_json() + "\n")
         if status is not None:
-            return status
+            return EXIT_INTERRUPTED if interrupted else status
+    if interrupted:
+        return EXIT_INTERRUPTED
 
     return exit_code_for([doc.error for doc in documents if doc.error is not None],
                          any_read=any(doc.error is None for doc in documents))
 
 
+class _Throughput:
+    """Pages done, pages per minute and the time left of a batch (for the progress line).
+
+    The time left is the pages still to read -- the rest of the current file plus, for every file not
+    started, the mean page count of the files read so far -- at the rate measured so far.
+    """
+
+    def __init__(self, files: int, clock: Any = None) -> None:
+        import time
+
+        self._clock = clock or time.monotonic
+        self.start = self._clock()
+        self.files = files
+        self.files_done = 0
+        self.pages_before = 0  # pages of the files finished
+        self.pages_now = 0  # pages finished in the current file
+        self.pages_in_file = 0
+
+    def page(self, page: int, pages: int, finished: bool) -> None:
+        self.pages_in_file = pages
+        self.pages_now = page if finished else max(0, page - 1)
+
+    def file_done(self) -> None:
+        self.files_done += 1
+        self.pages_before += max(self.pages_now, self.pages_in_file)
+        self.pages_now = self.pages_in_file = 0
+
+    @property
+    def pages_done(self) -> int:
+        return self.pages_before + self.pages_now
+
+    def text(self) -> str:
+        """``"12 pages, 8.0 pages/min, 3:05 left"`` (rate and time left once a page is done)."""
+        done = self.pages_done
+        elapsed = max(1e-6, self._clock() - self.start)
+        if not done:
+            return "0 pages"
+        rate = done / elapsed * 60
+        per_file = self.pages_before / self.files_done if self.files_done else max(1, self.pages_in_file)
+        left_files = max(0, self.files - self.files_done - (1 if self.pages_in_file else 0))
+        remaining = max(0, self.pages_in_file - self.pages_now) + left_files * per_file
+        seconds = int(round(remaining / rate * 60)) if rate > 0 else 0
+        left = f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}" if seconds >= 3600 \
+            else f"{seconds // 60}:{seconds % 60:02d}"
+        return f"{done} page{'s' if done != 1 else ''}, {rate:.1f} pages/min, {left} left"
+
+
 def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: Any, console: _Console,
-                document_cls: type) -> list[Any]:
-    """Scan every file with a progress bar on stderr; one line on stderr per file that failed."""
+                document_cls: type, results: list[Any]) -> list[Any]:
+    """Scan every file with a progress bar on stderr (files, pages done, pages per minute, time left);
+    one line on stderr per file that failed. Documents are appended to ``results`` as each file is
+    read, so a Ctrl+C (``KeyboardInterrupt``, re-raised) leaves the files read so far there."""
     from tqdm import tqdm
 
-    results: list[Any] = []
+    from desktop.core.inputs import printable
+
     bar = tqdm(total=len(files), unit="file", file=sys.stderr, dynamic_ncols=True,
                disable=True if console.quiet else None)
     console.bar = bar
+    rate = _Throughput(len(files))
     try:
         for path in files:
-            bar.set_postfix_str(Path(path).name, refresh=True)
+            bar.set_postfix_str(f"{printable(Path(path).name)} · {rate.text()}", refresh=True)
 
-            def progress(p: Any, _name: str = Path(path).name) -> None:
-                bar.set_postfix_str(f"{_name} page {p.page}/{p.pages}", refresh=True)
+            def progress(p: Any, _name: str = printable(Path(path).name)) -> None:
+                rate.page(p.page, p.pages, getattr(p, "message", "") == "done")
+                bar.set_postfix_str(f"{_name} page {p.page}/{p.pages} · {rate.text()}", refresh=True)
 
             try:
                 docs = list(pipeline.scan_file(path, engine, options, progress=progress))
@@ -427,6 +506,7 @@ def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: A
                         if _worth_a_note(warning):
                             console.note(f"note: {doc.source}: page {page.number}: {warning.message()}")
             results.extend(docs)
+            rate.file_done()
             bar.update(1)
     finally:
         bar.close()

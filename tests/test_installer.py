@@ -184,7 +184,8 @@ def test_resources_land_where_resources_dir_finds_them_when_frozen(tmp_path):
     spec.loader.exec_module(module)
     assert module.resources_dir() == tmp_path / "resources"
     shipped = {p.relative_to(tmp_path / "resources") for p in (tmp_path / "resources").rglob("*.json")}
-    expected = {p.relative_to(REPO / "resources") for p in (REPO / "resources" / "doctypes").glob("*.json")}
+    expected = {p.relative_to(REPO / "resources") for sub in ("doctypes", "labels")
+                for p in (REPO / "resources" / sub).glob("*.json")}
     assert shipped == expected
 
 

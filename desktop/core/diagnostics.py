@@ -166,7 +166,35 @@ class Code(str, Enum):
     EINVOICE_MISMATCH = "einvoice_mismatch"
     EINVOICE_NOT_PRINTED = "einvoice_not_printed"
     EINVOICE_UNREADABLE = "einvoice_unreadable"
+    POSITIVE_ON_CREDIT_NOTE = "positive_on_credit_note"
+    SUBTOTAL_AS_TOTAL = "subtotal_as_total"
+    # -- hostile inputs -----------------------------------------------------------------------------
+    SYMLINK_LOOP = "symlink_loop"
+    BROKEN_LINK = "broken_link"
+    SPECIAL_FILE = "special_file"
+    FOLDER_UNREADABLE = "folder_unreadable"
+    PDF_CONTENT_LOST = "pdf_content_lost"
+    PDF_PAGE_CONTENT_GONE = "pdf_page_content_gone"
+    READ_ZOOMED = "read_zoomed"
+    READ_IN_TILES = "read_in_tiles"
+    # -- which pages make a document ----------------------------------------------------------------
+    PAGES_SPLIT_OWN_NUMBER = "pages_split_own_number"
+    PAGES_SPLIT_OWN_START = "pages_split_own_start"
+    PAGES_SPLIT_KIND = "pages_split_kind"
+    PAGES_SPLIT_AFTER = "pages_split_after"
+    PAGES_JOINED_SAME_NUMBER = "pages_joined_same_number"
+    PAGES_JOINED_CONTINUATION = "pages_joined_continuation"
+    PAGES_JOINED_NO_TOTAL_YET = "pages_joined_no_total_yet"
+    PAGES_JOINED_EINVOICE = "pages_joined_einvoice"
+    PAGE_BOUNDARIES_FAILED = "page_boundaries_failed"
+    CLERK_SPLIT = "clerk_split"
+    CLERK_MERGED = "clerk_merged"
+    # -- the session ----------------------------------------------------------------------------------
+    SESSION_KEPT_ASIDE = "session_kept_aside"
+    SESSION_UNSAVED = "session_unsaved"
+    SESSION_NEWER = "session_newer"
     # -- the command line ---------------------------------------------------------------------------
+    INTERRUPTED_WRITING = "interrupted_writing"
     USAGE = "usage"
     OUTPUT_FAILED = "output_failed"
     INTERRUPTED = "interrupted"
@@ -273,7 +301,7 @@ CATALOGUE: dict[Code, Entry] = {
                                "读取第 {page} 页时识别引擎意外停止（{detail}）"),
     Code.ENGINE_TIMED_OUT: Entry(_E, "reading page {page} took longer than {seconds} s and was stopped",
                                  "第 {page} 页读取超过 {seconds} 秒，已被停止"),
-    Code.ENGINE_NOTE: Entry(_W, "{detail}", "{engine} 引擎：{detail}"),
+    Code.ENGINE_NOTE: Entry(_W, "{detail}", "识别引擎提示：{detail}"),
     Code.READING_SUSPECT: Entry(_W, "the {engine} engine marked its reading of this page as doubtful: check this page",
                                 "{engine} 引擎认为此页的识别结果可疑：请检查此页"),
     Code.ENGINE_FALLBACK: Entry(_I, "HunyuanOCR not used: {reason}. Using PP-OCR on the CPU.",
@@ -339,6 +367,71 @@ CATALOGUE: dict[Code, Entry] = {
                                      "电子发票数据为 {value}，但票面上没有印出"),
     Code.EINVOICE_UNREADABLE: Entry(_W, "the e-invoice data could not be read: {detail}; the pages were read instead",
                                     "无法读取电子发票数据：{detail}；已改为识别页面"),
+    Code.POSITIVE_ON_CREDIT_NOTE: Entry(_W, "{name} {value} is positive on a credit note (its amounts are negative)",
+                                        "红字发票/退款单上的金额 {value} 为正数（其金额应为负数）"),
+    Code.SUBTOTAL_AS_TOTAL: Entry(_W, "no total label was found: the subtotal {raw} is used as the total; check it",
+                                  "没有找到合计标签：以小计 {raw} 作为合计，请核对"),
+    Code.SYMLINK_LOOP: Entry(_E, "a symbolic-link loop (the link points back at itself)", "符号链接循环（链接指向自身）"),
+    Code.BROKEN_LINK: Entry(_E, "a broken symbolic link (to {target})", "失效的符号链接（指向 {target}）"),
+    Code.SPECIAL_FILE: Entry(_E, "{kind}, not a document file", "{kind}，不是单据文件"),
+    Code.FOLDER_UNREADABLE: Entry(_E, "the folder cannot be read ({detail}); its files were not read",
+                                  "无法读取文件夹（{detail}）；其中的文件没有读取"),
+    Code.PDF_CONTENT_LOST: Entry(_W, "the PDF is damaged and part of this page could not be loaded (MuPDF: {detail}); "
+                                     "text may be missing",
+                                 "PDF 已损坏，此页部分内容无法载入（MuPDF：{detail}）；可能缺少文字"),
+    Code.PDF_PAGE_CONTENT_GONE: Entry(_W, "the PDF was damaged and its repair lost this page's content (no content "
+                                          "stream is left); the page reads as blank but may not have been",
+                                      "PDF 已损坏，修复时丢失了此页的内容（没有剩余的内容流）；此页读作空白，但原本可能有内容"),
+    Code.READ_ZOOMED: Entry(_I, "the content covers {share} of the page: its region ({width}x{height} px) was read "
+                                "at {scale}x, in {tiles} piece(s)",
+                            "内容只占页面的 {share}：内容区域（{width}x{height} 像素）以 {scale} 倍识别，共 {tiles} 块"),
+    Code.READ_IN_TILES: Entry(_I, "a long strip ({ratio}:1): read at {scale}x in {tiles} overlapping tiles",
+                              "长条页面（{ratio}:1）：以 {scale} 倍分 {tiles} 块重叠识别"),
+    Code.PAGES_SPLIT_OWN_NUMBER: Entry(_I, "starts at page {page}: it carries invoice number {number}, the pages "
+                                           "before {previous}",
+                                       "从第 {page} 页开始：此页的发票号码为 {number}，之前的页面为 {previous}"),
+    Code.PAGES_SPLIT_OWN_START: Entry(_I, "starts at page {page}: it has its own header, date or total, and the "
+                                          "document before it already has its total",
+                                      "从第 {page} 页开始：此页有自己的抬头、日期或合计，而前一份单据已有合计"),
+    Code.PAGES_SPLIT_KIND: Entry(_I, "starts at page {page}: a different kind of page ({kind} after {previous}) with a "
+                                     "start of its own",
+                                 "从第 {page} 页开始：页面类型不同（{previous} 之后是 {kind}），且有自己的开头"),
+    Code.PAGES_SPLIT_AFTER: Entry(_I, "split after page {page}: page {next} starts another document",
+                                  "在第 {page} 页之后拆分：第 {next} 页开始另一份单据"),
+    Code.PAGES_JOINED_SAME_NUMBER: Entry(_I, "pages joined: page {page} carries the same invoice number {number}",
+                                         "页面合并：第 {page} 页的发票号码相同（{number}）"),
+    Code.PAGES_JOINED_CONTINUATION: Entry(_I, "pages joined: page {page} has no header, date and total of its "
+                                              "own; it continues page {previous}",
+                                          "页面合并：第 {page} 页没有自己的抬头、日期和合计，是第 {previous} 页的续页"),
+    Code.PAGES_JOINED_NO_TOTAL_YET: Entry(_I, "pages joined: page {page} has a header of its own, but the "
+                                              "document before it has no total yet; it continues page {previous}",
+                                          "页面合并：第 {page} 页虽有自己的抬头，但前一份单据还没有合计，"
+                                          "故视为第 {previous} 页的续页"),
+    Code.PAGES_JOINED_EINVOICE: Entry(_I, "pages joined: the file carries the data of one e-invoice",
+                                      "页面合并：文件带有一张电子发票的数据"),
+    Code.PAGE_BOUNDARIES_FAILED: Entry(_W, "the pages were kept as one document: deciding page boundaries failed "
+                                           "({reason})",
+                                       "页面保留为一份单据：判断页面边界失败（{reason}）"),
+    Code.CLERK_SPLIT: Entry(_I, "split by the clerk: pages {first}-{last} at page {at}; this document is pages "
+                                "{lo}-{hi}",
+                            "人工拆分：第 {first}-{last} 页在第 {at} 页处拆开；本单据为第 {lo}-{hi} 页"),
+    Code.CLERK_MERGED: Entry(_I, "merged by the clerk: pages {a_first}-{a_last} and {b_first}-{b_last} are one "
+                                 "document",
+                             "人工合并：第 {a_first}-{a_last} 页与第 {b_first}-{b_last} 页合为一份单据"),
+    Code.SESSION_KEPT_ASIDE: Entry(_W, "The saved session could not be read ({detail}). It was kept as {kept} in "
+                                       "{folder}, and a new session was started.",
+                                   "无法读取保存的会话（{detail}）。原文件已保留为 {folder} 中的 {kept}，并已开始新的会话。"),
+    Code.SESSION_UNSAVED: Entry(_W, "The session file {path} cannot be used ({detail}). Shoebox works, but this "
+                                    "session will not be saved: check the folder's permissions.",
+                                "无法使用会话文件 {path}（{detail}）。Shoebox 可以正常使用，但本次会话不会被保存："
+                                "请检查文件夹的权限。"),
+    Code.SESSION_NEWER: Entry(_W, "The saved session {path} was written by a newer Shoebox (schema {version}); it "
+                                  "was left as it is. This session will not be saved.",
+                              "保存的会话 {path} 由较新版本的 Shoebox 写入（格式 {version}）；已保持原样。"
+                              "本次会话不会被保存。"),
+    Code.INTERRUPTED_WRITING: Entry(_E, "interrupted after {done} of {files} files; writing the {count} document(s) "
+                                        "already read",
+                                    "在 {files} 个文件中读完 {done} 个后中断；正在写入已读取的 {count} 份单据"),
     Code.USAGE: Entry(_E, "{detail}", "{detail}"),
     Code.OUTPUT_FAILED: Entry(_E, "{detail}", "{detail}"),
     Code.INTERRUPTED: Entry(_E, "interrupted; nothing written", "已中断；没有写入任何内容"),
@@ -438,6 +531,8 @@ _KIND_ZH = {
     "an old-style Office document": "旧版 Office 文档", "a JPEG 2000 image": "JPEG 2000 图像",
     "a PostScript file": "PostScript 文件", "a DjVu document": "DjVu 文档", "an RTF document": "RTF 文档",
     "a RAR archive": "RAR 压缩包", "a gzip archive": "gzip 压缩包",
+    "a FIFO (named pipe)": "FIFO（命名管道）", "a socket": "套接字", "a character device": "字符设备",
+    "a block device": "块设备", "not a regular file": "非普通文件",
 }
 
 
@@ -497,6 +592,7 @@ EXIT_CODES: dict[Code, ExitCode] = {
     Code.USAGE: ExitCode.USAGE,
     Code.OUTPUT_FAILED: ExitCode.NOTHING_DONE,
     Code.INTERRUPTED: ExitCode.INTERRUPTED,
+    Code.INTERRUPTED_WRITING: ExitCode.INTERRUPTED,
 }
 
 

@@ -34,6 +34,9 @@ class DocumentType:
     """A document type: its ``name``, labels, main ``language``, its ordered ``fields``, its ``key_fields``
     and ``field_labels`` (per-type wording of canonical field labels, by field and locale).
 
+    ``amount_sign`` is ``1``, or ``-1`` for a type whose amounts are booked negative (a credit note or
+    refund: it reverses a sale, so its total, subtotal and tax are negative however they are printed).
+
     ``key_fields`` are the fields without which the document cannot be booked (who, when, how much;
     for a Chinese VAT invoice also the code/number pair and the buyer that the tax authority's
     verification asks for): left empty, they need the clerk's eye.
@@ -45,6 +48,7 @@ class DocumentType:
     language: str
     fields: tuple[str, ...]
     key_fields: tuple[str, ...] = ()
+    amount_sign: int = 1
     field_labels: dict[str, dict[str, str]] = dataclass_field(default_factory=dict, compare=False, hash=False)
 
     def label_for(self, locale: str = "en") -> str:
@@ -76,7 +80,7 @@ def canonical_fields() -> dict[str, FieldSpec]:
 
 @cache
 def document_types() -> dict[str, DocumentType]:
-    """Every document type by name (``receipt``, ``invoice``, ``cn_vat_invoice``)."""
+    """Every document type by name (``receipt``, ``invoice``, ``cn_vat_invoice``, ``credit_note``)."""
     specs = canonical_fields()
     out: dict[str, DocumentType] = {}
     for path in sorted((resources_dir() / "doctypes").glob("*.json")):
@@ -93,6 +97,7 @@ def document_types() -> dict[str, DocumentType]:
             name=d["name"], label=d["label"], description=d.get("description", ""),
             language=d.get("language", "en"), fields=tuple(d["fields"]),
             key_fields=tuple(d.get("key_fields", [])),
+            amount_sign=-1 if d.get("amount_sign") == "negative" else 1,
             field_labels={k: dict(v) for k, v in d.get("field_labels", {}).items() if k in d["fields"]},
         )
     return out

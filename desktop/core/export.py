@@ -70,6 +70,7 @@ import io
 import json
 import os
 import re
+import shutil
 import tempfile
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
@@ -83,6 +84,7 @@ from desktop.core.doctypes import canonical_fields, document_types
 from desktop.core.model import Document, ScanResult
 
 __all__ = [
+    "check_writable",
     "EXPORT_SUFFIXES",
     "ExportError",
     "export",
@@ -778,6 +780,39 @@ def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
+
+
+#: Free space below which an output folder counts as full before a scan starts (one spreadsheet of a
+#: few thousand documents is a few MiB).
+MIN_FREE_BYTES = 4 * 1024 * 1024
+
+
+def check_writable(path: str | os.PathLike[str]) -> None:
+    """Check, before a long scan, that ``path`` can be written: its folder exists, a file can be
+    created there (created and removed at once), and the disk has at least :data:`MIN_FREE_BYTES` free.
+
+    Raises:
+        ExportError: with the reason (a folder, a missing folder, permission denied, read-only disk,
+            disk full), the same words :func:`export` would use an hour later.
+    """
+    dest = Path(path)
+    if dest.is_dir():
+        raise ExportError(path, "it is a folder")
+    folder = dest.parent
+    if not folder.is_dir():
+        raise ExportError(path, f"the folder {folder} does not exist")
+    try:
+        fd, tmp_name = tempfile.mkstemp(dir=folder, prefix=f".{dest.name}.", suffix=".check")
+        os.close(fd)
+        os.unlink(tmp_name)
+    except OSError as exc:
+        raise ExportError(path, _reason(exc, dest)) from exc
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        return
+    if free < MIN_FREE_BYTES:
+        raise ExportError(path, f"the disk is full ({free // 1024} KiB free)")
 
 
 def _atomic_write(path: str | os.PathLike[str], write: Callable[[IO[bytes]], Any]) -> None:

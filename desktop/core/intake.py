@@ -116,6 +116,31 @@ MIXED_IMAGE_COVERAGE: float = 0.2
 """A page with a text layer whose images cover at least this fraction of its area is treated as
 ``pdf_mixed`` (logos and signatures stay well below it; a scan under a typed header does not)."""
 
+MIN_UNREAD_IMAGE_AREA: float = 4 * 72 * 72
+"""Images of at least this area (PDF points squared: 4 square inches, a small till receipt is about
+2 x 3 in) on a text-layer page are read by OCR when the text layer does not cover what they show
+(:data:`IMAGE_TEXT_COVER`), whatever share of the page they take: a photographed receipt on an
+expense-claim page with a typed header. Logos and signatures are smaller."""
+
+IMAGE_TEXT_COVER: float = 0.05
+"""Share of an image's area that text-layer words must cover for the text layer to count as saying
+what the image shows (a searchable scan's invisible text covers far more; an image with no words
+over it is content the text layer does not have)."""
+
+
+def _text_cover(raw_words: list[tuple], box: Any, pymupdf: Any) -> float:
+    """Share of ``box`` (unrotated page space) covered by text-layer word boxes."""
+    area = abs(box.width * box.height)
+    if area <= 0:
+        return 1.0
+    inside = 0.0
+    for w in raw_words:
+        r = pymupdf.Rect(w[:4]) & box
+        if not r.is_empty:
+            inside += abs(r.width * r.height)
+    return min(1.0, inside / area)
+
+
 MAX_IMAGE_PIXELS: int = 200_000_000
 """Largest image (width * height) Shoebox opens: a 600 dpi A3 scan is 70 Mpx, so 200 Mpx leaves room
 for real scans while a decompression bomb (a tiny file claiming gigapixels) is refused with
@@ -797,8 +822,35 @@ def _base_width(page: PageImage) -> int:
     return page.height if (page.rotation // 90) % 2 else page.width
 
 
+#: Grey-level standard deviation below which a composited image counts as blank, and above which an
+#: alpha channel counts as structured (text or drawing): a page of text has a standard deviation of
+#: 30-90 grey levels, a blank or flat page under 2.
+_BLANK_STD = 2.0
+_STRUCTURED_STD = 8.0
+
+
+def _alpha_only_content(composite: Image.Image, alpha: Image.Image) -> Image.Image | None:
+    """The image to read when the visible content lives only in the alpha channel, else ``None``.
+
+    White glyphs on a transparent background, or every pixel white with the text drawn in alpha,
+    composite to a blank page on white. When the composite is blank (grey-level standard deviation
+    under :data:`_BLANK_STD`) but the alpha channel is structured (over :data:`_STRUCTURED_STD`),
+    the alpha channel is the content: it is read as dark (opaque) on light (transparent), inverted
+    when most of the image is opaque so that text is dark on a light background.
+    """
+    c = np.asarray(composite.convert("L"), dtype=np.float32)
+    a = np.asarray(alpha, dtype=np.uint8)
+    if not a.size or float(c.std()) >= _BLANK_STD or float(a.std()) <= _STRUCTURED_STD:
+        return None
+    shown = 255 - a if float(a.mean()) < 128 else a  # mostly transparent: the opaque strokes are the text
+    out = Image.fromarray(np.ascontiguousarray(shown), "L")
+    return out.convert(composite.mode) if composite.mode != "L" else out
+
+
 def _to_8bit(im: Image.Image, path: Path) -> Image.Image:
-    """Convert any Pillow mode to 8-bit ``"L"`` or ``"RGB"``; transparency is composited on white.
+    """Convert any Pillow mode to 8-bit ``"L"`` or ``"RGB"``; transparency is composited on white
+    (an image whose content lives only in its alpha channel is read from the alpha:
+    :func:`_alpha_only_content`).
 
     Modes: ``1`` (bilevel), ``L``, ``P``/``PA`` (palette, with or without transparency), ``LA``/``La``,
     ``RGBA``/``RGBa``, ``I;16*`` and ``I`` (16/32-bit grey, scaled to 8 bits), ``F`` (float grey),
@@ -824,7 +876,8 @@ def _to_8bit(im: Image.Image, path: Path) -> Image.Image:
         base = "L" if mode == "LA" else "RGB"
         background = Image.new(base, im.size, 255 if base == "L" else (255, 255, 255))
         background.paste(im.convert(base), mask=im.getchannel("A"))
-        return background
+        from_alpha = _alpha_only_content(background, im.getchannel("A"))
+        return from_alpha if from_alpha is not None else background
     if mode.startswith("I;16") or mode in ("I", "F"):
         a = np.asarray(im)
         if mode == "F":
@@ -913,9 +966,36 @@ def _iter_pdf_pages(path: Path, doc: pymupdf.Document) -> Iterator[PageImage]:
             doc.close()
 
 
+#: MuPDF messages that say part of a page's content could not be loaded (its content stream is
+#: damaged or missing), as opposed to repairs that lose nothing (a rebuilt cross-reference table).
+_LOST_CONTENT = re.compile(r"content stream|cannot load|zlib|flate|syntax error|unknown keyword|premature end|"
+                           r"cannot read|unexpected|corrupt", re.I)
+
+
+def _content_lost(doc: Any, page: Any, mupdf_messages: str, has_text: bool, has_images: bool) -> Diagnostic | None:
+    """A page warning when repairing a damaged PDF lost (part of) this page's content, else ``None``.
+
+    Rules: MuPDF reported, while loading the page, a content stream it could not load or decode
+    (:data:`_LOST_CONTENT`); or the file was repaired and the page has no content stream left and
+    nothing on it (a page of a damaged file that reads as blank lost its content in the repair).
+    """
+    lines = [ln.strip() for ln in (mupdf_messages or "").splitlines() if ln.strip()]
+    bad = [ln for ln in lines if _LOST_CONTENT.search(ln)]
+    if bad:
+        return diag(Code.PDF_CONTENT_LOST, detail=bad[0])
+    try:
+        streams = page.get_contents()
+    except Exception:  # noqa: BLE001 - a page MuPDF can barely read
+        streams = []
+    if getattr(doc, "is_repaired", False) and not streams and not has_text and not has_images:
+        return diag(Code.PDF_PAGE_CONTENT_GONE)
+    return None
+
+
 def _pdf_page_image(path: Path, doc: pymupdf.Document, index: int) -> PageImage:
     """Analyse one PDF page: size, text layer, images -> :class:`PageImage` (no rendering)."""
     pymupdf = _pymupdf()
+    pymupdf.TOOLS.mupdf_warnings(reset=True)  # what MuPDF says while loading this page, only
     try:
         page = doc[index]
         rect = page.rect  # displayed page (CropBox, after /Rotate), in points
@@ -945,24 +1025,30 @@ def _pdf_page_image(path: Path, doc: pymupdf.Document, index: int) -> PageImage:
         covered = 0.0
         image_dpi = 0.0
         biggest = 0.0
+        unread_image = False
         for info in page.get_image_info():
             box = pymupdf.Rect(info["bbox"]) & unrotated
             if box.is_empty:
                 continue
             area = abs(box.width * box.height)
             covered += area
+            if lines and not unread_image and area >= MIN_UNREAD_IMAGE_AREA:
+                unread_image = _text_cover(raw_words, box, pymupdf) < IMAGE_TEXT_COVER
             full = pymupdf.Rect(info["bbox"])
             full_area = abs(full.width * full.height)
             if area > biggest and full_area > 0 and info.get("width") and info.get("height"):
                 biggest = area
                 image_dpi = 72.0 * math.sqrt(info["width"] * info["height"] / full_area)
         coverage = min(1.0, covered / page_area)
+        lost = _content_lost(doc, page, pymupdf.TOOLS.mupdf_warnings(reset=True), bool(lines), covered > 0)
+        if lost:
+            warnings.append(lost)
     except IntakeError:
         raise
     except Exception as exc:  # noqa: BLE001 - MuPDF errors on a broken page
         raise CorruptFileError(path, diag(Code.PDF_PAGE_DAMAGED, page=index + 1, detail=_strip_path(str(exc), path))) from exc
 
-    if lines and coverage >= MIXED_IMAGE_COVERAGE:
+    if lines and (coverage >= MIXED_IMAGE_COVERAGE or unread_image):
         origin, needs_ocr = "pdf_mixed", True
     elif lines:
         origin, needs_ocr = "pdf_text", False

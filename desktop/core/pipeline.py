@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import os
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -143,41 +142,21 @@ def _extraction() -> ModuleType:
 def collect_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[Document]]:
     """Turn command-line / drag-and-drop paths into the files to read.
 
-    Folders are walked recursively in sorted order and contribute every file whose suffix is in
-    ``intake.SUPPORTED_SUFFIXES`` (case-insensitive; hidden files and folders are skipped). A file named
-    explicitly is kept whatever its suffix (intake recognises formats by content and says clearly when
-    it cannot). Duplicates are dropped, the first occurrence kept.
+    Folders are walked recursively in sorted order and contribute every regular file whose suffix is
+    in ``intake.SUPPORTED_SUFFIXES`` (case-insensitive; hidden files and folders are skipped). A file
+    named explicitly is kept whatever its suffix (intake recognises formats by content and says
+    clearly when it cannot). Duplicates are dropped, the first occurrence kept. Symbolic-link loops,
+    broken links, unreadable sub-folders, FIFOs and device files are named, never read and never a
+    traceback (:func:`desktop.core.inputs.walk_inputs`).
 
     Returns:
-        ``(files, errors)``: the files in order, and one error :class:`Document` per path that does not
-        exist (``error`` of code ``no_such_path`` or ``not_a_regular_file``).
+        ``(files, errors)``: the files in order, and one error :class:`Document` per path that cannot be
+        used (``error`` of code ``no_such_path``, ``symlink_loop``, ``broken_link``, ``special_file``,
+        ``folder_unreadable``, ...).
     """
-    suffixes = {s.lower() for s in _intake().SUPPORTED_SUFFIXES}
-    files: list[Path] = []
-    errors: list[Document] = []
-    seen: set[Path] = set()
+    from desktop.core.inputs import walk_inputs
 
-    def add(p: Path) -> None:
-        key = p.resolve()
-        if key not in seen:
-            seen.add(key)
-            files.append(p)
-
-    for raw in paths:
-        p = Path(raw).expanduser()
-        if p.is_dir():
-            for root, dirs, names in os.walk(p):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                for name in sorted(names):
-                    if not name.startswith(".") and Path(name).suffix.lower() in suffixes:
-                        add(Path(root) / name)
-        elif p.is_file():
-            add(p)
-        elif p.exists():
-            errors.append(Document(source=str(p), error=diag(Code.NOT_A_REGULAR_FILE)))
-        else:
-            errors.append(Document(source=str(p), error=diag(Code.NO_SUCH_PATH)))
-    return files, errors
+    return walk_inputs(paths, _intake().SUPPORTED_SUFFIXES)
 
 
 # -- reading one page ------------------------------------------------------------------------------
@@ -271,7 +250,25 @@ def _ocr(page: Any, engine: Engine, options: ScanOptions, *,
             lines = reading.lines
             notes.append(diag(Code.TURNED, degrees=rotation, reason=verdict.reason))
     notes.extend(_reading_notes(reading, engine))
-    return page, scale_lines(lines, 1.0 / scale) if scale > 0 else lines, image, notes
+    page_lines = scale_lines(lines, 1.0 / scale) if scale > 0 else lines
+    zoomed = _read_zoomed(page, engine, image, scale)
+    if zoomed is not None and (zoomed[0] or not page_lines):
+        page_lines = zoomed[0]
+        notes.append(zoomed[1])
+    return page, page_lines, image, notes
+
+
+def _read_zoomed(page: Any, engine: Engine, image: np.ndarray, scale: float) -> tuple[list[Line], Diagnostic] | None:
+    """Read a page again on its content region, in tiles when long (:mod:`desktop.core.tiling`), when
+    the whole-page render left its text too small; ``None`` when it did not."""
+    from desktop.core import tiling
+
+    plan = tiling.plan_zoom(page.width, page.height, image, scale, engine.max_pixels)
+    if plan is None:
+        return None
+    host = engine.page_host()
+    return tiling.read_zoomed(lambda budget: host.render(page, budget), lambda tile: read_image(engine, tile).lines,
+                              plan, page.width, page.height, engine.max_pixels)
 
 
 def _read_page(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: bool = True) -> _PageRead:
@@ -443,23 +440,28 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
                                                                      more=len(failures) - 1)
         return [Document(source=str(source), pages=(results[0].number, results[-1].number), error=reason,
                          engine=engine.name, page_results=results)]
+    from desktop.core.boundaries import PageRange, document_ranges
+
     structured, structured_problem = einvoice.structured_for(source)
     try:
-        ranges = list(_extraction().split_documents(results)) or [(results[0].number, results[-1].number)]
+        ranges = document_ranges(results) or [PageRange(results[0].number, results[-1].number)]
     except Exception as exc:
         log.warning("splitting %s failed: %s", name, exc)
-        ranges = [(results[0].number, results[-1].number)]
+        ranges = [PageRange(results[0].number, results[-1].number,
+                            [diag(Code.PAGE_BOUNDARIES_FAILED, reason=_reason(exc))])]
     if structured is not None:
-        ranges = [(results[0].number, results[-1].number)]
+        ranges = [PageRange(results[0].number, results[-1].number,
+                            [diag(Code.PAGES_JOINED_EINVOICE)] if len(results) > 1 else [])]
     documents: list[Document] = []
-    for first, last in ranges:
+    for rng in ranges:
+        first, last = rng.first, rng.last
         part = [r for r in reads if first <= r.result.number <= last]
         if not part:
             continue
         doc = Document(source=str(source), pages=(first, last), engine=engine.name,
                        page_results=[r.result for r in part])
         qr = list(dict.fromkeys(p for r in part for p in r.qr))
-        notes: list[Diagnostic] = []
+        notes: list[Diagnostic] = list(rng.notes)
         if qr:
             doc.extras["qr_payloads"] = qr
         _attach_tasks(doc, part, options)

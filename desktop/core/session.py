@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from desktop.core.diagnostics import Code, diag
+from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.model import Document
 
 SCHEMA_VERSION = 1
@@ -84,7 +84,8 @@ class SessionStore:
     Every mutating method commits before it returns.
 
     Args:
-        path: database file; ``None`` = ``user_data_dir() / "session.db"``.
+        path: database file; ``None`` = ``user_data_dir() / "session.db"``; ``":memory:"`` for a
+            session that is not saved (see :func:`open_session`).
 
     Raises:
         sqlite3.DatabaseError: the file exists but is not a Shoebox session database.
@@ -96,7 +97,8 @@ class SessionStore:
 
             path = user_data_dir() / "session.db"
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if str(path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(self.path), isolation_level=None)  # autocommit; explicit BEGINs
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
@@ -240,3 +242,128 @@ class SessionStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+@dataclass
+class SessionOpened:
+    """What :func:`open_session` got: the store, and what the clerk must be told about it.
+
+    Attributes:
+        store: the session (a fresh one when the saved one could not be used).
+        problem: what the clerk must be told, in plain words (``session_kept_aside``,
+            ``session_unsaved``, ``session_newer``), or ``None`` when the saved session opened.
+        kept_aside: where an unreadable session file was moved (renamed, never deleted), or ``None``.
+        saved: ``False`` when this session lives in memory only (the data folder cannot be written).
+    """
+
+    store: SessionStore
+    problem: Diagnostic | None = None
+    kept_aside: Path | None = None
+    saved: bool = True
+
+
+def _probe(path: Path) -> None:
+    """Check a saved session without writing to it (read-only connection): the SQLite integrity check
+    and a read of every row. A missing or empty file passes (a new session).
+
+    Raises:
+        sqlite3.DatabaseError: the file is damaged, not a database, or from a newer Shoebox.
+        OSError: the file cannot be read.
+    """
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    with open(path, "rb"):  # unreadable -> PermissionError, before SQLite's vaguer words
+        pass
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise sqlite3.DatabaseError(
+                f"{path.name} was written by a newer Shoebox (schema {version}, this one reads {SCHEMA_VERSION})")
+        row = db.execute("PRAGMA quick_check").fetchone()
+        if row is None or row[0] != "ok":
+            raise sqlite3.DatabaseError(f"the integrity check failed: {row[0] if row else 'no answer'}")
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if "entries" in tables:
+            db.execute("SELECT id, position, source, status, error, document FROM entries").fetchall()
+        elif tables - {"sqlite_sequence"}:
+            raise sqlite3.DatabaseError(f"it is not a Shoebox session (tables: {', '.join(sorted(tables))})")
+    finally:
+        db.close()
+
+
+def _keep_aside(path: Path) -> Path:
+    """Rename a bad session file (and its -wal/-shm companions) to ``<name>.bad-<time>``; returns the new
+    path of the main file."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.bad-{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.bad-{stamp}-{n}")
+    path.rename(target)
+    for suffix in ("-wal", "-shm"):
+        companion = path.with_name(path.name + suffix)
+        if companion.exists():
+            try:
+                companion.rename(target.with_name(target.name + suffix))
+            except OSError:
+                pass
+    return target
+
+
+def open_session(path: str | Path | None = None) -> SessionOpened:
+    """Open the session for the app, whatever state its file is in; never raises.
+
+    * A saved session that opens and reads back: used as it is.
+    * A corrupt, truncated or foreign file (not an SQLite database, a malformed page, a failed
+      integrity check): renamed to ``session.db.bad-<date>-<time>`` beside it (never deleted, so it
+      can be recovered), and a new session begins.
+    * A session written by a newer Shoebox: left untouched; this run uses a session in memory.
+    * A file or folder that cannot be read or written (permissions, a read-only data folder or disk):
+      this run uses a session in memory, and the clerk is told nothing will be saved.
+
+    Args:
+        path: the database file; ``None`` = ``user_data_dir() / "session.db"``.
+
+    Returns:
+        A :class:`SessionOpened` (``problem`` is the message to show, ``None`` when all is well).
+    """
+    if path is None:
+        from desktop.core.settings import user_data_dir
+
+        path = user_data_dir() / "session.db"
+    path = Path(path)
+    try:
+        _probe(path)
+    except sqlite3.DatabaseError as exc:
+        reason = str(exc) or type(exc).__name__
+        if "newer Shoebox" in reason:
+            version = reason.split("schema ")[-1].split(",")[0] if "schema " in reason else "?"
+            return SessionOpened(SessionStore(":memory:"), diag(Code.SESSION_NEWER, path=str(path), version=version),
+                                 saved=False)
+        if isinstance(exc, sqlite3.OperationalError) and ("unable to open" in reason or "readonly" in reason
+                                                            or "read-only" in reason or "disk I/O" in reason):
+            return _unsaved(path, reason)
+        try:
+            aside = _keep_aside(path)
+        except OSError as move_exc:
+            return _unsaved(path, f"{reason}; it could not be moved aside either ({move_exc.strerror or move_exc})")
+        try:
+            fresh = SessionStore(path)
+        except (sqlite3.Error, OSError) as new_exc:
+            return _unsaved(path, str(new_exc))
+        return SessionOpened(fresh, diag(Code.SESSION_KEPT_ASIDE, detail=reason, kept=aside.name, folder=str(aside.parent)),
+                             kept_aside=aside)
+    except OSError as exc:
+        return _unsaved(path, exc.strerror or str(exc))
+    try:
+        return SessionOpened(SessionStore(path))
+    except sqlite3.DatabaseError as exc:
+        return _unsaved(path, str(exc) or type(exc).__name__)
+    except OSError as exc:
+        return _unsaved(path, exc.strerror or str(exc))
+
+
+def _unsaved(path: Path, reason: str) -> SessionOpened:
+    return SessionOpened(SessionStore(":memory:"), diag(Code.SESSION_UNSAVED, path=str(path), detail=reason), saved=False)

@@ -22,20 +22,29 @@ def _home_override() -> Path | None:
     return Path(home) if home else None
 
 
-def user_data_dir() -> Path:
-    """Folder for the session database and the optional ``models/HunyuanOCR`` folder."""
-    home = _home_override()
-    path = home / "data" if home else Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
-    path.mkdir(parents=True, exist_ok=True)
+def _made(path: Path) -> Path:
+    """``path``, created when it can be. A read-only or unwritable home is not an error here: reading
+    (``shoebox scan``, looking for a model folder) needs no data folder, and whoever writes into it
+    reports its own failure (the session falls back to an unsaved one, settings say they could not
+    be saved)."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        pass
     return path
+
+
+def user_data_dir() -> Path:
+    """Folder for the session database and the optional ``models/HunyuanOCR`` folder (created when
+    possible; it may be missing or read-only)."""
+    home = _home_override()
+    return _made(home / "data" if home else Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)))
 
 
 def user_config_dir() -> Path:
-    """Folder for ``settings.json``."""
+    """Folder for ``settings.json`` (created when possible; it may be missing or read-only)."""
     home = _home_override()
-    path = home / "config" if home else Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return _made(home / "config" if home else Path(platformdirs.user_config_dir(APP_NAME, appauthor=False)))
 
 
 @dataclass

@@ -47,3 +47,82 @@ class DocumentCommand(QUndoCommand):
 
     def undo(self) -> None:
         self._apply(self._before)
+
+
+class SplitCommand(QUndoCommand):
+    """Split one entry's document in two (:func:`desktop.core.boundaries.split_document`): the entry
+    keeps the first part, a new entry right after it holds the second. Undo removes the new entry and
+    puts the whole document back; both are saved in the session at once.
+
+    Args:
+        model: the queue model.
+        entry_id: the entry whose document is split.
+        before: its document before the split.
+        first, second: the two parts.
+        text: the Edit menu's "Undo <text>".
+        on_apply: called with the entry id to select after every redo/undo.
+    """
+
+    def __init__(self, model: QueueModel, entry_id: int, before: Document, first: Document, second: Document,
+                 text: str, on_apply: Callable[[int], None] | None = None) -> None:
+        super().__init__(text)
+        self.model = model
+        self.entry_id = entry_id
+        self._before = before.to_dict()
+        self._parts = (first.to_dict(), second.to_dict())
+        self._on_apply = on_apply
+        self.new_id: int | None = None
+
+    def redo(self) -> None:
+        ids = self.model.set_documents(self.entry_id, [Document.from_dict(d) for d in self._parts])
+        self.new_id = ids[1] if len(ids) > 1 else None
+        if self._on_apply is not None:
+            self._on_apply(self.entry_id)
+
+    def undo(self) -> None:
+        if self.new_id is not None:
+            self.model.remove([self.new_id])
+            self.new_id = None
+        self.model.set_document(self.entry_id, Document.from_dict(self._before))
+        if self._on_apply is not None:
+            self._on_apply(self.entry_id)
+
+
+class MergeCommand(QUndoCommand):
+    """Merge an entry's document with the next entry's (:func:`desktop.core.boundaries.merge_documents`):
+    the first entry holds the merged document and the second entry goes. Undo brings the second entry
+    back right after the first, with its document as it was.
+
+    Args:
+        model: the queue model.
+        entry_id, other_id: the earlier and the later entry.
+        before, other: their documents before the merge.
+        merged: the merged document.
+        text: the Edit menu's "Undo <text>".
+        on_apply: called with the entry id to select after every redo/undo.
+    """
+
+    def __init__(self, model: QueueModel, entry_id: int, other_id: int, before: Document, other: Document,
+                 merged: Document, text: str, on_apply: Callable[[int], None] | None = None) -> None:
+        super().__init__(text)
+        self.model = model
+        self.entry_id = entry_id
+        self.other_id: int | None = other_id
+        self._before = before.to_dict()
+        self._other = other.to_dict()
+        self._merged = merged.to_dict()
+        self._on_apply = on_apply
+
+    def redo(self) -> None:
+        if self.other_id is not None:
+            self.model.remove([self.other_id])
+            self.other_id = None
+        self.model.set_document(self.entry_id, Document.from_dict(self._merged))
+        if self._on_apply is not None:
+            self._on_apply(self.entry_id)
+
+    def undo(self) -> None:
+        ids = self.model.set_documents(self.entry_id, [Document.from_dict(self._before), Document.from_dict(self._other)])
+        self.other_id = ids[1] if len(ids) > 1 else None
+        if self._on_apply is not None:
+            self._on_apply(self.entry_id)

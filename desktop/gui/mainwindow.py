@@ -62,16 +62,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.core.diagnostics import Diagnostic
+from desktop.core.diagnostics import Code, Diagnostic
 from desktop.core.doctypes import document_types
 from desktop.core.model import Document, Field, PageResult
-from desktop.core.session import SessionStore
+from desktop.core.session import open_session
 from desktop.core.settings import Settings, user_config_dir, user_data_dir
-from desktop.gui.commands import DocumentCommand
+from desktop.gui.commands import DocumentCommand, MergeCommand, SplitCommand
 from desktop.gui.dialogs import SettingsDialog, show_about
 from desktop.gui.form import FieldForm, normalise
 from desktop.gui.notes import document_notes
-from desktop.gui.queue import QueueDelegate, QueueModel, attention_count
+from desktop.gui.queue import QueueDelegate, QueueEntry, QueueModel, attention_count
 from desktop.gui.resources import LANGUAGES, icon
 from desktop.gui.taskview import TASK_ORDER, TaskOutputPanel, task_family
 from desktop.gui.viewer import PageViewer
@@ -166,7 +166,11 @@ class MainWindow(QMainWindow):
         self.settings = settings or Settings.load()
         self.language = language
         self.engine_description = self.tr("not started")
-        self.store = SessionStore()
+        opened = open_session()  # a corrupt, unreadable or read-only session never stops the app
+        self.store = opened.store
+        self.session_problem: str | None = opened.problem.message(language) if opened.problem else None
+        if opened.problem:
+            log.warning("%s", opened.problem.message())
         self.model = QueueModel(self.store, self)
         self.model.placeholder = icon("document")
         self.model.failed_icon = icon("broken")
@@ -414,6 +418,11 @@ class MainWindow(QMainWindow):
         self.rotate_right_action = act(self.tr("Rotate right and read again"), lambda: self.rotate_and_reread(90),
                                        None, "rotate-right", self.tr("Turn this page 90° clockwise and read it again"))
 
+        self.split_action = act(self.tr("&Split document at this page"), self.split_at_current_page, None, None,
+                                self.tr("Make the page shown the first page of a new document"))
+        self.merge_action = act(self.tr("&Merge with next document"), self.merge_with_next, None, None,
+                                self.tr("Join the next document of the same file to this one"))
+
         # extra engine tasks (HunyuanOCR): enabled by _update_task_actions
         self.task_actions: dict[str, QAction] = {}
         self._task_tips = {
@@ -460,6 +469,8 @@ class MainWindow(QMainWindow):
         m.addAction(self.fullscreen_action)
         self.document_menu = m = mb.addMenu(self.tr("&Document"))
         m.setToolTipsVisible(True)  # the disabled actions say why
+        m.addActions([self.split_action, self.merge_action])
+        m.addSeparator()
         m.addActions([self.task_actions[t] for t in TASK_ORDER])
         m = mb.addMenu(self.tr("&Settings"))
         m.addAction(self.settings_action)
@@ -551,6 +562,17 @@ class MainWindow(QMainWindow):
         self.shown_first.emit()
         self.warm_requested.emit()
         self.resume_queued()
+        if self.session_problem:
+            self._tell_session_problem()
+
+    def _tell_session_problem(self) -> None:
+        """Say in plain words what happened to the saved session (non-modal: the app is usable)."""
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Session"), self.session_problem or "",
+                          QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("session_problem")
+        box.setModal(False)
+        box.show()
+        self.statusBar().showMessage(self.session_problem or "", 30000)
 
     # ---------------------------------------------------------------------------------- adding files
     def add_paths(self, paths: list[str | Path], remember: bool = True) -> list[int]:
@@ -559,30 +581,29 @@ class MainWindow(QMainWindow):
         Files named explicitly are queued whatever their type, so an unsupported one shows up as
         failed with its reason. Returns the new entry ids.
         """
-        files: list[Path] = []
-        errors: list[Document] = []
+        from desktop.core.inputs import walk_inputs  # links, loops, FIFOs, unreadable folders: named
+
+        items: list[Path | Document] = []  # in the order given
         for raw in paths:
             p = Path(raw)
-            if p.is_dir():
-                try:
-                    from desktop.core.pipeline import collect_inputs
-
-                    found, errs = collect_inputs([p])
-                except ImportError:
-                    suffixes = supported_suffixes()
-                    found = sorted(q for q in p.rglob("*") if q.is_file() and q.suffix.lower() in suffixes)
-                    errs = []
-                files.extend(Path(f) for f in found)
-                errors.extend(errs)
-                if not found and not errs:
-                    self.statusBar().showMessage(self.tr("No documents found in %1").replace("%1", str(p)), 8000)
-            else:
-                files.append(p)
+            found, errs = walk_inputs([p], supported_suffixes())
+            if not p.is_dir() and errs and errs[0].error is not None and errs[0].error.code is Code.NO_SUCH_PATH:
+                items.append(p)  # queued like any file: reading it says it is missing
+                continue
+            items.extend(Path(f) for f in found)
+            items.extend(errs)
+            if p.is_dir() and not found and not errs:
+                self.statusBar().showMessage(self.tr("No documents found in %1").replace("%1", str(p)), 8000)
         ids = []
-        for doc in errors:
-            ids.append(self.model.add_document(doc))
-        for f in files:
-            source = str(f.resolve()) if f.exists() else str(f)
+        for item in items:
+            if isinstance(item, Document):
+                ids.append(self.model.add_document(item))
+                continue
+            f = item
+            try:
+                source = str(f.resolve()) if f.exists() else str(f)
+            except (OSError, RuntimeError):  # a link loop resolves to nothing
+                source = os.path.abspath(f)
             entry_id = self.model.add_file(source)
             ids.append(entry_id)
             self._request_thumbnail(entry_id, source)
@@ -650,7 +671,10 @@ class MainWindow(QMainWindow):
     def add_image(self, image: QImage) -> int | None:
         """Save a pasted image as PNG under ``user_data_dir()/pasted`` and queue it."""
         folder = user_data_dir() / "pasted"
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            pass  # a read-only data folder: the save below fails and says where
         path = folder / f"pasted-{datetime.now():%Y%m%d-%H%M%S-%f}.png"
         if not image.save(str(path), "PNG"):
             QMessageBox.warning(self, self.tr("Paste"), self.tr("The image could not be saved to %1.").replace("%1", str(path)))
@@ -1073,6 +1097,8 @@ class MainWindow(QMainWindow):
     def _set_page_label(self) -> None:
         doc = self.current_document()
         numbers = [p.number for p in doc.page_results] if doc and not doc.error else []
+        self.split_action.setEnabled(bool(numbers) and self.current_page in numbers[1:])
+        self.merge_action.setEnabled(self._next_to_merge() is not None)
         if self.current_page is None or not numbers:
             self.page_label.setText("")
             self.prev_page_action.setEnabled(False)
@@ -1244,6 +1270,47 @@ class MainWindow(QMainWindow):
         self._batch_total += 1
         self._update_progress()
         self.reread_requested.emit(entry_id, Document.from_dict(doc.to_dict()), page.number, rotation, options)
+
+    # ---------------------------------------------------------------------------------- page boundaries
+    def split_at_current_page(self) -> None:
+        """Split the current document so that the page shown starts a new document (undoable)."""
+        from desktop.core.boundaries import split_document
+
+        entry_id, doc = self.current_id, self.current_document()
+        if entry_id is None or doc is None or doc.error or self.current_page is None:
+            return
+        try:
+            first, second = split_document(doc, self.current_page)
+        except ValueError as exc:
+            self.statusBar().showMessage(str(exc), 5000)
+            return
+        self.undo_stack.push(SplitCommand(self.model, entry_id, doc, first, second, self.tr("Split document"),
+                                          self.select_entry))
+
+    def _next_to_merge(self) -> QueueEntry | None:
+        """The entry after the current one when it holds the next pages of the same file."""
+        doc = self.current_document()
+        if self.current_id is None or doc is None or doc.error:
+            return None
+        nxt = self.model.entry_at(self.model.row_of(self.current_id) + 1)
+        if nxt is None or nxt.document is None or nxt.document.error or nxt.source != self.model.entry(self.current_id).source:
+            return None
+        return nxt if nxt.document.pages[0] == doc.pages[1] + 1 else None
+
+    def merge_with_next(self) -> None:
+        """Join the next document of the same file (the following pages) to the current one (undoable)."""
+        from desktop.core.boundaries import merge_documents
+
+        entry_id, doc, nxt = self.current_id, self.current_document(), self._next_to_merge()
+        if entry_id is None or doc is None or nxt is None or nxt.document is None:
+            return
+        try:
+            merged = merge_documents(doc, nxt.document)
+        except ValueError as exc:
+            self.statusBar().showMessage(str(exc), 5000)
+            return
+        self.undo_stack.push(MergeCommand(self.model, entry_id, nxt.id, doc, nxt.document, merged,
+                                          self.tr("Merge documents"), self.select_entry))
 
     # ---------------------------------------------------------------------------------- review
     def toggle_reviewed(self) -> None:

@@ -266,7 +266,7 @@ def parse_spotting(text: str, width: int, height: int, *, confidence: float = MO
 
     Args:
         text: the decoded answer.
-        width, height: size in pixels of the image given to :meth:`HunyuanEngine.recognise`; the
+        width, height: size in pixels of the image given to :meth:`HunyuanEngine.read_page`; the
             model's 0-1000 coordinates are relative to that image, whatever it was resized to inside.
         confidence: put on every line (the model gives no scores; see :data:`MODEL_LINE_CONFIDENCE`).
 

@@ -28,6 +28,7 @@ from desktop.core.doctypes import canonical_fields, get_document_type
 from desktop.core.extraction.amounts import (
     ISO_4217_COMMON,
     currency_from_text,
+    format_amount,
     normalise_currency,
     parse_amount,
 )
@@ -47,24 +48,26 @@ __all__ = [
     "ExtractionResult",
     "decode_qr",
     "detect_document_type",
+    "is_credit_note",
     "extract_fields",
     "fields_from_values",
+    "apply_amount_sign",
     "normalise_field",
     "parse_vat_qr",
     "split_documents",
     "validate",
 ]
 
-DOCUMENT_TYPES = ("receipt", "invoice", "cn_vat_invoice")
+DOCUMENT_TYPES = ("receipt", "invoice", "cn_vat_invoice", "credit_note")
 
 # Problems that come from comparing sources at extraction time (QR vs OCR, amount in words, date
 # order). validate() cannot recompute them from the fields alone, so it keeps them unless the clerk
 # edited the field (the clerk's value then stands on its own).
 #: Problems found at extraction by comparing sources (QR code vs print, amount in words vs figures, an
-#: ambiguous date order, e-invoice data vs print);
-#: :func:`validate` keeps them unless the clerk edited the field.
+#: ambiguous date order, e-invoice data vs print) or by how a value was chosen (a subtotal standing in
+#: for a missing total); :func:`validate` keeps them unless the clerk edited the field.
 CROSS_CHECK_CODES = frozenset({Code.QR_MISMATCH, Code.AMOUNT_IN_WORDS_MISMATCH, Code.AMBIGUOUS_DATE_ORDER,
-                               Code.EINVOICE_MISMATCH, Code.EINVOICE_NOT_PRINTED})
+                               Code.EINVOICE_MISMATCH, Code.EINVOICE_NOT_PRINTED, Code.SUBTOTAL_AS_TOTAL})
 
 
 @dataclass
@@ -90,12 +93,45 @@ _RECEIPT_WORDS = re.compile(r"\b(cash|change|cashier|thank\s*you|rounding|tender
                             r"table|pax|qty|counter|member|kembali|tunai|visa|mastercard)\b", re.I)
 
 
+#: Words that turn a credit-note word into a policy line ("No refund", "Refunds within 30 days").
+_NOT_HEADING = re.compile(r"\b(no|not|non|policy|within|days?|exchange|allowed|accepted|only|will|after|"
+                          r"goods|sold|kein\w*|aucun\w*|sans|geen|sin|nessun\w*)\b|不|恕", re.I)
+
+
+def is_credit_note(pages: list[PageResult]) -> bool:
+    """Whether the first page carries a credit-note or refund heading.
+
+    A heading is a short line (at most eight words) in the top 40% of the first page that starts with
+    a ``credit_note`` label of the shared vocabulary (Credit note, Refund, Gutschrift, Avoir,
+    Creditnota, Nota de crédito, 红字发票, 退款; :mod:`desktop.core.extraction.labels`) and says no
+    "no", "within", "policy" (a returns policy is no refund: "No refund after 7 days").
+    """
+    from desktop.core.extraction.labels import label_pattern
+
+    if not pages:
+        return False
+    heading = label_pattern("credit_note")
+    first = min(pages, key=lambda p: p.number)
+    for ln in first.lines:
+        text = unicodedata.normalize("NFKC", ln.text).strip()
+        if first.height and ln.box[1] > 0.4 * first.height:
+            continue
+        m = heading.search(text)
+        if not m or re.search(r"[^\W\d_]", text[: m.start()]):
+            continue  # the heading starts the line (marks and numbering before it are fine)
+        if len(text.split()) > 8 or _NOT_HEADING.search(text):
+            continue
+        return True
+    return False
+
+
 def detect_document_type(pages: list[PageResult], qr_payloads: Sequence[str] = ()) -> str:
     """Guess the document type from the recognised text (and the page's QR codes).
 
     A QR code in the tax authority's VAT-invoice format (:func:`desktop.core.extraction.qr.parse_vat_qr`)
     makes it a ``cn_vat_invoice`` whatever the text says (the engine may have read little or nothing).
-    Chinese VAT keywords (发票代码, 发票号码, 增值税, 价税合计, ...) -> ``cn_vat_invoice``; an
+    Chinese VAT keywords (发票代码, 发票号码, 增值税, 价税合计, ...) -> ``cn_vat_invoice``; a credit-note
+    or refund heading (:func:`is_credit_note`) -> ``credit_note``; an
     invoice header (Invoice / Rechnung / Factuur / Facture / Tax invoice) with an invoice-number
     label and few till-receipt words (cash, change, cashier, rounding, ...) on a page that is not
     a narrow till roll -> ``invoice``; otherwise ``receipt``.
@@ -109,6 +145,8 @@ def detect_document_type(pages: list[PageResult], qr_payloads: Sequence[str] = (
     t = unicodedata.normalize("NFKC", text)
     if sum(1 for k in _CN_KEYS if k in t) >= 2 or ("发票" in t and re.search(r"\d{10,12}", t)):
         return "cn_vat_invoice"
+    if is_credit_note(pages):
+        return "credit_note"
     receipt_score = len(set(m.group(0).lower() for m in _RECEIPT_WORDS.finditer(t)))
     narrow = any(p.width and p.height / p.width > 1.6 for p in pages) and not any(p.origin == "pdf_text" for p in pages)
     if narrow:
@@ -175,16 +213,50 @@ def normalise_field(name: str, raw: str | None, *,
     return (t or None), []
 
 
+#: The amount fields whose sign the document type decides (``DocumentType.amount_sign``).
+SIGNED_AMOUNTS = ("subtotal", "tax", "total")
+
+
+def apply_amount_sign(fields: dict[str, Field], document_type: str) -> None:
+    """Give the amounts of a negative-amount type (a credit note or refund) their sign, in place.
+
+    A credit note reverses a sale, so its total, subtotal and tax are booked negative
+    (``DocumentType.amount_sign == -1``), whether they are printed with a sign (``-12.50``,
+    ``(12.50)``, ``12.50 CR``) or, under a "Credit note" heading, without one. Fields the clerk
+    edited are left as typed; other types are untouched.
+    """
+    try:
+        sign = get_document_type(document_type).amount_sign
+    except KeyError:
+        return
+    if sign >= 0:
+        return
+    for name in SIGNED_AMOUNTS:
+        f = fields.get(name)
+        if f is None or f.value is None or f.edited:
+            continue
+        try:
+            d = Decimal(f.value)
+        except InvalidOperation:
+            continue
+        if d > 0:
+            f.value = format_amount(-d)
+
+
 def validate(fields: dict[str, Field], document_type: str) -> None:
     """Recompute every field's ``problems`` in place.
 
     Checks (with their rule sources in :mod:`desktop.core.extraction.validators`): values parse as
     their type (ISO 8601 dates, ISO 4217 currencies, two-decimal amounts); totals and taxes are not
-    negative; ``subtotal + tax = total`` within 0.01; on Chinese VAT invoices, the invoice code,
+    negative (on a credit note: not positive, see :func:`apply_amount_sign`); ``subtotal + tax = total`` within 0.01; on Chinese VAT invoices, the invoice code,
     number and check code formats of the State Taxation Administration and the GB 32100-2015 check
     character of 18-character tax IDs. Cross-source problems found at extraction (QR code vs print,
     amount in words, ambiguous date order) are kept unless the clerk edited the field.
     """
+    try:
+        sign = get_document_type(document_type).amount_sign
+    except KeyError:
+        sign = 1
     for name, f in fields.items():
         kept = [p for p in f.problems if p.code in CROSS_CHECK_CODES] if not f.edited else []
         problems: list[Diagnostic] = []
@@ -196,8 +268,10 @@ def validate(fields: dict[str, Field], document_type: str) -> None:
         elif kind == "amount":
             try:
                 d = Decimal(f.value)
-                if d < 0 and name in ("total", "subtotal", "tax"):
+                if d < 0 and name in SIGNED_AMOUNTS and sign > 0:
                     problems.append(diag(Code.NEGATIVE_AMOUNT, name=name, value=f.value))
+                elif d > 0 and name in SIGNED_AMOUNTS and sign < 0:
+                    problems.append(diag(Code.POSITIVE_ON_CREDIT_NOTE, name=name, value=f.value))
             except InvalidOperation:
                 problems.append(diag(Code.NOT_AN_AMOUNT, name=name, value=f.value))
         elif kind == "date":
@@ -303,6 +377,12 @@ def _candidates(layout: Layout, document_type: str, date_order: str | None) -> t
         from desktop.core.extraction.cn_vat import extract_cn_vat
 
         return extract_cn_vat(layout)
+    if document_type == "credit_note":
+        # a credit note is laid out as the document it reverses: an invoice (with a number label) or
+        # a till receipt
+        from desktop.core.extraction.invoice import INVOICE_NUMBER_LABEL
+
+        document_type = "invoice" if INVOICE_NUMBER_LABEL.search(layout.text) else "receipt"
     if document_type == "invoice":
         from desktop.core.extraction.invoice import extract_invoice
 
@@ -353,6 +433,7 @@ def extract_fields(pages: list[PageResult], document_type: str, *, date_order: s
         if qr:
             _merge_qr(fields, qr)
     _drop_tax_inclusive_subtotal(fields, layout.text)
+    apply_amount_sign(fields, document_type)
     validate(fields, document_type)
     return ExtractionResult(fields=fields, line_items=items)
 
@@ -427,6 +508,7 @@ def fields_from_values(values: dict[str, str | None], pages: list[PageResult], d
         if qr:
             _merge_qr(fields, qr)
     _drop_tax_inclusive_subtotal(fields, layout.text)
+    apply_amount_sign(fields, document_type)
     validate(fields, document_type)
     return ExtractionResult(fields=fields, line_items=[])
 
@@ -454,26 +536,10 @@ def _page_key(page: PageResult) -> str | None:
 def split_documents(pages: list[PageResult]) -> list[tuple[int, int]]:
     """Page ranges (1-based, inclusive, in the file's numbering) that are separate documents.
 
-    A page carrying its own invoice number (and code) different from the current document's starts a
-    new document; pages without one (continuation pages) attach to the previous document. Default:
-    one range covering every page.
+    The rules (own invoice number, own header/date after a document that has its total, change of
+    page kind; continuation pages join) and the notes saying why are in
+    :func:`desktop.core.boundaries.document_ranges`; this returns its ranges only.
     """
-    if not pages:
-        return []
-    ordered = sorted(pages, key=lambda p: p.number)
-    ranges: list[list[int]] = []
-    current_key: str | None = None
-    for p in ordered:
-        key = _page_key(p) if len(ordered) > 1 else None
-        if not ranges:
-            ranges.append([p.number, p.number])
-            current_key = key
-            continue
-        if key is not None and current_key is not None and key != current_key:
-            ranges.append([p.number, p.number])
-            current_key = key
-        else:
-            ranges[-1][1] = p.number
-            if current_key is None:
-                current_key = key
-    return [(a, b) for a, b in ranges]
+    from desktop.core.boundaries import document_ranges
+
+    return [(r.first, r.last) for r in document_ranges(pages)]

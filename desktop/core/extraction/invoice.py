@@ -26,6 +26,7 @@ from desktop.core.extraction.common import (
     tidy_name,
 )
 from desktop.core.extraction.dates import find_dates
+from desktop.core.extraction.labels import label_pattern
 from desktop.core.extraction.layout import Candidate, Layout
 from desktop.core.extraction.parsers import amount_finder, date_finder
 
@@ -82,6 +83,20 @@ _SUB_ANY = re.compile(r"sub\s*-?\s*tota\w*|untaxed|total\s*ht|exclusief|excl|net
 _TAX_LABEL = re.compile(r"\b(tax|vat|tva|mwst|ust|btw|gst|sales\s*tax|iva)\b", re.I)
 _TAX_EXCLUDE = re.compile(r"incl|inkl|excl|exkl|ohne|nummer|number|n[°º]|\bnr\b|\bno\b|\bid\b|\bregistr|tax\s*invoice|"
                           r"%\s*$|service\s*tax\s*#|grondslag|prijzen|prices|tin\b|siret|intracom", re.I)
+#: Spanish, Italian and Portuguese labels from the shared vocabulary (``resources/labels/amounts.json``,
+#: :mod:`desktop.core.extraction.labels`); the patterns above keep their OCR variants.
+_MORE = ("es", "it", "pt")
+
+
+def _either(a: re.Pattern[str], *more: re.Pattern[str]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p.pattern})" for p in (a, *more)), re.I)
+
+
+_TOTAL_STRONG = _either(_TOTAL_STRONG, label_pattern("total", "strong", _MORE))
+_TOTAL_ANY = _either(_TOTAL_ANY, label_pattern("total", None, _MORE))
+_TOTAL_EXCLUDE = _either(_TOTAL_EXCLUDE, label_pattern("not_total", None, _MORE), label_pattern("subtotal", None, _MORE))
+_SUB_STRONG = _either(_SUB_STRONG, label_pattern("subtotal", None, _MORE))
+_SUB_ANY = _either(_SUB_ANY, label_pattern("subtotal", None, _MORE))
 _COMPANY = re.compile(r"\b(B\.?V\.?|N\.?V\.?|GmbH|AG|Ltd\.?|Limited|Inc\.?|LLC|SARL|SAS|S\.A\.|SA|SRL|BVBA|"
                       r"Pvt\.?|PLC|Corp\.?|Co\.|KG|e\.K\.|UG)(?=\W|$)")
 #: Customer labels, matched as whole words only: never a fragment of a longer word ("Kundennr." is the

@@ -8,34 +8,22 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from desktop.core.extraction.amounts import parse_amount
+from desktop.core.extraction.amounts import find_amounts
 from desktop.core.extraction.dates import find_dates
 
-__all__ = ["MONEY_RE", "money_tokens", "amount_finder", "date_finder", "regex_finder", "Finder"]
+__all__ = ["money_tokens", "amount_finder", "date_finder", "regex_finder", "Finder"]
 
 Finder = Callable[[str], "tuple[str | None, str, list[str]] | None"]
 
-_CUR = r"(?:RM|MYR|USD|EUR|GBP|INR|SGD|RMB|CNY|Rs\.?|HK\$|US\$|S\$|[$€£¥￥₹])"
-MONEY_RE = re.compile(
-    rf"(?<![\w.,/:-])(?P<neg>[-−]\s?)?(?P<cur>{_CUR})?\s?(?P<neg2>[-−]\s?)?"
-    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,3}(?:\.\d{3})+,\d{1,2}|\d{1,3}(?: \d{3})+[.,]\d{2}"
-    r"|\d{1,3}(?:\.\d{3})+(?![\d,])|\d+(?:[.,]\d{1,2})?)"
-    rf"(?![\d%/:-]|[.,]\d|\s?%)(?:\s?(?P<cur2>元|€|EUR|RM|{_CUR}))?(?!\w)"
-)
 
 
 def money_tokens(text: str) -> list[tuple[str, str, bool, int]]:
-    """Money amounts in ``text`` as ``(value, raw, has_decimals, start)``, left to right."""
-    out = []
-    for m in MONEY_RE.finditer(text):
-        raw = m.group(0).strip()
-        num = m.group("num")
-        value, _cur, problems = parse_amount(raw)
-        if value is None:
-            continue
-        has_dec = bool(re.search(r"[.,]\d{2}$", num)) and not re.fullmatch(r"\d{1,3}\.\d{3}", num)
-        out.append((value, raw, has_dec, m.start()))
-    return out
+    """Money amounts in ``text`` as ``(value, raw, has_decimals, start)``, left to right.
+
+    Every notation of :func:`desktop.core.extraction.amounts.find_amounts` (signs in parentheses,
+    trailing minus, ``CR``; apostrophe, lakh and thin-space thousands groups; ``12.–``).
+    """
+    return [(a.value, a.raw, a.has_decimals, a.start) for a in find_amounts(text)]
 
 
 def amount_finder(*, need_decimals: bool = False, rightmost: bool = True) -> Finder:

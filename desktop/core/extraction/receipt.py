@@ -26,6 +26,7 @@ from desktop.core.extraction.common import (
     tidy_name,
 )
 from desktop.core.extraction.dates import find_dates, find_times
+from desktop.core.extraction.labels import label_pattern
 from desktop.core.extraction.layout import Candidate, Layout, Ln
 from desktop.core.extraction.parsers import amount_finder, money_tokens, regex_finder
 
@@ -68,6 +69,23 @@ _TAX_ID = re.compile(
     r"\s*[:：.]?", re.I)
 _CASH = re.compile(r"^\W*(CASH|TENDER(ED)?|PAID|PAYMENT|CASH\s*RECEIVED)\b", re.I)
 _CHANGE = re.compile(r"^\W*(CHANGE|BALANCE)\b", re.I)
+
+#: The other languages' labels come from the shared vocabulary (``resources/labels/amounts.json``,
+#: :mod:`desktop.core.extraction.labels`); the English patterns above keep their OCR variants.
+_OTHER = ("ms", "de", "fr", "nl", "es", "it", "pt", "zh")
+
+
+def _either(a: re.Pattern[str], *more: re.Pattern[str]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p.pattern})" for p in (a, *more)), re.I)
+
+
+_TOTAL_STRONG = _either(_TOTAL_STRONG, label_pattern("total", "strong", _OTHER))
+_TOTAL_ANY = _either(_TOTAL_ANY, label_pattern("total", None, _OTHER))
+_TOTAL_EXCLUDE = _either(_TOTAL_EXCLUDE, label_pattern("not_total", None, _OTHER),
+                         label_pattern("subtotal", None, _OTHER), label_pattern("tax", None, ("zh",)))
+_SUBTOTAL = _either(_SUBTOTAL, label_pattern("subtotal", None, _OTHER))
+_CASH = _either(_CASH, re.compile(r"^\W*(?:" + label_pattern("tendered", None, _OTHER).pattern + ")", re.I))
+_CHANGE = _either(_CHANGE, re.compile(r"^\W*(?:" + label_pattern("change", None, _OTHER).pattern + ")", re.I))
 
 
 class _Row:
@@ -306,7 +324,9 @@ def pick_total(layout: Layout) -> tuple[Candidate | None, Candidate | None]:
     if total is not None and total.score < 1 and subtotal is not None:
         total = None
     if total is None and subtotal is not None:
-        total = Candidate(subtotal.value, subtotal.raw, subtotal.lines, list(subtotal.problems), 0.6)
+        # never silently: the clerk sees that the amount is a subtotal standing in for the total
+        total = Candidate(subtotal.value, subtotal.raw, subtotal.lines,
+                          [*subtotal.problems, diag(Code.SUBTOTAL_AS_TOTAL, field="total", raw=subtotal.raw)], 0.6)
         subtotal = None
     if total is not None and subtotal is not None and subtotal.value == total.value and subtotal.lines == total.lines:
         subtotal = None
@@ -314,6 +334,7 @@ def pick_total(layout: Layout) -> tuple[Candidate | None, Candidate | None]:
 
 
 _TAX_ROW = re.compile(r"\b(GST|SST|TAX|SERVICE\s*TAX|VAT)\b", re.I)
+_TAX_ROW = _either(_TAX_ROW, label_pattern("tax", None, _OTHER))
 _TAX_ROW_EXCLUDE = re.compile(
     r"\b(ID|REG|NO|SUMMARY|SUM\w*RY|CODE|INVOICE|INVOIC\w*|EXCL\w*|RATE)\b|INCL(?!UDED\s+IN)\w*|INCLUSIVE|"
     r"TOTAL\s*\(|SUPPLIES|AMOUNT\s*\(|AMT\s*\(|TAXABLE|\bTA\s*AMT\b|\bREG\s*#|#\s*\d", re.I)

@@ -1,0 +1,162 @@
+"""Input folders and file names as they come: walking folders safely, and naming files in messages.
+
+Folders given to ``shoebox scan`` or dropped on the app can hold anything: symbolic-link loops,
+links to nothing, sub-folders the user may not read, FIFOs (named pipes), sockets and device files
+(opening a FIFO or ``/dev/zero`` blocks or never ends). :func:`walk_inputs` reads only regular
+files and names every other thing it met (never a traceback, never a silent skip of something that
+might hold documents): an unreadable sub-folder, a link loop or a broken link becomes an error
+document saying so. Hidden files and folders (a leading dot) are skipped on purpose, as before.
+
+File names may contain newlines or other control characters; :func:`printable` escapes them so that
+one error stays one line (``bad\\nname.jpg``).
+"""
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from collections.abc import Iterable
+from pathlib import Path
+
+from desktop.core.diagnostics import Code, Diagnostic, diag
+from desktop.core.model import Document
+
+__all__ = ["printable", "walk_inputs"]
+
+_CONTROL = {c: f"\\x{c:02x}" for c in range(32)} | {0x7F: "\\x7f"}
+_CONTROL.update({ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t"})
+# C1 controls and the Unicode line/paragraph separators break lines too
+_CONTROL.update({c: f"\\x{c:02x}" for c in range(0x80, 0xA0)})
+_CONTROL.update({0x2028: "\\u2028", 0x2029: "\\u2029"})
+
+
+def printable(text: str | os.PathLike[str]) -> str:
+    """``text`` with control characters escaped (``\\n``, ``\\t``, ``\\x1b``, ...), for one-line messages.
+
+    Undecodable bytes of a file name (surrogate escapes) are shown as ``\\udcXX`` likewise.
+    """
+    s = os.fspath(text)
+    s = s.translate(_CONTROL)
+    if any(0xDC80 <= ord(c) <= 0xDCFF for c in s):
+        s = "".join(f"\\x{ord(c) - 0xDC00:02x}" if 0xDC80 <= ord(c) <= 0xDCFF else c for c in s)
+    return s
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    return "not a regular file"
+
+
+def _error(path: Path, reason: Diagnostic) -> Document:
+    return Document(source=str(path), error=reason)
+
+
+def _check_file(path: Path) -> Diagnostic | None:
+    """Why ``path`` cannot be read as a document file (``None`` when it is a regular file; code
+    ``is_a_folder`` for a folder)."""
+    try:
+        st = path.stat()
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return diag(Code.SYMLINK_LOOP)
+        if exc.errno == errno.ENOENT and path.is_symlink():
+            return diag(Code.BROKEN_LINK, target=printable(os.readlink(path)))
+        if exc.errno == errno.ENOENT:
+            return diag(Code.NO_SUCH_PATH)
+        if exc.errno in (errno.EACCES, errno.EPERM):
+            return diag(Code.PERMISSION_DENIED)
+        return diag(Code.FILE_UNREADABLE, detail=exc.strerror or str(exc))
+    if stat.S_ISREG(st.st_mode):
+        return None
+    if stat.S_ISDIR(st.st_mode):
+        return diag(Code.IS_A_FOLDER)
+    return diag(Code.SPECIAL_FILE, kind=_kind(st.st_mode))
+
+
+def walk_inputs(paths: Iterable[str | Path], suffixes: Iterable[str]) -> tuple[list[Path], list[Document]]:
+    """Turn command-line / drag-and-drop paths into the files to read.
+
+    Folders are walked recursively in sorted order and contribute every regular file whose suffix is
+    in ``suffixes`` (case-insensitive; hidden files and folders skipped). A file named explicitly is
+    kept whatever its suffix. Symbolic links to files are followed; links to folders are followed
+    once (a folder reached again through a link, a loop, is not walked twice). Duplicates are dropped,
+    the first occurrence kept.
+
+    Returns:
+        ``(files, errors)``: the files in order, and one error :class:`Document` (its ``source`` names
+        the path) for every path that could not be used: does not exist (``no_such_path``), a
+        sub-folder that cannot be read (``folder_unreadable``), a link loop (``symlink_loop``), a
+        broken link (``broken_link``), a FIFO, socket or device file among the supported suffixes
+        (``special_file``).
+    """
+    wanted = {s.lower() for s in suffixes}
+    files: list[Path] = []
+    errors: list[Document] = []
+    seen: set[tuple[int, int]] = set()
+    walked: set[tuple[int, int]] = set()
+
+    def add(p: Path) -> None:
+        try:
+            st = p.stat()
+            key = (st.st_dev, st.st_ino)
+        except OSError:
+            key = (-1, hash(str(p)))
+        if key not in seen:
+            seen.add(key)
+            files.append(p)
+
+    def walk(folder: Path) -> None:
+        try:
+            st = folder.stat()
+        except OSError as exc:
+            errors.append(_error(folder, diag(Code.FOLDER_UNREADABLE, detail=exc.strerror or str(exc))))
+            return
+        if (st.st_dev, st.st_ino) in walked:
+            return  # reached again through a symbolic link: a loop, or the same folder twice
+        walked.add((st.st_dev, st.st_ino))
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            reason = "permission denied" if exc.errno in (errno.EACCES, errno.EPERM) else (exc.strerror or str(exc))
+            errors.append(_error(folder, diag(Code.FOLDER_UNREADABLE, detail=reason)))
+            return
+        subfolders = []
+        for e in entries:
+            if e.name.startswith("."):
+                continue
+            p = Path(e.path)
+            try:
+                is_dir = e.is_dir()  # follows links
+            except OSError:
+                is_dir = False
+            if is_dir:
+                subfolders.append(p)
+                continue
+            if Path(e.name).suffix.lower() not in wanted:
+                continue
+            problem = _check_file(p)
+            if problem is None:
+                add(p)
+            else:
+                errors.append(_error(p, problem))
+        for sub in subfolders:
+            walk(sub)
+
+    for raw in paths:
+        p = Path(raw).expanduser()
+        problem = _check_file(p)
+        if problem is not None and problem.code is Code.IS_A_FOLDER:
+            walk(p)
+        elif problem is None:
+            add(p)
+        else:
+            errors.append(_error(p, problem))
+    return files, errors

@@ -1,0 +1,144 @@
+"""Hostile inputs end in a named error, never a traceback or a silent loss: folders with link loops,
+broken links, FIFOs, device files and unreadable sub-folders; control characters in file names; an
+output that cannot be written; Ctrl+C in a long batch; the progress line's throughput."""
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+
+import pytest
+
+from desktop import cli
+from desktop.core.diagnostics import Code
+from desktop.core.inputs import printable, walk_inputs
+from tests.test_cli import FakePipeline, batch, fake  # noqa: F401 - fixtures
+
+SUFFIXES = (".png", ".jpg", ".pdf")
+
+
+@pytest.fixture
+def hostile(tmp_path: Path) -> Path:
+    folder = tmp_path / "in"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "a.png").write_bytes(b"GOOD")
+    (folder / "sub" / "b.jpg").write_bytes(b"GOOD")
+    os.symlink("a.png", folder / "good_link.png")  # the same file again: read once
+    os.symlink("loop.jpg", folder / "loop.jpg")  # a link to itself
+    os.symlink("nowhere.png", folder / "broken.png")
+    os.symlink("..", folder / "sub" / "up")  # a folder loop
+    os.mkfifo(folder / "pipe.jpg")  # opening it would block for ever
+    if os.path.exists("/dev/zero"):
+        os.symlink("/dev/zero", folder / "zero.jpg")  # reading it never ends
+    (folder / "new\nline.png").write_bytes(b"GOOD")
+    return folder
+
+
+pytestmark = pytest.mark.skipif(os.name == "nt", reason="FIFOs and symbolic links as on POSIX")
+
+
+def test_walk_names_every_hostile_entry_and_reads_only_regular_files(hostile: Path) -> None:
+    files, errors = walk_inputs([hostile], SUFFIXES)
+    assert sorted(f.name for f in files) == ["a.png", "b.jpg", "new\nline.png"]
+    by_name = {Path(d.source).name: d.error for d in errors}
+    assert by_name["loop.jpg"].code is Code.SYMLINK_LOOP
+    assert by_name["broken.png"].code is Code.BROKEN_LINK and "nowhere.png" in str(by_name["broken.png"])
+    assert by_name["pipe.jpg"].code is Code.SPECIAL_FILE and "FIFO" in str(by_name["pipe.jpg"])
+    assert "命名管道" in by_name["pipe.jpg"].message("zh")
+    if (hostile / "zero.jpg").is_symlink():
+        assert "character device" in str(by_name["zero.jpg"])
+
+
+def test_an_unreadable_sub_folder_is_named(hostile: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    locked = hostile / "locked"
+    locked.mkdir()
+    (locked / "c.png").write_bytes(b"GOOD")
+    real = os.scandir
+
+    def scandir(path):  # also when the tests run as root, who may read anything
+        if Path(path) == locked:
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    files, errors = walk_inputs([hostile], SUFFIXES)
+    assert "c.png" not in {f.name for f in files} and "a.png" in {f.name for f in files}
+    (err,) = [d.error for d in errors if Path(d.source) == locked]
+    assert err.code is Code.FOLDER_UNREADABLE
+    assert "cannot be read (permission denied)" in str(err) and "its files were not read" in str(err)
+
+
+def test_named_paths_that_are_not_files(hostile: Path) -> None:
+    files, errors = walk_inputs([hostile / "loop.jpg", hostile / "pipe.jpg", hostile / "missing.png"], SUFFIXES)
+    assert files == []
+    assert [e.error.code for e in errors] == [Code.SYMLINK_LOOP, Code.SPECIAL_FILE, Code.NO_SUCH_PATH]
+    assert str(errors[1].error) == "a FIFO (named pipe), not a document file"
+
+
+def test_the_real_pipeline_collects_without_traceback(hostile: Path) -> None:
+    from desktop.core.pipeline import collect_inputs
+
+    files, errors = collect_inputs([hostile])
+    assert {f.name for f in files} == {"a.png", "b.jpg", "new\nline.png"}
+    assert len(errors) >= 3
+
+
+def test_control_characters_are_escaped() -> None:
+    assert printable("bad\nname\t\x1b[31m.jpg") == "bad\\nname\\t\\x1b[31m.jpg"
+    assert printable("caf\udce9.jpg") == "caf\\xe9.jpg"  # an undecodable byte of a file name
+
+
+def test_cli_error_for_a_name_with_a_newline_is_one_line(fake, tmp_path: Path, capsys) -> None:  # noqa: F811
+    bad = tmp_path / "evil\nname.jpg"
+    bad.write_bytes(b"BAD")
+    assert cli.main(["scan", str(bad), "-o", str(tmp_path / "o.json"), "-q"]) == 3
+    err = capsys.readouterr().err
+    lines = [ln for ln in err.splitlines() if ln]
+    assert len(lines) == 1 and "evil\\nname.jpg" in lines[0] and "truncated JPEG" in lines[0]
+
+
+def test_output_is_checked_before_the_scan(fake, batch: Path, tmp_path: Path, monkeypatch, capsys) -> None:  # noqa: F811
+    import tempfile
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(tempfile, "mkstemp", full)
+    assert cli.main(["scan", str(batch), "-o", str(tmp_path / "o.xlsx"), "-q"]) == 3
+    err = capsys.readouterr().err
+    assert fake.scanned == []  # nothing was read for nothing
+    assert err.count("\n") == 1 and "the disk is full" in err
+
+
+def test_ctrl_c_writes_the_documents_already_read(fake, batch: Path, tmp_path: Path, monkeypatch, capsys) -> None:  # noqa: F811
+    import json
+
+    real = fake.scan_file
+
+    def scan(path, *args, **kwargs):
+        if Path(path).name == "b.png":
+            raise KeyboardInterrupt
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(fake, "scan_file", scan)
+    out = tmp_path / "out.json"
+    assert cli.main(["scan", str(batch), "-o", str(out), "-q"]) == 130
+    docs = json.loads(out.read_text(encoding="utf-8"))["documents"]
+    assert [Path(d["source"]).name for d in docs] == ["a.jpg"]
+    err = capsys.readouterr().err
+    assert "interrupted after 1 of 3 files" in err and f"wrote 1 document to {out}" in err
+    assert fake.engines[0].closed
+
+
+def test_throughput_line() -> None:
+    now = [0.0]
+    t = cli._Throughput(3, clock=lambda: now[0])
+    assert t.text() == "0 pages"
+    t.page(1, 4, finished=False)
+    now[0] = 30.0
+    t.page(3, 4, finished=False)  # two pages done in 30 s
+    assert t.pages_done == 2
+    assert t.text() == "2 pages, 4.0 pages/min, 2:30 left"  # 2 left here + 2 files x 4 pages = 10 at 4/min
+    t.page(4, 4, finished=True)
+    t.file_done()
+    assert t.pages_done == 4
