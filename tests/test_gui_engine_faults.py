@@ -55,7 +55,7 @@ def test_failed_document_shows_its_error_and_the_queue_goes_on(qtbot, window, tm
     qtbot.waitUntil(lambda: not w.is_busy(), timeout=90_000)
     a, b, c = (w.model.entry(i) for i in ids)
     assert a.status == "needs_review" and c.status == "needs_review", (a.document.error, c.document.error)
-    assert b.status == "failed" and EXPECTED[fault] in b.document.error
+    assert b.status == "failed" and EXPECTED[fault] in b.document.error.message()
     w.select_entry(b.id)
     assert EXPECTED[fault] in w.model.status_text(b)
     # the window keeps working: the next document is read normally

@@ -24,6 +24,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 from PySide6.QtGui import QImage
 
 from desktop.core.diagnostics import Code, Diagnostic, as_diagnostic, diag
+from desktop.core.engines.base import EngineInterrupted
 from desktop.core.model import Document
 
 log = logging.getLogger(__name__)
@@ -108,13 +109,17 @@ class ReadWorker(QObject):
         its engine's worker is stopped if the page is still being read ``grace_s`` seconds later
         (default :data:`CANCEL_GRACE_S`)."""
         self.generation += 1
-        engine = self._engine or self._starting
+        engine = self._engine  # not one still loading: the next job would only have to load it again
         if engine is not None:
             engine.interrupt(CANCEL_GRACE_S if grace_s is None else grace_s)
 
     def stop_now(self) -> None:
-        """Called from the GUI thread when the window closes: stop the page in flight at once."""
+        """Called from the GUI thread when the window closes: stop the page in flight (or the engine
+        still loading) at once."""
         self.cancel(0.0)
+        starting = self._starting
+        if starting is not None:
+            starting.interrupt(0.0)
 
     def set_engine_factory(self, factory: EngineFactory) -> None:
         """Called from the GUI thread (settings changed): the next job creates a new engine."""
@@ -148,6 +153,9 @@ class ReadWorker(QObject):
                 engine.warm_up()
             finally:
                 self._starting = None
+        except EngineInterrupted:  # the window is closing: not an engine failure
+            self.engine_state.emit("loading", "")
+            raise _pipeline().Cancelled() from None
         except Exception as exc:  # noqa: BLE001 - reported to the user in the status bar and per document
             self._engine_error = self.tr("The OCR engine could not start: %1").replace("%1", str(exc) or type(exc).__name__)
             log.exception("engine start failed")
@@ -167,7 +175,7 @@ class ReadWorker(QObject):
         """Create and warm up the engine now (queued right after the window shows)."""
         try:
             self._ensure_engine()
-        except RuntimeError:
+        except Exception:  # noqa: BLE001 - reported through engine_state; a closing window cancels it
             pass
 
     @Slot()
