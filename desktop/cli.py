@@ -422,53 +422,6 @@ def scan_main(argv: Sequence[str]) -> int:
                          any_read=any(doc.error is None for doc in documents))
 
 
-class _Throughput:
-    """Pages done, pages per minute and the time left of a batch (for the progress line).
-
-    The time left is the pages still to read -- the rest of the current file plus, for every file not
-    started, the mean page count of the files read so far -- at the rate measured so far.
-    """
-
-    def __init__(self, files: int, clock: Any = None) -> None:
-        import time
-
-        self._clock = clock or time.monotonic
-        self.start = self._clock()
-        self.files = files
-        self.files_done = 0
-        self.pages_before = 0  # pages of the files finished
-        self.pages_now = 0  # pages finished in the current file
-        self.pages_in_file = 0
-
-    def page(self, page: int, pages: int, finished: bool) -> None:
-        self.pages_in_file = pages
-        self.pages_now = page if finished else max(0, page - 1)
-
-    def file_done(self) -> None:
-        self.files_done += 1
-        self.pages_before += max(self.pages_now, self.pages_in_file)
-        self.pages_now = self.pages_in_file = 0
-
-    @property
-    def pages_done(self) -> int:
-        return self.pages_before + self.pages_now
-
-    def text(self) -> str:
-        """``"12 pages, 8.0 pages/min, 3:05 left"`` (rate and time left once a page is done)."""
-        done = self.pages_done
-        elapsed = max(1e-6, self._clock() - self.start)
-        if not done:
-            return "0 pages"
-        rate = done / elapsed * 60
-        per_file = self.pages_before / self.files_done if self.files_done else max(1, self.pages_in_file)
-        left_files = max(0, self.files - self.files_done - (1 if self.pages_in_file else 0))
-        remaining = max(0, self.pages_in_file - self.pages_now) + left_files * per_file
-        seconds = int(round(remaining / rate * 60)) if rate > 0 else 0
-        left = f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}" if seconds >= 3600 \
-            else f"{seconds // 60}:{seconds % 60:02d}"
-        return f"{done} page{'s' if done != 1 else ''}, {rate:.1f} pages/min, {left} left"
-
-
 def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: Any, console: _Console,
                 document_cls: type, results: list[Any]) -> list[Any]:
     """Scan every file with a progress bar on stderr (files, pages done, pages per minute, time left);
@@ -477,11 +430,12 @@ def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: A
     from tqdm import tqdm
 
     from desktop.core.inputs import printable
+    from desktop.core.progress import Throughput
 
     bar = tqdm(total=len(files), unit="file", file=sys.stderr, dynamic_ncols=True,
                disable=True if console.quiet else None)
     console.bar = bar
-    rate = _Throughput(len(files))
+    rate = Throughput(len(files))
     try:
         for path in files:
             bar.set_postfix_str(f"{printable(Path(path).name)} · {rate.text()}", refresh=True)

@@ -50,12 +50,12 @@ QT_TRANSLATION_LANGUAGES: tuple[str, ...] = ("en", "zh_CN")
 #: Document types offered in "Open with" (Linux MIME types and Windows file extensions).
 MIME_TYPES: tuple[str, ...] = (
     "image/jpeg", "image/png", "image/tiff", "image/bmp", "image/webp", "image/heic", "image/heif",
-    "application/pdf",
+    "application/pdf", "application/ofd", "application/xml",
 )
 #: The file-name suffixes Windows associates (OpenWithProgids), kept equal to
 #: ``desktop.core.intake.SUPPORTED_SUFFIXES`` by the test suite.
 WINDOWS_EXTENSIONS: tuple[str, ...] = (
-    ".jpg", ".jpeg", ".jpe", ".png", ".tif", ".tiff", ".bmp", ".webp", ".heic", ".heif", ".pdf",
+    ".jpg", ".jpeg", ".jpe", ".png", ".tif", ".tiff", ".bmp", ".webp", ".heic", ".heif", ".pdf", ".ofd", ".xml",
 )
 
 #: Data files of ``resources/`` that ship (same patterns as pyproject's package-data).

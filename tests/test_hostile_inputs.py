@@ -131,14 +131,63 @@ def test_ctrl_c_writes_the_documents_already_read(fake, batch: Path, tmp_path: P
 
 
 def test_throughput_line() -> None:
+    from desktop.core.progress import Throughput
+
     now = [0.0]
-    t = cli._Throughput(3, clock=lambda: now[0])
+    t = Throughput(3, clock=lambda: now[0])
     assert t.text() == "0 pages"
     t.page(1, 4, finished=False)
     now[0] = 30.0
     t.page(3, 4, finished=False)  # two pages done in 30 s
     assert t.pages_done == 2
     assert t.text() == "2 pages, 4.0 pages/min, 2:30 left"  # 2 left here + 2 files x 4 pages = 10 at 4/min
+    assert t.text("zh") == "已读 2 页，每分钟 4.0 页，剩余 2:30"
     t.page(4, 4, finished=True)
     t.file_done()
     assert t.pages_done == 4
+
+
+@pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")  # no "Exception ignored" noise
+def test_a_full_disk_while_writing_is_one_clear_line(fake, batch: Path, tmp_path: Path, monkeypatch, capsys) -> None:  # noqa: F811
+    import desktop.core.export as export
+
+    real_open = os.fdopen
+
+    def full_disk(fd, *args, **kwargs):  # the temporary file of the atomic write fills the disk
+        fh = real_open(fd, *args, **kwargs)
+
+        def write(data):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        fh.write = write
+        return fh
+
+    monkeypatch.setattr(export.os, "fdopen", full_disk)
+    out = tmp_path / "out.xlsx"
+    assert cli.main(["scan", str(batch), "-o", str(out), "-q"]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "the disk is full" in err and "Traceback" not in err
+    assert not out.exists() and not list(tmp_path.glob(".out.xlsx.*"))  # nothing half-written left
+
+
+def test_the_app_queues_a_hostile_folder_without_a_traceback(qtbot, hostile: Path) -> None:
+    pytest.importorskip("pytestqt")
+    from PIL import Image
+
+    from tests.fake_engines import FakeEngine
+    from desktop.gui.mainwindow import MainWindow
+
+    for name in ("a.png", "sub/b.jpg", "new\nline.png"):
+        Image.new("RGB", (200, 300), "white").save(hostile / name, "PNG" if name.endswith("png") else "JPEG")
+    w = MainWindow(engine_factory=lambda notes: FakeEngine([{"width": 200, "height": 300, "lines": []}]))
+    qtbot.addWidget(w)
+    w.show()
+    ids = w.add_paths([hostile])
+    qtbot.waitUntil(lambda: not w.is_busy(), timeout=30000)
+    entries = [w.model.entry(i) for i in ids]
+    failed = {Path(e.source).name: e.document.error.code for e in entries if e.status == "failed"}
+    assert failed["loop.jpg"] is Code.SYMLINK_LOOP and failed["pipe.jpg"] is Code.SPECIAL_FILE
+    assert failed["broken.png"] is Code.BROKEN_LINK
+    read = {Path(e.source).name for e in entries if e.status != "failed"}
+    assert read == {"a.png", "b.jpg", "new\nline.png"}
+    w.close()

@@ -28,11 +28,13 @@ INSTALLER = REPO / "installer"
 sys.path.insert(0, str(INSTALLER))
 import bundle  # noqa: E402  (installer/bundle.py)
 
-# Suffix -> MIME type as shared-mime-info names them (freedesktop.org.xml); HEIC/HEIF have their own.
+# Suffix -> MIME type as shared-mime-info names them (freedesktop.org.xml); HEIC/HEIF have their own;
+# OFD as registered by the OFD vendors' viewers (application/ofd), XML invoices as XML.
 SUFFIX_MIME = {
     ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".jpe": "image/jpeg", ".png": "image/png",
     ".tif": "image/tiff", ".tiff": "image/tiff", ".bmp": "image/bmp", ".webp": "image/webp",
-    ".heic": "image/heic", ".heif": "image/heif", ".pdf": "application/pdf",
+    ".heic": "image/heic", ".heif": "image/heif", ".pdf": "application/pdf", ".ofd": "application/ofd",
+    ".xml": "application/xml",
 }
 
 

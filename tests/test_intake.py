@@ -97,7 +97,7 @@ def text_pdf(path: Path, *, rotate: int = 0, text: str = "Total 12.50", at=(100,
 
 def test_supported_suffixes_are_lower_case_and_complete():
     assert set(SUPPORTED_SUFFIXES) == {
-        ".jpg", ".jpeg", ".jpe", ".png", ".tif", ".tiff", ".bmp", ".webp", ".heic", ".heif", ".pdf",
+        ".jpg", ".jpeg", ".jpe", ".png", ".tif", ".tiff", ".bmp", ".webp", ".heic", ".heif", ".pdf", ".ofd", ".xml",
     }
 
 

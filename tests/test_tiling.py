@@ -124,3 +124,48 @@ def test_content_box() -> None:
     assert content_box(image) is None
     image[20:30, 50:80] = 0
     assert content_box(image) == (50, 20, 80, 30)
+
+
+def test_a_receipt_on_a_200_inch_pdf_page_is_rendered_region_only(tmp_path: Path) -> None:
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=14400, height=14400)  # 200 x 200 inches, the largest PDF page
+    page.draw_rect(pymupdf.Rect(100, 100, 316, 460), color=None, fill=(0.8, 0.8, 0.8))  # the receipt
+    truth = []
+    for i in range(12):
+        y = 120 + 24 * i
+        page.draw_rect(pymupdf.Rect(110, y, 300, y + 6), color=None, fill=(0, 0, 0))
+        truth.append((y + 3) * 300 / 72)  # page pixels (300 per inch)
+    f = tmp_path / "huge.pdf"
+    doc.save(f)
+    engine = BarEngine(max_pixels=1_000_000)  # the whole page: 0.017x, bars under a pixel
+    (doc_read,) = scan_file(f, engine, ScanOptions(document_type="receipt"))
+    got = _centres(doc_read)
+    assert len(got) == len(truth)
+    assert max(abs(a - b) for a, b in zip(got, truth, strict=True)) < 8  # page pixels (~2 render px)
+    assert min(engine.heights[-1]) >= 5  # legible: the region was read at ~0.3x
+    assert any(w.code is Code.READ_ZOOMED for w in doc_read.page_results[0].warnings)
+
+
+def test_a_region_renders_the_same_in_the_engine_worker(tmp_path: Path) -> None:
+    import pymupdf
+
+    from desktop.core.engines.base import LOCAL_PAGES
+    from desktop.core.engines.process import WorkerEngine
+
+    doc = pymupdf.open()
+    doc.new_page(width=1440, height=1440).draw_rect(pymupdf.Rect(100, 100, 300, 200), color=None, fill=(0, 0, 0))
+    f = tmp_path / "p.pdf"
+    doc.save(f)
+    box = (367.0, 367.0, 1300.0, 883.0)  # page pixels around the black box (300 per inch)
+    (page,) = list(LOCAL_PAGES.open_pages(f))
+    local = LOCAL_PAGES.render_region(page, box, 0.5)
+    worker = WorkerEngine(None)  # a worker that only opens and renders pages
+    try:
+        remote = worker.page_host().render_region(page, box, 0.5)
+    finally:
+        worker.close()
+    assert remote.shape == local.shape and abs(local.shape[0] - 258) <= 1 and abs(local.shape[1] - 466) <= 1
+    assert np.array_equal(remote, local)
+    assert local[40:60, 40:60].max() < 10 and local[0:10, 0:10].min() > 245  # black box inside, white margin

@@ -32,6 +32,7 @@ import dataclasses
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import cache
 
 from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.model import Document, Field, PageResult
@@ -118,6 +119,13 @@ def _top(page: PageResult, line_y0: float, share: float) -> bool:
     return not page.height or line_y0 <= share * page.height
 
 
+@cache
+def _not_total() -> re.Pattern[str]:
+    from desktop.core.extraction.labels import label_pattern
+
+    return re.compile("|".join(f"(?:{label_pattern(r).pattern})" for r in ("subtotal", "not_total", "tax")), re.I)
+
+
 def page_profile(page: PageResult) -> PageProfile:
     """Read a page's structure: header, date, total and invoice number (see the module docstring)."""
     from desktop.core.extraction import _page_key, detect_document_type
@@ -137,8 +145,7 @@ def page_profile(page: PageResult) -> PageProfile:
             if found:
                 date = found[0].raw
     layout = Layout([page])
-    exclude = re.compile("|".join(f"(?:{label_pattern(r).pattern})" for r in ("subtotal", "not_total", "tax")), re.I)
-    totals = layout.labelled(label_pattern("total"), amount_finder(need_decimals=True), exclude=exclude,
+    totals = layout.labelled(label_pattern("total"), amount_finder(need_decimals=True), exclude=_not_total(),
                              prefer_rightmost=True)
     total = totals[-1].raw if totals else None
     try:

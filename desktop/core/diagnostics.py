@@ -166,6 +166,14 @@ class Code(str, Enum):
     EINVOICE_MISMATCH = "einvoice_mismatch"
     EINVOICE_NOT_PRINTED = "einvoice_not_printed"
     EINVOICE_UNREADABLE = "einvoice_unreadable"
+    EINVOICE_QR_MISMATCH = "einvoice_qr_mismatch"
+    XML_NOT_AN_INVOICE = "xml_not_an_invoice"
+    XML_INVOICE_UNREADABLE = "xml_invoice_unreadable"
+    OFD_UNREADABLE = "ofd_unreadable"
+    OFD_IMAGE_NOT_SHOWN = "ofd_image_not_shown"
+    OFD_IMAGE_MISSING = "ofd_image_missing"
+    OFD_OBJECT_NOT_DRAWN = "ofd_object_not_drawn"
+    OFD_PAGES_CUT = "ofd_pages_cut"
     POSITIVE_ON_CREDIT_NOTE = "positive_on_credit_note"
     SUBTOTAL_AS_TOTAL = "subtotal_as_total"
     # -- hostile inputs -----------------------------------------------------------------------------
@@ -195,6 +203,8 @@ class Code(str, Enum):
     SESSION_NEWER = "session_newer"
     # -- the command line ---------------------------------------------------------------------------
     INTERRUPTED_WRITING = "interrupted_writing"
+    THROUGHPUT = "throughput"
+    THROUGHPUT_START = "throughput_start"
     USAGE = "usage"
     OUTPUT_FAILED = "output_failed"
     INTERRUPTED = "interrupted"
@@ -210,8 +220,8 @@ class Entry:
 
 
 _E, _W, _I, _D = Severity.ERROR, Severity.WARNING, Severity.INFO, Severity.DETAIL
-_READABLE_EN = "Shoebox reads JPEG, PNG, TIFF, BMP, WebP, HEIC and PDF files"
-_READABLE_ZH = "Shoebox 可读取 JPEG、PNG、TIFF、BMP、WebP、HEIC 和 PDF 文件"
+_READABLE_EN = "Shoebox reads JPEG, PNG, TIFF, BMP, WebP, HEIC, PDF and OFD files and XML e-invoices"
+_READABLE_ZH = "Shoebox 可读取 JPEG、PNG、TIFF、BMP、WebP、HEIC、PDF、OFD 文件和 XML 电子发票"
 
 #: Every code's severity and messages. ``{name}`` fields are the diagnostic's parameters
 #: (``{name!r}`` quotes the value in English; the Chinese templates quote with “”).
@@ -367,6 +377,19 @@ CATALOGUE: dict[Code, Entry] = {
                                      "电子发票数据为 {value}，但票面上没有印出"),
     Code.EINVOICE_UNREADABLE: Entry(_W, "the e-invoice data could not be read: {detail}; the pages were read instead",
                                     "无法读取电子发票数据：{detail}；已改为识别页面"),
+    Code.EINVOICE_QR_MISMATCH: Entry(_W, "e-invoice data says {label} {value}, the QR code says {qr}",
+                                     "电子发票数据为 {value}，二维码为 {qr}"),
+    Code.XML_NOT_AN_INVOICE: Entry(_E, f"this XML file is not an e-invoice Shoebox reads ({{detail}}); {_READABLE_EN}",
+                                   f"此 XML 文件不是 Shoebox 可读取的电子发票（{{detail}}）；{_READABLE_ZH}"),
+    Code.XML_INVOICE_UNREADABLE: Entry(_E, "the XML invoice cannot be read: {detail}", "无法读取 XML 发票：{detail}"),
+    Code.OFD_UNREADABLE: Entry(_E, "the OFD file cannot be read: {detail}", "无法读取 OFD 文件：{detail}"),
+    Code.OFD_IMAGE_NOT_SHOWN: Entry(_I, "an image of this OFD page ({kind}) cannot be shown; the rest of the page is drawn",
+                                    "此 OFD 页面中的一幅图像（{kind}）无法显示；页面其余部分已绘制"),
+    Code.OFD_IMAGE_MISSING: Entry(_I, "an image this OFD page refers to is missing from the package",
+                                  "此 OFD 页面引用的图像不在文件包中"),
+    Code.OFD_OBJECT_NOT_DRAWN: Entry(_I, "a {kind} on this OFD page could not be drawn ({detail})",
+                                     "此 OFD 页面上的一个 {kind} 无法绘制（{detail}）"),
+    Code.OFD_PAGES_CUT: Entry(_W, "only the first {shown} of {pages} pages are shown", "只显示了 {pages} 页中的前 {shown} 页"),
     Code.POSITIVE_ON_CREDIT_NOTE: Entry(_W, "{name} {value} is positive on a credit note (its amounts are negative)",
                                         "红字发票/退款单上的金额 {value} 为正数（其金额应为负数）"),
     Code.SUBTOTAL_AS_TOTAL: Entry(_W, "no total label was found: the subtotal {raw} is used as the total; check it",
@@ -432,6 +455,8 @@ CATALOGUE: dict[Code, Entry] = {
     Code.INTERRUPTED_WRITING: Entry(_E, "interrupted after {done} of {files} files; writing the {count} document(s) "
                                         "already read",
                                     "在 {files} 个文件中读完 {done} 个后中断；正在写入已读取的 {count} 份单据"),
+    Code.THROUGHPUT: Entry(_D, "{pages} pages, {rate} pages/min, {left} left", "已读 {pages} 页，每分钟 {rate} 页，剩余 {left}"),
+    Code.THROUGHPUT_START: Entry(_D, "0 pages", "已读 0 页"),
     Code.USAGE: Entry(_E, "{detail}", "{detail}"),
     Code.OUTPUT_FAILED: Entry(_E, "{detail}", "{detail}"),
     Code.INTERRUPTED: Entry(_E, "interrupted; nothing written", "已中断；没有写入任何内容"),

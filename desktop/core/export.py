@@ -193,7 +193,17 @@ def export_xlsx(documents: Sequence[Document], path: str | os.PathLike[str]) -> 
     Raises:
         ExportError: the file could not be written.
     """
-    _atomic_write(path, lambda fh: _build_workbook(documents).save(fh))
+    _atomic_write(path, lambda fh: fh.write(_workbook_bytes(documents)))
+
+
+def _workbook_bytes(documents: Sequence[Document]) -> bytes:
+    """The .xlsx file in memory. openpyxl writes through a ``ZipFile``: when the disk fills up under
+    it, the half-written archive's ``__del__`` later prints "Exception ignored ... seek of closed
+    file" on stderr; building the file in memory first leaves the disk write (and its one clear
+    error) to :func:`_atomic_write`."""
+    buf = io.BytesIO()
+    _build_workbook(documents).save(buf)
+    return buf.getvalue()
 
 
 # --------------------------------------------------------------------------------------------------

@@ -88,7 +88,7 @@ __all__ = [
 # --------------------------------------------------------------------------------------------------
 
 SUPPORTED_SUFFIXES: tuple[str, ...] = (
-    ".jpg", ".jpeg", ".jpe", ".png", ".tif", ".tiff", ".bmp", ".webp", ".heic", ".heif", ".pdf",
+    ".jpg", ".jpeg", ".jpe", ".png", ".tif", ".tiff", ".bmp", ".webp", ".heic", ".heif", ".pdf", ".ofd", ".xml",
 )
 """Lower-case file name suffixes offered in file dialogs and kept when walking folders.
 
@@ -169,9 +169,13 @@ _PIL_FORMATS: dict[str, list[str]] = {
 
 _FORMAT_LABELS = {
     "jpeg": "JPEG", "png": "PNG", "tiff": "TIFF", "bmp": "BMP", "webp": "WebP", "heif": "HEIC/HEIF",
-    "pdf": "PDF",
+    "pdf": "PDF", "ofd": "OFD", "xml": "XML invoice",
 }
 
+PDF_LIKE = ("pdf", "ofd", "xml")
+"""Formats read through the PDF code path: PDFs, and OFD packages and XML invoices, which
+:mod:`desktop.core.einvoice` draws as PDF pages (an OFD page as printed, an XML invoice as a generated
+view); their pages are ``origin="ofd"`` / ``"xml_view"`` with the text of the drawing as their text layer."""
 
 # EXIF orientation (TIFF/EXIF tag 274) -> transposition that makes the image upright, as in
 # PIL.ImageOps.exif_transpose (values per the EXIF 2.32 standard, CIPA DC-008, tag 0x0112).
@@ -337,6 +341,8 @@ def sniff_format(path: str | os.PathLike[str]) -> str:
     if not head:
         raise EmptyFileError(p, diag(Code.EMPTY_FILE))
     fmt = _sniff_bytes(head)
+    if fmt is None:
+        fmt = _sniff_einvoice(p, head)
     if fmt == "avif":
         raise UnsupportedFormatError(p, diag(Code.UNSUPPORTED_AVIF))
     if fmt is not None:
@@ -347,6 +353,63 @@ def sniff_format(path: str | os.PathLike[str]) -> str:
     if _looks_like_text(head):
         raise UnsupportedFormatError(p, diag(Code.UNSUPPORTED_TEXT_FILE))
     raise UnsupportedFormatError(p, diag(Code.UNRECOGNISED_CONTENT))
+
+
+def _sniff_einvoice(path: Path, head: bytes) -> str | None:
+    """``"ofd"`` for an OFD package (a ZIP with ``OFD.xml``), ``"xml"`` for an XML e-invoice (CII, UBL or
+    Chinese e-invoice XML, by its root element), else ``None``.
+
+    Raises:
+        CorruptFileError: an XML file that is hostile or malformed, or an XML file that is not an invoice
+            (the message says what its root element is).
+    """
+    from desktop.core import einvoice
+    from desktop.core.einvoice import ofd
+
+    if head.startswith(b"PK\x03\x04"):
+        return "ofd" if ofd.is_ofd(path) else None
+    if not einvoice.looks_like_xml(head):
+        return None
+    try:
+        einvoice.read_xml(path.read_bytes())
+    except einvoice.EInvoiceError as exc:
+        if exc.not_an_invoice:
+            raise UnsupportedFormatError(path, diag(Code.XML_NOT_AN_INVOICE, detail=exc.reason)) from None
+        raise CorruptFileError(path, diag(Code.XML_INVOICE_UNREADABLE, detail=exc.reason)) from None
+    except OSError as exc:
+        raise IntakeError(path, diag(Code.FILE_UNREADABLE, detail=str(exc.strerror or exc))) from None
+    return "xml"
+
+
+def _virtual_pdf(path: Path) -> tuple[str, bytes, dict[int, list[Diagnostic]], dict[int, list[Any]] | None] | None:
+    """For an OFD package or an XML invoice: ``(format, PDF bytes drawn from it, page warnings, page
+    lines)``; the lines (OFD only, :class:`desktop.core.einvoice.ofd.OfdLine` in page mm) come from the
+    page XML, so an OFD page's text is its own, not a re-reading of the drawing.
+
+    Raises:
+        CorruptFileError: the OFD package or XML cannot be drawn (the reason from :mod:`desktop.core.einvoice`).
+    """
+    head = _read_head(path, 4096)
+    if _sniff_bytes(head) is not None:
+        return None
+    from desktop.core import einvoice
+    from desktop.core.einvoice import ofd, render
+
+    try:
+        if head.startswith(b"PK\x03\x04"):
+            if not ofd.is_ofd(path):
+                return None
+            drawn = ofd.to_pdf(path)
+            return "ofd", drawn.pdf, drawn.warnings, drawn.lines
+        if einvoice.looks_like_xml(head):
+            return "xml", render.to_pdf(path), {}, None
+    except ofd.OfdError as exc:
+        raise CorruptFileError(path, diag(Code.OFD_UNREADABLE, detail=str(exc))) from None
+    except einvoice.EInvoiceError as exc:
+        raise CorruptFileError(path, diag(Code.XML_INVOICE_UNREADABLE, detail=exc.reason)) from None
+    except OSError as exc:
+        raise IntakeError(path, diag(Code.FILE_UNREADABLE, detail=str(exc.strerror or exc))) from None
+    return None
 
 
 def _looks_like_text(head: bytes) -> bool:
@@ -431,7 +494,7 @@ class PageImage:
             raise ValueError(f"max_pixels must be positive, got {max_pixels}")
         budget = MAX_IMAGE_PIXELS if max_pixels is None else min(int(max_pixels), MAX_IMAGE_PIXELS)
         fmt = self._format or sniff_format(self.source)  # PageImage built by hand (tests, fakes)
-        if fmt == "pdf":
+        if fmt in PDF_LIKE:
             array, scale = _render_pdf_page(self, budget)
         else:
             array, scale = _render_image_page(self, budget, fmt)
@@ -439,6 +502,41 @@ class PageImage:
         if k:
             array = np.ascontiguousarray(np.rot90(array, k=-k))  # negative k = clockwise
         return array, scale
+
+    def render_region(self, box: tuple[float, float, float, float], scale: float) -> np.ndarray:
+        """Render only ``box`` of the page (page pixels) at ``scale`` rendered pixels per page pixel.
+
+        Used to read a small content region of a very large page at a legible resolution without
+        rendering the whole page at that resolution (:mod:`desktop.core.tiling`). PDF pages are
+        rasterised clipped to the region (MuPDF renders nothing else); images are decoded and cropped.
+
+        Returns:
+            ``(H, W, 3)`` ``uint8`` RGB of the region, ``H ~ (y1 - y0) * scale``.
+
+        A page turned by :attr:`rotation` (and a PDF page with a ``/Rotate``) is rendered whole at
+        ``scale`` (within :data:`MAX_IMAGE_PIXELS`) and cropped.
+
+        Raises:
+            ValueError: an empty box, or ``scale`` <= 0.
+            IntakeError: as :meth:`render`.
+        """
+        x0, y0, x1, y1 = (float(v) for v in box)
+        x0, y0 = max(0.0, x0), max(0.0, y0)
+        x1, y1 = min(float(self.width), x1), min(float(self.height), y1)
+        if x1 <= x0 or y1 <= y0 or scale <= 0:
+            raise ValueError(f"empty region {box} or scale {scale}")
+        if self.rotation % 360:
+            return _crop_of_whole(self, (x0, y0, x1, y1), scale)
+        fmt = self._format or sniff_format(self.source)
+        if fmt == "pdf":
+            return _render_pdf_region(self, (x0, y0, x1, y1), scale)
+        full, full_scale = _render_image_page(self, MAX_IMAGE_PIXELS, fmt)
+        f = full_scale
+        crop = full[int(y0 * f):int(np.ceil(y1 * f)), int(x0 * f):int(np.ceil(x1 * f))]
+        target = (max(1, round((x1 - x0) * scale)), max(1, round((y1 - y0) * scale)))
+        if (crop.shape[1], crop.shape[0]) != target:
+            crop = np.asarray(Image.fromarray(crop).resize(target, Image.Resampling.LANCZOS, reducing_gap=3.0))
+        return np.ascontiguousarray(crop)
 
     # -- rotation ----------------------------------------------------------------------------------
 
@@ -545,7 +643,7 @@ def open_pages(path: str | os.PathLike[str]) -> Iterator[PageImage]:
     """
     p = Path(path)
     fmt = sniff_format(p)
-    if fmt == "pdf":
+    if fmt in PDF_LIKE:
         with MUPDF_LOCK:
             doc = _open_pdf(p)
         return _iter_pdf_pages(p, doc)
@@ -561,7 +659,7 @@ def count_pages(path: str | os.PathLike[str]) -> int:
     """
     p = Path(path)
     fmt = sniff_format(p)
-    if fmt == "pdf":
+    if fmt in PDF_LIKE:
         with MUPDF_LOCK:
             doc = _open_pdf(p)
             try:
@@ -597,7 +695,7 @@ def load_page(path: str | os.PathLike[str], number: int, rotation: int = 0) -> P
         raise ValueError(f"pages can only be turned by multiples of 90 degrees, not {rotation}")
     p = Path(path)
     fmt = sniff_format(p)
-    if fmt == "pdf":
+    if fmt in PDF_LIKE:
         with MUPDF_LOCK:
             doc = _open_pdf(p)
             try:
@@ -927,8 +1025,15 @@ def _open_pdf(path: Path) -> pymupdf.Document:
         EmptyFileError: it has no pages.
     """
     pymupdf = _pymupdf()
+    virtual = _virtual_pdf(path) if path.exists() else None
     try:
-        doc = pymupdf.open(str(path), filetype="pdf")
+        if virtual is not None:
+            doc = pymupdf.open(stream=virtual[1], filetype="pdf")
+            doc._shoebox_origin = virtual[0]  # noqa: SLF001 - read back by _pdf_page_image
+            doc._shoebox_warnings = virtual[2]  # noqa: SLF001
+            doc._shoebox_lines = virtual[3]  # noqa: SLF001
+        else:
+            doc = pymupdf.open(str(path), filetype="pdf")
     except FileNotFoundError:
         raise IntakeError(path, diag(Code.FILE_NOT_FOUND)) from None
     except Exception as exc:  # noqa: BLE001 - FileDataError, RuntimeError, ValueError
@@ -1048,6 +1153,16 @@ def _pdf_page_image(path: Path, doc: pymupdf.Document, index: int) -> PageImage:
     except Exception as exc:  # noqa: BLE001 - MuPDF errors on a broken page
         raise CorruptFileError(path, diag(Code.PDF_PAGE_DAMAGED, page=index + 1, detail=_strip_path(str(exc), path))) from exc
 
+    virtual = getattr(doc, "_shoebox_origin", None)
+    if virtual is not None:  # an OFD page or an XML invoice's view: its drawing's text is all there is
+        origin = "ofd" if virtual == "ofd" else "xml_view"
+        warnings.extend(getattr(doc, "_shoebox_warnings", {}).get(index + 1, []))
+        own = (getattr(doc, "_shoebox_lines", None) or {}).get(index + 1)
+        if own is not None:
+            lines = _ofd_lines(own, page.rotation_matrix, zoom, pymupdf)
+        return PageImage(source=path, number=index + 1, width=width, height=height, dpi=PDF_DPI, origin=origin,
+                         text_lines=lines or None, needs_ocr=not lines, warnings=warnings, _format="pdf",
+                         _raster_dpi=RASTER_DPI)
     if lines and (coverage >= MIXED_IMAGE_COVERAGE or unread_image):
         origin, needs_ocr = "pdf_mixed", True
     elif lines:
@@ -1070,6 +1185,19 @@ def _pdf_page_image(path: Path, doc: pymupdf.Document, index: int) -> PageImage:
         _format="pdf",
         _raster_dpi=raster_dpi,
     )
+
+
+def _ofd_lines(own: list[Any], matrix: Any, zoom: float, pymupdf: Any) -> list[Line]:
+    """OFD text lines (page mm, :class:`desktop.core.einvoice.ofd.OfdLine`) as lines in page pixels."""
+    from desktop.core.einvoice.ofd import MM_TO_PT
+
+    def px(b: tuple[float, float, float, float]) -> Box:
+        r = pymupdf.Rect(b[0] * MM_TO_PT, b[1] * MM_TO_PT, b[2] * MM_TO_PT, b[3] * MM_TO_PT) * matrix
+        return (min(r.x0, r.x1) * zoom, min(r.y0, r.y1) * zoom, max(r.x0, r.x1) * zoom, max(r.y0, r.y1) * zoom)
+
+    out = [Line(text=ln.text, box=px(ln.box), confidence=1.0, words=[Word(t, px(b), 1.0) for t, b in ln.words])
+           for ln in own if ln.text.strip()]
+    return _reading_order(out)
 
 
 def _words_to_lines(raw_words: list[tuple], matrix: Any, zoom: float, pymupdf: Any) -> list[Line]:
@@ -1166,6 +1294,47 @@ def _render_in_child(path: Path, number: int, zoom: float) -> np.ndarray | None:
         return None
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _crop_of_whole(page: PageImage, box: tuple[float, float, float, float], scale: float) -> np.ndarray:
+    """``box`` (page pixels) of the whole page rendered at ``scale`` (the way for turned pages)."""
+    full, got = page.render(int(page.width * page.height * scale * scale) + 1)
+    x0, y0, x1, y1 = (int(round(v * got)) for v in box)
+    return np.ascontiguousarray(full[y0:max(y0 + 1, y1), x0:max(x0 + 1, x1)])
+
+
+def _render_pdf_region(page: PageImage, box: tuple[float, float, float, float], scale: float) -> np.ndarray:
+    """Rasterise ``box`` (page pixels) of a PDF page at ``scale`` (see :meth:`PageImage.render_region`)."""
+    pymupdf = _pymupdf()
+    path = page.source
+    pt = 72.0 / PDF_DPI  # points per page pixel
+    with MUPDF_LOCK:
+        doc = _open_pdf(path)
+        try:
+            if page.number > doc.page_count:
+                raise IntakeError(path, diag(Code.PAGE_GONE, page=page.number))
+            pdf_page = doc[page.number - 1]
+            if pdf_page.rotation % 360:  # /Rotate: page pixels are the turned page; render it whole
+                return _crop_of_whole(page, box, scale)
+            origin = pdf_page.rect.tl
+            clip = pymupdf.Rect(origin.x + box[0] * pt, origin.y + box[1] * pt, origin.x + box[2] * pt,
+                                origin.y + box[3] * pt)
+            zoom = scale / pt
+            pix = pdf_page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), clip=clip, colorspace=pymupdf.csRGB,
+                                      alpha=False)
+            array = np.frombuffer(pix.samples_mv, dtype=np.uint8)
+            array = array.reshape(pix.height, pix.stride)[:, : pix.width * 3].reshape(pix.height, pix.width, 3).copy()
+            del pix
+        except IntakeError:
+            raise
+        except MemoryError:
+            raise IntakeError(path, diag(Code.RENDER_OUT_OF_MEMORY, page=page.number)) from None
+        except Exception as exc:  # noqa: BLE001 - MuPDF errors on a broken page
+            raise CorruptFileError(path, diag(Code.PDF_PAGE_UNRENDERABLE, page=page.number,
+                                              detail=_strip_path(str(exc), path))) from exc
+        finally:
+            doc.close()
+    return array
 
 
 def _render_pdf_page(page: PageImage, budget: int) -> tuple[np.ndarray, float]:

@@ -263,12 +263,13 @@ def _read_zoomed(page: Any, engine: Engine, image: np.ndarray, scale: float) -> 
     the whole-page render left its text too small; ``None`` when it did not."""
     from desktop.core import tiling
 
-    plan = tiling.plan_zoom(page.width, page.height, image, scale, engine.max_pixels)
+    plan = tiling.plan_zoom(page.width, page.height, image, scale, engine.max_pixels, region_render=True)
     if plan is None:
         return None
     host = engine.page_host()
     return tiling.read_zoomed(lambda budget: host.render(page, budget), lambda tile: read_image(engine, tile).lines,
-                              plan, page.width, page.height, engine.max_pixels)
+                              plan, page.width, page.height, engine.max_pixels,
+                              render_region=lambda box, scale: host.render_region(page, box, scale))
 
 
 def _read_page(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: bool = True) -> _PageRead:
@@ -443,15 +444,16 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
     from desktop.core.boundaries import PageRange, document_ranges
 
     structured, structured_problem = einvoice.structured_for(source)
-    try:
-        ranges = document_ranges(results) or [PageRange(results[0].number, results[-1].number)]
-    except Exception as exc:
-        log.warning("splitting %s failed: %s", name, exc)
-        ranges = [PageRange(results[0].number, results[-1].number,
-                            [diag(Code.PAGE_BOUNDARIES_FAILED, reason=_reason(exc))])]
-    if structured is not None:
+    if structured is not None:  # one e-invoice: its pages are one document, nothing to decide
         ranges = [PageRange(results[0].number, results[-1].number,
                             [diag(Code.PAGES_JOINED_EINVOICE)] if len(results) > 1 else [])]
+    else:
+        try:
+            ranges = document_ranges(results) or [PageRange(results[0].number, results[-1].number)]
+        except Exception as exc:  # noqa: BLE001 - the pages are kept, as one document, and the note says why
+            log.warning("splitting %s failed: %s", name, exc)
+            ranges = [PageRange(results[0].number, results[-1].number,
+                                [diag(Code.PAGE_BOUNDARIES_FAILED, reason=_reason(exc))])]
     documents: list[Document] = []
     for rng in ranges:
         first, last = rng.first, rng.last

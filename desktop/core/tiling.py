@@ -47,7 +47,8 @@ MAX_ZOOM_PIXELS = 24_000_000
 #: the height of two text lines, so that every line lies whole in at least one tile.
 TILE_OVERLAP = 0.12
 MIN_OVERLAP_PX = 96
-#: Grey-level distance from the background that counts as content; margin added around the content box.
+#: Grey-level distance from the background that counts as content; margin added around the content box
+#: (a share of the content's long side).
 INK_THRESHOLD = 40
 CONTENT_MARGIN = 0.02
 
@@ -92,7 +93,8 @@ class ZoomPlan:
     share: float
 
 
-def plan_zoom(page_w: int, page_h: int, image: np.ndarray, first_scale: float, budget: int) -> ZoomPlan | None:
+def plan_zoom(page_w: int, page_h: int, image: np.ndarray, first_scale: float, budget: int, *,
+              region_render: bool = False) -> ZoomPlan | None:
     """Whether a page read at ``first_scale`` (``image`` is that render) should be read again zoomed.
 
     Args:
@@ -100,6 +102,8 @@ def plan_zoom(page_w: int, page_h: int, image: np.ndarray, first_scale: float, b
         image: the first render (the whole page at ``first_scale``).
         first_scale: its scale (render pixels per page pixel, <= 1).
         budget: the engine's pixel budget.
+        region_render: the page can be rendered region by region (then the region, not the whole
+            page, is what :data:`MAX_ZOOM_PIXELS` bounds).
 
     Returns:
         A :class:`ZoomPlan`, or ``None`` when the first render already spends the budget well (it was
@@ -111,7 +115,8 @@ def plan_zoom(page_w: int, page_h: int, image: np.ndarray, first_scale: float, b
     if box is None:
         return None
     x0, y0, x1, y1 = (v / first_scale for v in box)  # page pixels
-    margin = CONTENT_MARGIN * max(page_w, page_h)
+    # a margin around the content: a share of its size, plus two render pixels of blur and sampling
+    margin = CONTENT_MARGIN * max(x1 - x0, y1 - y0) + 2 / first_scale
     x0, y0 = max(0.0, x0 - margin), max(0.0, y0 - margin)
     x1, y1 = min(float(page_w), x1 + margin), min(float(page_h), y1 + margin)
     cw, ch = max(1.0, x1 - x0), max(1.0, y1 - y0)
@@ -124,7 +129,7 @@ def plan_zoom(page_w: int, page_h: int, image: np.ndarray, first_scale: float, b
         scale = min(1.0, STRIP_WIDTH / short_side)
     else:
         scale = min(1.0, math.sqrt(budget / (cw * ch)))
-    scale = min(scale, math.sqrt(MAX_ZOOM_PIXELS / (page_w * page_h)))
+    scale = min(scale, math.sqrt(MAX_ZOOM_PIXELS / ((cw * ch) if region_render else (page_w * page_h))))
     if scale <= first_scale * 1.25:  # not worth a second reading
         return None
     region = (int(x0 * scale), int(y0 * scale), math.ceil(x1 * scale), math.ceil(y1 * scale))
@@ -196,7 +201,9 @@ def merge_tile_lines(tiles: list[tuple[tuple[int, int, int, int], list[Line]]], 
 
 
 def read_zoomed(render: Callable[[int], tuple[np.ndarray, float]], recognise: Callable[[np.ndarray], list[Line]],
-                plan: ZoomPlan, page_w: int, page_h: int, budget: int) -> tuple[list[Line], Diagnostic]:
+                plan: ZoomPlan, page_w: int, page_h: int, budget: int,
+                render_region: Callable[[tuple[float, float, float, float], float], np.ndarray] | None = None,
+                ) -> tuple[list[Line], Diagnostic]:
     """Read a page again as ``plan`` says; returns its lines in page pixels and a page note
     (``read_in_tiles`` or ``read_zoomed``).
 
@@ -206,14 +213,27 @@ def read_zoomed(render: Callable[[int], tuple[np.ndarray, float]], recognise: Ca
         plan: from :func:`plan_zoom`.
         page_w, page_h: the page size in page pixels.
         budget: the engine's pixel budget (each tile is at most this).
+        render_region: ``(box in page pixels, scale) -> image`` (:meth:`~desktop.core.intake.PageImage.render_region`):
+            renders only the region; without it (or when it refuses the page) the whole page is
+            rendered at the plan's scale and cropped.
     """
-    want = int(page_w * page_h * plan.scale * plan.scale) + 1
-    image, scale = render(min(want, MAX_ZOOM_PIXELS))
-    f = scale / plan.scale  # the render may come out a little smaller than planned
-    x0, y0, x1, y1 = (int(round(v * f)) for v in plan.region)
-    x1, y1 = min(x1, image.shape[1]), min(y1, image.shape[0])
-    crop = image[y0:y1, x0:x1]
-    region = (x0, y0, x1, y1)
+    crop = None
+    if render_region is not None:
+        box = tuple(v / plan.scale for v in plan.region)
+        try:
+            crop = render_region(box, plan.scale)  # type: ignore[arg-type]
+        except (ValueError, NotImplementedError):  # an empty region: the whole-page way below
+            crop = None
+        scale = plan.scale
+        x0, y0 = plan.region[0], plan.region[1]
+    if crop is None:
+        want = int(page_w * page_h * plan.scale * plan.scale) + 1
+        image, scale = render(min(want, MAX_ZOOM_PIXELS))
+        f = scale / plan.scale  # the render may come out a little smaller than planned
+        x0, y0, x1, y1 = (int(round(v * f)) for v in plan.region)
+        x1, y1 = min(x1, image.shape[1]), min(y1, image.shape[0])
+        crop = image[y0:y1, x0:x1]
+    region = (x0, y0, x0 + crop.shape[1], y0 + crop.shape[0])
     tiles = plan_tiles(crop.shape[1], crop.shape[0], budget)
     read = []
     for tx0, ty0, tx1, ty1 in tiles:

@@ -65,6 +65,7 @@ from PySide6.QtWidgets import (
 from desktop.core.diagnostics import Code, Diagnostic
 from desktop.core.doctypes import document_types
 from desktop.core.model import Document, Field, PageResult
+from desktop.core.progress import Throughput
 from desktop.core.session import open_session
 from desktop.core.settings import Settings, user_config_dir, user_data_dir
 from desktop.gui.commands import DocumentCommand, MergeCommand, SplitCommand
@@ -181,6 +182,7 @@ class MainWindow(QMainWindow):
         self.current_page: int | None = None
         self._pending: set[int] = set()
         self._batch_total = 0
+        self._throughput: Throughput | None = None  # pages done, pages/min, time left of the batch
         self._batch_done = 0
         self._request_seq = 0
         self._viewer_request = 0
@@ -723,6 +725,9 @@ class MainWindow(QMainWindow):
             self.model.fail(entry_id, self.tr("Reading is not available in this installation (%1)").replace("%1", str(exc)))
             return
         self.model.set_status(entry_id, "queued")
+        if not self._pending or self._throughput is None:
+            self._throughput = Throughput(0)  # a new batch: pages per minute measured afresh
+        self._throughput.add_files(1)
         self._pending.add(entry_id)
         self._batch_total += 1
         self._update_progress()
@@ -880,8 +885,11 @@ class MainWindow(QMainWindow):
         text = self.tr("page %1 of %2").replace("%1", str(page)).replace("%2", str(pages))
         self.model.set_message(entry_id, text)
         entry = self.model.entry(entry_id)
+        if self._throughput is not None:
+            self._throughput.page(page, pages, message == "done")
         if entry is not None:
-            self.statusBar().showMessage(f"{Path(entry.source).name}: {text}", 4000)
+            rate = f" · {self._throughput.text(self.language)}" if self._throughput is not None else ""
+            self.statusBar().showMessage(f"{Path(entry.source).name}: {text}{rate}", 4000)
 
     def _on_documents(self, entry_id: int, documents: list[Document]) -> None:
         if self.model.entry(entry_id) is None:
@@ -921,6 +929,8 @@ class MainWindow(QMainWindow):
         if entry_id in self._pending:
             self._pending.discard(entry_id)
             self._batch_done += 1
+            if self._throughput is not None:
+                self._throughput.file_done()
         entry = self.model.entry(entry_id)
         if entry is not None and entry.status == "reading":
             self.model.set_status(entry_id, "queued")

@@ -4,7 +4,7 @@
 <context>
     <name>FieldEdit</name>
     <message>
-        <location filename="../../desktop/gui/form.py" line="73"/>
+        <location filename="../../desktop/gui/form.py" line="75"/>
         <source>Pick a date</source>
         <translation>选择日期</translation>
     </message>
@@ -12,19 +12,19 @@
 <context>
     <name>FieldForm</name>
     <message>
-        <location filename="../../desktop/gui/form.py" line="256"/>
+        <location filename="../../desktop/gui/form.py" line="264"/>
         <source>Drop receipts and invoices here, or use File ▸ Open.</source>
         <translation>将收据和发票拖放到此处，或使用“文件 ▸ 打开”。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="277"/>
+        <location filename="../../desktop/gui/form.py" line="285"/>
         <source>This file could not be read:
 %1</source>
         <translation>无法读取此文件：
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="282"/>
+        <location filename="../../desktop/gui/form.py" line="290"/>
         <source>Unknown document type %1</source>
         <translation>未知单据类型 %1</translation>
     </message>
@@ -32,89 +32,150 @@
 <context>
     <name>FieldRow</name>
     <message>
-        <location filename="../../desktop/gui/form.py" line="162"/>
+        <location filename="../../desktop/gui/form.py" line="164"/>
         <source>As printed: %1</source>
         <translation>原文：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="164"/>
+        <location filename="../../desktop/gui/form.py" line="166"/>
         <source>Confidence: %1</source>
         <translation>置信度：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="177"/>
+        <location filename="../../desktop/gui/form.py" line="179"/>
         <source>empty</source>
         <translation>空</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="178"/>
+        <location filename="../../desktop/gui/form.py" line="180"/>
         <source>Not found on the page, and this document needs it: type it in</source>
         <translation>页面上未找到，但此单据需要该项：请手动填写</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="195"/>
+        <location filename="../../desktop/gui/form.py" line="197"/>
         <source>you</source>
         <translation>手填</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="198"/>
-        <location filename="../../desktop/gui/form.py" line="199"/>
+        <location filename="../../desktop/gui/form.py" line="200"/>
+        <location filename="../../desktop/gui/form.py" line="201"/>
         <source>QR</source>
         <translation>二维码</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="198"/>
+        <location filename="../../desktop/gui/form.py" line="200"/>
         <source>From the invoice&apos;s QR code (it matches the printed value)</source>
         <translation>来自发票二维码（与票面一致）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="199"/>
+        <location filename="../../desktop/gui/form.py" line="201"/>
         <source>From the invoice&apos;s QR code</source>
         <translation>来自发票二维码</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="201"/>
-        <source>PDF</source>
-        <translation>PDF</translation>
+        <location filename="../../desktop/gui/form.py" line="204"/>
+        <location filename="../../desktop/gui/form.py" line="205"/>
+        <source>e-invoice XML</source>
+        <translation>电子发票 XML</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="201"/>
+        <location filename="../../desktop/gui/form.py" line="204"/>
+        <source>From the e-invoice&apos;s own data (XML); the page shows the same value</source>
+        <translation>取自电子发票自带的数据（XML），页面上的值与之相同</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="205"/>
+        <source>From the e-invoice&apos;s own data (XML)</source>
+        <translation>取自电子发票自带的数据（XML）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="207"/>
+        <source>OFD text</source>
+        <translation>OFD 文字</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="207"/>
+        <source>From the text of the OFD file&apos;s page (no OCR needed)</source>
+        <translation>取自 OFD 文件页面中的文字（无需 OCR）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="209"/>
         <source>From the PDF&apos;s text layer (no OCR needed)</source>
         <translation>来自 PDF 文本层（无需 OCR）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="203"/>
+        <location filename="../../desktop/gui/form.py" line="209"/>
+        <source>PDF text</source>
+        <translation>PDF 文字</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="211"/>
         <source>AI</source>
         <translation>AI</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="203"/>
+        <location filename="../../desktop/gui/form.py" line="211"/>
         <source>Read by the HunyuanOCR model</source>
         <translation>由 HunyuanOCR 模型读取</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="204"/>
+        <location filename="../../desktop/gui/form.py" line="212"/>
         <source>OCR</source>
         <translation>OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="204"/>
+        <location filename="../../desktop/gui/form.py" line="212"/>
         <source>Read by OCR from the page image</source>
         <translation>由 OCR 从页面图像识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="195"/>
+        <location filename="../../desktop/gui/form.py" line="197"/>
         <source>Entered by you</source>
         <translation>由您填写</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="182"/>
+        <location filename="../../desktop/gui/form.py" line="184"/>
         <source>Not found on the page</source>
         <translation>页面上未找到</translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="0"/>
+        <source>&amp;Split document at this page</source>
+        <translation>在此页拆分单据(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="0"/>
+        <source>Make the page shown the first page of a new document</source>
+        <translation>将当前显示的页作为新单据的第一页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="0"/>
+        <source>&amp;Merge with next document</source>
+        <translation>与下一份单据合并(&amp;M)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="0"/>
+        <source>Join the next document of the same file to this one</source>
+        <translation>把同一文件中的下一份单据并入本单据</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="0"/>
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="0"/>
+        <source>Split document</source>
+        <translation>拆分单据</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="0"/>
+        <source>Merge documents</source>
+        <translation>合并单据</translation>
+    </message>
     <message>
         <location filename="../../desktop/gui/mainwindow.py" line="161"/>
         <source>not started</source>
@@ -970,12 +1031,12 @@
         <translation>OCR 引擎无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/worker.py" line="201"/>
+        <location filename="../../desktop/gui/worker.py" line="208"/>
         <source>Reading page %1 again</source>
         <translation>正在重新识别第 %1 页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/worker.py" line="252"/>
+        <location filename="../../desktop/gui/worker.py" line="241"/>
         <source>HunyuanOCR is running on the CPU: expect minutes per page. Choose PP-OCR in Settings for fast reading on this computer.</source>
         <translation>HunyuanOCR 正在 CPU 上运行：每页需要数分钟。如需在这台电脑上快速识别，请在设置中选择 PP-OCR。</translation>
     </message>

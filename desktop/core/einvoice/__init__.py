@@ -26,6 +26,7 @@ from pathlib import Path
 from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.einvoice.data import EInvoice
 from desktop.core.einvoice.xmlsafe import XmlError, local, parse_xml
+from desktop.core.model import Field
 
 __all__ = ["EInvoice", "EInvoiceError", "XmlError", "read_structured", "read_xml", "xml_kind"]
 
@@ -33,7 +34,17 @@ log = logging.getLogger(__name__)
 
 
 class EInvoiceError(ValueError):
-    """An e-invoice's data could not be read (hostile, malformed or not an invoice); the message says why."""
+    """An e-invoice's data could not be read (hostile, malformed or not an invoice).
+
+    Attributes:
+        reason: why, in plain words (also ``str(error)``).
+        not_an_invoice: the XML is well-formed but its root element is not an invoice Shoebox reads.
+    """
+
+    def __init__(self, reason: str, *, not_an_invoice: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.not_an_invoice = not_an_invoice
 
 
 def xml_kind(root) -> str | None:  # noqa: ANN001 - an lxml element
@@ -78,8 +89,8 @@ def read_xml(data: bytes, origin: str = "") -> EInvoice:
     else:
         ns = root.tag[1:].split("}", 1)[0] if isinstance(root.tag, str) and root.tag.startswith("{") else ""
         where = f" in namespace {ns}" if ns else " without a namespace"
-        raise EInvoiceError(f"the XML is not an e-invoice Shoebox reads (root element <{local(root)}>{where}; "
-                            "expected a CII CrossIndustryInvoice or a UBL Invoice/CreditNote)")
+        raise EInvoiceError(f"root element <{local(root)}>{where}; expected a CII CrossIndustryInvoice, a UBL "
+                            "Invoice/CreditNote or a Chinese e-invoice", not_an_invoice=True)
     inv.origin = origin
     return inv
 
@@ -179,7 +190,14 @@ def apply_to_document(doc, inv: EInvoice, *, forced_type: str | None = None) -> 
         doc.fields, doc.line_items = dict(result.fields), list(result.line_items)
         doc.document_type = doc_type
     pages = [p for p in doc.page_results if p.origin not in GENERATED_ORIGINS]
+    if doc.page_results and not pages:
+        # The only page is the view generated from the data: what the data lacks stays empty rather
+        # than being guessed from the view's labels.
+        doc.fields = {name: Field(name=name, source="xml") for name in doc.fields}
+        doc.line_items = []
     flagged = crosscheck.apply(doc, inv, source="xml", crosscheck=bool(pages), sources=inv.sources, pages=pages)
+    if inv.syntax.startswith("CN"):
+        flagged += cn_qr_check(doc, inv)
     extraction.validate(doc.fields, doc_type)
     for f in doc.fields.values():
         if f.source == "xml" and not f.edited:
@@ -189,4 +207,44 @@ def apply_to_document(doc, inv: EInvoice, *, forced_type: str | None = None) -> 
         if f.problems:
             f.needs_review = True
     doc.extras["einvoice"]["data"] = inv.to_dict()
+    return flagged
+
+
+def cn_qr_check(doc, inv: EInvoice) -> list[str]:  # noqa: ANN001
+    """Cross-check a Chinese invoice's data against its QR code (``doc.extras["qr_payloads"]``).
+
+    The QR gives code, number, date, check code and one amount: the amount before tax on older VAT
+    invoices, the tax-inclusive total on 数电票 (:func:`desktop.core.extraction.qr.parse_vat_qr`).
+    A value the data lacks is filled from the QR (source ``qr``); one that differs is a problem on the
+    field (``needs_review``). The invoice type is taken from the QR's type code when the data has none.
+
+    Returns:
+        The names of the fields where the QR and the data disagree.
+    """
+    from desktop.core.einvoice import cn
+    from desktop.core.extraction.qr import parse_vat_qr
+
+    qr = next((d for d in (parse_vat_qr(p) for p in doc.extras.get("qr_payloads", [])) if d), None)
+    if qr is None:
+        return []
+    flagged = []
+    for name in ("invoice_code", "invoice_number", "date", "check_code", "subtotal", "total"):
+        q = qr.get(name)
+        if not q:
+            continue
+        f = doc.fields.get(name)
+        if f is None or f.value is None:
+            doc.fields[name] = Field(name=name, value=q, raw=q, confidence=1.0, source="qr")
+        elif f.edited:
+            continue
+        elif f.value != q:
+            f.problems.append(diag(Code.EINVOICE_QR_MISMATCH, field=name, label=name.replace("_", " "), value=f.value, qr=q))
+            f.needs_review = True
+            flagged.append(name)
+    kind = cn.invoice_type_from_qr(qr.get("type"))
+    f = doc.fields.get("invoice_type")
+    if kind and (f is None or f.value is None):
+        doc.fields["invoice_type"] = Field(name="invoice_type", value=kind, raw=qr.get("type"), confidence=1.0, source="qr")
+    if flagged:
+        doc.extras.setdefault("einvoice", {}).setdefault("mismatches", []).extend(flagged)
     return flagged

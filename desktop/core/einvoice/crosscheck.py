@@ -69,7 +69,8 @@ def find_amount(pages: list[PageResult], value: str) -> tuple[int, list[Box]] | 
     """Where ``value`` (a canonical amount) is printed: ``(page number, boxes)`` of the first line, or ``None``.
 
     The sign is ignored (credit notes print positive amounts under a "credit note" heading as often as
-    negative ones); an amount with zero cents also matches a printed whole number (``87.859`` HUF).
+    negative ones); an amount with zero cents also matches a printed whole number of three or more
+    digits or with thousands separators (``87.859`` HUF).
     """
     try:
         want = abs(Decimal(value))
@@ -78,8 +79,11 @@ def find_amount(pages: list[PageResult], value: str) -> tuple[int, list[Box]] | 
     for number, ln in _lines(pages):
         text = unicodedata.normalize("NFKC", ln.text)
         for tok in dict.fromkeys(m.group(0) for rx in (_NUM_PLAIN, _NUM) for m in rx.finditer(text)):
-            if not re.search(r"[.,]\d", tok) and want != want.to_integral_value():
-                continue
+            if not re.search(r"[.,]\d", tok):
+                # a bare whole number ("87859") stands for an amount only when it has no cents and
+                # at least three digits: "2" or "19" on a page is a page number, a rate, a quantity
+                if want != want.to_integral_value() or len(tok.lstrip("-−–")) < 3:
+                    continue
             if want in _decimals(tok):
                 return number, _word_boxes(ln, tok)
     return None

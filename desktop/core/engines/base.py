@@ -390,6 +390,16 @@ class PageHost(ABC):
     def render(self, page: PageImage, max_pixels: int | None) -> tuple[np.ndarray, float]:
         """:meth:`desktop.core.intake.PageImage.render`: ``(array (H, W, 3) uint8 RGB, scale)``."""
 
+    def render_region(self, page: PageImage, box: tuple[float, float, float, float], scale: float) -> np.ndarray:
+        """:meth:`desktop.core.intake.PageImage.render_region`: ``box`` (page pixels) at ``scale``.
+
+        This default renders the whole page at ``scale`` and crops; hosts that can render a region
+        alone override it.
+        """
+        full, got = self.render(page, int(page.width * page.height * scale * scale) + 1)
+        x0, y0, x1, y1 = (int(round(v * got)) for v in box)
+        return np.ascontiguousarray(full[y0:max(y0 + 1, y1), x0:max(x0 + 1, x1)])
+
 
 class LocalPageHost(PageHost):
     """Pages opened and rendered in this process (the intake module directly)."""
@@ -411,6 +421,9 @@ class LocalPageHost(PageHost):
 
     def render(self, page: PageImage, max_pixels: int | None) -> tuple[np.ndarray, float]:
         return page.render(max_pixels)
+
+    def render_region(self, page: PageImage, box: tuple[float, float, float, float], scale: float) -> np.ndarray:
+        return page.render_region(box, scale)
 
 
 LOCAL_PAGES = LocalPageHost()

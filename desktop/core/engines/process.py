@@ -277,6 +277,9 @@ def _worker_main(conn: Connection, spec: EngineSpec | None) -> None:
             elif op == "render":
                 image_out, scale = LOCAL_PAGES.render(args["page"], args["max_pixels"])
                 result = {"scale": float(scale), **_image_meta(image_out)}
+            elif op == "render_region":
+                image_out = LOCAL_PAGES.render_region(args["page"], tuple(args["box"]), float(args["scale"]))
+                result = {"scale": float(args["scale"]), **_image_meta(image_out)}
             else:
                 raise EngineError(f"unknown worker call {op!r}")
             reply = {"status": "ok", "result": result, "rss": _rss_bytes(), "image": image_out is not None}
@@ -337,6 +340,14 @@ class _RemotePages(PageHost):
             "render", {"page": page, "max_pixels": max_pixels},
             limit_s=self._worker.watchdog.render_limit(budget), doing=f"rendering page {page.number}")
         return image, float(result["scale"])
+
+    def render_region(self, page: PageImage, box: tuple[float, float, float, float], scale: float) -> np.ndarray:
+        x0, y0, x1, y1 = box
+        pixels = int((x1 - x0) * (y1 - y0) * scale * scale) + 1
+        _result, image = self._worker._call_image_out(
+            "render_region", {"page": page, "box": [float(v) for v in box], "scale": float(scale)},
+            limit_s=self._worker.watchdog.render_limit(pixels), doing=f"rendering part of page {page.number}")
+        return image
 
 
 class WorkerEngine(Engine):

@@ -67,7 +67,8 @@ DOCUMENT_TYPES = ("receipt", "invoice", "cn_vat_invoice", "credit_note")
 #: ambiguous date order, e-invoice data vs print) or by how a value was chosen (a subtotal standing in
 #: for a missing total); :func:`validate` keeps them unless the clerk edited the field.
 CROSS_CHECK_CODES = frozenset({Code.QR_MISMATCH, Code.AMOUNT_IN_WORDS_MISMATCH, Code.AMBIGUOUS_DATE_ORDER,
-                               Code.EINVOICE_MISMATCH, Code.EINVOICE_NOT_PRINTED, Code.SUBTOTAL_AS_TOTAL})
+                               Code.EINVOICE_MISMATCH, Code.EINVOICE_NOT_PRINTED, Code.EINVOICE_QR_MISMATCH,
+                               Code.SUBTOTAL_AS_TOTAL})
 
 
 @dataclass
@@ -352,8 +353,9 @@ def _qr_data(qr_payloads: tuple[str, ...] | list[str]) -> dict | None:
 
 
 def _merge_qr(fields: dict[str, Field], qr: dict) -> None:
-    """Fill and cross-check invoice code, number, date, subtotal and check code from the QR code."""
-    for name in ("invoice_code", "invoice_number", "date", "subtotal", "check_code"):
+    """Fill and cross-check invoice code, number, date, subtotal (the total on a 数电票) and check code
+    from the QR code."""
+    for name in ("invoice_code", "invoice_number", "date", "subtotal", "total", "check_code"):
         q = qr.get(name)
         f = fields.get(name)
         if f is None or not q:
@@ -393,7 +395,9 @@ def _candidates(layout: Layout, document_type: str, date_order: str | None) -> t
 
 
 def _source_of(pages: list[PageResult]) -> str:
-    return "text_layer" if pages and all(p.origin == "pdf_text" for p in pages) else "ocr"
+    if pages and all(p.origin == "ofd" for p in pages):
+        return "ofd_text"  # an OFD page's own text objects (desktop.core.einvoice.ofd)
+    return "text_layer" if pages and all(p.origin in ("pdf_text", "xml_view") for p in pages) else "ocr"
 
 
 def extract_fields(pages: list[PageResult], document_type: str, *, date_order: str | None = None,
@@ -432,6 +436,23 @@ def extract_fields(pages: list[PageResult], document_type: str, *, date_order: s
         qr = _qr_data(qr_payloads)
         if qr:
             _merge_qr(fields, qr)
+        kind = fields.get("invoice_type")
+        if kind is not None and kind.value is None:
+            # The title as printed (it names 通行费 and 卷票 variants the QR type code shares), else the
+            # QR code's type code (desktop.core.einvoice.cn.INVOICE_TYPES).
+            from desktop.core.einvoice.cn import invoice_type_from_qr, invoice_type_from_text
+
+            for ln in layout.lines[:15]:
+                title = invoice_type_from_text(ln.text)
+                if title:
+                    fields["invoice_type"] = Field(name="invoice_type", value=title, raw=ln.text, confidence=0.95,
+                                                   source=source, page=ln.page, box=ln.box)
+                    break
+            else:
+                named = invoice_type_from_qr(qr.get("type")) if qr else None
+                if named:
+                    fields["invoice_type"] = Field(name="invoice_type", value=named, raw=qr.get("type"),
+                                                   confidence=1.0, source="qr")
     _drop_tax_inclusive_subtotal(fields, layout.text)
     apply_amount_sign(fields, document_type)
     validate(fields, document_type)
@@ -507,6 +528,20 @@ def fields_from_values(values: dict[str, str | None], pages: list[PageResult], d
         qr = _qr_data(qr_payloads)
         if qr:
             _merge_qr(fields, qr)
+        kind = fields.get("invoice_type")
+        if kind is not None and kind.value is None:
+            from desktop.core.einvoice.cn import invoice_type_from_qr, invoice_type_from_text
+
+            named = invoice_type_from_qr(qr.get("type")) if qr else None
+            fields["invoice_type"] = Field(name="invoice_type", value=named, raw=qr.get("type") if qr else None,
+                                           confidence=1.0, source="qr") if named else Field(name="invoice_type")
+            if not named:
+                for ln in layout.lines[:12]:
+                    title = invoice_type_from_text(ln.text)
+                    if title:
+                        fields["invoice_type"] = Field(name="invoice_type", value=title, raw=ln.text, confidence=0.9,
+                                                       source=source, page=ln.page, box=ln.box)
+                        break
     _drop_tax_inclusive_subtotal(fields, layout.text)
     apply_amount_sign(fields, document_type)
     validate(fields, document_type)

@@ -20,7 +20,10 @@ import numpy as np
 
 from desktop.core.extraction.amounts import format_amount
 
-__all__ = ["QR_INVOICE_TYPES", "decode_qr", "parse_vat_qr"]
+__all__ = ["DIGITAL_TYPES", "QR_INVOICE_TYPES", "decode_qr", "parse_vat_qr"]
+
+DIGITAL_TYPES = ("31", "32")
+"""QR type codes of fully digital e-invoices (数电票): 31 电子发票（增值税专用发票）, 32 电子发票（普通发票）."""
 
 QR_INVOICE_TYPES = {
     "01": "增值税专用发票",
@@ -83,8 +86,10 @@ def parse_vat_qr(payload: str) -> dict | None:
 
     Returns:
         ``{"type": "10", "type_name": ..., "invoice_code": "012001800311", "invoice_number": "33207675",
-        "subtotal": "46.62", "date": "2019-05-08", "check_code": "76939056883466677916" or None,
-        "crc": "E1BD"}``, or ``None`` when the text is not a VAT invoice payload.
+        "subtotal": "46.62", "total": None, "date": "2019-05-08", "check_code": "76939056883466677916"
+        or None, "crc": "E1BD"}``, or ``None`` when the text is not a VAT invoice payload. On a 数电票
+        (type 31/32, ``01,32,,<20-digit number>,<amount>,<date>,,<CRC>``) the amount is the
+        tax-inclusive total, so it is given as ``total`` and ``subtotal`` is ``None``.
     """
     if not payload:
         return None
@@ -100,18 +105,22 @@ def parse_vat_qr(payload: str) -> dict | None:
     if not re.fullmatch(r"\d{8}", date):
         return None
     iso = f"{date[:4]}-{date[4:6]}-{date[6:]}"
-    subtotal = None
+    value = None
     if amount:
         try:
-            subtotal = format_amount(Decimal(amount))
+            value = format_amount(Decimal(amount))
         except InvalidOperation:
             return None
+    # 数电票 (fully digital e-invoices, types 31/32, 20-digit number, no code): the amount is the
+    # tax-inclusive total (价税合计); on the older invoices it is the amount before tax (合计金额).
+    digital = kind in DIGITAL_TYPES or (len(number) == 20 and not code)
     return {
         "type": kind,
         "type_name": QR_INVOICE_TYPES.get(kind),
         "invoice_code": code or None,
         "invoice_number": number,
-        "subtotal": subtotal,
+        "subtotal": None if digital else value,
+        "total": value if digital else None,
         "date": iso,
         "check_code": check or None,
         "crc": crc,
