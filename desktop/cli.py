@@ -6,13 +6,21 @@ Usage::
     shoebox FILE...               open the window with FILEs queued
     shoebox scan PATH... [-o OUT.xlsx|OUT.json|OUT.csv] [--type auto|receipt|invoice|cn_vat_invoice]
                  [--engine auto|ppocr|hunyuan] [--model-dir DIR]
-                 [--task markdown|table|translate_en|translate_zh] [--date-order auto|DMY|MDY] [-q]
+                 [--task markdown|table|translate_en|translate_zh] [--date-order auto|DMY|MDY]
+                 [--no-memory] [-q]
+    shoebox learn REVIEWED.json [--all] [-q]
     shoebox --version
 
 ``scan`` reads files (folders are walked, sorted, keeping supported files) with no window. Without ``-o``
 the JSON result goes to stdout; messages, notes and the progress bar go to stderr. One bad file gets a
 one-line error naming the file and the reason (``shoebox: error: /path/bad.jpg: <reason>``) and the
-batch goes on.
+batch goes on. The vendor memory (:mod:`desktop.core.memory`, in the same local database as the window's
+session) fills and checks vendor fields of every document, and possible duplicates are marked
+(``duplicate_of``), within the batch and against the documents the memory learned; ``--no-memory``
+reads without the memory (duplicates are then looked for within the batch only).
+
+``learn`` teaches the vendor memory from a JSON result (``shoebox scan``'s schema) that a clerk
+reviewed: every document marked ``"reviewed": true`` (``--all``: every document read).
 
 Exit status
 -----------
@@ -71,7 +79,7 @@ EXIT_ENGINE_UNAVAILABLE = ExitCode.ENGINE_UNAVAILABLE
 EXIT_NO_WINDOW = ExitCode.NO_WINDOW
 EXIT_INTERRUPTED = ExitCode.INTERRUPTED
 
-SUBCOMMANDS = ("scan",)
+SUBCOMMANDS = ("scan", "learn")
 TASKS = ("markdown", "table", "translate_en", "translate_zh")
 # The engine capability (desktop.core.engines.base.Engine.capabilities) each task needs.
 TASK_CAPABILITY = {"markdown": "markdown", "table": "table", "translate_en": "translate", "translate_zh": "translate"}
@@ -90,6 +98,7 @@ exit status:
 TOP_HELP = f"""\
 usage: shoebox [FILE...]
        shoebox scan PATH... [-o OUT.xlsx|OUT.json|OUT.csv] [options]
+       shoebox learn REVIEWED.json [--all]
        shoebox --version
 
 Shoebox reads receipts, invoices and Chinese VAT invoices on this computer (nothing leaves it).
@@ -98,6 +107,7 @@ Shoebox reads receipts, invoices and Chinese VAT invoices on this computer (noth
   shoebox FILE...      open the window with these files queued
   shoebox scan ...     read files without a window and write Excel, CSV or JSON
                        (`shoebox scan --help` for its options)
+  shoebox learn F.json teach the vendor memory from a reviewed JSON result
   shoebox --version    print the versions of Shoebox and its engines
 
 {EXIT_STATUS_HELP}"""
@@ -161,7 +171,25 @@ def build_scan_parser() -> argparse.ArgumentParser:
         "--date-order", type=_date_order, default="auto", metavar="{auto,DMY,MDY}",
         help="how to read ambiguous dates such as 03/04/2024 (default: auto, from the document)",
     )
+    parser.add_argument("--no-memory", dest="memory", action="store_false",
+                        help="do not use the vendor memory (no vendor values from earlier documents; "
+                             "duplicates looked for within this batch only)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no notes; errors only")
+    return parser
+
+
+def build_learn_parser() -> argparse.ArgumentParser:
+    """The ``shoebox learn`` argument parser (its ``error`` raises instead of exiting)."""
+    parser = _Parser(
+        prog=f"{_PROG} learn",
+        description="Teach the vendor memory from a reviewed JSON result (the schema shoebox scan writes): "
+                    "vendor name, address, tax ID, document type and currency, and where total and date "
+                    "are printed.",
+    )
+    parser.add_argument("result", type=Path, metavar="REVIEWED.json", help="a JSON result a clerk checked")
+    parser.add_argument("--all", action="store_true",
+                        help="learn every document read, not only those marked \"reviewed\": true")
+    parser.add_argument("-q", "--quiet", action="store_true", help="errors only")
     return parser
 
 
@@ -179,6 +207,13 @@ def _create_engine(name: str, model_dir: Path | None, notes: list[Diagnostic]) -
     from desktop.core.engines import create_worker_engine
 
     return create_worker_engine(name, model_dir)
+
+
+def _open_memory() -> Any:
+    """The vendor memory in the user's data folder (:class:`desktop.core.memory.VendorMemory`)."""
+    from desktop.core.memory import VendorMemory
+
+    return VendorMemory()
 
 
 def _gui_main() -> Any:
@@ -201,6 +236,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "scan":
         return scan_main(args[1:])
+    if args and args[0] == "learn":
+        return learn_main(args[1:])
     if args and args[0] in ("-V", "--version"):
         print(version_text())
         return EXIT_OK
@@ -384,6 +421,9 @@ def scan_main(argv: Sequence[str]) -> int:
         date_order=None if args.date_order == "auto" else args.date_order,
         task=args.task,
     )
+    memory = _memory_for_scan(args.memory, console)
+    options.memory = memory
+    known = _known_documents(memory, console) if memory is not None else []
     read: list[Any] = []
     interrupted = False
     try:
@@ -394,6 +434,8 @@ def scan_main(argv: Sequence[str]) -> int:
         close = getattr(engine, "close", None)
         if callable(close):
             close()
+        if memory is not None:
+            memory.close()
     documents += read
     if interrupted:
         if not read:
@@ -402,6 +444,7 @@ def scan_main(argv: Sequence[str]) -> int:
         # Ctrl+C after an hour of reading keeps that hour: what was read is written, and said so
         console.error(diag(Code.INTERRUPTED_WRITING, done=len({d.source for d in read}), files=len(files),
                            count=len(read)).message())
+    _mark_duplicates(documents, known, console)
 
     if out is not None:
         try:
@@ -420,6 +463,139 @@ def scan_main(argv: Sequence[str]) -> int:
 
     return exit_code_for([doc.error for doc in documents if doc.error is not None],
                          any_read=any(doc.error is None for doc in documents))
+
+
+def _memory_for_scan(wanted: bool, console: _Console) -> Any:
+    """The vendor memory for ``shoebox scan`` (``None`` with ``--no-memory`` or when it cannot open)."""
+    from desktop.core.diagnostics import Code, diag
+
+    if not wanted:
+        return None
+    try:
+        return _open_memory()
+    except Exception as exc:  # noqa: BLE001 - a damaged memory database must not stop the batch
+        console.note(f"note: {diag(Code.MEMORY_UNAVAILABLE, detail=str(exc)).message()}; reading without it")
+        return None
+
+
+def _known_documents(memory: Any, console: _Console) -> list[dict[str, Any]]:
+    try:
+        return list(memory.known_documents())
+    except Exception as exc:  # noqa: BLE001 - duplicates are then looked for within the batch
+        console.note(f"note: the vendor memory's documents cannot be read ({exc}); "
+                     "duplicates are looked for within this batch only")
+        return []
+
+
+def _mark_duplicates(documents: list[Any], known: list[dict[str, Any]], console: _Console) -> None:
+    """Mark possible duplicates (``duplicate_of``) in batch order; one note per duplicate on stderr."""
+    from desktop.core.diagnostics import Code, diag
+    from desktop.core.duplicates import DuplicateChecker
+
+    checker = DuplicateChecker(known=list(known))
+    for doc in documents:
+        mark = checker.check(doc)
+        if mark:
+            first, last = mark["pages"]
+            pages = f" page {first}" if first == last else f" pages {first}-{last}"
+            note = diag(Code.POSSIBLE_DUPLICATE, source=f"{mark['source']}{pages}", reason=mark["reason"])
+            console.note(f"note: {doc.source}: {note.message()}")
+
+
+def learn_main(argv: Sequence[str]) -> int:
+    """``shoebox learn``: see the module docstring. Returns the exit status."""
+    from desktop.core.model import ScanResult
+
+    parser = build_learn_parser()
+    try:
+        args = parser.parse_args(list(argv))
+    except _UsageError:
+        return EXIT_USAGE
+    except SystemExit as exc:  # --help
+        return int(exc.code or 0)
+    console = _Console(args.quiet)
+    try:
+        result = ScanResult.load(args.result)
+    except OSError as exc:
+        console.error(f"{args.result}: cannot be read ({exc.strerror or exc})")
+        return EXIT_NOTHING_DONE
+    except (ValueError, KeyError, TypeError) as exc:
+        console.error(f"{args.result}: not a Shoebox JSON result ({exc})")
+        return EXIT_NOTHING_DONE
+    chosen = [d for d in result.documents if not d.error and (args.all or d.reviewed)]
+    if not chosen:
+        read = sum(1 for d in result.documents if not d.error)
+        hint = " (none is marked \"reviewed\": true; --all learns every document)" if read else ""
+        console.error(f"{args.result}: no document to learn from{hint}")
+        return EXIT_NOTHING_DONE
+    try:
+        memory = _open_memory()
+    except Exception as exc:  # noqa: BLE001 - any failure to open it is one clear error line
+        console.error(f"the vendor memory cannot be opened: {exc}")
+        return EXIT_NOTHING_DONE
+    learned = 0
+    try:
+        for doc in chosen:
+            lesson = memory.learn(doc)
+            if lesson is None:
+                console.note(f"note: {doc.source}: no vendor name or tax ID to learn")
+                continue
+            learned += 1
+        vendors = len(memory.profiles())
+    finally:
+        memory.close()
+    if not learned:
+        return EXIT_NOTHING_DONE
+    console.note(f"learned from {learned} document{'s' if learned != 1 else ''}; "
+                 f"the vendor memory knows {vendors} vendor{'s' if vendors != 1 else ''}")
+    return EXIT_OK
+
+
+class _Throughput:
+    """Pages done, pages per minute and the time left of a batch (for the progress line).
+
+    The time left is the pages still to read -- the rest of the current file plus, for every file not
+    started, the mean page count of the files read so far -- at the rate measured so far.
+    """
+
+    def __init__(self, files: int, clock: Any = None) -> None:
+        import time
+
+        self._clock = clock or time.monotonic
+        self.start = self._clock()
+        self.files = files
+        self.files_done = 0
+        self.pages_before = 0  # pages of the files finished
+        self.pages_now = 0  # pages finished in the current file
+        self.pages_in_file = 0
+
+    def page(self, page: int, pages: int, finished: bool) -> None:
+        self.pages_in_file = pages
+        self.pages_now = page if finished else max(0, page - 1)
+
+    def file_done(self) -> None:
+        self.files_done += 1
+        self.pages_before += max(self.pages_now, self.pages_in_file)
+        self.pages_now = self.pages_in_file = 0
+
+    @property
+    def pages_done(self) -> int:
+        return self.pages_before + self.pages_now
+
+    def text(self) -> str:
+        """``"12 pages, 8.0 pages/min, 3:05 left"`` (rate and time left once a page is done)."""
+        done = self.pages_done
+        elapsed = max(1e-6, self._clock() - self.start)
+        if not done:
+            return "0 pages"
+        rate = done / elapsed * 60
+        per_file = self.pages_before / self.files_done if self.files_done else max(1, self.pages_in_file)
+        left_files = max(0, self.files - self.files_done - (1 if self.pages_in_file else 0))
+        remaining = max(0, self.pages_in_file - self.pages_now) + left_files * per_file
+        seconds = int(round(remaining / rate * 60)) if rate > 0 else 0
+        left = f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}" if seconds >= 3600 \
+            else f"{seconds // 60}:{seconds % 60:02d}"
+        return f"{done} page{'s' if done != 1 else ''}, {rate:.1f} pages/min, {left} left"
 
 
 def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: Any, console: _Console,

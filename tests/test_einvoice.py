@@ -166,3 +166,36 @@ def test_pdf_without_xml_and_with_broken_xml(tmp_path: Path) -> None:
     (doc,) = scan_file(broken, FakeEngine())  # the page is still read, and the clerk is told
     assert doc.error is None and doc.fields["total"].source == "text_layer"
     assert any(n.code == Code.EINVOICE_UNREADABLE and "factur-x.xml" in n.message() for n in doc.notes)
+
+
+def test_exports_carry_the_new_fields_lines_and_tax_by_rate(tmp_path: Path) -> None:
+    import csv
+    import json
+
+    import openpyxl
+
+    from desktop.core.export import export_csv, export_json, export_xlsx
+    from desktop.core.model import ScanResult
+
+    (doc,) = scan_file(facturx_pdf(tmp_path / "rechnung.pdf", cii_xml("EN16931")), FakeEngine())
+    export_xlsx([doc], tmp_path / "out.xlsx")
+    wb = openpyxl.load_workbook(tmp_path / "out.xlsx")
+    header = [c.value for c in wb["Documents"][1]]
+    row = [c.value for c in wb["Documents"][2]]
+    got = dict(zip(header, row))
+    assert got["Due date"].date().isoformat() == "2025-04-13" and got["Amount due"] == 1487.5
+    assert got["Invoice type"] == "commercial invoice" and got["IBAN"] == VALUES["iban"]
+    assert got["Tax by rate"] == "19%: tax 237.50 on 1250.00"
+    rates = list(wb["Tax by rate"].iter_rows(values_only=True))
+    assert rates[1][3:7] == ("S", "19", 1250, 237.5)
+    items = list(wb["Line items"].iter_rows(values_only=True))
+    assert len(items) == 3 and "Gusseisenpfanne 28 cm" in items[1]
+    export_csv([doc], tmp_path / "out.csv")
+    with open(tmp_path / "out.csv", encoding="utf-8-sig", newline="") as f:
+        (line,) = list(csv.DictReader(f))
+    assert line["Due date"] == "2025-04-13" and line["Tax by rate"] == "19%: tax 237.50 on 1250.00"
+    export_json([doc], tmp_path / "out.json")
+    back = ScanResult.load(tmp_path / "out.json").documents[0]
+    assert back.fields["amount_due"].value == "1487.50" and back.fields["total"].source == "xml"
+    assert back.extras["tax_breakdown"][0]["rate"] == "19" and len(back.line_items) == 2
+    assert json.loads((tmp_path / "out.json").read_text())["schema_version"]

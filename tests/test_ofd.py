@@ -54,6 +54,9 @@ def test_ofd_multipage_without_xml_with_image_qr(tmp_path: Path) -> None:
     assert doc.fields["total"].value == "1000.00"  # the 数电票 QR amount is the tax-inclusive total
     assert doc.fields["total"].source == "qr"
     assert doc.fields["subtotal"].value == "990.10" and doc.fields["subtotal"].source == "ofd_text"
+    # 数电票 layout: buyer and seller blocks side by side, read from the OFD text
+    for name in ("buyer_name", "buyer_tax_id", "vendor_name", "vendor_tax_id"):
+        assert doc.fields[name].value == DIGITAL[name] and doc.fields[name].source == "ofd_text", name
 
 
 def test_ofd_fonts_missing_everywhere_still_reads_every_character(tmp_path: Path) -> None:

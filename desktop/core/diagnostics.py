@@ -166,6 +166,11 @@ class Code(str, Enum):
     EINVOICE_MISMATCH = "einvoice_mismatch"
     EINVOICE_NOT_PRINTED = "einvoice_not_printed"
     EINVOICE_UNREADABLE = "einvoice_unreadable"
+    # -- the vendor memory and duplicates (desktop.core.memory, desktop.core.duplicates) -------------
+    MEMORY_CONFLICT = "memory_conflict"
+    MEMORY_REPLACED = "memory_replaced"
+    MEMORY_UNAVAILABLE = "memory_unavailable"
+    POSSIBLE_DUPLICATE = "possible_duplicate"
     EINVOICE_QR_MISMATCH = "einvoice_qr_mismatch"
     XML_NOT_AN_INVOICE = "xml_not_an_invoice"
     XML_INVOICE_UNREADABLE = "xml_invoice_unreadable"
@@ -377,6 +382,12 @@ CATALOGUE: dict[Code, Entry] = {
                                      "电子发票数据为 {value}，但票面上没有印出"),
     Code.EINVOICE_UNREADABLE: Entry(_W, "the e-invoice data could not be read: {detail}; the pages were read instead",
                                     "无法读取电子发票数据：{detail}；已改为识别页面"),
+    Code.MEMORY_CONFLICT: Entry(_W, "the page reads {read!r}; the vendor memory (taught by {taught}) says {value!r}",
+                                "票面为“{read}”；商家记忆（由 {taught} 学到）为“{value}”"),
+    Code.MEMORY_REPLACED: Entry(_W, "the page also reads {read!r}; the vendor memory (taught by {taught}) says "
+                                    "{value!r}", "票面上还有“{read}”；商家记忆（由 {taught} 学到）为“{value}”"),
+    Code.MEMORY_UNAVAILABLE: Entry(_W, "the vendor memory could not be used ({detail})", "无法使用商家记忆（{detail}）"),
+    Code.POSSIBLE_DUPLICATE: Entry(_W, "possible duplicate of {source} ({reason})", "可能与 {source} 重复（{reason}）"),
     Code.EINVOICE_QR_MISMATCH: Entry(_W, "e-invoice data says {label} {value}, the QR code says {qr}",
                                      "电子发票数据为 {value}，二维码为 {qr}"),
     Code.XML_NOT_AN_INVOICE: Entry(_E, f"this XML file is not an e-invoice Shoebox reads ({{detail}}); {_READABLE_EN}",

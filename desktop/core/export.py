@@ -9,9 +9,10 @@ JSON
 
 Excel (.xlsx, written with openpyxl)
     ``Documents``: one row per document. Leading columns *Source file*, *Pages*, *Document type*,
-    *Status* (``Error: ...``, ``Reviewed`` or ``Not reviewed``) and *Problems* (the number of validation
-    problems), then one column per canonical field in :func:`desktop.core.doctypes.canonical_fields`
-    order with its English label (fields outside the canonical list follow, headed by their name).
+    *Status* (``Error: ...``, ``Reviewed`` or ``Not reviewed``), *Problems* (the number of validation
+    problems) and *Duplicate of* (``<earlier source> p. <pages> (<reason>)`` for a possible duplicate,
+    ``Document.duplicate_of``; also a row in ``Problems``), then one column per canonical field in
+    :func:`desktop.core.doctypes.canonical_fields` order with its English label (fields outside the canonical list follow, headed by their name).
     Values keep their meaning as Excel types:
 
     - ``date`` fields: real dates (``number_format`` ``yyyy-mm-dd``); dates before 1900-03-01 stay text,
@@ -112,7 +113,7 @@ _XML_ILLEGAL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uf
 _PLAIN_NUMBER_RE = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")
 _TIME_RE = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2}))?")
 
-LEADING_COLUMNS = ("Source file", "Pages", "Document type", "Status", "Problems")
+LEADING_COLUMNS = ("Source file", "Pages", "Document type", "Status", "Problems", "Duplicate of")
 
 # Line-item keys the extraction gives, in column order, with the ones that hold numbers.
 _ITEM_KEY_ORDER = ("line_id", "parent_line_id", "description", "quantity", "unit", "unit_code", "unit_price",
@@ -213,7 +214,7 @@ def _workbook_bytes(documents: Sequence[Document]) -> bytes:
 @dataclass(frozen=True)
 class _Column:
     header: str
-    kind: str  # "source" | "pages" | "type" | "status" | "problems" | "field"
+    kind: str  # "source" | "pages" | "type" | "status" | "problems" | "duplicate" | "field"
     field: str | None = None
     type: str = "text"  # the canonical field type for field columns
 
@@ -226,6 +227,7 @@ def _document_columns(documents: Iterable[Document]) -> list[_Column]:
         _Column("Document type", "type"),
         _Column("Status", "status"),
         _Column("Problems", "problems"),
+        _Column("Duplicate of", "duplicate"),
     ]
     cols += [_Column(spec.label_for("en"), "field", spec.name, spec.type) for spec in specs.values()]
     extra: list[str] = []
@@ -284,6 +286,16 @@ def _field_text(doc: Document, name: str) -> str | None:
     return None if value is None else str(value)
 
 
+def _duplicate_text(doc: Document) -> str | None:
+    """``"<earlier source> p. <pages> (<reason>)"`` for a possible duplicate (``Document.duplicate_of``)."""
+    mark = doc.duplicate_of
+    if not mark:
+        return None
+    first, last = (list(mark.get("pages") or [1, 1]) + [1, 1])[:2]
+    pages = str(first) if first == last else f"{first}-{last}"
+    return f"{mark.get('source')} p. {pages} ({mark.get('reason')})"
+
+
 def _plain_cell(doc: Document, col: _Column) -> str | int | None:
     """The value of a column as JSON has it (text / int), for the CSV."""
     if col.kind == "source":
@@ -296,6 +308,8 @@ def _plain_cell(doc: Document, col: _Column) -> str | int | None:
         return _status(doc)
     if col.kind == "problems":
         return len(doc.problems())
+    if col.kind == "duplicate":
+        return _duplicate_text(doc)
     if col.kind == "tax_rates":
         return tax_rates_text(doc)
     return _field_text(doc, col.field or "")
@@ -499,6 +513,8 @@ def _build_workbook(documents: Sequence[Document]) -> Any:
             problems.append((doc.source, pages, "", f"could not be read: {doc.error.message()}"))
         for name, problem in doc.problems():
             problems.append((doc.source, pages, labels.get(name, name), problem.message()))
+        if doc.duplicate_of:
+            problems.append((doc.source, pages, "", f"possible duplicate of {_duplicate_text(doc)}"))
         for col_no, col in enumerate(columns, start=1):
             where = (doc.source, pages, col.header)
             if col.kind == "field":

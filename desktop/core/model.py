@@ -26,6 +26,7 @@ JSON schema (``SCHEMA_VERSION``)
                          "origin": "image", "warnings": [],
                          "lines": [{"text": ..., "box": [...], "confidence": 0.98,
                                     "polygon": [[x, y], ...] | null, "words": [...]}]}],
+       "duplicate_of": null | {"source": "<earlier path>", "pages": [first, last], "reason": "same file"},
        "extras": {}}]}
 
 ``pages`` are 1-based page numbers within ``source``. ``value`` is the normalised value (amounts are
@@ -36,13 +37,15 @@ should check the field (see :class:`Field`).
 ``source`` says where the value came from: ``xml`` (the e-invoice's own XML: Factur-X/ZUGFeRD,
 XRechnung/UBL/CII, a Chinese e-invoice's XML or OFD metadata), ``ofd_text`` (an OFD page's text
 objects), ``qr`` (a QR code), ``text_layer`` (a PDF's text layer), ``ocr``, ``model`` (HunyuanOCR) or
-``user`` (typed by the clerk). The GUI's chips call them "e-invoice XML", "OFD text", "QR", "PDF text",
-"OCR", "AI" and "you".
+``memory`` (the vendor memory, :mod:`desktop.core.memory`) or ``user`` (typed by the clerk). The GUI's
+chips call them "e-invoice XML", "OFD text", "QR", "PDF text", "OCR", "AI", "memory" and "you".
+``duplicate_of`` marks a possible duplicate of an earlier document (:mod:`desktop.core.duplicates`).
 
 Schema 1.1 (additive over 1.0, which this build still reads): the invoice fields ``invoice_type``,
 ``due_date``, ``amount_due``, ``buyer_address``, ``payment_terms`` and ``iban``; line items may carry
 ``line_id``, ``parent_line_id``, ``unit_code``, ``price_basis_quantity``, ``gross_unit_price``,
-``tax_rate`` and ``tax``; ``extras["tax_breakdown"]`` lists the VAT breakdown of an e-invoice
+``tax_rate`` and ``tax`` (Chinese invoices: ``specification``, ``unit``, ``tax_rate`` such as ``"13%"`` or
+``"免税"``, and ``tax_printed`` = ``"***"`` where a tax-exempt line prints no tax); ``extras["tax_breakdown"]`` lists the VAT breakdown of an e-invoice
 (``[{"category": "S", "rate": "19", "basis": "845.00", "tax": "160.55"}]``) and ``extras["einvoice"]``
 says where its data came from (``syntax``, ``profile``, ``origin``, ``mismatches``: the fields whose
 printed value disagrees with the data, and ``data``: the data itself). Page ``origin`` may be ``ofd``
@@ -232,8 +235,8 @@ class Field:
         page: 1-based page number the value was read on, or ``None``.
         box: union of ``boxes`` in page pixels, or ``None``.
         boxes: the boxes of every piece of text the value came from.
-        source: ``xml``, ``ofd_text``, ``qr``, ``text_layer``, ``ocr``, ``model`` or ``user`` (the clerk
-            typed it); see the module docstring.
+        source: ``xml``, ``ofd_text``, ``qr``, ``text_layer``, ``ocr``, ``model``, ``memory`` or ``user``
+            (the clerk typed it); see the module docstring.
         problems: validation diagnostics shown beside the field (empty when it checks out).
         edited: the clerk changed the value.
         needs_review: the clerk should check this field: its calibrated confidence is below the document
@@ -299,6 +302,8 @@ class Document:
     document per invoice, each covering ``pages`` (first, last; 1-based, inclusive).
     A file that could not be read yields one document with ``error`` set and no fields; ``notes`` are
     diagnostics about the document as a whole (the engine gave no fields, ...).
+    ``duplicate_of`` is ``None`` or ``{"source", "pages", "reason"}``: the earlier document this one may
+    duplicate (see :mod:`desktop.core.duplicates`).
     """
 
     source: str
@@ -313,6 +318,7 @@ class Document:
     reviewed: bool = False
     extras: dict[str, Any] = field(default_factory=dict)
     notes: list[Diagnostic] = field(default_factory=list)
+    duplicate_of: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         # plain strings (older callers) become diagnostics of code ``text``
@@ -343,6 +349,7 @@ class Document:
             "line_items": list(self.line_items),
             "tables": list(self.tables),
             "page_results": [p.to_dict() for p in self.page_results],
+            "duplicate_of": dict(self.duplicate_of) if self.duplicate_of else None,
             "extras": dict(self.extras),
         }
 
@@ -365,6 +372,7 @@ class Document:
             reviewed=bool(d.get("reviewed", False)),
             extras=extras,
             notes=notes,
+            duplicate_of=dict(d["duplicate_of"]) if d.get("duplicate_of") else None,
         )
 
 

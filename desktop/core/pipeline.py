@@ -61,6 +61,7 @@ from desktop.core.model import Document, Field, Line, PageResult
 __all__ = [
     "TASKS",
     "Cancelled",
+    "apply_memory",
     "Progress",
     "ScanOptions",
     "collect_inputs",
@@ -94,6 +95,8 @@ class ScanOptions:
             ``table``).
         auto_rotate: detect pages lying on their side or upside down and read them upright.
         decode_qr: look for QR codes on rendered pages.
+        memory: a :class:`~desktop.core.memory.VendorMemory` applied to every document after its
+            fields are extracted (``None``: no vendor memory).
     """
 
     document_type: str = "auto"
@@ -101,6 +104,7 @@ class ScanOptions:
     task: str | None = None
     auto_rotate: bool = True
     decode_qr: bool = True
+    memory: Any = None
 
 
 @dataclass
@@ -477,9 +481,38 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
             einvoice.apply_to_document(doc, structured, forced_type=forced)
         elif structured_problem:
             notes.append(structured_problem)
+        notes.extend(apply_memory(doc, options))
         doc.notes = notes
         documents.append(doc)
     return documents
+
+
+def apply_memory(doc: Document, options: ScanOptions) -> list[Diagnostic]:
+    """The vendor memory step, after field extraction (:meth:`VendorMemory.apply`, in place).
+
+    When a strongly matched profile has another document type and the type was detected (``auto``),
+    the fields are read again as that type first. A memory failure is a note; the document stays.
+
+    Returns:
+        Notes for ``extras["notes"]`` (empty when all went well or there is no memory).
+    """
+    memory = options.memory
+    if memory is None or doc.error:
+        return []
+    try:
+        from desktop.core.memory import STRONG_MATCH
+
+        match = memory.apply(doc)
+        suggested = (doc.extras.get("memory") or {}).get("document_type")
+        if match is not None and suggested and options.document_type == "auto" and match.score >= STRONG_MATCH:
+            again = reextract(doc, suggested, options.date_order)
+            doc.document_type, doc.fields, doc.line_items = again.document_type, again.fields, again.line_items
+            memory.apply(doc, match)
+            doc.extras["memory"]["document_type_from_memory"] = True
+    except Exception as exc:  # noqa: BLE001 - the memory must never lose a document
+        log.exception("the vendor memory failed on %s", doc.source)
+        return [diag(Code.MEMORY_UNAVAILABLE, detail=str(exc) or type(exc).__name__)]
+    return []
 
 
 def _attach_tasks(doc: Document, reads: list[_PageRead], options: ScanOptions) -> None:
@@ -576,8 +609,13 @@ def scan_file(
     except EngineInterrupted:  # stopped while the engine read the fields
         raise Cancelled([], path) from None
     seconds = time.perf_counter() - started
+    from desktop.core.duplicates import content_hash
+
+    digest = content_hash(path)
     for d in documents:
         d.extras.setdefault("seconds", round(seconds, 3))
+        if digest:
+            d.extras["content_hash"] = digest
     if progress is not None:
         progress(Progress(path, number, max(total, number), "done"))
     return documents

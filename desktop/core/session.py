@@ -27,6 +27,9 @@ from desktop.core.model import Document
 
 SCHEMA_VERSION = 1
 
+MEMORY_TABLES = ("vendor_profiles", "vendor_lessons")
+"""Tables of the vendor memory (:mod:`desktop.core.memory`), which lives in the same database file."""
+
 STATUSES = ("queued", "reading", "needs_review", "reviewed", "failed")
 """Entry states: waiting, being read, read and waiting for the clerk, confirmed, could not be read."""
 
@@ -286,7 +289,7 @@ def _probe(path: Path) -> None:
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if "entries" in tables:
             db.execute("SELECT id, position, source, status, error, document FROM entries").fetchall()
-        elif tables - {"sqlite_sequence"}:
+        elif tables - {"sqlite_sequence", *MEMORY_TABLES}:
             raise sqlite3.DatabaseError(f"it is not a Shoebox session (tables: {', '.join(sorted(tables))})")
     finally:
         db.close()

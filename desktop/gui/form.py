@@ -31,6 +31,7 @@ SOURCE_STYLE = {
     "text_layer": "QLabel { color: #1565c0; background: #e3f2fd; border-radius: 6px; padding: 1px 6px; }",
     "qr": "QLabel { color: #6a1b9a; background: #f3e5f5; border-radius: 6px; padding: 1px 6px; }",
     "model": "QLabel { color: #00695c; background: #e0f2f1; border-radius: 6px; padding: 1px 6px; }",
+    "memory": "QLabel { color: #ad1457; background: #fce4ec; border-radius: 6px; padding: 1px 6px; }",
     "user": "QLabel { color: #2e7d32; background: #e8f5e9; border-radius: 6px; padding: 1px 6px; }",
     "xml": "QLabel { color: #4e342e; background: #efebe9; border-radius: 6px; padding: 1px 6px; }",
     "ofd_text": "QLabel { color: #ad1457; background: #fce4ec; border-radius: 6px; padding: 1px 6px; }",
@@ -154,13 +155,14 @@ class FieldRow(QObject):
         self.problems.setStyleSheet("color: #c62828;")
         self.problems.hide()
 
-    def show_field(self, field: Field | None) -> None:
+    def show_field(self, field: Field | None, memory: dict | None = None) -> None:
+        """Show a field; ``memory`` is the document's ``extras["memory"]`` (what the vendor memory did)."""
         field = field or Field(self.spec.name)
         text = field.value if field.value is not None else (field.raw or "")
         self.edit.show_value(text)
         by_user = field.edited or field.source == "user"
         found = field.value is not None or bool(field.raw)
-        chip, where = self.source_label(field) if found else ("", "")
+        chip, where = self.source_label(field, memory) if found else ("", "")
         tips = [where] if where else []
         if field.raw and field.raw != text and not by_user:
             tips.append(self.tr("As printed: %1").replace("%1", field.raw))
@@ -193,10 +195,24 @@ class FieldRow(QObject):
         self.edit.setProperty("low", low)
         self.set_problems(field.problems)
 
-    def source_label(self, field: Field) -> tuple[str, str]:
-        """``(chip text, sentence)`` saying where ``field``'s value came from (``Field.source``)."""
+    def source_label(self, field: Field, memory: dict | None = None) -> tuple[str, str]:
+        """``(chip text, sentence)`` saying where ``field``'s value came from (``Field.source``); for the
+        vendor memory, which earlier document taught it and how sure the vendor match is."""
         if field.edited or field.source == "user":
             return self.tr("you"), self.tr("Entered by you")
+        memory = memory or {}
+        taught = str((memory.get("taught_by") or {}).get(field.name) or "")
+        if field.source == "memory":
+            sentence = self.tr("From the vendor memory: %1 taught it (vendor %2 recognised, %3 sure)")
+            sentence = sentence.replace("%1", taught or self.tr("an earlier document")) \
+                .replace("%2", str(memory.get("vendor", ""))).replace("%3", f"{float(memory.get('score', 0)):.0%}")
+            return self.tr("memory"), sentence
+        if (memory.get("fields") or {}).get(field.name) == "located" and taught:
+            chip, sentence = self._plain_source(field)
+            return chip, sentence + "\n" + self.tr("Found where %1 had it (vendor memory)").replace("%1", taught)
+        return self._plain_source(field)
+
+    def _plain_source(self, field: Field) -> tuple[str, str]:
         if field.source == "qr":
             if field.boxes:
                 return self.tr("QR"), self.tr("From the invoice's QR code (it matches the printed value)")
@@ -294,8 +310,9 @@ class FieldForm(QScrollArea):
         if doctype.name != self._type:
             self._build(doctype.field_specs(), frozenset(doctype.key_fields))
             self._type = doctype.name
+        memory = document.extras.get("memory") if isinstance(document.extras.get("memory"), dict) else None
         for name, row in self.rows.items():
-            row.show_field(document.fields.get(name))
+            row.show_field(document.fields.get(name), memory)
 
     def _build(self, specs: list[FieldSpec], keys: frozenset[str] = frozenset()) -> None:
         self._clear_rows()

@@ -75,6 +75,7 @@ from desktop.gui.notes import document_notes
 from desktop.gui.queue import QueueDelegate, QueueEntry, QueueModel, attention_count
 from desktop.gui.resources import LANGUAGES, icon
 from desktop.gui.taskview import TASK_ORDER, TaskOutputPanel, task_family
+from desktop.gui.vendors import DuplicateBanner, VendorsDialog
 from desktop.gui.viewer import PageViewer
 from desktop.gui.worker import (
     EngineFactory,
@@ -172,6 +173,8 @@ class MainWindow(QMainWindow):
         self.session_problem: str | None = opened.problem.message(language) if opened.problem else None
         if opened.problem:
             log.warning("%s", opened.problem.message())
+        self.memory = self._open_memory()  # in the same database (in memory too when the session is)
+        self._facts: dict[int, tuple[Document, dict]] = {}  # entry id -> (document, duplicate facts)
         self.model = QueueModel(self.store, self)
         self.model.placeholder = icon("document")
         self.model.failed_icon = icon("broken")
@@ -300,6 +303,11 @@ class MainWindow(QMainWindow):
         self.summary_label = QLabel(self)
         self.summary_label.setWordWrap(True)
         rl.addWidget(self.summary_label)
+        self.duplicate_banner = DuplicateBanner(self)
+        self.duplicate_banner.open_earlier.connect(self._open_earlier)
+        self.duplicate_banner.keep_both.connect(self.keep_duplicate)
+        self.duplicate_banner.drop_this.connect(self.drop_duplicate)
+        rl.addWidget(self.duplicate_banner)
         self.tabs = QTabWidget(self)
         self.form = FieldForm(self)
         self.form.locale = self.language
@@ -398,6 +406,9 @@ class MainWindow(QMainWindow):
         self.cancel_button.setDefaultAction(self.cancel_action)
         self.settings_action = act(self.tr("&Settings…"), self.settings_dialog, QKeySequence.StandardKey.Preferences,
                                    "settings")
+        self.vendors_action = act(self.tr("&Vendors…"), self.vendors_dialog, None, None,
+                                  self.tr("What Shoebox learned about your vendors: rename, merge, edit, share"))
+        self.vendors_action.setEnabled(self.memory is not None)
         self.about_action = act(self.tr("&About Shoebox"), lambda: show_about(self, self.engine_description), None,
                                 "about")
         self.fullscreen_action = act(self.tr("&Full screen"), self.toggle_full_screen, "F11", "fullscreen")
@@ -458,6 +469,8 @@ class MainWindow(QMainWindow):
         m.addActions([self.undo_action, self.redo_action])
         m.addSeparator()
         m.addActions([self.reviewed_action, self.next_action])
+        m.addSeparator()
+        m.addAction(self.vendors_action)
         m.addSeparator()
         m.addAction(self.cancel_action)
         m = mb.addMenu(self.tr("&View"))
@@ -713,7 +726,7 @@ class MainWindow(QMainWindow):
         from desktop.core.pipeline import ScanOptions
 
         return ScanOptions(document_type=document_type or self.settings.default_document_type or "auto",
-                           date_order=self._date_order())
+                           date_order=self._date_order(), memory=self.memory)
 
     def _queue_scan(self, entry_id: int) -> None:
         entry = self.model.entry(entry_id)
@@ -897,6 +910,7 @@ class MainWindow(QMainWindow):
         if not documents:
             self.model.fail(entry_id, self.tr("Nothing was read from this file."))
             return
+        self._mark_duplicates(entry_id, documents)
         self.model.set_documents(entry_id, documents)
         if self.current_id == entry_id:
             self._show_document(entry_id)
@@ -1021,6 +1035,8 @@ class MainWindow(QMainWindow):
             a.setEnabled(ok and bool(doc and doc.page_results))
         self._update_task_actions()
         self.task_panel.set_document(doc if ok else None)
+        if not ok:
+            self.duplicate_banner.show_mark(None)
         if entry is None:
             self.title_label.setText(self.tr("No document"))
             self.summary_label.clear()
@@ -1060,6 +1076,7 @@ class MainWindow(QMainWindow):
         self.reviewed_button.setCheckable(True)
         self.reviewed_button.setChecked(doc.reviewed)
         self._update_summary(doc)
+        self.duplicate_banner.show_mark(doc.duplicate_of)
         self.form.set_document(doc)
         numbers = [p.number for p in doc.page_results]
         if changed or self.current_page not in numbers:
@@ -1231,7 +1248,8 @@ class MainWindow(QMainWindow):
                 field.problems.append(p)
         label = self.form.label_of(name)
         self.undo_stack.push(DocumentCommand(self.model, entry_id, doc, after,
-                                             self.tr("Edit %1").replace("%1", label), self.select_entry))
+                                             self.tr("Edit %1").replace("%1", label), self.select_entry,
+                                             memory=self.memory))
 
     @staticmethod
     def _validate(document: Document) -> None:
@@ -1339,7 +1357,8 @@ class MainWindow(QMainWindow):
         after = Document.from_dict(doc.to_dict())
         after.reviewed = reviewed
         text = self.tr("Mark reviewed") if reviewed else self.tr("Mark as needing review")
-        self.undo_stack.push(DocumentCommand(self.model, entry_id, doc, after, text, self.select_entry))
+        self.undo_stack.push(DocumentCommand(self.model, entry_id, doc, after, text, self.select_entry,
+                                             memory=self.memory))
 
     def mark_reviewed_and_next(self) -> None:
         """Ctrl+Enter: commit the field being typed, mark the document reviewed, go to the next one."""
@@ -1380,6 +1399,78 @@ class MainWindow(QMainWindow):
         self.model.remove(ids)
         self._show_document(self.model.entry_at(max(0, self.queue_view.currentIndex().row())).id
                             if self.model.rowCount() else None)
+
+    # ---------------------------------------------------------------------------------- memory, duplicates
+    def _open_memory(self) -> Any:
+        """The vendor memory in the session database, or ``None`` when it cannot open (a note says so)."""
+        try:
+            from desktop.core.memory import VendorMemory
+
+            return VendorMemory(self.store.path)
+        except Exception as exc:  # noqa: BLE001 - the app works without it
+            log.exception("the vendor memory cannot open")
+            self.statusBar().showMessage(self.tr("The vendor memory cannot be used: %1").replace("%1", str(exc)), 10000)
+            return None
+
+    def _mark_duplicates(self, entry_id: int, documents: list[Document]) -> None:
+        """Mark documents just read that duplicate one in the queue or one the memory learned."""
+        from desktop.core.duplicates import DuplicateChecker, facts_of
+
+        known = []
+        for e in self.model.entries():
+            if e.id == entry_id or e.document is None or e.document.error:
+                continue
+            cached = self._facts.get(e.id)
+            if cached is None or cached[0] is not e.document:  # documents are replaced, never changed
+                cached = self._facts[e.id] = (e.document, facts_of(e.document))
+            known.append(cached[1])
+        if self.memory is not None:
+            try:
+                known += self.memory.known_documents()
+            except Exception:  # noqa: BLE001
+                log.exception("the vendor memory's documents cannot be read")
+        checker = DuplicateChecker(known)
+        for doc in documents:
+            checker.check(doc)
+
+    def _open_earlier(self, source: str, first_page: int) -> None:
+        for e in self.model.entries():
+            if e.source == source and (e.document is None or e.document.pages[0] == first_page):
+                self.select_entry(e.id)
+                return
+        self.statusBar().showMessage(self.tr("%1 is no longer in the queue (it was confirmed earlier)")
+                                     .replace("%1", source), 8000)
+
+    def keep_duplicate(self) -> None:
+        """The clerk says the current document is not a duplicate (undoable)."""
+        entry_id, doc = self.current_id, self.current_document()
+        if entry_id is None or doc is None or not doc.duplicate_of:
+            return
+        after = Document.from_dict(doc.to_dict())
+        after.extras["duplicate_kept"] = dict(doc.duplicate_of)
+        after.duplicate_of = None
+        self.undo_stack.push(DocumentCommand(self.model, entry_id, doc, after, self.tr("Keep both"),
+                                             self.select_entry, memory=self.memory))
+
+    def drop_duplicate(self) -> None:
+        """The clerk says the current document is a duplicate: it leaves the queue (the file stays)."""
+        entry_id = self.current_id
+        if entry_id is None:
+            return
+        self.current_id = None
+        self.undo_stack.clear()
+        self.model.remove([entry_id])
+        self._show_document(self.model.entry_at(max(0, self.queue_view.currentIndex().row())).id
+                            if self.model.rowCount() else None)
+
+    def vendors_dialog(self) -> VendorsDialog | None:
+        """Open the Vendors dialog (modeless; returns it)."""
+        if self.memory is None:
+            return None
+        dialog = VendorsDialog(self.memory, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        dialog.show()
+        return dialog
 
     def selected_ids(self) -> list[int]:
         rows = sorted({i.row() for i in self.queue_view.selectionModel().selectedRows()})
@@ -1517,6 +1608,8 @@ class MainWindow(QMainWindow):
             if not thread.wait(THREAD_STOP_TIMEOUT_MS):
                 log.error("%s did not stop", thread.objectName())
         try:
+            if self.memory is not None:
+                self.memory.close()
             self.store.close()
         except Exception:  # noqa: BLE001
             log.exception("closing the session failed")

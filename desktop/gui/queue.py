@@ -181,6 +181,8 @@ class QueueModel(QAbstractTableModel):
             message = (doc.error.message(self.language) if doc and doc.error else entry.message) or ""
             return self.tr("Failed: %1").replace("%1", message)
         note = f" – {entry.message}" if entry.message else ""  # e.g. a document task running or failed
+        if doc is not None and doc.duplicate_of:
+            note += " – " + self.tr("possible duplicate")
         if entry.status == "reviewed":
             return self.tr("Reviewed") + note
         return self.tr("Needs review") + note

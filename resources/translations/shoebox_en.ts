@@ -4,7 +4,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1048"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1100"/>
         <source>%n field(s) to check</source>
         <translation>
             <numerusform>%n field to check</numerusform>
@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1056"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1108"/>
         <source>(+%n more)</source>
         <translation>
             <numerusform>(+%n more)</numerusform>
@@ -20,7 +20,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1285"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1382"/>
         <source>%n of the documents have your edits or are reviewed. Remove them anyway? (The files themselves are not touched.)</source>
         <translation>
             <numerusform>%n of the documents has your edits or is reviewed. Remove them anyway? (The files themselves are not touched.)</numerusform>
@@ -28,7 +28,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1323"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1492"/>
         <source>Export %n document(s)</source>
         <translation>
             <numerusform>Export %n document</numerusform>
@@ -36,7 +36,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1354"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1523"/>
         <source>Exported %n document(s) to %1</source>
         <translation>
             <numerusform>Exported %n document to %1</numerusform>
@@ -47,11 +47,62 @@
 <context>
     <name>QueueModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/gui/queue.py" line="210"/>
+        <location filename="../../desktop/gui/queue.py" line="235"/>
         <source>%n field(s) need attention</source>
         <translation>
             <numerusform>%n field needs attention</numerusform>
             <numerusform>%n fields need attention</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>VendorsDialog</name>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/vendors.py" line="151"/>
+        <source>%n vendor(s)</source>
+        <translation>
+            <numerusform>%n vendor</numerusform>
+            <numerusform>%n vendors</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/vendors.py" line="233"/>
+        <source>%n vendor(s) merged</source>
+        <translation>
+            <numerusform>%n vendor merged</numerusform>
+            <numerusform>%n vendors merged</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/vendors.py" line="252"/>
+        <source>%n vendor(s) deleted</source>
+        <translation>
+            <numerusform>%n vendor deleted</numerusform>
+            <numerusform>%n vendors deleted</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/vendors.py" line="260"/>
+        <source>Forget %n vendor(s) and what their documents taught? The documents themselves stay.</source>
+        <translation>
+            <numerusform>Forget this vendor and what its documents taught? The documents themselves stay.</numerusform>
+            <numerusform>Forget these %n vendors and what their documents taught? The documents themselves stay.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/vendors.py" line="272"/>
+        <source>%n vendor(s) written to %1</source>
+        <translation>
+            <numerusform>%n vendor written to %1</numerusform>
+            <numerusform>%n vendors written to %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/vendors.py" line="287"/>
+        <source>%n document(s) learned from %1</source>
+        <translation>
+            <numerusform>%n document learned from %1</numerusform>
+            <numerusform>%n documents learned from %1</numerusform>
         </translation>
     </message>
 </context>

@@ -2,9 +2,57 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>DuplicateBanner</name>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="323"/>
+        <source>Keep both</source>
+        <translation>两张都保留</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="325"/>
+        <source>It is a different document: keep it and stop marking it</source>
+        <translation>这是另一张单据：保留它，不再标记</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="328"/>
+        <source>Drop this one</source>
+        <translation>删除这一张</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="330"/>
+        <source>It was already claimed: remove this copy from the queue (the file stays)</source>
+        <translation>已经报销过：把这一份从队列中移除（文件本身保留）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="347"/>
+        <source>the same file</source>
+        <translation>同一个文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="348"/>
+        <source>the same vendor and invoice number</source>
+        <translation>同一商家、同一发票号码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="349"/>
+        <source>the same vendor, date and total</source>
+        <translation>同一商家、同一日期和金额</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="350"/>
+        <source>the same vendor and the same figures printed</source>
+        <translation>同一商家、印着同样的数字</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="352"/>
+        <source>Possible duplicate of %1: %2.</source>
+        <translation>可能与 %1 重复：%2。</translation>
+    </message>
+</context>
+<context>
     <name>FieldEdit</name>
     <message>
-        <location filename="../../desktop/gui/form.py" line="75"/>
+        <location filename="../../desktop/gui/form.py" line="77"/>
         <source>Pick a date</source>
         <translation>选择日期</translation>
     </message>
@@ -12,19 +60,19 @@
 <context>
     <name>FieldForm</name>
     <message>
-        <location filename="../../desktop/gui/form.py" line="264"/>
+        <location filename="../../desktop/gui/form.py" line="282"/>
         <source>Drop receipts and invoices here, or use File ▸ Open.</source>
         <translation>将收据和发票拖放到此处，或使用“文件 ▸ 打开”。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="285"/>
+        <location filename="../../desktop/gui/form.py" line="303"/>
         <source>This file could not be read:
 %1</source>
         <translation>无法读取此文件：
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="290"/>
+        <location filename="../../desktop/gui/form.py" line="308"/>
         <source>Unknown document type %1</source>
         <translation>未知单据类型 %1</translation>
     </message>
@@ -32,109 +80,129 @@
 <context>
     <name>FieldRow</name>
     <message>
-        <location filename="../../desktop/gui/form.py" line="164"/>
+        <location filename="../../desktop/gui/form.py" line="168"/>
         <source>As printed: %1</source>
         <translation>原文：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="166"/>
+        <location filename="../../desktop/gui/form.py" line="170"/>
         <source>Confidence: %1</source>
         <translation>置信度：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="179"/>
+        <location filename="../../desktop/gui/form.py" line="183"/>
         <source>empty</source>
         <translation>空</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="180"/>
+        <location filename="../../desktop/gui/form.py" line="184"/>
         <source>Not found on the page, and this document needs it: type it in</source>
         <translation>页面上未找到，但此单据需要该项：请手动填写</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="197"/>
+        <location filename="../../desktop/gui/form.py" line="202"/>
         <source>you</source>
         <translation>手填</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="200"/>
-        <location filename="../../desktop/gui/form.py" line="201"/>
+        <location filename="../../desktop/gui/form.py" line="206"/>
+        <source>From the vendor memory: %1 taught it (vendor %2 recognised, %3 sure)</source>
+        <translation>来自商家记忆：由 %1 学到（识别为商家 %2，把握 %3）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="207"/>
+        <source>an earlier document</source>
+        <translation>之前的一张单据</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="209"/>
+        <source>memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="212"/>
+        <source>Found where %1 had it (vendor memory)</source>
+        <translation>在 %1 上的同一位置找到（商家记忆）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="218"/>
+        <location filename="../../desktop/gui/form.py" line="219"/>
         <source>QR</source>
         <translation>二维码</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="200"/>
+        <location filename="../../desktop/gui/form.py" line="218"/>
         <source>From the invoice&apos;s QR code (it matches the printed value)</source>
         <translation>来自发票二维码（与票面一致）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="201"/>
+        <location filename="../../desktop/gui/form.py" line="219"/>
         <source>From the invoice&apos;s QR code</source>
         <translation>来自发票二维码</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="204"/>
-        <location filename="../../desktop/gui/form.py" line="205"/>
+        <location filename="../../desktop/gui/form.py" line="222"/>
+        <location filename="../../desktop/gui/form.py" line="223"/>
         <source>e-invoice XML</source>
         <translation>电子发票 XML</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="204"/>
+        <location filename="../../desktop/gui/form.py" line="222"/>
         <source>From the e-invoice&apos;s own data (XML); the page shows the same value</source>
         <translation>取自电子发票自带的数据（XML），页面上的值与之相同</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="205"/>
+        <location filename="../../desktop/gui/form.py" line="223"/>
         <source>From the e-invoice&apos;s own data (XML)</source>
         <translation>取自电子发票自带的数据（XML）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="207"/>
+        <location filename="../../desktop/gui/form.py" line="225"/>
         <source>OFD text</source>
         <translation>OFD 文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="207"/>
+        <location filename="../../desktop/gui/form.py" line="225"/>
         <source>From the text of the OFD file&apos;s page (no OCR needed)</source>
         <translation>取自 OFD 文件页面中的文字（无需 OCR）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="209"/>
+        <location filename="../../desktop/gui/form.py" line="227"/>
         <source>From the PDF&apos;s text layer (no OCR needed)</source>
         <translation>来自 PDF 文本层（无需 OCR）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="209"/>
+        <location filename="../../desktop/gui/form.py" line="227"/>
         <source>PDF text</source>
         <translation>PDF 文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="211"/>
+        <location filename="../../desktop/gui/form.py" line="229"/>
         <source>AI</source>
         <translation>AI</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="211"/>
+        <location filename="../../desktop/gui/form.py" line="229"/>
         <source>Read by the HunyuanOCR model</source>
         <translation>由 HunyuanOCR 模型读取</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="212"/>
+        <location filename="../../desktop/gui/form.py" line="230"/>
         <source>OCR</source>
         <translation>OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="212"/>
+        <location filename="../../desktop/gui/form.py" line="230"/>
         <source>Read by OCR from the page image</source>
         <translation>由 OCR 从页面图像识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="197"/>
+        <location filename="../../desktop/gui/form.py" line="202"/>
         <source>Entered by you</source>
         <translation>由您填写</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="184"/>
+        <location filename="../../desktop/gui/form.py" line="188"/>
         <source>Not found on the page</source>
         <translation>页面上未找到</translation>
     </message>
@@ -142,785 +210,810 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="0"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="434"/>
         <source>&amp;Split document at this page</source>
         <translation>在此页拆分单据(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="0"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="435"/>
         <source>Make the page shown the first page of a new document</source>
         <translation>将当前显示的页作为新单据的第一页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="0"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="436"/>
         <source>&amp;Merge with next document</source>
         <translation>与下一份单据合并(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="0"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="437"/>
         <source>Join the next document of the same file to this one</source>
         <translation>把同一文件中的下一份单据并入本单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="0"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="585"/>
         <source>Session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="0"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1315"/>
         <source>Split document</source>
         <translation>拆分单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="0"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1341"/>
         <source>Merge documents</source>
         <translation>合并单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="161"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="170"/>
         <source>not started</source>
         <translation>未启动</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="244"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="261"/>
         <source>Page</source>
         <translation>页面</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="276"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="293"/>
         <source>&amp;Type:</source>
         <translation>类型(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="280"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="1014"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="1253"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="297"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1075"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1359"/>
         <source>Mark reviewed</source>
         <translation>标记为已审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="282"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="299"/>
         <source>Mark this document reviewed and go to the next one (Ctrl+Enter)</source>
         <translation>将此单据标记为已审核并转到下一张（Ctrl+Enter）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="301"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="323"/>
         <source>Fields</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="302"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="324"/>
         <source>Page text</source>
         <translation>页面文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="306"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="329"/>
         <source>Task output</source>
         <translation>任务输出</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="320"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="343"/>
         <source>OCR engine not started</source>
         <translation>OCR 引擎未启动</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="323"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="346"/>
         <source>%v of %m files</source>
         <translation>%v / %m 个文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="333"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="381"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="356"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="404"/>
         <source>Stop reading after the current page</source>
         <translation>读完当前页后停止</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="353"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="376"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="354"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="377"/>
         <source>Add receipts and invoices to the queue</source>
         <translation>将收据和发票加入队列</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="355"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="378"/>
         <source>&amp;Paste image</source>
         <translation>粘贴图片(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="356"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="379"/>
         <source>Add the image on the clipboard to the queue</source>
         <translation>将剪贴板中的图片加入队列</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="357"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="380"/>
         <source>&amp;Export reviewed…</source>
         <translation>导出已审核(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="358"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="381"/>
         <source>Save the reviewed documents as Excel, JSON or CSV</source>
         <translation>将已审核的单据保存为 Excel、JSON 或 CSV</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="359"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="382"/>
         <source>Export &amp;all…</source>
         <translation>全部导出(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="360"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="383"/>
         <source>Export &amp;selected…</source>
         <translation>导出所选(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="361"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="384"/>
         <source>&amp;Remove from queue</source>
         <translation>从队列中移除(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="365"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="388"/>
         <source>Read &amp;queued files</source>
         <translation>读取排队的文件(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="366"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="389"/>
         <source>Read every file still waiting in the queue</source>
         <translation>读取队列中所有等待的文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="367"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="390"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="368"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="391"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="370"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="393"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="376"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="399"/>
         <source>Mark &amp;reviewed</source>
         <translation>标记为已审核(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="378"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="401"/>
         <source>Mark this document reviewed and go to the next one that needs review</source>
         <translation>将此单据标记为已审核并转到下一张待审核单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="379"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="402"/>
         <source>&amp;Next needing review</source>
         <translation>下一张待审核(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="380"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="403"/>
         <source>&amp;Cancel reading</source>
         <translation>取消读取(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="384"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="407"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="386"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="409"/>
+        <source>&amp;Vendors…</source>
+        <translation>商家(&amp;V)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="410"/>
+        <source>What Shoebox learned about your vendors: rename, merge, edit, share</source>
+        <translation>Shoebox 学到的商家信息：重命名、合并、编辑、共享</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="412"/>
         <source>&amp;About Shoebox</source>
         <translation>关于 Shoebox(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="388"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="414"/>
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="391"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="417"/>
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="392"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="418"/>
         <source>Next page</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="393"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="419"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="394"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="420"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="396"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="422"/>
         <source>&amp;Actual pixels (100%)</source>
         <translation>实际像素 (100%)(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="397"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="423"/>
         <source>Fit &amp;width</source>
         <translation>适合宽度(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="398"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="424"/>
         <source>Fit &amp;page</source>
         <translation>适合页面(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="399"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="425"/>
         <source>Show recognised &amp;lines</source>
         <translation>显示识别的文字行(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="400"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="426"/>
         <source>Outline the recognised lines on the page</source>
         <translation>在页面上框出识别的文字行</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="403"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="429"/>
         <source>Rotate left and read again</source>
         <translation>向左旋转并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="404"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="430"/>
         <source>Turn this page 90° anticlockwise and read it again</source>
         <translation>将此页逆时针旋转 90° 并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="405"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="431"/>
         <source>Rotate right and read again</source>
         <translation>向右旋转并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="406"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="432"/>
         <source>Turn this page 90° clockwise and read it again</source>
         <translation>将此页顺时针旋转 90° 并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="411"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="442"/>
         <source>Convert the whole document to Markdown (tables as HTML)</source>
         <translation>将整个文档转换为 Markdown（表格为 HTML）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="412"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="443"/>
         <source>Extract the tables as HTML (exported as an extra Excel sheet)</source>
         <translation>将表格提取为 HTML（导出时成为额外的 Excel 工作表）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="413"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="444"/>
         <source>Translate the text of the document into English</source>
         <translation>将文档文字翻译成英文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="414"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="445"/>
         <source>Translate the text of the document into Chinese</source>
         <translation>将文档文字翻译成中文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="417"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="448"/>
         <source>Convert to &amp;Markdown</source>
         <translation>转换为 &amp;Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="418"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="449"/>
         <source>Extract &amp;tables (HTML)</source>
         <translation>提取表格(&amp;T)（HTML）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="419"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="450"/>
         <source>Translate to &amp;English</source>
         <translation>翻译成英文(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="420"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="451"/>
         <source>Translate to &amp;Chinese</source>
         <translation>翻译成中文(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="427"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="458"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="429"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="460"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="437"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="468"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="443"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="476"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="452"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="485"/>
         <source>&amp;Document</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="455"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="490"/>
         <source>&amp;Settings</source>
         <translation>设置(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="457"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="492"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="459"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="494"/>
         <source>System language</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="466"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="501"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="469"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="504"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="478"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="513"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="478"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="647"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="513"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="695"/>
         <source>Paste</source>
         <translation>粘贴</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="479"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="1315"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="514"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1494"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="479"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="1052"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="514"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1114"/>
         <source>Reviewed</source>
         <translation>已审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="480"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="515"/>
         <source>Next</source>
         <translation>下一张</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="480"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="515"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="481"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="516"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="484"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="519"/>
         <source>Document tasks</source>
         <translation>文档任务</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="489"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="524"/>
         <source>Markdown</source>
         <translation>Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="489"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="524"/>
         <source>Tables</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="490"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="525"/>
         <source>English</source>
         <translation>英文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="490"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="525"/>
         <source>Chinese</source>
         <translation>中文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="569"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="611"/>
         <source>No documents found in %1</source>
         <translation>在 %1 中未找到单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="601"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="646"/>
         <source>Settings could not be saved: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="611"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="656"/>
         <source>No recent files</source>
         <translation>没有最近的文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="618"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="663"/>
         <source>Open documents</source>
         <translation>打开单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="619"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="664"/>
         <source>Documents (%1)</source>
         <translation>单据 (%1)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="619"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="664"/>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="637"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="682"/>
         <source>The clipboard holds no image or file.</source>
         <translation>剪贴板中没有图片或文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="647"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="695"/>
         <source>The image could not be saved to %1.</source>
         <translation>无法将图片保存到 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="690"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="1228"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="738"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1293"/>
         <source>Reading is not available in this installation (%1)</source>
         <translation>此安装无法读取单据（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="709"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="760"/>
         <source>Cancelling after the current page…</source>
         <translation>读完当前页后取消…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="733"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="784"/>
         <source>Waiting for the OCR engine to start…</source>
         <translation>正在等待 OCR 引擎启动…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="734"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="764"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="785"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="815"/>
         <source>Needs the HunyuanOCR engine on a GPU; see Settings.</source>
         <translation>需要在 GPU 上运行的 HunyuanOCR 引擎；请参阅“设置”。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="736"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="787"/>
         <source>Select a document that has been read first.</source>
         <translation>请先选择一个已识别的文档。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="738"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="789"/>
         <source>This document is being read; wait until it is done.</source>
         <translation>正在识别此文档，请等待完成。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="748"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="799"/>
         <source>Convert to Markdown</source>
         <translation>转换为 Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="749"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="800"/>
         <source>Extract tables</source>
         <translation>提取表格</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="750"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="801"/>
         <source>Translate to English</source>
         <translation>翻译成英文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="751"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="802"/>
         <source>Translate to Chinese</source>
         <translation>翻译成中文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="799"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="850"/>
         <source>%1 done: %2</source>
         <translation>%1 完成：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="806"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="857"/>
         <source>%1 failed: %2</source>
         <translation>%1 失败：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="817"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="868"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="817"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="868"/>
         <source>Loading the OCR engine…</source>
         <translation>正在加载 OCR 引擎…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="819"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="870"/>
         <source>%1 ready</source>
         <translation>%1 已就绪</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="824"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="875"/>
         <source>slow on the CPU</source>
         <translation>在 CPU 上较慢</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="843"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="895"/>
         <source>reading…</source>
         <translation>读取中…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="846"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="898"/>
         <source>page %1 of %2</source>
         <translation>第 %1 / %2 页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="856"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="911"/>
         <source>Nothing was read from this file.</source>
         <translation>未从此文件读取到内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="867"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="923"/>
         <source>Rotate and read again</source>
         <translation>旋转并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="873"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="930"/>
         <source>Reading again failed: %1</source>
         <translation>重新识别失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="881"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="883"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="938"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="940"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="895"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="954"/>
         <source>Reading finished.</source>
         <translation>读取完成。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="930"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="989"/>
         <source>The page could not be shown: %1</source>
         <translation>无法显示此页：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="980"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1041"/>
         <source>No document</source>
         <translation>没有单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="983"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1044"/>
         <source>Drop receipts, invoices or whole folders here, or use File ▸ Open (Ctrl+O).</source>
         <translation>将收据、发票或整个文件夹拖放到此处，或使用“文件 ▸ 打开”（Ctrl+O）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="984"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1045"/>
         <source>Drop files here</source>
         <translation>将文件拖放到此处</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="991"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1052"/>
         <source>Waiting to be read…</source>
         <translation>等待读取…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="991"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1052"/>
         <source>Reading…</source>
         <translation>读取中…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1002"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1063"/>
         <source>This file could not be read:
 %1</source>
         <translation>无法读取此文件：
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1007"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1068"/>
         <source>Reading failed: %1</source>
         <translation>读取失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1014"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1075"/>
         <source>Reviewed ✓</source>
         <translation>已审核 ✓</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1048"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1110"/>
         <source>%n field(s) to check</source>
         <translation>
             <numerusform>%n 个字段需要检查</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1050"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1112"/>
         <source>Every field checks out</source>
         <translation>所有字段均通过检查</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1056"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1118"/>
         <source>(+%n more)</source>
         <translation>
             <numerusform>（另有 %n 条）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1071"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1135"/>
         <source>Page %1 of %2</source>
         <translation>第 %1 / %2 页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1135"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1199"/>
         <source>Click a field in the form first, then a line on the page to copy its text into it.</source>
         <translation>先点击表单中的字段，再点击页面上的文字行，即可将文字填入该字段。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1140"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1204"/>
         <source>Put “%1” into %2</source>
         <translation>将“%1”填入 %2</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1143"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1207"/>
         <source>Copy text</source>
         <translation>复制文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1187"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1251"/>
         <source>Edit %1</source>
         <translation>编辑 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1211"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1276"/>
         <source>Change type</source>
         <translation>更改类型</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1211"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1276"/>
         <source>The fields could not be read again: %1</source>
         <translation>无法重新提取字段：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1216"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1281"/>
         <source>Change document type</source>
         <translation>更改单据类型</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1227"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1292"/>
         <source>Read again</source>
         <translation>重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1231"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1296"/>
         <source>reading page %1 again…</source>
         <translation>正在重新识别第 %1 页…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1253"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1359"/>
         <source>Mark as needing review</source>
         <translation>标记为待审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1274"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1381"/>
         <source>No document needs review.</source>
         <translation>没有待审核的单据。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1284"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1391"/>
         <source>Remove from queue</source>
         <translation>从队列中移除</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1285"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1392"/>
         <source>%n of the documents have your edits or are reviewed. Remove them anyway? (The files themselves are not touched.)</source>
         <translation>
             <numerusform>其中 %n 张单据含有您的修改或已审核。仍要移除吗？（文件本身不会被改动。）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1316"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1412"/>
+        <source>The vendor memory cannot be used: %1</source>
+        <translation>无法使用商家记忆：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="1441"/>
+        <source>%1 is no longer in the queue (it was confirmed earlier)</source>
+        <translation>%1 已不在队列中（之前已确认）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="1452"/>
+        <source>Keep both</source>
+        <translation>两张都保留</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="1495"/>
         <source>No document is marked reviewed yet (Ctrl+Enter marks one).</source>
         <translation>还没有已审核的单据（按 Ctrl+Enter 标记）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1317"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1496"/>
         <source>Select documents in the queue first.</source>
         <translation>请先在队列中选择单据。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1318"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1497"/>
         <source>Nothing has been read yet.</source>
         <translation>尚未读取任何单据。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1323"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1502"/>
         <source>Export %n document(s)</source>
         <translation>
             <numerusform>导出 %n 张单据</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1324"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1503"/>
         <source>Excel workbook (*.xlsx)</source>
         <translation>Excel 工作簿 (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1324"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1503"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1324"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1503"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1348"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1527"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1349"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1528"/>
         <source>%1 could not be written:
 %2</source>
         <translation>无法写入 %1：
 %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1354"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1533"/>
         <source>Exported %n document(s) to %1</source>
         <translation>
             <numerusform>已将 %n 张单据导出到 %1</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1372"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1551"/>
         <source>Restarting the OCR engine…</source>
         <translation>正在重新启动 OCR 引擎…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1385"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1564"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1386"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1565"/>
         <source>The new language is used the next time Shoebox starts.</source>
         <translation>新语言将在下次启动 Shoebox 时生效。</translation>
     </message>
@@ -928,95 +1021,108 @@
 <context>
     <name>Notes</name>
     <message>
-        <location filename="../../desktop/gui/notes.py" line="43"/>
-        <source>Page %1 was turned %2° to read it upright</source>
-        <translation>第 %1 页已旋转 %2° 以便正向识别</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/notes.py" line="46"/>
-        <source>Page %1: could not tell which way up it is; read as scanned</source>
-        <translation>第 %1 页：无法判断方向，按扫描方向识别</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/notes.py" line="49"/>
-        <source>Page %1: no text found (blank, or the print is too faint)</source>
-        <translation>第 %1 页：未找到文字（空白页，或字迹太淡）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/notes.py" line="52"/>
-        <source>Page %1 could not be read: %2</source>
-        <translation>第 %1 页无法识别：%2</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/notes.py" line="55"/>
+        <location filename="../../desktop/gui/notes.py" line="32"/>
         <source>Page %1: %2</source>
         <translation>第 %1 页：%2</translation>
     </message>
+</context>
+<context>
+    <name>ProfileEditor</name>
     <message>
-        <location filename="../../desktop/gui/notes.py" line="61"/>
-        <source>The AI model gave no fields; they were read from the page text instead</source>
-        <translation>AI 模型未返回字段，已改为从页面文字中读取</translation>
+        <location filename="../../desktop/gui/vendors.py" line="45"/>
+        <source>Edit vendor</source>
+        <translation>编辑商家</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/notes.py" line="64"/>
-        <source>The AI model could not read the fields of page %1 (%2); they were read from the page text instead</source>
-        <translation>AI 模型无法读取第 %1 页的字段（%2），已改为从页面文字中读取</translation>
+        <location filename="../../desktop/gui/vendors.py" line="48"/>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="48"/>
+        <source>&amp;Address:</source>
+        <translation>地址(&amp;A)：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="49"/>
+        <source>&amp;Tax ID:</source>
+        <translation>税号(&amp;T)：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="49"/>
+        <source>&amp;Currency:</source>
+        <translation>币种(&amp;C)：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="57"/>
+        <source>(as detected)</source>
+        <translation>（按识别结果）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="62"/>
+        <source>Document &amp;type:</source>
+        <translation>单据类型(&amp;T)：</translation>
     </message>
 </context>
 <context>
     <name>QueueModel</name>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="143"/>
+        <location filename="../../desktop/gui/queue.py" line="169"/>
         <source>Document</source>
         <translation>单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="143"/>
+        <location filename="../../desktop/gui/queue.py" line="169"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="143"/>
+        <location filename="../../desktop/gui/queue.py" line="169"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="143"/>
+        <location filename="../../desktop/gui/queue.py" line="169"/>
         <source>Check</source>
         <translation>待查</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="145"/>
+        <location filename="../../desktop/gui/queue.py" line="171"/>
         <source>Fields that need attention (problems or low confidence)</source>
         <translation>需要注意的字段（有问题或置信度低）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="151"/>
+        <location filename="../../desktop/gui/queue.py" line="177"/>
         <source>Queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="153"/>
+        <location filename="../../desktop/gui/queue.py" line="179"/>
         <source>Reading</source>
         <translation>读取中</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="159"/>
+        <location filename="../../desktop/gui/queue.py" line="182"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="162"/>
+        <location filename="../../desktop/gui/queue.py" line="185"/>
+        <source>possible duplicate</source>
+        <translation>可能重复</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/queue.py" line="187"/>
         <source>Reviewed</source>
         <translation>已审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="163"/>
+        <location filename="../../desktop/gui/queue.py" line="188"/>
         <source>Needs review</source>
         <translation>待审核</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/queue.py" line="210"/>
+        <location filename="../../desktop/gui/queue.py" line="235"/>
         <source>%n field(s) need attention</source>
         <translation>
             <numerusform>%n 个字段需要注意</numerusform>
@@ -1026,17 +1132,17 @@
 <context>
     <name>ReadWorker</name>
     <message>
-        <location filename="../../desktop/gui/worker.py" line="129"/>
+        <location filename="../../desktop/gui/worker.py" line="131"/>
         <source>The OCR engine could not start: %1</source>
         <translation>OCR 引擎无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/worker.py" line="208"/>
+        <location filename="../../desktop/gui/worker.py" line="210"/>
         <source>Reading page %1 again</source>
         <translation>正在重新识别第 %1 页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/worker.py" line="241"/>
+        <location filename="../../desktop/gui/worker.py" line="243"/>
         <source>HunyuanOCR is running on the CPU: expect minutes per page. Choose PP-OCR in Settings for fast reading on this computer.</source>
         <translation>HunyuanOCR 正在 CPU 上运行：每页需要数分钟。如需在这台电脑上快速识别，请在设置中选择 PP-OCR。</translation>
     </message>
@@ -1137,101 +1243,268 @@
 <context>
     <name>TaskOutputPanel</name>
     <message>
-        <location filename="../../desktop/gui/taskview.py" line="119"/>
+        <location filename="../../desktop/gui/taskview.py" line="121"/>
         <source>Source</source>
         <translation>源代码</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/taskview.py" line="120"/>
+        <location filename="../../desktop/gui/taskview.py" line="122"/>
         <source>Show the Markdown or HTML as written instead of formatted</source>
         <translation>显示 Markdown 或 HTML 原文，而不是排版后的效果</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/taskview.py" line="122"/>
+        <location filename="../../desktop/gui/taskview.py" line="124"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/taskview.py" line="124"/>
+        <location filename="../../desktop/gui/taskview.py" line="126"/>
         <source>Copy the output (Markdown or HTML as written) to the clipboard</source>
         <translation>将输出（Markdown 或 HTML 原文）复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/taskview.py" line="126"/>
+        <location filename="../../desktop/gui/taskview.py" line="128"/>
         <source>Save as…</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/taskview.py" line="147"/>
+        <location filename="../../desktop/gui/taskview.py" line="149"/>
         <source>Markdown</source>
         <translation>Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/taskview.py" line="148"/>
+        <location filename="../../desktop/gui/taskview.py" line="150"/>
         <source>Tables (HTML)</source>
         <translation>表格（HTML）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/taskview.py" line="149"/>
+        <location filename="../../desktop/gui/taskview.py" line="151"/>
         <source>English translation</source>
         <translation>英文译文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/taskview.py" line="150"/>
+        <location filename="../../desktop/gui/taskview.py" line="152"/>
         <source>Chinese translation</source>
         <translation>中文译文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/taskview.py" line="194"/>
+        <location filename="../../desktop/gui/taskview.py" line="196"/>
         <source>No task output yet. The Document menu converts a document to Markdown, extracts its tables as HTML or translates it (with the HunyuanOCR engine on a GPU).</source>
         <translation>尚无任务输出。“文档”菜单可将文档转换为 Markdown、将表格提取为 HTML 或翻译文档（需要在 GPU 上运行的 HunyuanOCR 引擎）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/taskview.py" line="200"/>
+        <location filename="../../desktop/gui/taskview.py" line="203"/>
         <source>Not every page could be processed: %1</source>
         <translation>部分页面未能处理：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/taskview.py" line="213"/>
+        <location filename="../../desktop/gui/taskview.py" line="216"/>
         <source>Copied to the clipboard.</source>
         <translation>已复制到剪贴板。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/taskview.py" line="226"/>
+        <location filename="../../desktop/gui/taskview.py" line="229"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/taskview.py" line="226"/>
+        <location filename="../../desktop/gui/taskview.py" line="229"/>
         <source>HTML (*.html)</source>
         <translation>HTML (*.html)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/taskview.py" line="226"/>
+        <location filename="../../desktop/gui/taskview.py" line="229"/>
         <source>Text (*.txt)</source>
         <translation>文本 (*.txt)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/taskview.py" line="228"/>
+        <location filename="../../desktop/gui/taskview.py" line="231"/>
         <source>Save task output</source>
         <translation>保存任务输出</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/taskview.py" line="251"/>
+        <location filename="../../desktop/gui/taskview.py" line="254"/>
         <source>Save failed</source>
         <translation>保存失败</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/taskview.py" line="252"/>
+        <location filename="../../desktop/gui/taskview.py" line="255"/>
         <source>%1 could not be written:
 %2</source>
         <translation>无法写入 %1：
 %2</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/taskview.py" line="254"/>
+        <location filename="../../desktop/gui/taskview.py" line="257"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
+    </message>
+</context>
+<context>
+    <name>VendorsDialog</name>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="89"/>
+        <location filename="../../desktop/gui/vendors.py" line="181"/>
+        <source>Vendors</source>
+        <translation>商家</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="93"/>
+        <source>What Shoebox learned from the documents you confirmed. A vendor&apos;s values fill in later documents from the same vendor; everything stays on this computer.</source>
+        <translation>Shoebox 从您确认过的单据中学到的内容。同一商家以后的单据会自动填入这些值；所有数据都只保存在这台电脑上。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="99"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="99"/>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="99"/>
+        <source>Documents</source>
+        <translation>单据数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="100"/>
+        <source>Last seen</source>
+        <translation>最近一次</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="112"/>
+        <source>&amp;Rename…</source>
+        <translation>重命名(&amp;R)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="113"/>
+        <source>&amp;Edit…</source>
+        <translation>编辑(&amp;E)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="114"/>
+        <source>&amp;Merge</source>
+        <translation>合并(&amp;M)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="115"/>
+        <source>&amp;Delete…</source>
+        <translation>删除(&amp;D)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="117"/>
+        <source>&amp;Import…</source>
+        <translation>导入(&amp;I)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="118"/>
+        <source>E&amp;xport…</source>
+        <translation>导出(&amp;X)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="119"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/vendors.py" line="151"/>
+        <source>%n vendor(s)</source>
+        <translation>
+            <numerusform>%n 个商家</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="190"/>
+        <source>Renamed to %1</source>
+        <translation>已重命名为 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="198"/>
+        <source>Rename vendor</source>
+        <translation>重命名商家</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="198"/>
+        <source>Vendor name:</source>
+        <translation>商家名称：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="208"/>
+        <source>Vendor saved</source>
+        <translation>商家已保存</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/vendors.py" line="233"/>
+        <source>%n vendor(s) merged</source>
+        <translation>
+            <numerusform>已合并 %n 个商家</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="241"/>
+        <source>Merge vendors</source>
+        <translation>合并商家</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="242"/>
+        <source>These vendors become one. Keep the name:</source>
+        <translation>这些商家将合并为一个。保留名称：</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/vendors.py" line="252"/>
+        <source>%n vendor(s) deleted</source>
+        <translation>
+            <numerusform>已删除 %n 个商家</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="259"/>
+        <source>Delete vendors</source>
+        <translation>删除商家</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/vendors.py" line="260"/>
+        <source>Forget %n vendor(s) and what their documents taught? The documents themselves stay.</source>
+        <translation>
+            <numerusform>忘记这 %n 个商家以及从其单据学到的内容？单据本身保留。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="269"/>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/vendors.py" line="272"/>
+        <source>%n vendor(s) written to %1</source>
+        <translation>
+            <numerusform>已将 %n 个商家写入 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="276"/>
+        <source>Export vendors</source>
+        <translation>导出商家</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="277"/>
+        <location filename="../../desktop/gui/vendors.py" line="291"/>
+        <source>Vendor list (*.json)</source>
+        <translation>商家列表 (*.json)</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/vendors.py" line="287"/>
+        <source>%n document(s) learned from %1</source>
+        <translation>
+            <numerusform>从 %1 学到了 %n 张单据</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="291"/>
+        <source>Import vendors</source>
+        <translation>导入商家</translation>
     </message>
 </context>
 <context>

@@ -28,7 +28,8 @@ class EInvoice:
             decimals, at least two; dates ISO 8601; currency ISO 4217); only the fields the data carries.
         line_items: invoice lines: ``description``, ``quantity``, ``unit_code``, ``unit_price``,
             ``amount`` (line net total), ``tax_rate``, ``tax``, ``line_id``, ``parent_line_id`` (keys only
-            where known). Group sub-total lines of EXTENDED (``LineStatusReasonCode`` ``GROUP``, or lines
+            where known; Chinese lines also ``specification``, ``unit`` and ``tax_printed`` = ``"***"``
+            for a tax-exempt line whose tax is then ``"0.00"``). Group sub-total lines of EXTENDED (``LineStatusReasonCode`` ``GROUP``, or lines
             other lines name as parent) are not lines and are left out.
         tax_breakdown: one entry per VAT rate: ``category`` (UNCL 5305 code), ``rate`` (percent,
             e.g. ``"19"``, or ``"免税"``), ``basis`` and ``tax`` amounts.

@@ -160,23 +160,47 @@ def _address(text: str) -> str | None:
     return t if len(t) >= 4 and _CJK.search(t) else None
 
 
+def _side_by_side_x(layout: Layout) -> float | None:
+    """The x where the seller block starts on a 数电票 (fully digital invoice), whose 购买方信息 and
+    销售方信息 blocks stand side by side (GB/T 33190 OFD and PDF layouts of the national e-invoice
+    platform), or ``None`` on the older layout, where the seller block lies below the buyer's.
+
+    Rule: a line starting 销 (the vertical label 销售方信息, or its first character) at the height of a
+    line starting 购, to its right, on the same page."""
+    buyers = [ln for ln in layout.lines if ln.text.startswith("购")]
+    for s in layout.lines:
+        if not s.text.startswith("销"):
+            continue
+        for b in buyers:
+            if b.page == s.page and abs(b.cy - s.cy) < max(b.h, s.h) and s.x0 > b.x1 + 5 * max(b.h, 1.0):
+                return s.x0
+    return None
+
+
 def pick_parties(layout: Layout) -> dict[str, Candidate | None]:
-    """购买方 / 销售方 名称, 纳税人识别号 and the seller's 地址、电话."""
+    """购买方 / 销售方 名称, 纳税人识别号 and the seller's 地址、电话 (blocks one above the other, or side by
+    side on a 数电票: :func:`_side_by_side_x`)."""
     split = _split_y(layout)
     if split is None:
         split = layout.lines[0].page_height * 0.6 if layout.lines else 0.0
     cipher = _cipher_x(layout)
     buyer = lambda ln: ln.cy < split  # noqa: E731
     seller = lambda ln: ln.cy >= split  # noqa: E731
+    buyer_max, seller_max = cipher, cipher
+    side = _side_by_side_x(layout)
+    if side is not None:
+        buyer = lambda ln: ln.x0 < side  # noqa: E731
+        seller = lambda ln: ln.x0 >= side  # noqa: E731
+        buyer_max, seller_max = side, None
     name_label = re.compile(r"名\s*称\s*[:：]?|^称\s*[:：]|^[名称]$")
     id_label = re.compile(r"纳税人识别号\s*[:：]?|识别号\s*[:：]?")
     addr_label = re.compile(r"地\s*址\s*[、,，]?\s*电\s*话\s*[:：]?")
     return {
-        "buyer_name": _party_value(layout, name_label, buyer, _name, cipher),
-        "buyer_tax_id": _party_value(layout, id_label, buyer, _tax_id, cipher),
-        "vendor_name": _party_value(layout, name_label, seller, _name, cipher),
-        "vendor_tax_id": _party_value(layout, id_label, seller, _tax_id, cipher),
-        "vendor_address": _party_value(layout, addr_label, seller, _address, cipher),
+        "buyer_name": _party_value(layout, name_label, buyer, _name, buyer_max),
+        "buyer_tax_id": _party_value(layout, id_label, buyer, _tax_id, buyer_max),
+        "vendor_name": _party_value(layout, name_label, seller, _name, seller_max),
+        "vendor_tax_id": _party_value(layout, id_label, seller, _tax_id, seller_max),
+        "vendor_address": _party_value(layout, addr_label, seller, _address, seller_max),
     }
 
 

@@ -1,0 +1,384 @@
+"""Vendor memory and duplicates, replayed as a clerk would work through a pile.
+
+Memory replay (``../shared/samples/sroie_dev``, 200 receipts, 106 vendors): the receipts are taken in a
+fixed order (their file names, ``sroie_000`` first). For each one the fields are extracted from the
+recorded PP-OCR output, scored against the ground truth *without* the memory, then again after the
+pipeline's memory step (:func:`desktop.core.pipeline.apply_memory`); then the clerk "corrects" the
+document to the ground truth (vendor name, address, date, total) and marks it reviewed, and the memory
+learns it (:meth:`desktop.core.memory.VendorMemory.learn`). A vendor is *repeat* when an earlier
+receipt in the order has the same ground-truth ``company`` (so its first receipt counts as
+first-seen, and every later one was preceded by at least one correction). Reported per field: misses
+without and with the memory on first-seen and repeat vendors; documents where a field right without the
+memory became wrong with it; and the share of memory suggestions (fields the memory filled, corrected,
+flagged or located) whose value is wrong. Values are compared as in :mod:`benchmarks.scoring`.
+
+Duplicates (planted corpus, built in a temporary folder from sroie_dev): every receipt once (200
+distinct documents, among them three pairs from one vendor on one day with different totals:
+sroie_113/118, sroie_116/121, sroie_448/457), plus planted duplicates: the same file copied under
+another name, and re-scans (the image downscaled to 70 % and turned 90 degrees, saved again as JPEG;
+read with PP-OCR on the CPU, turned upright by the pipeline). Every document goes through
+:class:`desktop.core.duplicates.DuplicateChecker` in order, the memory applied and learning after each
+as above. Reported: planted duplicates marked (target: all) and distinct documents marked (target: none).
+
+OCR: the recorded output of PP-OCR (``{"pages": [PageResult dicts]}``, one JSON per image named
+``sroie_dev__<file>.json``) is read from ``--cache`` (default ``.cache/ocr`` in the repository, ignored
+by git); images without a recording are read once with the pipeline's PP-OCR engine and recorded there.
+
+Usage::
+
+    python -m benchmarks.bench_memory [--cache DIR] [--rescans N] [--no-write] [-v]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from benchmarks.scoring import SAMPLES, normalise_for_compare, same
+from desktop.core.duplicates import DuplicateChecker, content_hash
+from desktop.core.extraction import detect_document_type, extract_fields
+from desktop.core.extraction.dates import parse_date
+from desktop.core.memory import VendorMemory
+from desktop.core.model import Document, Field, PageResult
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = "sroie_dev"
+FIELDS = ("vendor_name", "vendor_address", "date", "total")
+NEAR_MISS = [("sroie_113", "sroie_118"), ("sroie_116", "sroie_121"), ("sroie_448", "sroie_457")]
+RECORD = REPO / ".cache" / "ocr"
+START = "<!-- bench_memory:start -->"
+END = "<!-- bench_memory:end -->"
+
+
+# -------------------------------------------------------------------------------------------- corpus
+
+
+def ground_truth(image: Path) -> dict[str, Any]:
+    """SROIE key fields of one receipt as canonical field values (date ISO, total normalised)."""
+    key = json.loads(image.with_suffix("").with_suffix(".key.json").read_text(encoding="utf-8"))
+    date, _problems = parse_date(key.get("date"), "DMY")
+    return {"vendor_name": key.get("company"), "vendor_address": key.get("address"),
+            "date": date or key.get("date"), "total": normalise_for_compare("total", key.get("total"))}
+
+
+def _engine() -> Any:
+    from desktop.core.engines.ppocr import PPOCREngine
+
+    return PPOCREngine()
+
+
+def read_pages(image: Path, caches: list[Path], engine_box: list[Any]) -> list[PageResult]:
+    """The recorded PP-OCR pages of ``image`` from the first of ``caches`` that has them (read now and
+    recorded in ``.cache/ocr`` when none has)."""
+    name = f"{CORPUS}__{image.name}.json"
+    for cache in caches:
+        if (cache / name).is_file():
+            return [PageResult.from_dict(p) for p in json.loads((cache / name).read_text(encoding="utf-8"))["pages"]]
+    return ocr_pages(image, engine_box, RECORD / name)
+
+
+def ocr_pages(image: Path, engine_box: list[Any], record: Path | None = None) -> list[PageResult]:
+    from desktop.core.pipeline import scan_file
+
+    if not engine_box:
+        engine_box.append(_engine())
+    docs = scan_file(image, engine_box[0])
+    pages = [p for d in docs for p in d.page_results]
+    if record is not None:
+        record.parent.mkdir(parents=True, exist_ok=True)
+        record.write_text(json.dumps({"engine": "ppocr", "source": f"{CORPUS}/{image.name}",
+                                      "pages": [p.to_dict() for p in pages]}, ensure_ascii=False), encoding="utf-8")
+    return pages
+
+
+def read_document(source: str, pages: list[PageResult]) -> Document:
+    """A document as the pipeline would build it from these pages (type detected, fields extracted)."""
+    doc_type = detect_document_type(pages)
+    doc = Document(source=source, document_type=doc_type, engine="ppocr", page_results=pages)
+    doc.fields = dict(extract_fields(pages, doc_type).fields)
+    digest = content_hash(source)
+    if digest:
+        doc.extras["content_hash"] = digest
+    return doc
+
+
+def _copy(doc: Document) -> Document:
+    return Document.from_dict(doc.to_dict())
+
+
+def correct(doc: Document, truth: dict[str, Any]) -> Document:
+    """The clerk's corrections: every ground-truth field set (kept as read when it was right), reviewed."""
+    out = _copy(doc)
+    for name, want in truth.items():
+        f = out.fields.get(name) or Field(name)
+        if not same(name, f.value, want):
+            f.value, f.raw, f.source, f.edited, f.confidence, f.problems = want, want, "user", True, 1.0, []
+            f.box, f.boxes, f.page = None, [], None
+            if name in ("total", "date"):
+                _click_fill(out, f, want)
+        out.fields[name] = f
+    out.reviewed = True
+    return out
+
+
+def _click_fill(doc: Document, f: Field, want: str) -> None:
+    """The clerk fills a total or date by clicking the line that shows it (so its box is known)."""
+    from desktop.core.extraction import normalise_field
+
+    for page in doc.page_results:
+        for line in reversed(page.lines):
+            value, _p = normalise_field(f.name, line.text)
+            if value is not None and same(f.name, value, want):
+                f.page, f.box, f.boxes = page.number, tuple(line.box), [tuple(line.box)]  # type: ignore[assignment]
+                f.raw = line.text
+                return
+
+
+# -------------------------------------------------------------------------------------------- replay
+
+
+def replay(images: list[Path], cache: list[Path], verbose: bool) -> dict[str, Any]:
+    from desktop.core.pipeline import ScanOptions, apply_memory
+
+    tmp = Path(tempfile.mkdtemp(prefix="shoebox-bench-memory-"))
+    engine_box: list[Any] = []
+    miss: dict[tuple[str, str, str], int] = defaultdict(int)  # (group, field, with|without) -> misses
+    count: dict[str, int] = defaultdict(int)
+    broke: dict[str, int] = defaultdict(int)
+    fixed: dict[str, int] = defaultdict(int)
+    suggestions = wrong_suggestions = 0
+    seen: set[str] = set()
+    confirmed: dict[tuple[str, str], set[str | None]] = defaultdict(set)  # (vendor, field) -> values taught
+    learnable: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # field -> [repeat docs, misses with memory]
+    started = time.perf_counter()
+    try:
+        with VendorMemory(tmp / "session.db") as memory:
+            options = ScanOptions(memory=memory)
+            for image in images:
+                truth = ground_truth(image)
+                company = normalise_for_compare("vendor_name", truth["vendor_name"]) or ""
+                group = "repeat" if company in seen else "first"
+                seen.add(company)
+                count[group] += 1
+                plain = read_document(str(image), read_pages(image, cache, engine_box))
+                helped = _copy(plain)
+                apply_memory(helped, options)
+                actions = (helped.extras.get("memory") or {}).get("fields", {})
+                for name in FIELDS:
+                    ok_plain = same(name, (plain.fields.get(name) or Field(name)).value, truth[name])
+                    ok_mem = same(name, (helped.fields.get(name) or Field(name)).value, truth[name])
+                    miss[(group, name, "without")] += not ok_plain
+                    miss[(group, name, "with")] += not ok_mem
+                    want = normalise_for_compare(name, truth[name])
+                    if group == "repeat" and want in confirmed[(company, name)]:
+                        learnable[name][0] += 1
+                        learnable[name][1] += not ok_mem
+                    confirmed[(company, name)].add(want)
+                    broke[name] += ok_plain and not ok_mem
+                    fixed[name] += ok_mem and not ok_plain
+                    if name in actions:
+                        suggestions += 1
+                        wrong_suggestions += not ok_mem
+                    if verbose and group == "repeat" and not ok_mem and name in ("vendor_name", "vendor_address"):
+                        print(f"  repeat miss {image.name} {name}: {(helped.fields.get(name) or Field(name)).value!r}, "
+                              f"truth {truth[name]!r}, {actions.get(name)}, {(helped.extras.get('memory') or {}).get('vendor')}")
+                    if verbose and ok_plain != ok_mem:
+                        print(f"  {image.name} {name}: {'broke' if ok_plain else 'fixed'} "
+                              f"({(plain.fields.get(name) or Field(name)).value!r} -> "
+                              f"{(helped.fields.get(name) or Field(name)).value!r}, truth {truth[name]!r}, "
+                              f"{actions.get(name)})")
+                memory.learn(correct(helped, truth))
+            profiles = len(memory.profiles())
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return {"miss": dict(miss), "count": dict(count), "learnable": {k: list(v) for k, v in learnable.items()},
+            "broke": dict(broke), "fixed": dict(fixed),
+            "suggestions": suggestions, "wrong_suggestions": wrong_suggestions, "documents": len(images),
+            "profiles": profiles, "seconds": time.perf_counter() - started}
+
+
+# -------------------------------------------------------------------------------------------- duplicates
+
+
+def _rescan(src: Path, dst: Path) -> None:
+    from PIL import Image, ImageOps
+
+    with Image.open(src) as im:
+        im = ImageOps.exif_transpose(im).convert("RGB")
+        im = im.resize((max(1, int(im.width * 0.7)), max(1, int(im.height * 0.7))), Image.LANCZOS)
+        im.rotate(-90, expand=True).save(dst, quality=85)
+
+
+def duplicates(images: list[Path], cache: list[Path], rescans: int) -> dict[str, Any]:
+    """Plant duplicates among the corpus and count what the checker marks."""
+    from desktop.core.pipeline import ScanOptions, apply_memory
+
+    tmp = Path(tempfile.mkdtemp(prefix="shoebox-bench-dups-"))
+    engine_box: list[Any] = []
+    try:
+        # planted: every 25th receipt copied; re-scans of receipts spread through the pile
+        copies = images[5::25]
+        rescanned = [img for img in images[12::17] if img.stat().st_size < 2_000_000][:rescans]
+        order: list[tuple[Path, bool, str]] = [(img, False, "original") for img in images]
+        for img in copies:
+            dst = tmp / f"copy_of_{img.name}"
+            shutil.copyfile(img, dst)
+            order.append((dst, True, "same file"))
+        for img in rescanned:
+            dst = tmp / f"rescan_of_{img.name}"
+            _rescan(img, dst)
+            order.append((dst, True, "re-scan"))
+        results = {"planted": 0, "planted_marked": 0, "distinct": 0, "distinct_marked": 0, "misses": [],
+                   "false": [], "by_kind": defaultdict(lambda: [0, 0])}
+        with VendorMemory(tmp / "session.db") as memory:
+            options = ScanOptions(memory=memory)
+            checker = DuplicateChecker()
+            for path, planted, kind in order:
+                original = images[[i.name for i in images].index(path.name.split("_of_", 1)[-1])] if planted else path
+                if kind == "re-scan":
+                    pages = ocr_pages(path, engine_box)
+                else:
+                    pages = read_pages(original, cache, engine_box)
+                doc = read_document(str(path), pages)
+                apply_memory(doc, options)
+                mark = checker.check(doc)
+                if planted:
+                    results["planted"] += 1
+                    results["planted_marked"] += mark is not None
+                    results["by_kind"][kind][0] += 1
+                    results["by_kind"][kind][1] += mark is not None
+                    if mark is None:
+                        results["misses"].append(path.name)
+                else:
+                    results["distinct"] += 1
+                    results["distinct_marked"] += mark is not None
+                    if mark is not None:
+                        results["false"].append(f"{path.name} ~ {Path(mark['source']).name} ({mark['reason']})")
+                truth = ground_truth(original)
+                memory.learn(correct(doc, truth))
+        near = []
+        for a, b in NEAR_MISS:
+            names = [p.name for p, _pl, _k in order if not _pl]
+            near.append((a, b, f"{a}.jpg" in names and f"{b}.jpg" in names))
+        results["near_miss"] = near
+        results["by_kind"] = {k: list(v) for k, v in results["by_kind"].items()}
+        return results
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+# -------------------------------------------------------------------------------------------- report
+
+
+def report(r: dict[str, Any], d: dict[str, Any] | None, command: str) -> str:
+    n = r["documents"]
+    out = [
+        "## Vendor memory and duplicates (sroie_dev replay)",
+        "",
+        f"`{command}` — {time.strftime('%Y-%m-%d')}, recorded PP-OCR output (CPU), on the shared 2-core "
+        "development machine (loaded; no timings are claimed). Receipts in file-name order; after each one the "
+        "fields are corrected to the ground truth and learned. Repeat = an earlier receipt had the same "
+        "ground-truth vendor.",
+        "",
+        f"{n} receipts: {r['count'].get('first', 0)} first-seen vendors, {r['count'].get('repeat', 0)} repeat; "
+        f"{r['profiles']} profiles at the end.",
+        "",
+        "| field | first-seen: misses without | with memory | repeat: misses without | with memory | "
+        "right → wrong with memory | wrong → right |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    first, rep = r["count"].get("first", 0) or 1, r["count"].get("repeat", 0) or 1
+
+    def pct(k: int, of: int) -> str:
+        return f"{k} ({100 * k / of:.1f}%)"
+
+    for name in FIELDS:
+        out.append(
+            f"| {name} | {pct(r['miss'].get(('first', name, 'without'), 0), first)} | "
+            f"{pct(r['miss'].get(('first', name, 'with'), 0), first)} | "
+            f"{pct(r['miss'].get(('repeat', name, 'without'), 0), rep)} | "
+            f"{pct(r['miss'].get(('repeat', name, 'with'), 0), rep)} | "
+            f"{pct(r['broke'].get(name, 0), n)} | {pct(r['fixed'].get(name, 0), n)} |")
+    out += ["", "Repeat receipts whose ground-truth value had been confirmed on an earlier receipt of the vendor "
+                "(the rest are a chain's branch seen for the first time, or annotations that differ between "
+                "receipts of one vendor, e.g. `MALAYSIA` / `MALAYSI.`, `BERJUNTAI` / `BEJUNTAL`): misses with memory "
+                + ", ".join(f"{name} {m}/{k} ({100 * m / max(1, k):.1f}%)" for name, (k, m) in
+                            sorted(r.get("learnable", {}).items()) if name in FIELDS[:2]) + "."]
+    s, w = r["suggestions"], r["wrong_suggestions"]
+    out += ["", f"Memory suggestions (fields filled, corrected, flagged or located by the memory): {s}; "
+                f"wrong: {w} ({100 * w / max(1, s):.1f}%)."]
+    rn = r["miss"].get(("repeat", "vendor_name", "with"), 0) / rep
+    ra = r["miss"].get(("repeat", "vendor_address", "with"), 0) / rep
+    worst = max(r["broke"].get(name, 0) for name in FIELDS) / max(1, n)
+    out += ["", "Targets: repeat-vendor vendor_name misses "
+                f"{100 * rn:.1f}% ({'met' if rn < 0.02 else 'NOT met'}, < 2%), vendor_address {100 * ra:.1f}% "
+                f"({'met' if ra < 0.02 else 'NOT met'}, < 2%); worst field right → wrong with memory "
+                f"{100 * worst:.1f}% of documents ({'met' if worst <= 0.005 else 'NOT met'}, <= 0.5%)."]
+    if d is not None:
+        out += ["", "### Duplicates (planted)", "",
+                f"{d['distinct']} distinct receipts (the whole corpus, with the near-miss pairs "
+                + ", ".join(f"{a}/{b}" for a, b, _ok in d["near_miss"])
+                + " — one vendor, one day, different totals) and "
+                f"{d['planted']} planted duplicates, checked in order against everything before them.", "",
+                "| planted kind | planted | marked |", "| --- | ---: | ---: |"]
+        for kind, (k, m) in sorted(d["by_kind"].items()):
+            out.append(f"| {kind} | {k} | {m} |")
+        out += ["", f"Planted duplicates marked: {d['planted_marked']}/{d['planted']} "
+                    f"({'met' if d['planted_marked'] == d['planted'] else 'NOT met'}); distinct documents marked: "
+                    f"{d['distinct_marked']}/{d['distinct']} ({'met' if d['distinct_marked'] == 0 else 'NOT met'})."]
+        if d["misses"]:
+            out.append("Not marked: " + ", ".join(d["misses"]) + ".")
+        if d["false"]:
+            out.append("Marked wrongly: " + "; ".join(d["false"]) + ".")
+    return "\n".join(out)
+
+
+def write_section(path: Path, body: str) -> None:
+    """Replace (or append) the text between the bench_memory markers of ``path``."""
+    section = f"{START}\n{body}\n{END}"
+    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
+    if START in text and END in text:
+        before, rest = text.split(START, 1)
+        _, after = rest.split(END, 1)
+        text = before + section + after
+    else:
+        text = text.rstrip("\n") + "\n\n" + section + "\n"
+    path.write_text(text, encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--samples", type=Path, default=SAMPLES / CORPUS, help="the sroie_dev folder")
+    parser.add_argument("--cache", type=Path, action="append", default=[],
+                        help="a folder of recorded OCR to read (repeatable; .cache/ocr is always read, and "
+                             "images recorded nowhere are read with PP-OCR and recorded there)")
+    parser.add_argument("--rescans", type=int, default=6, help="how many re-scans to plant (each is OCR'd)")
+    parser.add_argument("--no-duplicates", action="store_true", help="only the memory replay")
+    parser.add_argument("--no-write", action="store_true", help="print only; leave BENCHMARKS.md alone")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print every field the memory changed")
+    args = parser.parse_args(argv)
+    images = sorted(args.samples.glob("sroie_*.jpg"))
+    if not images:
+        print(f"no receipts in {args.samples}", file=sys.stderr)
+        return 1
+    caches = [*args.cache, RECORD]
+    r = replay(images, caches, args.verbose)
+    d = None if args.no_duplicates else duplicates(images, caches, args.rescans)
+    shown = ["python -m benchmarks.bench_memory"] + (["--cache DIR"] if args.cache else []) \
+        + ([f"--rescans {args.rescans}"] if args.rescans != 6 else [])
+    body = report(r, d, " ".join(shown))
+    print(body)
+    if d is not None and not args.no_write:
+        write_section(REPO / "BENCHMARKS.md", body)
+        print(f"\nwritten to {REPO / 'BENCHMARKS.md'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,168 @@
+"""Possible duplicates: the same receipt or invoice must not be claimed twice.
+
+A document is a possible duplicate of an earlier one when (:func:`duplicate_reason`, first rule that
+holds):
+
+1. ``same file``: the source files have the same content (SHA-256 of the bytes, :func:`content_hash`)
+   and the document covers the same pages;
+2. ``same vendor and invoice number``: both name the same vendor and carry the same invoice number;
+3. ``same vendor, date and total``: both name the same vendor and have the same date and total (a
+   receipt scanned again at another resolution or turned: its bytes differ, what it says does not);
+4. ``same vendor and the same figures``: both name the same vendor, nothing that both carry disagrees
+   (date, total, invoice number), and the figures printed on them -- every number in reading order --
+   are alike (``rapidfuzz.fuzz.ratio`` >= :data:`FIGURES_MIN`, at least :data:`FIGURES_COUNT`
+   numbers): a re-scan on which OCR missed the date or the total. Two receipts of one shop with the
+   same items still differ in their receipt number, date or time.
+
+"The same vendor" means: the same vendor-memory profile matched both (``extras["memory"]["profile_id"]``),
+or the same vendor tax ID, or vendor names alike after normalisation (``rapidfuzz.fuzz.ratio`` >=
+:data:`NAME_MIN`, tolerant of OCR misreadings). Two receipts from one shop on one day with different
+totals are *not* duplicates.
+
+The mark goes on the later document as ``Document.duplicate_of`` = ``{"source", "pages", "reason"}``
+(the earlier document's source file and pages, and the rule); the clerk decides (keep both: the mark
+is cleared and ``extras["duplicate_kept"]`` remembers it, so it is not raised again; or drop this one).
+
+This module imports no Qt.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from desktop.core.model import Document
+
+__all__ = ["NAME_MIN", "DuplicateChecker", "content_hash", "duplicate_reason", "facts_of", "find_duplicate"]
+
+NAME_MIN = 90.0
+FIGURES_MIN = 97.0
+FIGURES_COUNT = 5
+_NUMBER = re.compile(r"\d[\d.,:/-]*\d|\d")
+_CHUNK = 1 << 20
+
+SAME_FILE = "same file"
+SAME_NUMBER = "same vendor and invoice number"
+SAME_DATE_TOTAL = "same vendor, date and total"
+SAME_FIGURES = "same vendor and the same figures"
+
+
+def content_hash(path: str | Path) -> str | None:
+    """SHA-256 (hex) of a file's bytes, or ``None`` when it cannot be read."""
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as fh:
+            while chunk := fh.read(_CHUNK):
+                h.update(chunk)
+    except OSError:
+        return None
+    return h.hexdigest()
+
+
+def _value(doc: Document, name: str) -> str | None:
+    f = doc.fields.get(name)
+    return str(f.value).strip() if f is not None and f.value not in (None, "") else None
+
+
+def figures(document: Document) -> str:
+    """Every number printed on the document, in reading order, space-separated (at most 2000 characters)."""
+    numbers: list[str] = []
+    for page in document.page_results:
+        for line in sorted(page.lines, key=lambda ln: ((ln.box[1] + ln.box[3]) / 2, ln.box[0])):
+            numbers.extend(_NUMBER.findall(line.text or ""))
+    return " ".join(numbers)[:2000]
+
+
+def facts_of(document: Document) -> dict[str, Any]:
+    """What duplicates are compared on, as a JSON-ready dict: ``source``, ``pages``, ``content_hash``,
+    ``vendor_name``, ``vendor_tax_id``, ``invoice_number``, ``date``, ``total``, ``profile_id``,
+    ``figures`` (:func:`figures`)."""
+    memory = document.extras.get("memory") or {}
+    return {
+        "figures": figures(document),
+        "source": document.source,
+        "pages": list(document.pages),
+        "content_hash": document.extras.get("content_hash"),
+        "vendor_name": _value(document, "vendor_name"),
+        "vendor_tax_id": _value(document, "vendor_tax_id"),
+        "invoice_number": _value(document, "invoice_number"),
+        "date": _value(document, "date"),
+        "total": _value(document, "total"),
+        "profile_id": memory.get("profile_id") if isinstance(memory, dict) else None,
+    }
+
+
+def _squash(text: str | None) -> str:
+    return "".join(c for c in (text or "").upper() if c.isalnum())
+
+
+def _same_vendor(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    if a.get("profile_id") is not None and a.get("profile_id") == b.get("profile_id"):
+        return True
+    ta, tb = _squash(a.get("vendor_tax_id")), _squash(b.get("vendor_tax_id"))
+    if ta and tb:
+        return ta == tb
+    from desktop.core.memory import normalise_text
+
+    na, nb = normalise_text(a.get("vendor_name")), normalise_text(b.get("vendor_name"))
+    return bool(na) and bool(nb) and fuzz.ratio(na, nb) >= NAME_MIN
+
+
+def duplicate_reason(new: dict[str, Any], old: dict[str, Any]) -> str | None:
+    """Why the document with facts ``new`` duplicates the one with facts ``old`` (:func:`facts_of`),
+    or ``None`` (see the module docstring for the rules)."""
+    if new.get("content_hash") and new.get("content_hash") == old.get("content_hash") \
+            and list(new.get("pages") or []) == list(old.get("pages") or []):
+        return SAME_FILE
+    if not _same_vendor(new, old):
+        return None
+    if new.get("invoice_number") and _squash(new["invoice_number"]) == _squash(old.get("invoice_number")):
+        return SAME_NUMBER
+    if new.get("date") and new.get("total") and new["date"] == old.get("date") and new["total"] == old.get("total"):
+        return SAME_DATE_TOTAL
+    if any(new.get(k) and old.get(k) and _squash(new[k]) != _squash(old[k]) for k in ("date", "total", "invoice_number")):
+        return None
+    a, b = str(new.get("figures") or ""), str(old.get("figures") or "")
+    if min(a.count(" "), b.count(" ")) + 1 >= FIGURES_COUNT and fuzz.ratio(a, b) >= FIGURES_MIN:
+        return SAME_FIGURES
+    return None
+
+
+def find_duplicate(document: Document, earlier: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
+    """The first earlier document (facts, :func:`facts_of`) that ``document`` duplicates, as
+    ``{"source", "pages", "reason"}``; ``None`` when there is none, when the document could not be
+    read, or when the clerk kept it already (``extras["duplicate_kept"]``). ``earlier`` must not hold
+    the document itself (the same file added again *is* a duplicate)."""
+    if document.error or document.extras.get("duplicate_kept"):
+        return None
+    new = facts_of(document)
+    for old in earlier:
+        reason = duplicate_reason(new, old)
+        if reason:
+            return {"source": old.get("source"), "pages": list(old.get("pages") or [1, 1]), "reason": reason}
+    return None
+
+
+@dataclass
+class DuplicateChecker:
+    """Marks possible duplicates in a batch, in order, against each other and against ``known``.
+
+    Args:
+        known: facts of documents seen before the batch (the vendor memory's learned documents,
+            :meth:`desktop.core.memory.VendorMemory.known_documents`).
+    """
+
+    known: list[dict[str, Any]] = field(default_factory=list)
+
+    def check(self, document: Document) -> dict[str, Any] | None:
+        """Set ``document.duplicate_of`` (or clear it), remember the document, and return the mark."""
+        mark = find_duplicate(document, self.known)
+        document.duplicate_of = mark
+        if not document.error:
+            self.known.append(facts_of(document))
+        return mark

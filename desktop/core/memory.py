@@ -1,0 +1,1018 @@
+"""Vendor memory: what the clerk confirmed about a vendor, recognised again on later documents.
+
+Everything stays in the local session database (``session.db``, see :mod:`desktop.core.session`), in
+two tables beside the queue's: ``vendor_profiles`` (one row per vendor, holding only what the clerk
+edited in the Vendors list) and ``vendor_lessons`` (one row per confirmed document: the values it
+taught, the evidence found on its page, and where its total and date were printed). A profile *is*
+its lessons plus its edits: the newest lesson with a value wins, an edit wins over every lesson. So
+taking a lesson back (undo, "mark as needing review") restores exactly the profile there was before,
+and nothing but an explicit delete in the Vendors list removes a profile: removing a document from the
+queue leaves its lesson (and the profile) alone. Each change is its own committed transaction in WAL
+mode with ``synchronous=FULL``, like the queue, so the memory survives a killed process.
+
+Recognising a vendor (:meth:`VendorMemory.match`) uses the evidence on the document's pages
+(:func:`page_evidence`):
+
+* a tax / registration ID (GST, SST, VAT, company registration number, 税号): an exact match after
+  removing spaces and punctuation (score 0.99);
+* a telephone or fax number: the last 8 digits equal (score 0.93; national and international
+  spellings of one number agree);
+* the header text (the first :data:`HEADER_LINES` lines of the first page with letters and fewer than
+  7 digits: name, address, branch; phone, ID and date lines are left out):
+  ``rapidfuzz.fuzz.ratio`` (normalised Indel similarity, 0-100) against the headers of the profile's
+  documents, counted from :data:`HEADER_MIN` (score = ratio / 100 x 0.95).
+
+When one of these agrees, the profile's address printed on the page (:func:`printed_on`) adds 0.9 (it
+tells a chain's branches apart). An ID or phone number known to more than one profile (a chain's
+branches share a GST ID; an office's own number printed on its suppliers' invoices) is no evidence
+for either. Independent pieces combine
+as ``1 - prod(1 - s)``. A tax ID on the page that differs from every ID of the profile is conflicting
+evidence: the score is halved and the conflict named.
+
+Applying a profile (:meth:`VendorMemory.apply`) to a document whose match score is at least
+:data:`MATCH_MIN`:
+
+* vendor name, address, tax ID and currency: an empty field is filled (source ``memory``; flagged for
+  review when the value is not printed on the page, :func:`printed_on`, or the match is not strong,
+  score < :data:`STRONG_MATCH`). A value that agrees (the same words, whatever the case and
+  punctuation) is kept as printed. A value that differs takes the confirmed one (source ``memory``, the page's text stays in
+  ``raw``) without a flag when it is a misreading of it (``fuzz.ratio`` >= :data:`VARIANT_MIN`) or a
+  fragment of it or it of the extracted value (``fuzz.partial_ratio`` >= :data:`EVIDENCE_MIN`: half a
+  name, an address with the name line in front) and the confirmed value is printed on this page, or
+  when both hold the same words in another order (``fuzz.token_sort_ratio`` >= :data:`EVIDENCE_MIN`).
+  Any other difference is *flagged*, never silently replaced (``needs_review`` and a problem naming
+  both values): when the confirmed value is printed on this page too and the match is strong (a shop's
+  name beside its company's name), it goes in the field (``replaced``); otherwise the page's value stays
+  (``conflict``: a chain's branch has its own address). Values from an e-invoice's data or a QR code
+  (:data:`AUTHORITATIVE`) are never replaced, only flagged.
+* document type: returned as a suggestion (the pipeline reads the fields again as that type).
+* total and date are never copied: the memory only *locates* them. When extraction found no total
+  (or date), the line whose label reads like the label beside the profile's last total (or date) is
+  looked for on this page and the value printed there is read (source ``ocr``).
+
+Memory-made values have ``confidence`` = the match score, so the form's tint reflects how sure the
+match is; ``Document.extras["memory"]`` says which profile matched, why, and which earlier document
+taught each value (the form's tooltip names it).
+
+This module imports no Qt.
+"""
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import threading
+import time
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from desktop.core.diagnostics import Code, diag
+from desktop.core.model import Document, Field, PageResult
+
+__all__ = [
+    "MEMORY_FIELDS",
+    "Evidence",
+    "Lesson",
+    "Match",
+    "MemoryError_",
+    "Teaching",
+    "VendorMemory",
+    "VendorProfile",
+    "doc_key",
+    "page_evidence",
+    "printed_on",
+]
+
+#: Fields a profile remembers and fills (plus the document type).
+MEMORY_FIELDS = ("vendor_name", "vendor_address", "vendor_tax_id", "currency")
+#: Fields the memory only helps to locate on the page (never copies).
+LOCATED_FIELDS = ("total", "date")
+
+HEADER_LINES = 6
+HEADER_MIN = 82.0
+MATCH_MIN = 0.80
+STRONG_MATCH = 0.90
+VARIANT_MIN = 85.0
+EVIDENCE_MIN = 94.0
+#: Field sources the memory never replaces: the data of an e-invoice (XML, OFD) and QR codes.
+AUTHORITATIVE = frozenset({"xml", "ofd_text", "qr"})
+BRANCH_MIN = 92.0
+LABEL_MIN = 85.0
+TAX_ID_SCORE = 0.99
+PHONE_SCORE = 0.93
+HEADER_WEIGHT = 0.95
+ADDRESS_SCORE = 0.9
+MAX_HEADERS = 12
+EXPORT_FORMAT = "shoebox-vendors"
+EXPORT_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS vendor_profiles (
+    id        INTEGER PRIMARY KEY AUTOINCREMENT,
+    overrides TEXT    NOT NULL DEFAULT '{}',
+    created   REAL    NOT NULL,
+    updated   REAL    NOT NULL
+);
+CREATE TABLE IF NOT EXISTS vendor_lessons (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    profile_id INTEGER NOT NULL,
+    doc_key    TEXT    NOT NULL UNIQUE,
+    source     TEXT    NOT NULL,
+    pages      TEXT    NOT NULL,
+    taught     TEXT    NOT NULL,
+    evidence   TEXT    NOT NULL,
+    layout     TEXT    NOT NULL,
+    facts      TEXT    NOT NULL,
+    created    REAL    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS vendor_lessons_profile ON vendor_lessons(profile_id);
+"""
+
+
+class MemoryError_(ValueError):  # noqa: N801 - MemoryError is the builtin
+    """A vendor-memory operation was given something it cannot use (message names the problem)."""
+
+
+# --------------------------------------------------------------------------------------------------
+# evidence
+
+
+_TAX_LABEL = re.compile(
+    r"(GST|SST|VAT|TAX|TIN|ABN|UEN|ROC|BRN|CO(MPANY)?\.?\s*-?\s*(REG(ISTRATION)?|NO)|REG(ISTRATION)?\.?\s*NO|"
+    r"纳税人识别号|税号|统一社会信用代码)[^:：\n]{0,14}?[:：.#]?\s*(?P<id>[A-Z0-9][A-Z0-9 .\-/]{4,24}[A-Z0-9])",
+    re.I)
+_REG_IN_PARENS = re.compile(r"\(\s*(?P<id>\d{3,}[\s-]?[A-Z])\s*\)", re.I)
+_PHONE = re.compile(
+    r"(TEL(EPHONE)?|PHONE|PH|FAX|H/?P|MOBILE|MOB|HOTLINE|CALL|WHATSAPPS?|电话|電話|传真)[^\d+(\n]{0,16}?"
+    r"(?P<num>\+?[\d(][\d\s()./-]{5,20}\d)", re.I)
+
+
+def _squash_id(text: str) -> str:
+    return re.sub(r"[^0-9A-Z]", "", unicodedata.normalize("NFKC", text).upper())
+
+
+def normalise_text(text: str | None) -> str:
+    """Text as compared by the memory: NFKC, upper case, runs of non-alphanumerics -> one space."""
+    if not text:
+        return ""
+    t = unicodedata.normalize("NFKC", text).upper()
+    return re.sub(r"[\W_]+", " ", t).strip()
+
+
+def _phone_key(raw: str) -> str | None:
+    digits = re.sub(r"\D", "", raw)
+    return digits[-8:] if len(digits) >= 7 else None
+
+
+@dataclass
+class Evidence:
+    """What identifies a vendor on a document's pages.
+
+    Attributes:
+        tax_ids: registration / tax IDs, squashed (upper case, no spaces or punctuation).
+        phones: telephone and fax numbers, as their last 8 digits.
+        header: the normalised text of the first :data:`HEADER_LINES` lines of the first page that have
+            letters and fewer than 7 digits.
+    """
+
+    tax_ids: list[str] = field(default_factory=list)
+    phones: list[str] = field(default_factory=list)
+    header: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tax_ids": list(self.tax_ids), "phones": list(self.phones), "header": self.header}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Evidence:
+        return cls(list(d.get("tax_ids", [])), list(d.get("phones", [])), str(d.get("header", "")))
+
+
+def _reading_lines(page: PageResult) -> list[str]:
+    lines = sorted(page.lines, key=lambda ln: ((ln.box[1] + ln.box[3]) / 2, ln.box[0]))
+    return [ln.text for ln in lines if ln.text and ln.text.strip()]
+
+
+def page_evidence(document: Document) -> Evidence:
+    """The evidence on ``document``'s pages (and its ``vendor_tax_id`` field), see :class:`Evidence`.
+
+    The buyer's tax ID (field ``buyer_tax_id``) is never taken as the vendor's.
+    """
+    texts = [t for p in document.page_results for t in _reading_lines(p)]
+    buyer = _squash_id((document.fields.get("buyer_tax_id") or Field("x")).value or "")
+    tax_ids: list[str] = []
+    vendor_id = document.fields.get("vendor_tax_id")
+    if vendor_id is not None and vendor_id.value:
+        tax_ids.append(_squash_id(vendor_id.value))
+    phones: list[str] = []
+    for text in texts:
+        t = unicodedata.normalize("NFKC", text)
+        for m in _TAX_LABEL.finditer(t):
+            code = _squash_id(m.group("id"))
+            if sum(c.isdigit() for c in code) >= 5:
+                tax_ids.append(code)
+        for m in _REG_IN_PARENS.finditer(t):
+            tax_ids.append(_squash_id(m.group("id")))
+        for m in _PHONE.finditer(t):
+            key = _phone_key(m.group("num"))
+            if key:
+                phones.append(key)
+    tax_ids = [x for x in dict.fromkeys(tax_ids) if x and x != buyer]
+    header_lines: list[str] = []
+    if document.page_results:
+        first = min(document.page_results, key=lambda p: p.number)
+        for text in _reading_lines(first):
+            norm = normalise_text(text)
+            # contact and ID lines are evidence of their own, and dates change: header = name, address
+            if sum(c.isalpha() for c in norm) >= 3 and sum(c.isdigit() for c in norm) < 7:
+                header_lines.append(norm)
+            if len(header_lines) >= HEADER_LINES:
+                break
+    return Evidence(tax_ids, list(dict.fromkeys(phones)), " ".join(header_lines))
+
+
+# --------------------------------------------------------------------------------------------------
+# profiles
+
+
+def doc_key(document: Document) -> str:
+    """The key a document's lesson is stored under: ``<source>#<first>-<last>`` (learning the same
+    document again replaces its lesson)."""
+    return f"{document.source}#{document.pages[0]}-{document.pages[1]}"
+
+
+def _taught_label(source: str, pages: Any) -> str:
+    first, last = (list(pages) + [1, 1])[:2] if pages else (1, 1)
+    name = Path(source).name or source
+    if first == last == 1:
+        return name
+    return f"{name} (p. {first})" if first == last else f"{name} (p. {first}-{last})"
+
+
+@dataclass
+class VendorProfile:
+    """One vendor as the memory knows it (computed from its lessons and the clerk's edits).
+
+    Attributes:
+        id: the profile's row id.
+        values: ``{field: value}`` for :data:`MEMORY_FIELDS` and ``document_type`` (missing = unknown).
+        taught_by: ``{field: label}`` of the document that taught each value (``"edited in the Vendors
+            list"`` for the clerk's edits).
+        tax_ids, phones: every ID / phone number seen on its documents (see :class:`Evidence`).
+        headers: the header texts of its newest documents (at most :data:`MAX_HEADERS`).
+        layout: ``{"total"|"date": {"label": text, "rel_box": [x0, y0, x1, y1]}}`` from its newest
+            document that had them (``rel_box`` in fractions of the page size).
+        documents: how many confirmed documents taught it.
+        last_seen: POSIX time of its newest lesson (or edit).
+        overrides: the clerk's edits.
+    """
+
+    id: int
+    values: dict[str, str] = field(default_factory=dict)
+    taught_by: dict[str, str] = field(default_factory=dict)
+    tax_ids: list[str] = field(default_factory=list)
+    phones: list[str] = field(default_factory=list)
+    headers: list[str] = field(default_factory=list)
+    layout: dict[str, dict[str, Any]] = field(default_factory=dict)
+    documents: int = 0
+    last_seen: float = 0.0
+    overrides: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.values.get("vendor_name") or f"vendor {self.id}"
+
+
+@dataclass
+class Match:
+    """A profile recognised on a document.
+
+    Attributes:
+        profile: the profile.
+        score: in [0, 1] (see the module docstring).
+        reasons: the evidence that agreed, in words.
+        conflicts: evidence that disagreed, in words.
+    """
+
+    profile: VendorProfile
+    score: float
+    reasons: list[str] = field(default_factory=list)
+    conflicts: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Lesson:
+    """What one :meth:`VendorMemory.learn` did, so :meth:`VendorMemory.forget` can take it back.
+
+    Attributes:
+        doc_key: the document's key (:func:`doc_key`).
+        lesson_id: the new lesson row.
+        profile_id: the profile it taught.
+        replaced: the lesson row it replaced (the same document learned before), as a dict, or ``None``.
+        created_profile: whether the profile was created by this lesson.
+    """
+
+    doc_key: str
+    lesson_id: int
+    profile_id: int
+    replaced: dict[str, Any] | None = None
+    created_profile: bool = False
+
+
+@dataclass
+class Teaching:
+    """What :meth:`VendorMemory.teach_change` did: a lesson learned, or a document forgotten (its dict)."""
+
+    learned: Lesson | None = None
+    forgotten: dict[str, Any] | None = None
+
+
+def _near_any(ids: list[str], known: list[str]) -> bool:
+    """Whether one of ``ids`` is an OCR misreading of a known ID (same length, ratio >= 80)."""
+    return any(len(a) == len(b) and fuzz.ratio(a, b) >= 80 for a in ids for b in known)
+
+
+def _same_text(a: str | None, b: str | None) -> bool:
+    return bool(a) and bool(b) and normalise_text(a) == normalise_text(b)
+
+
+def _similarity(a: str | None, b: str | None) -> float:
+    if not a or not b:
+        return 0.0
+    return float(fuzz.ratio(normalise_text(a), normalise_text(b)))
+
+
+def _label_of(page: PageResult, f: Field) -> tuple[str, list[float]] | None:
+    """The label printed beside a field's value (the nearest text on its row, at or left of the value,
+    digits dropped), and the value's box in fractions of the page size; ``None`` when there is none."""
+    if f.box is None or not page.width or not page.height:
+        return None
+    x0, y0, x1, y1 = f.box
+    rel = [x0 / page.width, y0 / page.height, x1 / page.width, y1 / page.height]
+    cy, h = (y0 + y1) / 2, max(1.0, y1 - y0)
+    found: list[tuple[float, str]] = []
+    for ln in page.lines:
+        lx0, ly0, lx1, ly1 = ln.box
+        if abs((ly0 + ly1) / 2 - cy) > 0.6 * h or lx0 > x0 + 1:
+            continue
+        text = ln.text.replace(f.raw, " ") if f.raw else ln.text
+        words = normalise_text(re.sub(r"[\d.,:/-]+", " ", text))
+        if sum(c.isalpha() for c in words) >= 2:
+            found.append((max(0.0, x0 - lx1), words))
+    if not found:
+        return None
+    return min(found)[1], rel
+
+
+class VendorMemory:
+    """The vendor memory in the session database.
+
+    Thread-safe: one connection (``check_same_thread=False``) behind a lock, so the reading thread can
+    apply the memory while the window's thread learns.
+
+    Args:
+        path: the database file; ``None`` = ``user_data_dir() / "session.db"`` (the queue's file).
+
+    Raises:
+        sqlite3.DatabaseError: the file is not an SQLite database.
+    """
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        if path is None:
+            from desktop.core.settings import user_data_dir
+
+            path = user_data_dir() / "session.db"
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA busy_timeout=5000")
+        self._db.executescript(_SCHEMA)
+        self._cache: list[VendorProfile] | None = None
+
+    # -- housekeeping ------------------------------------------------------------------------------
+    def close(self) -> None:
+        """Close the connection (the WAL is checkpointed by SQLite when the last connection closes)."""
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> VendorMemory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _changed(self) -> None:
+        self._cache = None
+
+    def _tx(self, fn: Any) -> Any:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                out = fn()
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            finally:
+                self._changed()
+            return out
+
+    # -- reading -----------------------------------------------------------------------------------
+    def profiles(self) -> list[VendorProfile]:
+        """Every profile, by name."""
+        with self._lock:
+            if self._cache is None:
+                self._cache = self._load_profiles()
+            return list(self._cache)
+
+    def profile(self, profile_id: int) -> VendorProfile | None:
+        return next((p for p in self.profiles() if p.id == profile_id), None)
+
+    def __len__(self) -> int:
+        return len(self.profiles())
+
+    def _load_profiles(self) -> list[VendorProfile]:
+        profiles: dict[int, VendorProfile] = {}
+        for pid, overrides, updated in self._db.execute("SELECT id, overrides, updated FROM vendor_profiles"):
+            p = VendorProfile(pid, overrides=json.loads(overrides or "{}"))
+            p.last_seen = float(updated) if p.overrides else 0.0
+            profiles[pid] = p
+        rows = self._db.execute(
+            "SELECT profile_id, source, pages, taught, evidence, layout, created FROM vendor_lessons "
+            "ORDER BY created DESC, id DESC")
+        for pid, source, pages, taught, evidence, layout, created in rows:
+            p = profiles.get(pid)
+            if p is None:
+                continue
+            label = _taught_label(source, json.loads(pages))
+            p.documents += 1
+            p.last_seen = max(p.last_seen, float(created))
+            for name, value in json.loads(taught).items():
+                if value and name not in p.values:
+                    p.values[name], p.taught_by[name] = value, label
+            ev = Evidence.from_dict(json.loads(evidence))
+            p.tax_ids.extend(x for x in ev.tax_ids if x not in p.tax_ids)
+            p.phones.extend(x for x in ev.phones if x not in p.phones)
+            if ev.header and len(p.headers) < MAX_HEADERS:
+                p.headers.append(ev.header)
+            for name, where in json.loads(layout).items():
+                if name not in p.layout:
+                    p.layout[name] = dict(where, taught_by=label)
+        for p in profiles.values():
+            for name, value in p.overrides.items():
+                if value:
+                    p.values[name], p.taught_by[name] = value, "edited in the Vendors list"
+                else:
+                    p.values.pop(name, None)
+            tid = p.values.get("vendor_tax_id")
+            if tid and _squash_id(tid) not in p.tax_ids:
+                p.tax_ids.append(_squash_id(tid))
+        return sorted(profiles.values(), key=lambda p: (p.name.casefold(), p.id))
+
+    def lessons(self) -> list[dict[str, Any]]:
+        """Every lesson row as a dict (``id, profile_id, doc_key, source, pages, taught, evidence, layout,
+        facts, created``; JSON columns parsed), oldest first."""
+        with self._lock:
+            return [self._lesson_dict(r) for r in self._db.execute(
+                "SELECT id, profile_id, doc_key, source, pages, taught, evidence, layout, facts, created "
+                "FROM vendor_lessons ORDER BY created, id")]
+
+    @staticmethod
+    def _lesson_dict(r: tuple) -> dict[str, Any]:
+        keys = ("id", "profile_id", "doc_key", "source", "pages", "taught", "evidence", "layout", "facts", "created")
+        d = dict(zip(keys, r, strict=True))
+        for k in ("pages", "taught", "evidence", "layout", "facts"):
+            d[k] = json.loads(d[k])
+        return d
+
+    # -- recognising -------------------------------------------------------------------------------
+    def match(self, document: Document, evidence: Evidence | None = None) -> Match | None:
+        """The profile ``document`` most likely comes from, or ``None`` (see the module docstring)."""
+        ev = evidence or page_evidence(document)
+        profiles = self.profiles()
+        if not profiles:
+            return None
+        id_owners: dict[str, set[int]] = {}
+        phone_owners: dict[str, set[int]] = {}
+        for p in profiles:
+            for x in p.tax_ids:
+                id_owners.setdefault(x, set()).add(p.id)
+            for x in p.phones:
+                phone_owners.setdefault(x, set()).add(p.id)
+        best: Match | None = None
+        page_text = ""
+        for p in profiles:
+            parts: list[float] = []
+            reasons: list[str] = []
+            conflicts: list[str] = []
+            shared_ids = [x for x in ev.tax_ids if x in p.tax_ids]
+            if any(len(id_owners[x]) == 1 for x in shared_ids):
+                parts.append(TAX_ID_SCORE)
+                reasons.append(f"tax ID {shared_ids[0]}")
+            shared_phones = [x for x in ev.phones if x in p.phones and len(phone_owners[x]) == 1]
+            if shared_phones:
+                parts.append(PHONE_SCORE)
+                reasons.append(f"phone number …{shared_phones[0][-4:]}")
+            if ev.header and p.headers:
+                ratio = max(fuzz.ratio(ev.header, h) for h in p.headers)
+                if ratio >= HEADER_MIN:
+                    parts.append(ratio / 100.0 * HEADER_WEIGHT)
+                    reasons.append(f"header text {ratio:.0f}% alike")
+            if not parts:
+                continue
+            address = p.values.get("vendor_address")
+            if address and printed_on(address, page_text or _page_text(document)):
+                page_text = page_text or _page_text(document)
+                parts.append(ADDRESS_SCORE)  # supporting only: tells a chain's branches apart
+                reasons.append("its address is printed")
+            miss = 1.0
+            for s in parts:
+                miss *= 1.0 - s
+            score = 1.0 - miss
+            if ev.tax_ids and p.tax_ids and not shared_ids and not _near_any(ev.tax_ids, p.tax_ids):
+                conflicts.append(f"the page's tax ID {ev.tax_ids[0]} is not the profile's {p.tax_ids[0]}")
+                score *= 0.5
+            if best is None or score > best.score:
+                best = Match(p, round(score, 4), reasons, conflicts)
+        return best
+
+    # -- applying ----------------------------------------------------------------------------------
+    def apply(self, document: Document, match: Match | None = None) -> Match | None:
+        """Fill, confirm or flag ``document``'s vendor fields from the profile it matches (in place).
+
+        Args:
+            document: a read document (not an error document).
+            match: a match found before (default: :meth:`match`).
+
+        Returns:
+            The match used (score >= :data:`MATCH_MIN`), or ``None`` when no profile is close enough
+            (the document is then unchanged). ``document.extras["memory"]`` records what was done:
+            ``profile_id``, ``vendor``, ``score``, ``reasons``, ``conflicts``, ``fields`` (``{name:
+            filled|confirmed|corrected|replaced|conflict|located}``), ``taught_by`` (``{name: label}``) and
+            ``document_type`` (the profile's type when it differs from the document's).
+        """
+        if document.error:
+            return None
+        m = match if match is not None else self.match(document)
+        if m is None or m.score < MATCH_MIN:
+            return None
+        p = m.profile
+        actions: dict[str, str] = {}
+        taught: dict[str, str] = {}
+        page_text = _page_text(document)
+        for name in MEMORY_FIELDS:
+            value = p.values.get(name)
+            if not value or name not in document.fields:
+                continue
+            f = document.fields[name]
+            if f.edited or f.source == "user":
+                continue
+            label = p.taught_by.get(name, "")
+            action = _apply_value(f, value, m, label, page_text)
+            if action:
+                actions[name], taught[name] = action, label
+        for name in LOCATED_FIELDS:
+            where = p.layout.get(name)
+            f = document.fields.get(name)
+            if where and f is not None and f.value is None and not f.edited:
+                if _locate(document, f, where, m.score):
+                    actions[name], taught[name] = "located", str(where.get("taught_by", ""))
+        info: dict[str, Any] = {"profile_id": p.id, "vendor": p.name, "score": m.score, "reasons": m.reasons,
+                                "conflicts": m.conflicts, "fields": actions, "taught_by": taught}
+        mem_type = p.values.get("document_type")
+        if mem_type and mem_type != document.document_type:
+            info["document_type"] = mem_type
+        document.extras["memory"] = info
+        return m
+
+    # -- learning ----------------------------------------------------------------------------------
+    def learn(self, document: Document) -> Lesson | None:
+        """Learn from a document the clerk confirmed (reviewed): its vendor values, evidence and layout.
+
+        The profile taught is the one whose vendor name equals the confirmed name and whose address is
+        alike (``fuzz.ratio`` >= :data:`BRANCH_MIN`) or printed on this document (the clerk corrected
+        its spelling); a chain's branches (same name, another address printed) become separate
+        profiles; else the one with the confirmed tax ID,
+        else a new profile. Learning the same document again (:func:`doc_key`) replaces its lesson.
+
+        Returns:
+            What was done (for :meth:`forget`), or ``None`` when the document has no vendor name and no
+            tax ID to learn (an error document, an empty form).
+        """
+        if document.error:
+            return None
+        taught = {name: (document.fields[name].value or None) if name in document.fields else None
+                  for name in MEMORY_FIELDS}
+        taught["document_type"] = document.document_type
+        if not taught.get("vendor_name") and not taught.get("vendor_tax_id"):
+            return None
+        ev = page_evidence(document)
+        layout: dict[str, Any] = {}
+        for name in LOCATED_FIELDS:
+            f = document.fields.get(name)
+            page = next((pg for pg in document.page_results if f is not None and pg.number == f.page), None)
+            if f is not None and f.value and page is not None:
+                got = _label_of(page, f)
+                if got:
+                    layout[name] = {"label": got[0], "rel_box": [round(v, 4) for v in got[1]]}
+        from desktop.core.duplicates import facts_of
+
+        facts = facts_of(document)
+        key = doc_key(document)
+
+        def run() -> Lesson:
+            old = self._db.execute(
+                "SELECT id, profile_id, doc_key, source, pages, taught, evidence, layout, facts, created "
+                "FROM vendor_lessons WHERE doc_key=?", (key,)).fetchone()
+            replaced = self._lesson_dict(old) if old else None
+            pid = self._profile_for(taught, ev, _page_text(document))
+            if old:
+                self._db.execute("DELETE FROM vendor_lessons WHERE id=?", (old[0],))
+                if old[1] != pid:
+                    self._drop_if_empty(old[1])
+            self._cache = None
+            created = pid is None
+            now = time.time()
+            if pid is None:
+                pid = int(self._db.execute(
+                    "INSERT INTO vendor_profiles(overrides, created, updated) VALUES ('{}', ?, ?)", (now, now)).lastrowid)
+            cur = self._db.execute(
+                "INSERT INTO vendor_lessons(profile_id, doc_key, source, pages, taught, evidence, layout, facts, created) "
+                "VALUES (?,?,?,?,?,?,?,?,?)",
+                (pid, key, document.source, json.dumps(list(document.pages)), json.dumps(taught, ensure_ascii=False),
+                 json.dumps(ev.to_dict(), ensure_ascii=False), json.dumps(layout, ensure_ascii=False),
+                 json.dumps(facts, ensure_ascii=False), max(now, self._newest() + 1e-6)))
+            return Lesson(key, int(cur.lastrowid), pid, replaced, created)  # type: ignore[arg-type]
+
+        return self._tx(run)
+
+    def _newest(self) -> float:
+        top = self._db.execute("SELECT MAX(created) FROM vendor_lessons").fetchone()[0]
+        return float(top or 0.0)
+
+    def _profile_for(self, taught: dict[str, Any], ev: Evidence, page_text: str = "") -> int | None:
+        profiles = self._load_profiles()
+        name, address, tax_id = taught.get("vendor_name"), taught.get("vendor_address"), taught.get("vendor_tax_id")
+        if name:
+            same_name = [p for p in profiles if _same_text(p.values.get("vendor_name"), name)]
+            for p in same_name:
+                have = p.values.get("vendor_address")
+                if not address or not have or _similarity(have, address) >= BRANCH_MIN or printed_on(have, page_text):
+                    return p.id
+            if same_name:
+                return None  # another branch of a known name
+        if tax_id:
+            squashed = _squash_id(tax_id)
+            for p in profiles:
+                if _squash_id(p.values.get("vendor_tax_id") or "") == squashed and not name:
+                    return p.id
+        return None
+
+    def forget(self, lesson: Lesson) -> None:
+        """Take back what :meth:`learn` did (undo): the document's lesson goes, the lesson it replaced
+        comes back, and a profile left with no lesson and no edit goes."""
+
+        def run() -> None:
+            # by document (a doc_key has one lesson): the lesson may have been learned again since
+            row = self._db.execute("SELECT profile_id FROM vendor_lessons WHERE doc_key=?", (lesson.doc_key,)).fetchone()
+            self._db.execute("DELETE FROM vendor_lessons WHERE doc_key=?", (lesson.doc_key,))
+            if lesson.replaced is not None:
+                r = lesson.replaced
+                exists = self._db.execute("SELECT 1 FROM vendor_profiles WHERE id=?", (r["profile_id"],)).fetchone()
+                if not exists:  # it went with the lesson it lost: it comes back under its own id
+                    self._db.execute("INSERT INTO vendor_profiles(id, overrides, created, updated) VALUES (?, '{}', ?, ?)",
+                                     (r["profile_id"], r["created"], r["created"]))
+                self._db.execute(
+                    "INSERT OR REPLACE INTO vendor_lessons(id, profile_id, doc_key, source, pages, taught, evidence, "
+                    "layout, facts, created) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    (r["id"], r["profile_id"], r["doc_key"], r["source"], json.dumps(r["pages"]),
+                     json.dumps(r["taught"], ensure_ascii=False), json.dumps(r["evidence"], ensure_ascii=False),
+                     json.dumps(r["layout"], ensure_ascii=False), json.dumps(r["facts"], ensure_ascii=False),
+                     r["created"]))
+            for pid in {lesson.profile_id, *(row or ())}:
+                self._drop_if_empty(pid)
+
+        self._tx(run)
+
+    def teach_change(self, before: Document | dict[str, Any], after: Document | dict[str, Any]) -> Teaching:
+        """Teach the memory what one review change means (the hook of an undoable review command).
+
+        A document that is reviewed after the change is learned (again, when an edit changed it); one
+        that stops being reviewed is forgotten. :meth:`untaught` takes exactly that back.
+
+        Args:
+            before, after: the document before and after the change (objects or ``to_dict`` dicts).
+        """
+        b = before if isinstance(before, dict) else before.to_dict()
+        a = after if isinstance(after, dict) else after.to_dict()
+        if a.get("reviewed"):
+            return Teaching(learned=self.learn(Document.from_dict(a)))
+        if b.get("reviewed") and self.forget_document(Document.from_dict(b)):
+            return Teaching(forgotten=b)
+        return Teaching()
+
+    def untaught(self, teaching: Teaching) -> None:
+        """Undo a :meth:`teach_change`: a lesson it taught goes (one it replaced comes back); a
+        document it forgot is learned again."""
+        if teaching.learned is not None:
+            self.forget(teaching.learned)
+        elif teaching.forgotten is not None:
+            self.learn(Document.from_dict(teaching.forgotten))
+
+    def forget_document(self, document: Document) -> bool:
+        """Remove the lesson of ``document`` (the clerk marked it as needing review again). Returns
+        whether there was one; a profile left without lessons and edits goes with it."""
+        key = doc_key(document)
+
+        def run() -> bool:
+            row = self._db.execute("SELECT id, profile_id FROM vendor_lessons WHERE doc_key=?", (key,)).fetchone()
+            if row is None:
+                return False
+            self._db.execute("DELETE FROM vendor_lessons WHERE id=?", (row[0],))
+            self._drop_if_empty(row[1])
+            return True
+
+        return bool(self._tx(run))
+
+    def _drop_if_empty(self, pid: int) -> None:
+        left = self._db.execute("SELECT COUNT(*) FROM vendor_lessons WHERE profile_id=?", (pid,)).fetchone()[0]
+        overrides = self._db.execute("SELECT overrides FROM vendor_profiles WHERE id=?", (pid,)).fetchone()
+        if not left and (overrides is None or not json.loads(overrides[0] or "{}")):
+            self._db.execute("DELETE FROM vendor_profiles WHERE id=?", (pid,))
+
+    # -- the clerk's edits (Vendors list) ------------------------------------------------------------
+    def edit(self, profile_id: int, **values: str | None) -> None:
+        """Set values of a profile by hand (``vendor_name=...``, ``vendor_address=...``, ``vendor_tax_id``,
+        ``currency``, ``document_type``); ``None`` or ``""`` clears the edit (lessons speak again).
+
+        Raises:
+            MemoryError_: unknown field or profile.
+        """
+        allowed = (*MEMORY_FIELDS, "document_type")
+        bad = [k for k in values if k not in allowed]
+        if bad:
+            raise MemoryError_(f"a vendor profile has no field {bad[0]!r} (it has {', '.join(allowed)})")
+
+        def run() -> None:
+            row = self._db.execute("SELECT overrides FROM vendor_profiles WHERE id=?", (profile_id,)).fetchone()
+            if row is None:
+                raise MemoryError_(f"there is no vendor profile {profile_id}")
+            overrides = json.loads(row[0] or "{}")
+            for k, v in values.items():
+                if v is None or not str(v).strip():
+                    overrides.pop(k, None)
+                else:
+                    overrides[k] = str(v).strip()
+            self._db.execute("UPDATE vendor_profiles SET overrides=?, updated=? WHERE id=?",
+                             (json.dumps(overrides, ensure_ascii=False), time.time(), profile_id))
+
+        self._tx(run)
+
+    def rename(self, profile_id: int, name: str) -> None:
+        """Give a profile another vendor name (what it fills in from now on)."""
+        if not name.strip():
+            raise MemoryError_("a vendor needs a name")
+        self.edit(profile_id, vendor_name=name)
+
+    def merge(self, keep_id: int, other_id: int) -> None:
+        """Merge profile ``other_id`` into ``keep_id``: every lesson moves; ``keep_id``'s edits win.
+
+        Raises:
+            MemoryError_: the same profile twice, or an unknown profile.
+        """
+        if keep_id == other_id:
+            raise MemoryError_("a vendor cannot be merged with itself")
+
+        def run() -> None:
+            rows = {pid: json.loads(o or "{}") for pid, o in self._db.execute(
+                "SELECT id, overrides FROM vendor_profiles WHERE id IN (?, ?)", (keep_id, other_id))}
+            if len(rows) != 2:
+                raise MemoryError_(f"there is no vendor profile {other_id if keep_id in rows else keep_id}")
+            merged = {**rows[other_id], **rows[keep_id]}
+            self._db.execute("UPDATE vendor_lessons SET profile_id=? WHERE profile_id=?", (keep_id, other_id))
+            self._db.execute("UPDATE vendor_profiles SET overrides=?, updated=? WHERE id=?",
+                             (json.dumps(merged, ensure_ascii=False), time.time(), keep_id))
+            self._db.execute("DELETE FROM vendor_profiles WHERE id=?", (other_id,))
+
+        self._tx(run)
+
+    def delete(self, profile_id: int) -> None:
+        """Delete a profile and what its documents taught (the clerk asked for it in the Vendors list;
+        the documents themselves are untouched)."""
+
+        def run() -> None:
+            self._db.execute("DELETE FROM vendor_lessons WHERE profile_id=?", (profile_id,))
+            self._db.execute("DELETE FROM vendor_profiles WHERE id=?", (profile_id,))
+
+        self._tx(run)
+
+    # -- sharing -----------------------------------------------------------------------------------
+    def export_dict(self) -> dict[str, Any]:
+        """Every profile with its lessons and edits, as a JSON-ready dict::
+
+            {"format": "shoebox-vendors", "version": 1, "vendors": [
+              {"name": ..., "values": {...}, "overrides": {...}, "documents": n, "last_seen": "ISO time",
+               "lessons": [{"source", "pages", "taught", "evidence", "layout", "facts", "created"}]}]}
+        """
+        lessons = self.lessons()
+        out = []
+        for p in self.profiles():
+            mine = [{k: les[k] for k in ("source", "pages", "taught", "evidence", "layout", "facts", "created")}
+                    for les in lessons if les["profile_id"] == p.id]
+            out.append({"name": p.name, "values": dict(p.values), "overrides": dict(p.overrides),
+                        "documents": p.documents,
+                        "last_seen": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(p.last_seen)) if p.last_seen else None,
+                        "lessons": mine})
+        return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "vendors": out}
+
+    def export_json(self, path: str | Path) -> int:
+        """Write :meth:`export_dict` to ``path`` (UTF-8). Returns the number of profiles.
+
+        Raises:
+            OSError: the file cannot be written.
+        """
+        data = self.export_dict()
+        Path(path).write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
+        return len(data["vendors"])
+
+    def import_dict(self, data: dict[str, Any], origin: str = "the vendor list") -> int:
+        """Add the profiles of an export (:meth:`export_dict`). A lesson whose document is already known
+        is skipped; an imported vendor whose name (and address) equals a known profile's joins it.
+
+        Returns:
+            The number of lessons added.
+
+        Raises:
+            MemoryError_: ``data`` is not a Shoebox vendor list (the message names ``origin``).
+        """
+        if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+            raise MemoryError_(f"{origin} is not a Shoebox vendor list (no \"format\": \"{EXPORT_FORMAT}\")")
+        if int(data.get("version", 0)) > EXPORT_VERSION:
+            raise MemoryError_(f"{origin} was written by a newer Shoebox (version {data.get('version')})")
+        vendors = data.get("vendors")
+        if not isinstance(vendors, list):
+            raise MemoryError_(f"{origin} has no list of vendors")
+
+        def run() -> int:
+            added = 0
+            for i, v in enumerate(vendors):
+                if not isinstance(v, dict):
+                    raise MemoryError_(f"{origin}: vendor {i + 1} is not an object")
+                values = dict(v.get("values") or {})
+                pid = self._profile_for(values, Evidence()) if values.get("vendor_name") else None
+                now = time.time()
+                if pid is None:
+                    pid = int(self._db.execute(
+                        "INSERT INTO vendor_profiles(overrides, created, updated) VALUES (?, ?, ?)",
+                        (json.dumps(v.get("overrides") or {}, ensure_ascii=False), now, now)).lastrowid)
+                for les in v.get("lessons") or []:
+                    try:
+                        key = f"{les['source']}#{les['pages'][0]}-{les['pages'][1]}"
+                        if self._db.execute("SELECT 1 FROM vendor_lessons WHERE doc_key=?", (key,)).fetchone():
+                            continue
+                        self._db.execute(
+                            "INSERT INTO vendor_lessons(profile_id, doc_key, source, pages, taught, evidence, layout, "
+                            "facts, created) VALUES (?,?,?,?,?,?,?,?,?)",
+                            (pid, key, les["source"], json.dumps(les["pages"]),
+                             json.dumps(les.get("taught") or {}, ensure_ascii=False),
+                             json.dumps(les.get("evidence") or {}, ensure_ascii=False),
+                             json.dumps(les.get("layout") or {}, ensure_ascii=False),
+                             json.dumps(les.get("facts") or {}, ensure_ascii=False), float(les.get("created") or now)))
+                        added += 1
+                    except (KeyError, IndexError, TypeError, ValueError) as exc:
+                        raise MemoryError_(f"{origin}: a document of vendor {v.get('name')!r} is incomplete ({exc})") from None
+                self._cache = None
+            return added
+
+        return int(self._tx(run))
+
+    def import_json(self, path: str | Path) -> int:
+        """:meth:`import_dict` of a JSON file.
+
+        Raises:
+            OSError: the file cannot be read.
+            MemoryError_: it is not JSON, or not a vendor list (the message names the file).
+        """
+        path = Path(path)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise MemoryError_(f"{path}: not a JSON file ({exc})") from None
+        return self.import_dict(data, origin=str(path))
+
+    # -- what duplicates are checked against --------------------------------------------------------
+    def known_documents(self) -> list[dict[str, Any]]:
+        """The facts (:func:`desktop.core.duplicates.facts_of`) of every learned document, oldest first,
+        each with ``doc_key``."""
+        return [dict(les["facts"], doc_key=les["doc_key"], source=les["source"], pages=les["pages"])
+                for les in self.lessons()]
+
+
+# --------------------------------------------------------------------------------------------------
+# applying to one field
+
+
+def _page_text(document: Document) -> str:
+    """Every line of the document in reading order, normalised (:func:`normalise_text`), joined by spaces."""
+    return " ".join(normalise_text(t) for p in document.page_results for t in _reading_lines(p))
+
+
+def printed_on(value: str, page_text: str) -> bool:
+    """Whether ``value`` is printed on the page, allowing OCR misreadings: ``rapidfuzz.fuzz.partial_ratio``
+    (the best-aligned stretch of the page text) >= :data:`EVIDENCE_MIN`; values under 6 characters must
+    appear exactly."""
+    v = normalise_text(value)
+    if not v or not page_text:
+        return False
+    if len(v) < 6:
+        return f" {v} " in f" {page_text} "
+    return float(fuzz.partial_ratio(v, page_text)) >= EVIDENCE_MIN
+
+
+def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str) -> str | None:
+    """Fill, confirm, correct or flag one field (in place, rules in the module docstring).
+
+    Returns:
+        ``filled``, ``confirmed``, ``corrected``, ``replaced`` (flagged) or ``conflict`` (flagged).
+    """
+    taught = label or "an earlier document"
+    printed = printed_on(value, page_text)
+    if f.value is None or not str(f.value).strip():
+        # a currency is a code, not printed text (RM, €): filling it needs no evidence on the page
+        evidenced = printed or f.name == "currency"
+        f.value, f.source = value, "memory"
+        f.confidence = m.score if evidenced else round(m.score * 0.6, 4)
+        f.needs_review = f.needs_review or not evidenced or m.score < STRONG_MATCH
+        return "filled"
+    read = str(f.value)
+    own = f.source not in AUTHORITATIVE  # an e-invoice's data or a QR code is never overruled
+    if _same_text(read, value):  # the same words: the page's case and punctuation stay
+        f.confidence = max(f.confidence, m.score)
+        return "confirmed"
+    a, b = normalise_text(read), normalise_text(value)
+    same_words = own and fuzz.token_sort_ratio(a, b) >= EVIDENCE_MIN  # the same words read in another order
+    misread = fuzz.ratio(a, b) >= VARIANT_MIN or fuzz.partial_ratio(a, b) >= EVIDENCE_MIN
+    if same_words or (own and printed and misread):
+        if f.raw is None:
+            f.raw = read
+        f.value, f.source, f.confidence = value, "memory", m.score
+        f.needs_review = f.needs_review or m.score < STRONG_MATCH
+        return "corrected"
+    if own and printed and m.score >= STRONG_MATCH:
+        # both are printed (a shop's name and its company's): the one the clerk confirmed for this
+        # vendor goes in, flagged, with what extraction had chosen in the problem
+        problem = diag(Code.MEMORY_REPLACED, field=f.name, read=read, value=value, taught=taught)
+        if f.raw is None:
+            f.raw = read
+        f.value, f.source, f.confidence = value, "memory", m.score
+        action = "replaced"
+    else:
+        problem = diag(Code.MEMORY_CONFLICT, field=f.name, read=read, value=value, taught=taught)
+        action = "conflict"
+    if problem not in f.problems:
+        f.problems.append(problem)
+    f.needs_review = True
+    return action
+
+
+def _locate(document: Document, f: Field, where: dict[str, Any], score: float) -> bool:
+    """Read a total / date on the line labelled like the profile's (in place); whether one was found."""
+    from desktop.core.extraction import normalise_field
+
+    label = str(where.get("label") or "")
+    rel = where.get("rel_box") or [0.5, 0.5, 0.5, 0.5]
+    if not label:
+        return False
+    best: tuple[float, Any, Any, str, str] | None = None
+    for page in document.page_results:
+        rows = page.lines
+        for ln in rows:
+            words = normalise_text(re.sub(r"[\d.,:]+", " ", ln.text))
+            if not words or fuzz.ratio(words, label) < LABEL_MIN:
+                continue
+            cy, h = (ln.box[1] + ln.box[3]) / 2, max(1.0, ln.box[3] - ln.box[1])
+            same_row = [o for o in rows if abs((o.box[1] + o.box[3]) / 2 - cy) <= 0.6 * h and o.box[0] >= ln.box[0]]
+            for o in sorted(same_row, key=lambda o: -o.box[0]):
+                text = o.text.replace(ln.text, " ") if o is ln else o.text
+                value, problems = normalise_field(f.name, text)
+                if value is None:
+                    continue
+                dy = abs(cy / max(1, page.height) - (rel[1] + rel[3]) / 2)
+                if best is None or dy < best[0]:
+                    best = (dy, page, o, value, text.strip())
+                break
+    if best is None:
+        return False
+    _dy, page, line, value, raw = best
+    f.value, f.raw, f.page = value, raw, page.number
+    f.box, f.boxes = tuple(line.box), [tuple(line.box)]
+    f.source = "text_layer" if page.origin == "pdf_text" else "ocr"
+    f.confidence = round(min(float(line.confidence), score) * 0.9, 4)
+    f.needs_review = True
+    return True

@@ -1,0 +1,178 @@
+"""Possible duplicates: same file, re-scan (same vendor, date and total), invoice number; near misses."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import openpyxl
+import pytest
+from PIL import Image
+
+from desktop.core.duplicates import (
+    SAME_DATE_TOTAL,
+    SAME_FIGURES,
+    SAME_FILE,
+    SAME_NUMBER,
+    DuplicateChecker,
+    content_hash,
+    facts_of,
+    find_duplicate,
+)
+from tests.fake_engines import FakeEngine, RecordedPage
+from desktop.core.export import export
+from desktop.core.model import Document, Field, ScanResult
+from desktop.core.pipeline import ScanOptions, scan_file
+
+
+def _receipt(source: str, vendor: str | None = "KEDAI RUNCIT MAJU", date: str | None = "2019-01-11",
+             total: str | None = "12.50", number: str | None = None, digest: str | None = None,
+             pages: tuple[int, int] = (1, 1)) -> Document:
+    fields = {"vendor_name": Field("vendor_name", value=vendor), "date": Field("date", value=date),
+              "total": Field("total", value=total)}
+    if number is not None:
+        fields["invoice_number"] = Field("invoice_number", value=number)
+    doc = Document(source=source, pages=pages, document_type="receipt", fields=fields)
+    if digest:
+        doc.extras["content_hash"] = digest
+    return doc
+
+
+def test_same_file_is_a_duplicate() -> None:
+    a, b = _receipt("a.jpg", digest="abc"), _receipt("copy.jpg", vendor=None, date=None, total=None, digest="abc")
+    checker = DuplicateChecker()
+    assert checker.check(a) is None
+    assert checker.check(b) == {"source": "a.jpg", "pages": [1, 1], "reason": SAME_FILE}
+    assert b.duplicate_of["reason"] == SAME_FILE
+
+
+def test_one_file_holding_two_documents_is_not_a_duplicate_of_itself() -> None:
+    first = _receipt("two.pdf", digest="abc", total="1.00")
+    second = _receipt("two.pdf", digest="abc", total="2.00", pages=(2, 2))
+    checker = DuplicateChecker()
+    assert checker.check(first) is None and checker.check(second) is None
+
+
+def test_rescan_with_misread_vendor_name_is_a_duplicate() -> None:
+    scan = _receipt("scan.jpg", digest="111")
+    rescan = _receipt("rescan.jpg", vendor="KEDAI RUNC1T MAJU", digest="222")  # OCR misread one letter
+    assert find_duplicate(rescan, [facts_of(scan)]) == {"source": "scan.jpg", "pages": [1, 1], "reason": SAME_DATE_TOTAL}
+
+
+def test_same_vendor_same_day_other_total_is_not_a_duplicate() -> None:
+    morning = _receipt("morning.jpg", total="12.50", digest="1")
+    evening = _receipt("evening.jpg", total="21.20", digest="2")
+    assert find_duplicate(evening, [facts_of(morning)]) is None
+
+
+def test_other_vendor_same_day_same_total_is_not_a_duplicate() -> None:
+    a = _receipt("a.jpg", vendor="KEDAI RUNCIT MAJU")
+    b = _receipt("b.jpg", vendor="SANYU STATIONERY SHOP")
+    assert find_duplicate(b, [facts_of(a)]) is None
+
+
+def _with_figures(doc: Document, numbers: list[str]) -> Document:
+    from desktop.core.model import Line, PageResult
+
+    doc.page_results = [PageResult(1, 600, 900, [Line(f"ITEM {n}", (10, 20 + 30 * i, 300, 40 + 30 * i))
+                                                 for i, n in enumerate(numbers)])]
+    return doc
+
+
+FIGURES = ["40170", "603-3362", "001531760640", "2.9000", "8.70", "10.00", "1.30", "0118810", "20/10/2017"]
+
+
+def test_rescan_that_lost_its_date_is_a_duplicate_by_its_figures() -> None:
+    scan = _with_figures(_receipt("scan.jpg"), FIGURES)
+    rescan = _with_figures(_receipt("rescan.jpg", date=None), FIGURES[:-1] + ["20/1O/2017"])  # date misread
+    assert find_duplicate(rescan, [facts_of(scan)])["reason"] == SAME_FIGURES
+
+
+def test_same_items_other_receipt_number_is_not_a_duplicate() -> None:
+    """Two receipts of one shop, same items and total, another receipt number (and the date not read)."""
+    monday = _with_figures(_receipt("monday.jpg"), FIGURES)
+    other = FIGURES[:7] + ["0120436", "27/10/2017"]
+    assert find_duplicate(_with_figures(_receipt("other.jpg", date=None), other), [facts_of(monday)]) is None
+    # the same figures but a date that disagrees: not a duplicate either
+    assert find_duplicate(_with_figures(_receipt("x.jpg", date="2017-10-27"), FIGURES), [facts_of(monday)]) is None
+
+
+def test_same_vendor_and_invoice_number() -> None:
+    a = _receipt("a.pdf", number="INV-0042", date="2019-01-11")
+    b = _receipt("b.pdf", number="inv 0042", date="2019-02-01", total="99.00")
+    assert find_duplicate(b, [facts_of(a)])["reason"] == SAME_NUMBER
+    c = _receipt("c.pdf", number="INV-0043", date="2019-02-01", total="99.00")
+    assert find_duplicate(c, [facts_of(a)]) is None
+
+
+def test_same_vendor_by_tax_id_or_memory_profile() -> None:
+    a, b = _receipt("a.jpg", vendor="ACME"), _receipt("b.jpg", vendor="TOTALLY OTHER NAME")
+    a.fields["vendor_tax_id"] = Field("vendor_tax_id", value="000381399040")
+    b.fields["vendor_tax_id"] = Field("vendor_tax_id", value="0003 8139 9040")
+    assert find_duplicate(b, [facts_of(a)])["reason"] == SAME_DATE_TOTAL
+    c, d = _receipt("c.jpg", vendor="X"), _receipt("d.jpg", vendor="Y")
+    c.extras["memory"] = {"profile_id": 7}
+    d.extras["memory"] = {"profile_id": 7}
+    assert find_duplicate(d, [facts_of(c)]) is not None
+
+
+def test_kept_and_failed_documents_are_not_marked() -> None:
+    a = _receipt("a.jpg", digest="abc")
+    kept = _receipt("b.jpg", digest="abc")
+    kept.extras["duplicate_kept"] = {"source": "a.jpg"}
+    assert find_duplicate(kept, [facts_of(a)]) is None
+    assert find_duplicate(Document(source="c.jpg", error="c.jpg: damaged"), [facts_of(a)]) is None
+
+
+def test_duplicate_of_in_json_and_xlsx(tmp_path: Path) -> None:
+    a, b = _receipt("a.jpg", digest="x"), _receipt("b.jpg", digest="x")
+    DuplicateChecker().check(a)
+    checker = DuplicateChecker([facts_of(a)])
+    checker.check(b)
+    back = ScanResult.from_json(ScanResult([a, b]).to_json()).documents
+    assert back[0].duplicate_of is None and back[1].duplicate_of == {"source": "a.jpg", "pages": [1, 1], "reason": SAME_FILE}
+    out = tmp_path / "out.xlsx"
+    export([a, b], out)
+    ws = openpyxl.load_workbook(out)["Documents"]
+    col = [c.value for c in ws[1]].index("Duplicate of") + 1
+    assert ws.cell(row=2, column=col).value is None
+    assert ws.cell(row=3, column=col).value == "a.jpg p. 1 (same file)"
+    problems = [[c.value for c in r] for r in openpyxl.load_workbook(out)["Problems"].iter_rows(min_row=2)]
+    assert any("possible duplicate of a.jpg" in str(r) for r in problems)
+
+
+def test_content_hash(tmp_path: Path) -> None:
+    (tmp_path / "a").write_bytes(b"same")
+    (tmp_path / "b").write_bytes(b"same")
+    (tmp_path / "c").write_bytes(b"other")
+    assert content_hash(tmp_path / "a") == content_hash(tmp_path / "b") != content_hash(tmp_path / "c")
+    assert content_hash(tmp_path / "missing") is None
+
+
+LINES = [
+    {"text": "KEDAI RUNCIT MAJU SDN BHD", "box": [40, 40, 560, 80]},
+    {"text": "NO 8, JALAN KENANGA 3, 68000 AMPANG", "box": [40, 90, 560, 120]},
+    {"text": "DATE: 11/01/2019", "box": [40, 200, 400, 230]},
+    {"text": "TOTAL", "box": [40, 400, 200, 430]},
+    {"text": "RM 12.50", "box": [420, 400, 560, 430]},
+]
+
+
+@pytest.mark.parametrize("kind", ["copy", "rescan"])
+def test_pipeline_marks_a_file_added_again_and_a_rescan(tmp_path: Path, kind: str) -> None:
+    """Through the real pipeline: the content hash is recorded, the checker marks the second read."""
+    first = tmp_path / "scan.png"
+    Image.new("RGB", (600, 800), "white").save(first)
+    second = tmp_path / ("copy.png" if kind == "copy" else "rescan.jpg")
+    if kind == "copy":
+        second.write_bytes(first.read_bytes())
+    else:
+        Image.new("RGB", (600, 800), "white").resize((420, 560)).save(second, quality=80)
+    engine = FakeEngine([RecordedPage(600, 800, LINES)])
+    options = ScanOptions(document_type="receipt", auto_rotate=False, decode_qr=False)
+    docs = [*scan_file(first, engine, options), *scan_file(second, engine, options)]
+    assert all(d.extras.get("content_hash") for d in docs)
+    checker = DuplicateChecker()
+    marks = [checker.check(d) for d in docs]
+    assert marks[0] is None
+    assert marks[1] == {"source": str(first), "pages": [1, 1], "reason": SAME_FILE if kind == "copy" else SAME_DATE_TOTAL}
+    assert json.loads(ScanResult(docs).to_json())["documents"][1]["duplicate_of"]["source"] == str(first)

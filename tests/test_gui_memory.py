@@ -1,0 +1,171 @@
+"""The vendor memory and duplicates in the window (pytest-qt, offscreen): learning and undo, the
+memory chip, the duplicate banner (keep both / drop this one) and the Vendors dialog."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from desktop.core.engines.base import Engine, PageReading
+from desktop.core.memory import VendorMemory
+from desktop.core.model import Line
+from tests.test_memory import BAKERY, STATIONERY, _confirm
+
+LINES = [  # (text, relative box)
+    ("KEDAI RUNCIT MAJU SDN BHD", (0.05, 0.03, 0.90, 0.07)),
+    ("NO 8, JALAN KENANGA 3, 68000 AMPANG", (0.05, 0.08, 0.90, 0.12)),
+    ("TEL: 03-42961111", (0.05, 0.13, 0.60, 0.17)),
+    ("DATE: 11/01/2019", (0.05, 0.25, 0.60, 0.29)),
+    ("TOTAL", (0.05, 0.60, 0.30, 0.64)),
+    ("RM 12.50", (0.65, 0.60, 0.95, 0.64)),
+]
+
+
+class ScriptedEngine(Engine):
+    name = "scripted"
+    version = "1"
+
+    def read_page(self, image: np.ndarray) -> PageReading:
+        h, w = image.shape[:2]
+        return PageReading([Line(t, (x0 * w, y0 * h, x1 * w, y1 * h), 0.95) for t, (x0, y0, x1, y1) in LINES])
+
+
+def _png(path: Path, shade: int = 255) -> Path:
+    from PIL import Image
+
+    Image.new("RGB", (500, 800), (shade, shade, shade)).save(path)
+    return path
+
+
+@pytest.fixture
+def window(qtbot):
+    pytest.importorskip("desktop.core.pipeline")
+    from desktop.gui.mainwindow import MainWindow
+
+    w = MainWindow(engine_factory=lambda notes: ScriptedEngine())
+    qtbot.addWidget(w)
+    w.resize(1300, 850)
+    w.show()
+    qtbot.waitExposed(w)
+    yield w
+    w.close()
+
+
+def _read(qtbot, w, path: Path) -> int:
+    (entry_id,) = w.add_paths([path], remember=False)
+    qtbot.waitUntil(lambda: not w.is_busy() and w.model.entry(entry_id).document is not None, timeout=20000)
+    w.select_entry(entry_id)
+    return entry_id
+
+
+def test_review_teaches_the_memory_and_undo_takes_it_back(qtbot, window, tmp_path: Path) -> None:
+    w = window
+    assert w.memory is not None and w.vendors_action.isEnabled()
+    _read(qtbot, w, _png(tmp_path / "monday.png"))
+    w.commit_field("vendor_name", "Kedai Runcit Maju")
+    w.set_reviewed(True)
+    (profile,) = w.memory.profiles()
+    assert profile.name == "Kedai Runcit Maju" and profile.documents == 1
+    w.undo_stack.undo()  # mark reviewed undone: the lesson goes
+    assert w.memory.profiles() == []
+    w.undo_stack.redo()
+    assert [p.name for p in w.memory.profiles()] == ["Kedai Runcit Maju"]
+    w.set_reviewed(False)  # "mark as needing review" forgets it too
+    assert w.memory.profiles() == []
+    w.undo_stack.undo()
+    assert [p.name for p in w.memory.profiles()] == ["Kedai Runcit Maju"]
+
+    # a later receipt of the vendor: the confirmed name comes from memory, with its own chip
+    tuesday = _read(qtbot, w, _png(tmp_path / "tuesday.png", 250))
+    doc = w.model.entry(tuesday).document
+    assert doc.fields["vendor_name"].value == "Kedai Runcit Maju" and doc.fields["vendor_name"].source == "memory"
+    row = w.form.rows["vendor_name"]
+    assert row.source.text() == "memory" and "monday.png taught it" in row.source.toolTip()
+
+    # ... and it is a possible duplicate of Monday's (same vendor, date and total)
+    assert doc.duplicate_of == {"source": str((tmp_path / "monday.png").resolve()), "pages": [1, 1],
+                                "reason": "same vendor, date and total"}
+    assert w.duplicate_banner.isVisible() and "monday.png" in w.duplicate_banner.label.text()
+    assert "possible duplicate" in w.model.status_text(w.model.entry(tuesday))
+
+
+def test_keep_both_and_drop_this_one(qtbot, window, tmp_path: Path) -> None:
+    w = window
+    first = _read(qtbot, w, _png(tmp_path / "a.png"))
+    copy = tmp_path / "copy.png"
+    copy.write_bytes((tmp_path / "a.png").read_bytes())
+    second = _read(qtbot, w, copy)
+    assert w.model.entry(first).document.duplicate_of is None
+    mark = w.model.entry(second).document.duplicate_of
+    assert mark is not None and mark["reason"] == "same file"
+    w.duplicate_banner.open_earlier.emit(mark["source"], 1)
+    assert w.current_id == first
+    w.select_entry(second)
+    w.keep_duplicate()
+    doc = w.model.entry(second).document
+    assert doc.duplicate_of is None and doc.extras["duplicate_kept"]["reason"] == "same file"
+    assert not w.duplicate_banner.isVisible()
+    w.undo_stack.undo()
+    assert w.model.entry(second).document.duplicate_of is not None
+    # the clerk reviews the first one (teaching the memory), then drops the copy
+    w.select_entry(first)
+    w.set_reviewed(True)
+    w.select_entry(second)
+    w.drop_duplicate()
+    assert w.model.entry(second) is None and w.model.entry(first) is not None
+    assert len(w.memory.profiles()) == 1  # dropping a document never deletes a profile
+
+
+def test_vendors_dialog_lists_renames_merges_deletes_and_shares(qtbot, tmp_path: Path, monkeypatch) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    from desktop.gui.vendors import VendorsDialog
+
+    memory = VendorMemory(tmp_path / "session.db")
+    _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD")
+    _confirm(memory, BAKERY, "b.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD")
+    _confirm(memory, STATIONERY, "c.jpg", vendor_name="SANYU STATIONERY SHOP")
+    dialog = VendorsDialog(memory)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    t = dialog.table
+    assert t.rowCount() == 2
+    assert [t.item(r, 0).text() for r in range(2)] == ["GARDENIA BAKERIES (KL) SDN BHD", "SANYU STATIONERY SHOP"]
+    assert [t.item(r, 2).text() for r in range(2)] == ["2", "1"] and t.item(0, 3).text()
+    assert not dialog.merge_button.isEnabled()
+
+    bakery, shop = (int(t.item(r, 0).data(0x0100)) for r in range(2))
+    assert dialog.rename(bakery, "Gardenia")
+    assert t.item(0, 0).text() == "Gardenia"
+    assert dialog.edit(shop, {"currency": "MYR"})
+    assert memory.profile(shop).values["currency"] == "MYR"
+
+    out = tmp_path / "vendors.json"
+    assert dialog.export_to(out)
+    other = VendorMemory(tmp_path / "other.db")
+    shared = VendorsDialog(other)
+    qtbot.addWidget(shared)
+    assert shared.import_from(out)
+    assert [shared.table.item(r, 0).text() for r in range(shared.table.rowCount())] == ["Gardenia", "SANYU STATIONERY SHOP"]
+    warnings: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: warnings.append(a[2]))
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}", encoding="utf-8")
+    assert not shared.import_from(bad) and "not a Shoebox vendor list" in warnings[0]
+
+    dialog.select_ids([bakery, shop])
+    assert dialog.merge_button.isEnabled()
+    assert dialog.merge([bakery, shop])
+    assert t.rowCount() == 1 and t.item(0, 0).text() == "Gardenia" and t.item(0, 2).text() == "3"
+    dialog.select_ids([bakery])
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.No)
+    dialog.delete_dialog()
+    assert t.rowCount() == 1  # the clerk said no
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    dialog.delete_dialog()
+    assert t.rowCount() == 0 and memory.profiles() == []
+    memory.close()
+    other.close()

@@ -1,0 +1,390 @@
+"""Vendor memory: recognising a vendor from page evidence, learning, applying, undo, sharing, kill -9."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from desktop.core.extraction import extract_fields
+from desktop.core.memory import (
+    MATCH_MIN,
+    STRONG_MATCH,
+    MemoryError_,
+    VendorMemory,
+    doc_key,
+    page_evidence,
+)
+from desktop.core.model import Document
+from desktop.core.session import SessionStore
+from tests.pages import synthetic_page
+
+REPO = Path(__file__).resolve().parent.parent
+
+BAKERY = [
+    [("GARDENIA BAKERIES (KL) SDN BHD", 40)],
+    [("(139386-X)", 40)],
+    [("LOT 3, JALAN PELABUR 23/1,", 40)],
+    [("40300 SHAH ALAM, SELANGOR.", 40)],
+    [("TEL: 03-55423228 FAX: 03-55423213", 40)],
+    [("GST ID: 000381399040", 40)],
+    [("CASH BILL", 40)],
+    [("DATE: 15/01/2018", 40)],
+    [("BREAD", 40), ("3.50", 480)],
+    [("TOTAL AMOUNT PAYABLE", 40), ("{total}", 480)],
+]
+STATIONERY = [
+    [("SANYU STATIONERY SHOP", 40)],
+    [("NO. 31G&33G, JALAN SETIA INDAH X", 40)],
+    [("U13/X 40170 SETIA ALAM", 40)],
+    [("MOBILE/WHATSAPPS: 017-2098663", 40)],
+    [("GST ID NO: 001531760640", 40)],
+    [("CASH SALES COUNTER", 40)],
+    [("DATE: 20/03/2018", 40)],
+    [("TOTAL", 40), ("{total}", 480)],
+]
+
+
+def _doc(rows: list, source: str, *, total: str = "12.50", edit: dict | None = None,
+         document_type: str = "receipt") -> Document:
+    filled = [[(t.replace("{total}", total), x) for t, x in row] for row in rows]
+    pages = synthetic_page(filled)
+    doc = Document(source=source, document_type=document_type, page_results=pages)
+    doc.fields = dict(extract_fields(pages, document_type).fields)
+    for name, value in (edit or {}).items():
+        f = doc.fields[name]
+        f.value, f.edited, f.source = value, True, "user"
+    return doc
+
+
+def _noisy(rows: list, swaps: dict[str, str]) -> list:
+    """OCR-style misreadings: characters swapped as engines do (O<->0, I<->1, S<->5, B<->8)."""
+    out = []
+    for row in rows:
+        new = []
+        for text, x in row:
+            for a, b in swaps.items():
+                text = text.replace(a, b)
+            new.append((text, x))
+        out.append(new)
+    return out
+
+
+@pytest.fixture
+def memory(tmp_path: Path):
+    with VendorMemory(tmp_path / "session.db") as m:
+        yield m
+
+
+def _confirm(memory: VendorMemory, rows: list, source: str, **values: str):
+    doc = _doc(rows, source, edit=values)
+    doc.reviewed = True
+    return memory.learn(doc), doc
+
+
+# ------------------------------------------------------------------------------------------ evidence
+
+
+def test_evidence_reads_tax_ids_phones_and_header() -> None:
+    ev = page_evidence(_doc(BAKERY, "a.jpg"))
+    assert "000381399040" in ev.tax_ids and "139386X" in ev.tax_ids
+    assert ev.phones == ["55423228", "55423213"]
+    assert ev.header.startswith("GARDENIA BAKERIES KL SDN BHD")
+
+
+def test_buyer_tax_id_is_not_vendor_evidence() -> None:
+    doc = _doc(BAKERY, "a.jpg", document_type="invoice")
+    if "buyer_tax_id" in doc.fields:
+        doc.fields["buyer_tax_id"].value = "000381399040"
+        assert "000381399040" not in page_evidence(doc).tax_ids
+
+
+# ------------------------------------------------------------------------------------------ matching
+
+
+def test_match_on_tax_id_alone(memory: VendorMemory) -> None:
+    _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD")
+    other = [[("SOMETHING ELSE ENTIRELY", 40)], [("GST ID: 000381399040", 40)], [("TOTAL", 40), ("5.00", 480)]]
+    m = memory.match(_doc(other, "b.jpg"))
+    assert m is not None and m.score >= 0.99 and any("tax ID" in r for r in m.reasons)
+
+
+def test_match_on_phone_alone(memory: VendorMemory) -> None:
+    _confirm(memory, STATIONERY, "a.jpg", vendor_name="SANYU STATIONERY SHOP")
+    other = [[("UNRELATED HEADER TEXT", 40)], [("TEL 017 209 8663", 40)], [("TOTAL", 40), ("5.00", 480)]]
+    m = memory.match(_doc(other, "b.jpg"))
+    assert m is not None and 0.9 <= m.score < 0.99 and any("phone" in r for r in m.reasons)
+
+
+def test_fuzzy_header_survives_ocr_noise(memory: VendorMemory) -> None:
+    _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD")
+    # tax ID and phone lines unreadable: only the header, misread the way engines misread
+    noisy = _noisy(BAKERY, {"GST ID: 000381399040": "G5T 1D: OOO381399O4O", "TEL: 03-55423228 FAX: 03-55423213":
+                            "TEI: 03-5542322B FAX 03-554Z3213", "(139386-X)": "(I39386-X", "BAKERIES": "BAKER1ES",
+                            "SELANGOR": "5ELANG0R", "JALAN": "JA1AN"})
+    m = memory.match(_doc(noisy, "b.jpg"))
+    assert m is not None and m.score >= MATCH_MIN and m.reasons == [m.reasons[0]] and "header" in m.reasons[0]
+
+
+def test_unrelated_vendor_does_not_match(memory: VendorMemory) -> None:
+    _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD")
+    assert memory.match(_doc(STATIONERY, "b.jpg")) is None
+
+
+def test_conflicting_tax_id_lowers_the_score(memory: VendorMemory) -> None:
+    _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD")
+    forged = _noisy(BAKERY, {"000381399040": "000999888777", "139386-X": "555111-Y"})
+    forged = [r for r in forged if "TEL" not in r[0][0]]
+    m = memory.match(_doc(forged, "b.jpg"))
+    assert m is not None and m.conflicts and "000999888777" in m.conflicts[0]
+    assert m.score < MATCH_MIN  # the header alike is not enough against a different tax ID
+    doc = _doc(forged, "b.jpg")
+    assert memory.apply(doc) is None
+
+
+def test_shared_id_is_no_evidence_but_header_picks_the_branch(memory: VendorMemory) -> None:
+    """Two branches of one chain share a GST ID: the header decides which branch it is."""
+    branch_b = [list(r) for r in BAKERY]
+    branch_b[2] = [("NO 8, JALAN KENANGA 3, TAMAN MELUR", 40)]
+    branch_b[3] = [("68000 AMPANG, SELANGOR.", 40)]
+    branch_b[4] = [("TEL: 03-42961111", 40)]
+    _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD")
+    _confirm(memory, branch_b, "b.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD")
+    assert len(memory.profiles()) == 2  # same name, other address: a branch of its own
+    m = memory.match(_doc(branch_b, "c.jpg"))
+    assert m is not None and m.profile.values["vendor_address"].startswith("NO 8")
+    assert not any("tax ID" in r for r in m.reasons)
+
+
+# ------------------------------------------------------------------------------------------ applying
+
+
+def test_apply_fills_confirms_and_flags(memory: VendorMemory) -> None:
+    _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD",
+             vendor_address="LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM, SELANGOR.", currency="MYR")
+    doc = _doc(BAKERY, "b.jpg")
+    doc.fields["vendor_address"].value = None
+    doc.fields["vendor_name"].value = "CASH BILL"  # extraction picked the wrong line
+    m = memory.apply(doc)
+    assert m is not None and m.score >= STRONG_MATCH
+    name, address = doc.fields["vendor_name"], doc.fields["vendor_address"]
+    assert address.value.startswith("LOT 3") and address.source == "memory" and address.confidence == m.score
+    # the confirmed name is printed too: it goes in, flagged, never silently
+    assert name.value == "GARDENIA BAKERIES (KL) SDN BHD" and name.source == "memory"
+    assert name.needs_review and "CASH BILL" in name.problems[0].message()
+    info = doc.extras["memory"]
+    assert info["fields"]["vendor_name"] == "replaced" and info["fields"]["vendor_address"] == "filled"
+    assert info["taught_by"]["vendor_address"] == "a.jpg"
+
+
+def test_a_fragment_of_the_name_takes_the_confirmed_name(memory: VendorMemory) -> None:
+    _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD")
+    doc = _doc(BAKERY, "b.jpg")
+    doc.fields["vendor_name"].value = "BAKERIES (KL) SDN BHD"  # extraction kept half of the name
+    memory.apply(doc)
+    f = doc.fields["vendor_name"]
+    assert f.value == "GARDENIA BAKERIES (KL) SDN BHD" and f.source == "memory" and not f.problems
+    assert doc.extras["memory"]["fields"]["vendor_name"] == "corrected"
+
+
+def test_apply_keeps_a_disagreeing_address_and_flags_it(memory: VendorMemory) -> None:
+    """Another branch (its own address printed, the chain's GST ID): the page's address stays, flagged."""
+    _confirm(memory, BAKERY, "a.jpg", vendor_address="LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM")
+    branch = _noisy(BAKERY, {"LOT 3, JALAN PELABUR 23/1,": "NO 8, JALAN KENANGA 3,",
+                             "40300 SHAH ALAM, SELANGOR.": "68000 AMPANG, SELANGOR."})
+    doc = _doc(branch, "b.jpg")
+    doc.fields["vendor_address"].value = "NO 8, JALAN KENANGA 3, 68000 AMPANG, SELANGOR."
+    m = memory.apply(doc)
+    assert m is not None and m.score >= STRONG_MATCH
+    f = doc.fields["vendor_address"]
+    assert f.value == "NO 8, JALAN KENANGA 3, 68000 AMPANG, SELANGOR." and f.source == "ocr"
+    assert f.needs_review and "LOT 3" in f.problems[0].message()
+    assert doc.extras["memory"]["fields"]["vendor_address"] == "conflict"
+
+
+def test_ocr_variant_takes_the_confirmed_spelling(memory: VendorMemory) -> None:
+    _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD")
+    doc = _doc(BAKERY, "b.jpg")
+    doc.fields["vendor_name"].value = "GARDENIA BAKERIE5 (KL) 5DN BHD"
+    memory.apply(doc)
+    f = doc.fields["vendor_name"]
+    assert f.value == "GARDENIA BAKERIES (KL) SDN BHD" and f.source == "memory" and not f.problems
+
+
+def test_edited_fields_are_never_touched(memory: VendorMemory) -> None:
+    _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD")
+    doc = _doc(BAKERY, "b.jpg", edit={"vendor_name": "MY OWN NAME"})
+    memory.apply(doc)
+    assert doc.fields["vendor_name"].value == "MY OWN NAME" and doc.fields["vendor_name"].source == "user"
+
+
+def test_totals_and_dates_are_located_never_copied(memory: VendorMemory) -> None:
+    _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD")
+    profile = memory.profiles()[0]
+    assert profile.layout["total"]["label"] == "TOTAL AMOUNT PAYABLE"
+    # a receipt of the vendor with no total printed: nothing is copied from memory
+    no_total = [r for r in BAKERY if "TOTAL" not in r[0][0]]
+    doc = _doc(no_total, "b.jpg")
+    memory.apply(doc)
+    assert doc.fields["total"].value is None
+    # the total is printed where the profile says: read from this page, not from memory
+    doc = _doc(BAKERY, "c.jpg", total="7.77")
+    doc.fields["total"].value = None
+    memory.apply(doc)
+    assert doc.fields["total"].value == "7.77" and doc.fields["total"].source == "ocr"
+    assert doc.extras["memory"]["fields"]["total"] == "located"
+
+
+# ------------------------------------------------------------------------------------------ learning
+
+
+def test_learn_and_forget_restore_the_profile(memory: VendorMemory) -> None:
+    first, _ = _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD")
+    before = memory.profiles()[0]
+    # the clerk corrects the address on a second receipt: the newest lesson wins
+    second, _ = _confirm(memory, BAKERY, "b.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD",
+                         vendor_address="LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM")
+    (p,) = memory.profiles()
+    assert p.documents == 2 and p.values["vendor_address"] == "LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM"
+    assert p.taught_by["vendor_address"] == "b.jpg"
+    memory.forget(second)
+    (p,) = memory.profiles()
+    assert p.documents == 1 and p.values == before.values
+    memory.forget(first)
+    assert memory.profiles() == []
+
+
+def test_learning_the_same_document_again_replaces_and_undo_restores(memory: VendorMemory) -> None:
+    _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD")
+    again, _ = _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD", currency="SGD")
+    (p,) = memory.profiles()
+    assert p.documents == 1 and p.values["currency"] == "SGD"
+    memory.forget(again)
+    (p,) = memory.profiles()
+    assert p.documents == 1 and p.values.get("currency") != "SGD"
+
+
+def test_deleting_a_document_keeps_the_profile(memory: VendorMemory, tmp_path: Path) -> None:
+    store = SessionStore(tmp_path / "session.db")
+    _lesson, doc = _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD")
+    entry = store.add(doc.source, doc)
+    store.remove([entry])
+    store.clear()
+    assert len(memory.profiles()) == 1 and memory.profiles()[0].documents == 1
+    store.close()
+
+
+def test_nothing_to_learn_from_an_empty_form(memory: VendorMemory) -> None:
+    doc = Document(source="x.jpg", document_type="receipt")
+    assert memory.learn(doc) is None
+    assert memory.learn(Document(source="y.jpg", error="y.jpg: damaged")) is None
+
+
+# ------------------------------------------------------------------------------------------ the clerk's edits
+
+
+def test_rename_edit_merge_delete(memory: VendorMemory) -> None:
+    _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD")
+    _confirm(memory, STATIONERY, "b.jpg", vendor_name="SANYU STATIONERY SHOP")
+    bakery, shop = sorted(memory.profiles(), key=lambda p: p.id)
+    memory.rename(bakery.id, "Gardenia")
+    memory.edit(bakery.id, currency="MYR")
+    p = memory.profile(bakery.id)
+    assert p.name == "Gardenia" and p.values["currency"] == "MYR" and p.taught_by["currency"] == "edited in the Vendors list"
+    memory.merge(bakery.id, shop.id)
+    (merged,) = memory.profiles()
+    assert merged.documents == 2 and merged.name == "Gardenia" and "55423228" in merged.phones
+    with pytest.raises(MemoryError_):
+        memory.merge(merged.id, merged.id)
+    with pytest.raises(MemoryError_, match="no field"):
+        memory.edit(merged.id, total="1.00")
+    with pytest.raises(MemoryError_):
+        memory.rename(merged.id, "  ")
+    memory.delete(merged.id)
+    assert memory.profiles() == [] and memory.lessons() == []
+
+
+def test_export_import_round_trip(memory: VendorMemory, tmp_path: Path) -> None:
+    _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD")
+    _confirm(memory, STATIONERY, "b.jpg", vendor_name="SANYU STATIONERY SHOP")
+    memory.rename(memory.profiles()[0].id, "Gardenia Bakeries")
+    out = tmp_path / "vendors.json"
+    assert memory.export_json(out) == 2
+    with VendorMemory(tmp_path / "other.db") as other:
+        assert other.import_json(out) == 2
+        assert [(p.name, p.values, p.documents, p.phones) for p in other.profiles()] == \
+               [(p.name, p.values, p.documents, p.phones) for p in memory.profiles()]
+        assert other.import_json(out) == 0  # importing twice adds nothing
+        assert len(other.profiles()) == 2
+        m = other.match(_doc(STATIONERY, "c.jpg"))
+        assert m is not None and m.profile.name == "SANYU STATIONERY SHOP"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"vendors": []}), encoding="utf-8")
+    with pytest.raises(MemoryError_, match="bad.json"):
+        memory.import_json(bad)
+    bad.write_text("{not json", encoding="utf-8")
+    with pytest.raises(MemoryError_, match="not a JSON file"):
+        memory.import_json(bad)
+
+
+def test_memory_survives_kill_9(tmp_path: Path) -> None:
+    db = tmp_path / "session.db"
+    script = f"""
+import os, signal, sys
+sys.path.insert(0, {str(REPO)!r})
+from tests.test_memory import BAKERY, _doc
+from desktop.core.memory import VendorMemory
+m = VendorMemory({str(db)!r})
+doc = _doc(BAKERY, "a.jpg", edit={{"vendor_name": "GARDENIA BAKERIES (KL) SDN BHD"}})
+m.learn(doc)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == -9, proc.stderr
+    with VendorMemory(db) as m:
+        (p,) = m.profiles()
+        assert p.name == "GARDENIA BAKERIES (KL) SDN BHD" and p.documents == 1
+
+
+def test_doc_key_names_source_and_pages() -> None:
+    assert doc_key(Document(source="/x/a.pdf", pages=(2, 3))) == "/x/a.pdf#2-3"
+
+
+def test_teach_change_and_untaught_follow_review_commands(memory: VendorMemory) -> None:
+    """The hook an undoable review command calls (Qt-free): mark reviewed, edit, unmark, and undo each."""
+    doc = _doc(BAKERY, "a.jpg", edit={"vendor_name": "GARDENIA BAKERIES (KL) SDN BHD"})
+    reviewed = Document.from_dict(doc.to_dict())
+    reviewed.reviewed = True
+    mark = memory.teach_change(doc, reviewed)  # mark reviewed
+    assert [p.name for p in memory.profiles()] == ["GARDENIA BAKERIES (KL) SDN BHD"]
+    renamed = Document.from_dict(reviewed.to_dict())
+    renamed.fields["vendor_name"].value = "Gardenia"
+    edit = memory.teach_change(reviewed, renamed)  # an edit of a reviewed document teaches again
+    assert [p.name for p in memory.profiles()] == ["Gardenia"] and memory.profiles()[0].documents == 1
+    memory.untaught(edit)
+    assert [p.name for p in memory.profiles()] == ["GARDENIA BAKERIES (KL) SDN BHD"]
+    unmarked = Document.from_dict(reviewed.to_dict())
+    unmarked.reviewed = False
+    unmark = memory.teach_change(reviewed, unmarked)
+    assert memory.profiles() == [] and unmark.forgotten is not None
+    memory.untaught(unmark)
+    assert [p.name for p in memory.profiles()] == ["GARDENIA BAKERIES (KL) SDN BHD"]
+    memory.untaught(mark)
+    assert memory.profiles() == []
+    assert memory.teach_change(doc, doc).learned is None  # nothing reviewed: nothing taught
+
+
+def test_a_database_holding_only_the_memory_opens_as_a_session(tmp_path: Path) -> None:
+    """`shoebox learn` before the window ever ran: the file has the memory's tables only."""
+    from desktop.core.session import open_session
+
+    db = tmp_path / "session.db"
+    with VendorMemory(db) as m:
+        _confirm(m, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD")
+    opened = open_session(db)
+    assert opened.problem is None and opened.store.path == db
+    opened.store.close()
+    with VendorMemory(db) as m:
+        assert len(m.profiles()) == 1

@@ -1,0 +1,122 @@
+"""``shoebox scan`` with the vendor memory (and ``--no-memory``), ``shoebox learn``, duplicates in a batch."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from desktop import cli
+from tests.fake_engines import FakeEngine, RecordedPage
+from desktop.core.memory import VendorMemory
+from desktop.core.model import ScanResult
+
+LINES = [
+    {"text": "KEDAI RUNCIT MAJU SDN BHD", "box": [40, 40, 560, 80]},
+    {"text": "NO 8, JALAN KENANGA 3, 68000 AMPANG", "box": [40, 90, 560, 120]},
+    {"text": "TEL: 03-42961111", "box": [40, 130, 400, 160]},
+    {"text": "DATE: 11/01/2019", "box": [40, 200, 400, 230]},
+    {"text": "TOTAL", "box": [40, 400, 200, 430]},
+    {"text": "RM 12.50", "box": [420, 400, 560, 430]},
+]
+
+
+@pytest.fixture
+def engine(monkeypatch: pytest.MonkeyPatch) -> FakeEngine:
+    eng = FakeEngine([RecordedPage(600, 800, LINES)])
+    monkeypatch.setattr(cli, "_create_engine", lambda name, model_dir, notes: eng)
+    return eng
+
+
+def _image(path: Path, shade: int = 255) -> Path:
+    Image.new("RGB", (600, 800), (shade, shade, shade)).save(path)
+    return path
+
+
+def _scan(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict, str]:
+    status = cli.main(["scan", *args, "--type", "receipt", "-q"])
+    out, err = capsys.readouterr()
+    return status, json.loads(out) if out.strip() else {}, err
+
+
+def _reviewed(result: dict, path: Path, **corrections: str) -> Path:
+    for doc in result["documents"]:
+        doc["reviewed"] = True
+        for name, value in corrections.items():
+            doc["fields"][name].update(value=value, source="user", edited=True)
+    path.write_text(json.dumps(result), encoding="utf-8")
+    return path
+
+
+def test_learn_then_scan_applies_the_memory(engine: FakeEngine, tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    status, first, _err = _scan(capsys, str(_image(tmp_path / "monday.png")))
+    assert status == 0
+    assert first["documents"][0]["fields"]["currency"]["source"] != "memory"
+    reviewed = _reviewed(first, tmp_path / "reviewed.json", vendor_name="KEDAI RUNCIT MAJU", currency="SGD")
+    assert cli.main(["learn", str(reviewed)]) == 0
+    assert "learned from 1 document" in capsys.readouterr().err
+    with VendorMemory() as memory:
+        (profile,) = memory.profiles()
+        assert profile.values["currency"] == "SGD" and profile.documents == 1
+        assert profile.name == "KEDAI RUNCIT MAJU"
+
+    status, second, err = _scan(capsys, str(_image(tmp_path / "tuesday.png", 250)))
+    doc = second["documents"][0]
+    name, currency = doc["fields"]["vendor_name"], doc["fields"]["currency"]
+    # the clerk's spelling of a name printed on the page is taken (its chip says "memory") ...
+    assert name["value"] == "KEDAI RUNCIT MAJU" and name["source"] == "memory" and not name["problems"]
+    assert name["raw"] == "KEDAI RUNCIT MAJU SDN BHD"
+    # ... a value that disagrees with the page (RM on the receipt) is flagged, not overwritten
+    assert currency["value"] == "MYR" and currency["needs_review"] and "SGD" in currency["problems"][0]["message"]
+    memory_info = doc["extras"]["memory"]
+    assert memory_info["vendor"] == "KEDAI RUNCIT MAJU" and memory_info["score"] > 0.99
+    assert memory_info["taught_by"]["vendor_name"] == "monday.png"
+    # the same vendor, date and total as Monday's receipt, which the memory learned: a possible duplicate
+    assert doc["duplicate_of"] == {"source": str(tmp_path / "monday.png"), "pages": [1, 1],
+                                   "reason": "same vendor, date and total"}
+    assert "possible duplicate of" in err or err == ""  # -q keeps notes off stderr
+
+
+def test_no_memory_turns_it_off(engine: FakeEngine, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _status, first, _err = _scan(capsys, str(_image(tmp_path / "monday.png")))
+    assert cli.main(["learn", str(_reviewed(first, tmp_path / "r.json", currency="SGD")), "-q"]) == 0
+    status, second, _err = _scan(capsys, str(_image(tmp_path / "tuesday.png", 250)), "--no-memory")
+    assert status == 0
+    doc = second["documents"][0]
+    assert "memory" not in doc["extras"]
+    assert all(f["source"] != "memory" for f in doc["fields"].values())
+    assert doc["duplicate_of"] is None  # the learned documents are not looked at either
+
+
+def test_duplicates_within_one_batch(engine: FakeEngine, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a = _image(tmp_path / "a.png")
+    b = tmp_path / "b.png"
+    b.write_bytes(a.read_bytes())
+    status = cli.main(["scan", str(a), str(b), "--type", "receipt", "--no-memory"])
+    out, err = capsys.readouterr()
+    docs = json.loads(out)["documents"]
+    assert status == 0
+    assert docs[0]["duplicate_of"] is None
+    assert docs[1]["duplicate_of"] == {"source": str(a), "pages": [1, 1], "reason": "same file"}
+    assert f"note: {b}: possible duplicate of {a} page 1 (same file)" in err
+
+
+def test_learn_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "missing.json"
+    assert cli.main(["learn", str(missing)]) == cli.EXIT_NOTHING_DONE
+    assert f"shoebox: error: {missing}: cannot be read" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1, 2", encoding="utf-8")
+    assert cli.main(["learn", str(bad)]) == cli.EXIT_NOTHING_DONE
+    assert "not a Shoebox JSON result" in capsys.readouterr().err
+    unreviewed = tmp_path / "unreviewed.json"
+    from desktop.core.model import Document, Field
+
+    doc = Document(source="x.jpg", document_type="receipt", fields={"vendor_name": Field("vendor_name", value="ACME")})
+    unreviewed.write_text(ScanResult([doc]).to_json(), encoding="utf-8")
+    assert cli.main(["learn", str(unreviewed)]) == cli.EXIT_NOTHING_DONE
+    assert "--all learns every document" in capsys.readouterr().err
+    assert cli.main(["learn", str(unreviewed), "--all"]) == cli.EXIT_OK
+    assert cli.main(["learn"]) == cli.EXIT_USAGE
