@@ -5,10 +5,12 @@ Usage::
     shoebox                       open the window
     shoebox FILE...               open the window with FILEs queued
     shoebox scan PATH... [-o OUT.xlsx|OUT.json|OUT.csv] [--type auto|receipt|invoice|cn_vat_invoice]
-                 [--engine auto|ppocr|hunyuan] [--model-dir DIR]
+                 [--engine auto|ppocr|hunyuan|server] [--model-dir DIR] [--server-url URL]
                  [--task markdown|table|translate_en|translate_zh] [--date-order auto|DMY|MDY]
                  [--no-memory] [-q]
     shoebox learn REVIEWED.json [--all] [-q]
+    shoebox server-check URL      does the office HunyuanOCR server answer, and with what
+    shoebox serve [--host 127.0.0.1] [--port 8765]    the pipeline as a local HTTP service
     shoebox --version
 
 ``scan`` reads files (folders are walked, sorted, keeping supported files) with no window. Without ``-o``
@@ -30,7 +32,8 @@ Exit status
 2     usage error (bad option, unknown output suffix)
 3     nothing could be read (no supported file, or every file failed), or the output could not
       be written
-4     the requested engine is unavailable (for example ``--engine hunyuan`` without the model)
+4     the requested engine is unavailable (for example ``--engine hunyuan`` without the model,
+      or ``--engine server`` when the server cannot be reached); ``server-check``: not usable
 5     the window could not be opened (PySide6 or the GUI package missing)
 130   interrupted (Ctrl+C); the documents already read are written
 ====  ==========================================================================================
@@ -79,7 +82,7 @@ EXIT_ENGINE_UNAVAILABLE = ExitCode.ENGINE_UNAVAILABLE
 EXIT_NO_WINDOW = ExitCode.NO_WINDOW
 EXIT_INTERRUPTED = ExitCode.INTERRUPTED
 
-SUBCOMMANDS = ("scan", "learn")
+SUBCOMMANDS = ("scan", "learn", "server-check", "serve")
 TASKS = ("markdown", "table", "translate_en", "translate_zh")
 # The engine capability (desktop.core.engines.base.Engine.capabilities) each task needs.
 TASK_CAPABILITY = {"markdown": "markdown", "table": "table", "translate_en": "translate", "translate_zh": "translate"}
@@ -90,7 +93,8 @@ exit status:
   1    some files failed (the others are still written)
   2    usage error
   3    nothing could be read, or the output could not be written
-  4    the requested engine is unavailable (e.g. --engine hunyuan without the model)
+  4    the requested engine is unavailable (e.g. --engine hunyuan without the model,
+       or --engine server when the server cannot be reached)
   5    the window could not be opened
   130  interrupted
 """
@@ -99,6 +103,8 @@ TOP_HELP = f"""\
 usage: shoebox [FILE...]
        shoebox scan PATH... [-o OUT.xlsx|OUT.json|OUT.csv] [options]
        shoebox learn REVIEWED.json [--all]
+       shoebox server-check URL
+       shoebox serve [--host 127.0.0.1] [--port 8765] [--token-file FILE]
        shoebox --version
 
 Shoebox reads receipts, invoices and Chinese VAT invoices on this computer (nothing leaves it).
@@ -108,6 +114,11 @@ Shoebox reads receipts, invoices and Chinese VAT invoices on this computer (noth
   shoebox scan ...     read files without a window and write Excel, CSV or JSON
                        (`shoebox scan --help` for its options)
   shoebox learn F.json teach the vendor memory from a reviewed JSON result
+  shoebox server-check URL
+                       does the office HunyuanOCR server at URL answer, which model it
+                       serves, and how long a probe page takes
+  shoebox serve        the scanning pipeline as an HTTP service on this computer
+                       (`shoebox serve --help`)
   shoebox --version    print the versions of Shoebox and its engines
 
 {EXIT_STATUS_HELP}"""
@@ -157,10 +168,12 @@ def build_scan_parser() -> argparse.ArgumentParser:
         help="document type (default: auto, detected per document)",
     )
     parser.add_argument(
-        "--engine", default="auto", choices=("auto", "ppocr", "hunyuan"),
-        help="auto (HunyuanOCR when a GPU and its model are present, else PP-OCR; the default), "
-             "ppocr (CPU) or hunyuan (GPU)",
+        "--engine", default="auto", choices=("auto", "ppocr", "hunyuan", "server"),
+        help="auto (the office server when one is configured and answers, else HunyuanOCR when a GPU "
+             "and its model are present, else PP-OCR; the default), ppocr (CPU), hunyuan (GPU) or "
+             "server (HunyuanOCR on the office server)",
     )
+    add_server_arguments(parser)
     parser.add_argument(
         "--model-dir", type=Path, metavar="DIR",
         help="the HunyuanOCR model folder (default: the one chosen in the window's settings, "
@@ -193,6 +206,30 @@ def build_learn_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def add_server_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--server-url``, ``--allow-public-server`` and ``--max-in-flight`` (scan and serve)."""
+    parser.add_argument(
+        "--server-url", metavar="URL",
+        help="the office HunyuanOCR server (OpenAI-compatible, e.g. http://gpu-box:8000/v1; default: "
+             "$SHOEBOX_SERVER_URL, then Settings). Its API key: $SHOEBOX_SERVER_API_KEY or Settings",
+    )
+    parser.add_argument("--allow-public-server", action="store_true",
+                        help="accept a server whose address is not loopback or private-network")
+    parser.add_argument("--max-in-flight", type=int, metavar="N",
+                        help="pages sent to the server at once (default: Settings, 4)")
+
+
+def server_config_from_args(args: argparse.Namespace) -> Any:
+    """The office-server configuration the command-line options ask for, or ``None`` when they set
+    nothing (then the engine factory reads the environment and the settings itself)."""
+    if not (args.server_url or args.allow_public_server or args.max_in_flight):
+        return None
+    from desktop.core.engines.server import ServerConfig
+
+    return ServerConfig.from_settings(url=args.server_url, allow_public=True if args.allow_public_server else None,
+                                      max_in_flight=args.max_in_flight)
+
+
 # --------------------------------------------------------------------------------------------------
 # Hooks (tests replace these)
 
@@ -202,10 +239,13 @@ def _pipeline() -> ModuleType:
     return importlib.import_module("desktop.core.pipeline")
 
 
-def _create_engine(name: str, model_dir: Path | None, notes: list[Diagnostic]) -> Any:
-    """The engine, in a worker process (its notes arrive as ``load_notes`` once it has started)."""
-    from desktop.core.engines import create_worker_engine
+def _create_engine(name: str, model_dir: Path | None, notes: list[Diagnostic], **kwargs: Any) -> Any:
+    """The engine: in a worker process (its notes arrive as ``load_notes`` once it has started), except
+    the office-server engine asked for explicitly, which only talks HTTP and runs here."""
+    from desktop.core.engines import create_engine, create_worker_engine
 
+    if name == "server" or kwargs:
+        return create_engine(name, model_dir, notes=notes, **kwargs)
     return create_worker_engine(name, model_dir)
 
 
@@ -238,6 +278,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return scan_main(args[1:])
     if args and args[0] == "learn":
         return learn_main(args[1:])
+    if args and args[0] == "server-check":
+        return server_check_main(args[1:])
+    if args and args[0] == "serve":
+        from desktop.service.cli import serve_main
+
+        return serve_main(args[1:])
     if args and args[0] in ("-V", "--version"):
         print(version_text())
         return EXIT_OK
@@ -389,7 +435,12 @@ def scan_main(argv: Sequence[str]) -> int:
     from desktop.core.engines import EngineError, EngineUnavailable
 
     try:
-        engine = _create_engine(args.engine, model_dir, notes)
+        server = server_config_from_args(args)
+    except EngineError as exc:
+        console.error(str(exc))
+        return EXIT_ENGINE_UNAVAILABLE
+    try:
+        engine = _create_engine(args.engine, model_dir, notes, **({"server": server} if server else {}))
     except EngineError as exc:  # EngineUnavailable and engines that fail to load
         console.error(f"the {args.engine} engine is unavailable: {exc}")
         return EXIT_ENGINE_UNAVAILABLE
@@ -602,7 +653,11 @@ def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: A
                 document_cls: type, results: list[Any]) -> list[Any]:
     """Scan every file with a progress bar on stderr (files, pages done, pages per minute, time left);
     one line on stderr per file that failed. Documents are appended to ``results`` as each file is
-    read, so a Ctrl+C (``KeyboardInterrupt``, re-raised) leaves the files read so far there."""
+    read, so a Ctrl+C (``KeyboardInterrupt``, re-raised) leaves the files read so far there.
+
+    An engine that reads pages concurrently (``engine.concurrency`` > 1: the office-server engine,
+    its pages in flight) gets that many files at once; results and messages stay in file order.
+    """
     from tqdm import tqdm
 
     from desktop.core.inputs import printable
@@ -612,36 +667,93 @@ def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: A
                disable=True if console.quiet else None)
     console.bar = bar
     rate = Throughput(len(files))
-    try:
-        for path in files:
-            bar.set_postfix_str(f"{printable(Path(path).name)} · {rate.text()}", refresh=True)
+    workers = int(getattr(engine, "concurrency", 1) or 1)
+    concurrent = workers > 1 and len(files) > 1
 
-            def progress(p: Any, _name: str = printable(Path(path).name)) -> None:
-                rate.page(p.page, p.pages, getattr(p, "message", "") == "done")
+    def scan_one(path: Path) -> list[Any]:
+        def progress(p: Any, _name: str = printable(Path(path).name)) -> None:
+            if concurrent:  # several files at once: the rate is counted per file finished
                 bar.set_postfix_str(f"{_name} page {p.page}/{p.pages} · {rate.text()}", refresh=True)
+                return
+            rate.page(p.page, p.pages, getattr(p, "message", "") == "done")
+            bar.set_postfix_str(f"{_name} page {p.page}/{p.pages} · {rate.text()}", refresh=True)
 
+        try:
+            docs = list(pipeline.scan_file(path, engine, options, progress=progress))
+        except Exception as exc:  # the pipeline promises not to raise; keep the batch going if it does
+            log.exception("scanning %s failed", path)
+            docs = [document_cls(source=str(path), error=diag(Code.UNEXPECTED, detail=f"{type(exc).__name__}: {exc}"))]
+        return docs or [document_cls(source=str(path), error=diag(Code.NOTHING_READ))]
+
+    def report(docs: list[Any]) -> None:
+        for doc in docs:
+            if doc.error:
+                console.error(f"{doc.source}: {doc.error.message()}")
+                continue
+            for page in doc.page_results:  # read, but worth a look: blank, repaired, page failures
+                for warning in page.warnings:
+                    if _worth_a_note(warning):
+                        console.note(f"note: {doc.source}: page {page.number}: {warning.message()}")
+        results.extend(docs)
+        if concurrent:
+            pages = sum(len(doc.page_results) for doc in docs)
+            rate.page(pages, pages, True)
+        rate.file_done()
+        bar.update(1)
+
+    try:
+        if concurrent:
+            from concurrent.futures import ThreadPoolExecutor
+
+            pool = ThreadPoolExecutor(max_workers=min(workers, len(files)), thread_name_prefix="shoebox-scan")
             try:
-                docs = list(pipeline.scan_file(path, engine, options, progress=progress))
-            except Exception as exc:  # the pipeline promises not to raise; keep the batch going if it does
-                log.exception("scanning %s failed", path)
-                docs = [document_cls(source=str(path), error=diag(Code.UNEXPECTED, detail=f"{type(exc).__name__}: {exc}"))]
-            if not docs:
-                docs = [document_cls(source=str(path), error=diag(Code.NOTHING_READ))]
-            for doc in docs:
-                if doc.error:
-                    console.error(f"{doc.source}: {doc.error.message()}")
-                    continue
-                for page in doc.page_results:  # read, but worth a look: blank, repaired, page failures
-                    for warning in page.warnings:
-                        if _worth_a_note(warning):
-                            console.note(f"note: {doc.source}: page {page.number}: {warning.message()}")
-            results.extend(docs)
-            rate.file_done()
-            bar.update(1)
+                for docs in pool.map(scan_one, files):
+                    report(docs)
+            finally:  # Ctrl+C: no new file starts; the engine's close() ends the requests in flight
+                pool.shutdown(wait=False, cancel_futures=True)
+        else:
+            for path in files:
+                bar.set_postfix_str(f"{printable(Path(path).name)} · {rate.text()}", refresh=True)
+                report(scan_one(path))
     finally:
         bar.close()
         console.bar = None
     return results
+
+
+def server_check_main(argv: Sequence[str]) -> int:
+    """``shoebox server-check URL``: prints what the server is and how fast a probe page comes back.
+
+    Returns 0 when the server is usable, 4 when not, 2 for a usage error.
+    """
+    parser = _Parser(prog=f"{_PROG} server-check",
+                     description="Check an office HunyuanOCR server (OpenAI-compatible, e.g. vLLM): does it "
+                                 "answer, which model and revision it serves, its context length, and the "
+                                 "round trip of a probe page. The API key comes from $SHOEBOX_SERVER_API_KEY "
+                                 "or Settings.")
+    parser.add_argument("url", metavar="URL", help="e.g. http://gpu-box:8000/v1")
+    parser.add_argument("--allow-public-server", action="store_true",
+                        help="accept an address that is not loopback or private-network")
+    parser.add_argument("--model", default="", help="the served model name to check (default: the HunyuanOCR one)")
+    try:
+        args = parser.parse_args(list(argv))
+    except _UsageError:
+        return EXIT_USAGE
+    except SystemExit as exc:  # --help
+        return int(exc.code or 0)
+    from desktop.core.engines.base import EngineError
+    from desktop.core.engines.server import ServerConfig, server_check
+
+    try:
+        config = ServerConfig.from_settings(url=args.url, allow_public=True if args.allow_public_server else None,
+                                            model=args.model or None)
+        assert config is not None
+        report = server_check(config)
+    except EngineError as exc:  # refused by the privacy policy, or the name does not resolve
+        print(f"{_PROG}: error: {exc}", file=sys.stderr)
+        return EXIT_ENGINE_UNAVAILABLE
+    print("\n".join(report.lines()))
+    return EXIT_OK if report.ok else EXIT_ENGINE_UNAVAILABLE
 
 
 def _write_stdout(text: str) -> int | None:

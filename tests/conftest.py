@@ -3,6 +3,8 @@
 - Every test runs with the network cut off: any ``socket.connect`` to an address that is not local
   raises :class:`NetworkAccessError` and is recorded, so a library that tries to phone home fails the
   test that triggered it (``network_attempts`` lets a test assert on the record directly).
+  Loopback (127.0.0.0/8, ::1) is allowed only to tests marked ``loopback`` (the office-server engine
+  and ``shoebox serve`` tests, which start real servers on 127.0.0.1); Unix sockets always.
 - ``samples`` is ``../shared/samples`` beside the checkout (override with ``SHOEBOX_SAMPLES``);
   tests that need it are skipped where it is absent.
 - Per-user folders (settings, session database) go to a temporary ``SHOEBOX_HOME``.
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import os
 import socket
+import threading
 from pathlib import Path
 
 import pytest
@@ -28,6 +31,7 @@ class NetworkAccessError(RuntimeError):
 
 
 _ATTEMPTS: list[object] = []
+_LOOPBACK = threading.Event()  # set while a test marked ``loopback`` runs
 _real_connect = socket.socket.connect
 _real_connect_ex = socket.socket.connect_ex
 
@@ -36,7 +40,8 @@ def _is_local(sock: socket.socket, address: object) -> bool:
     if sock.family == getattr(socket, "AF_UNIX", object()):
         return True
     host = address[0] if isinstance(address, tuple) else address
-    return host in ("127.0.0.1", "::1", "localhost", "0.0.0.0") or str(host).startswith("127.")
+    loopback = host in ("127.0.0.1", "::1", "localhost") or str(host).startswith("127.")
+    return loopback and _LOOPBACK.is_set()
 
 
 def _guarded_connect(self: socket.socket, address: object) -> None:
@@ -65,9 +70,14 @@ def network_attempts() -> list[object]:
 
 
 @pytest.fixture(autouse=True)
-def _fail_on_network_attempt():
+def _fail_on_network_attempt(request: pytest.FixtureRequest):
     before = len(_ATTEMPTS)
-    yield
+    if request.node.get_closest_marker("loopback"):
+        _LOOPBACK.set()
+    try:
+        yield
+    finally:
+        _LOOPBACK.clear()
     new = _ATTEMPTS[before:]
     if new:
         pytest.fail(f"network connection attempted: {new}")

@@ -187,7 +187,7 @@ def test_mistyped_command(capsys: pytest.CaptureFixture[str]) -> None:
 def test_scan_help_lists_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["scan", "--help"]) == 0
     out = capsys.readouterr().out
-    for text in ("--engine {auto,ppocr,hunyuan}", "--task {markdown,table,translate_en,translate_zh}",
+    for text in ("--engine {auto,ppocr,hunyuan,server}", "--server-url URL", "--task {markdown,table,translate_en,translate_zh}",
                  "cn_vat_invoice", "exit status:", "3    nothing could be read"):
         assert text in out
 

@@ -1,6 +1,7 @@
 """The engine contract, checked the same way on every engine (after OCRmyPDF's
 ``tests/test_ocr_engine_interface.py``): the fake engine, PP-OCR, the tiny random HunyuanOCR model, and an
-engine behind the worker process.
+engine behind the worker process, and the office-server engine against the OpenAI-compatible test server on
+127.0.0.1 (tests/openai_server.py).
 
 Whatever the engine, :meth:`Engine.read_page` answers a :class:`PageReading` that passes
 :func:`check_page_reading`, converts to plain data and back unchanged, and carries warnings as texts; the
@@ -50,7 +51,17 @@ def text_image() -> np.ndarray:
     return np.asarray(image).copy()
 
 
-@pytest.fixture(params=["fake", "ppocr", "hunyuan", "worker"])
+def _server_answer() -> str:
+    """TEXT_PAGE as HunyuanOCR 1.5 spots it: a JSON array of boxes on the 0-1000 grid."""
+    import json
+
+    w, h = TEXT_PAGE["width"], TEXT_PAGE["height"]
+    return json.dumps([{"box": [round(ln["box"][0] * 1000 / w), round(ln["box"][1] * 1000 / h),
+                                round(ln["box"][2] * 1000 / w), round(ln["box"][3] * 1000 / h)], "text": ln["text"]}
+                       for ln in TEXT_PAGE["lines"]])
+
+
+@pytest.fixture(params=["fake", "ppocr", "hunyuan", "worker", pytest.param("server", marks=pytest.mark.loopback)])
 def engine(request) -> Engine:
     kind = request.param
     if kind == "fake":
@@ -69,6 +80,13 @@ def engine(request) -> Engine:
         request.getfixturevalue("_one_thread")
         eng = HunyuanEngine(request.getfixturevalue("tiny_model_dir"), device="cpu", max_pixels=160_000,
                             max_new_tokens={"spotting": 60, "fields": 60, "markdown": 40, "table": 40})
+    elif kind == "server":
+        from desktop.core.engines.server import ServerConfig, ServerEngine
+        from tests.openai_server import OpenAITestServer
+
+        server = OpenAITestServer(_server_answer()).start()
+        request.addfinalizer(server.stop)
+        eng = ServerEngine(ServerConfig(server.url, backoff_s=0.01))
     else:
         from desktop.core.engines.process import EngineSpec, WorkerEngine
 

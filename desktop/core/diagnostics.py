@@ -136,6 +136,24 @@ class Code(str, Enum):
     FIELDS_FAILED = "fields_failed"
     UNEXPECTED = "unexpected"
     EXCEPTION = "exception"
+    # -- the office server (desktop.core.engines.server) ------------------------------------------
+    SERVER_NOT_CONFIGURED = "server_not_configured"
+    SERVER_BAD_URL = "server_bad_url"
+    SERVER_PUBLIC = "server_public"
+    SERVER_NAME_UNRESOLVED = "server_name_unresolved"
+    SERVER_UNREACHABLE = "server_unreachable"
+    SERVER_BUSY = "server_busy"
+    SERVER_KEY_REFUSED = "server_key_refused"
+    SERVER_HTTP_ERROR = "server_http_error"
+    SERVER_NO_MODEL = "server_no_model"
+    SERVER_MODEL_MISSING = "server_model_missing"
+    SERVER_NO_FIELD_TASK = "server_no_field_task"
+    SERVER_NO_TASK = "server_no_task"
+    SERVER_CLOSED = "server_closed"
+    SERVER_FALLBACK = "server_fallback"
+    SERVER_DOWN_CPU = "server_down_cpu"
+    SERVER_NOT_USED = "server_not_used"
+    SERVICE_TIME_LIMIT = "service_time_limit"  # shoebox serve (desktop.service)
     # -- field problems ---------------------------------------------------------------------------
     NO_AMOUNT = "no_amount"
     NO_DATE = "no_date"
@@ -333,6 +351,47 @@ CATALOGUE: dict[Code, Entry] = {
     Code.FIELDS_FAILED: Entry(_E, "reading the fields failed: {reason}", "读取字段失败：{reason}"),
     Code.UNEXPECTED: Entry(_E, "unexpected error: {detail}", "意外错误：{detail}"),
     Code.EXCEPTION: Entry(_E, "{detail}", "{detail}"),
+    Code.SERVER_NOT_CONFIGURED: Entry(
+        _E, "no office server is configured: give --server-url, set SHOEBOX_SERVER_URL, or enter the server's "
+            "address in Settings",
+        "没有设置办公室服务器：请使用 --server-url、设置 SHOEBOX_SERVER_URL，或在“设置”中填写服务器地址"),
+    Code.SERVER_BAD_URL: Entry(_E, "{url}: {problem}", "服务器地址 {url} 无效：{problem}"),
+    Code.SERVER_PUBLIC: Entry(
+        _E, "{url}: {host} is not a loopback or private-network address; documents would leave the office "
+            "network. Tick \"Allow a server outside the office network\" in Settings (or pass "
+            "--allow-public-server) if this is intended",
+        "{url}：{host} 不是本机或内网地址，文件将离开办公室网络。如确实需要，请在“设置”中勾选"
+        "“允许办公室网络以外的服务器”（或使用 --allow-public-server）"),
+    Code.SERVER_NAME_UNRESOLVED: Entry(_E, "the office server at {url} could not be reached: the name {host} does "
+                                           "not resolve ({detail})",
+                                       "无法连接办公室服务器 {url}：无法解析主机名 {host}（{detail}）"),
+    Code.SERVER_UNREACHABLE: Entry(_E, "the office server at {url} could not be reached: {detail}",
+                                   "无法连接办公室服务器 {url}：{detail}"),
+    Code.SERVER_BUSY: Entry(_E, "the office server at {url} stayed busy for {seconds} s (HTTP {status}); page not read",
+                            "办公室服务器 {url} 持续繁忙 {seconds} 秒（HTTP {status}）；此页未识别"),
+    Code.SERVER_KEY_REFUSED: Entry(_E, "the office server at {url} refused the API key (HTTP {status}); check the "
+                                       "key in Settings",
+                                   "办公室服务器 {url} 拒绝了 API 密钥（HTTP {status}）；请在“设置”中检查密钥"),
+    Code.SERVER_HTTP_ERROR: Entry(_E, "the office server at {url} answered HTTP {status}: {detail}",
+                                  "办公室服务器 {url} 返回 HTTP {status}：{detail}"),
+    Code.SERVER_NO_MODEL: Entry(_E, "the office server at {url} serves no model", "办公室服务器 {url} 没有提供任何模型"),
+    Code.SERVER_MODEL_MISSING: Entry(_E, "the office server at {url} does not serve {model!r} (it serves: {models})",
+                                     "办公室服务器 {url} 没有提供“{model}”（它提供：{models}）"),
+    Code.SERVER_NO_FIELD_TASK: Entry(_W, "{model} (HunyuanOCR {version}) has no field-extraction task; fields are "
+                                         "read from the text instead",
+                                     "{model}（HunyuanOCR {version}）没有字段提取任务；改为从文字中读取字段"),
+    Code.SERVER_NO_TASK: Entry(_E, "the office server has no task {task!r}; choose one of {tasks}",
+                               "办公室服务器没有任务“{task}”；可选：{tasks}"),
+    Code.SERVER_CLOSED: Entry(_E, "the connection to the office server was closed", "与办公室服务器的连接已关闭"),
+    Code.SERVER_FALLBACK: Entry(_W, "read with PP-OCR on the CPU: the office server at {url} could not be reached "
+                                    "({detail})",
+                                "已改用 CPU 上的 PP-OCR 识别：无法连接办公室服务器 {url}（{detail}）"),
+    Code.SERVER_DOWN_CPU: Entry(_W, "the office server at {url} could not be reached ({detail}); reading on the CPU "
+                                    "(PP-OCR) until it answers",
+                                "无法连接办公室服务器 {url}（{detail}）；在它恢复之前改用 CPU（PP-OCR）识别"),
+    Code.SERVER_NOT_USED: Entry(_I, "office server not used: {reason}", "未使用办公室服务器：{reason}"),
+    Code.SERVICE_TIME_LIMIT: Entry(_E, "time limit reached ({seconds} s); the document may be incomplete",
+                                   "已达到时间限制（{seconds} 秒）；文档可能不完整"),
     Code.NO_AMOUNT: Entry(_W, "no amount in {raw!r}", "“{raw}”中没有金额"),
     Code.NO_DATE: Entry(_W, "no date in {raw!r}", "“{raw}”中没有日期"),
     Code.NO_TIME: Entry(_W, "no time in {raw!r}", "“{raw}”中没有时间"),

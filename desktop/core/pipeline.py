@@ -466,6 +466,9 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
             continue
         doc = Document(source=str(source), pages=(first, last), engine=engine.name,
                        page_results=[r.result for r in part])
+        model = getattr(engine, "model_name", None)
+        if isinstance(model, str) and model:
+            doc.extras["engine_model"] = model  # e.g. the office server's model and HunyuanOCR version
         qr = list(dict.fromkeys(p for r in part for p in r.qr))
         notes: list[Diagnostic] = list(rng.notes)
         if qr:

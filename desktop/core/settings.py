@@ -52,7 +52,7 @@ class Settings:
     """What the settings dialog edits.
 
     Attributes:
-        engine: ``auto``, ``ppocr`` (CPU) or ``hunyuan`` (GPU).
+        engine: ``auto``, ``ppocr`` (CPU), ``hunyuan`` (GPU) or ``server`` (the office HunyuanOCR server).
         model_dir: HunyuanOCR model folder chosen by the user ("" = search the usual places).
         default_document_type: ``auto`` or a document type name.
         date_locale: how to read ambiguous dates such as 03/04/2024: ``auto`` (from the document),
@@ -60,6 +60,14 @@ class Settings:
         ui_language: ``system``, ``en`` or ``zh_CN``.
         last_export_dir: the folder the export dialog opened last.
         recent_files: most recent first.
+        server_url: base URL of the office HunyuanOCR server (OpenAI-compatible, e.g.
+            ``http://gpu-box:8000/v1``); "" = off, the default. ``SHOEBOX_SERVER_URL`` overrides it.
+        server_api_key: the server's API key (vLLM ``--api-key``); "" = none.
+        server_allow_public: allow a server whose address is not loopback or private-network.
+        server_cpu_fallback: read on the CPU (PP-OCR) while the server cannot be reached (each page
+            read so says it); off = such pages fail with the reason.
+        server_max_in_flight: pages this desktop sends to the server at once.
+        server_model: served model name to use ("" = the HunyuanOCR model the server lists).
     """
 
     engine: str = "auto"
@@ -69,6 +77,12 @@ class Settings:
     ui_language: str = "system"
     last_export_dir: str = ""
     recent_files: list[str] | None = None
+    server_url: str = ""
+    server_api_key: str = ""
+    server_allow_public: bool = False
+    server_cpu_fallback: bool = False
+    server_max_in_flight: int = 4
+    server_model: str = ""
 
     @classmethod
     def path(cls) -> Path:

@@ -7,6 +7,7 @@ import sys
 from PySide6 import __version__ as pyside_version
 from PySide6.QtCore import qVersion
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMessageBox,
     QPushButton,
+    QSpinBox,
     QWidget,
 )
 
@@ -39,8 +41,30 @@ class SettingsDialog(QDialog):
         self.engine.addItem(self.tr("Automatic (GPU model when available, else PP-OCR)"), "auto")
         self.engine.addItem(self.tr("PP-OCR on the CPU"), "ppocr")
         self.engine.addItem(self.tr("HunyuanOCR on the GPU"), "hunyuan")
+        self.engine.addItem(self.tr("HunyuanOCR on the office server"), "server")
         self._select(self.engine, settings.engine)
         form.addRow(self.tr("OCR &engine:"), self.engine)
+
+        # The office server (desktop.core.engines.server): off while the URL is empty.
+        self.server_url = QLineEdit(settings.server_url, self)
+        self.server_url.setPlaceholderText(self.tr("Off (e.g. http://gpu-box:8000/v1)"))
+        form.addRow(self.tr("Office &server:"), self.server_url)
+        self.server_api_key = QLineEdit(settings.server_api_key, self)
+        self.server_api_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.server_api_key.setPlaceholderText(self.tr("None"))
+        form.addRow(self.tr("Server API &key:"), self.server_api_key)
+        self.server_in_flight = QSpinBox(self)
+        self.server_in_flight.setRange(1, 64)
+        self.server_in_flight.setValue(int(settings.server_max_in_flight or 4))
+        form.addRow(self.tr("Pages sent at &once:"), self.server_in_flight)
+        self.server_fallback = QCheckBox(self.tr("Read on the CPU while the server cannot be reached"), self)
+        self.server_fallback.setChecked(bool(settings.server_cpu_fallback))
+        form.addRow(self.server_fallback)
+        self.server_public = QCheckBox(self.tr("Allow a server outside the office network"), self)
+        self.server_public.setChecked(bool(settings.server_allow_public))
+        self.server_public.setToolTip(self.tr("Documents are sent to this address. Leave unticked unless the "
+                                              "server is yours and the connection is protected."))
+        form.addRow(self.server_public)
 
         self.model_dir = QLineEdit(settings.model_dir, self)
         self.model_dir.setPlaceholderText(self.tr("Search the usual places"))
@@ -105,6 +129,11 @@ class SettingsDialog(QDialog):
         s.default_document_type = self.doctype.currentData()
         s.date_locale = self.date_order.currentData()
         s.ui_language = self.language.currentData()
+        s.server_url = self.server_url.text().strip()
+        s.server_api_key = self.server_api_key.text().strip()
+        s.server_max_in_flight = int(self.server_in_flight.value())
+        s.server_cpu_fallback = self.server_fallback.isChecked()
+        s.server_allow_public = self.server_public.isChecked()
         return s
 
 

@@ -870,6 +870,7 @@ class MainWindow(QMainWindow):
             label = self.tr("%1 ready").replace("%1", text)
         else:
             label = text
+            self.statusBar().showMessage(text, 15000)
         slow = self.worker.slow_warning if state == "ready" else ""
         if slow:
             label += " – " + self.tr("slow on the CPU")
@@ -1539,7 +1540,9 @@ class MainWindow(QMainWindow):
         if dialog.exec() != SettingsDialog.DialogCode.Accepted:
             return
         new = dialog.result_settings()
-        engine_changed = (new.engine, new.model_dir) != (self.settings.engine, self.settings.model_dir)
+        engine_keys = ("engine", "model_dir", "server_url", "server_api_key", "server_max_in_flight",
+                       "server_cpu_fallback", "server_allow_public")
+        engine_changed = any(getattr(new, k) != getattr(self.settings, k) for k in engine_keys)
         language_changed = new.ui_language != self.settings.ui_language
         self.settings = new
         self._save_settings()

@@ -41,11 +41,24 @@ def default_engine_factory(engine: str, model_dir: str) -> EngineFactory:
     """The factory used by the app: :func:`desktop.core.engines.create_engine` with the user's settings."""
 
     def factory(notes: list[Diagnostic]) -> Any:
-        from desktop.core.engines import create_worker_engine
+        from desktop.core.engines import create_engine, create_worker_engine
 
+        if engine == "server" or (engine == "auto" and _server_configured()):
+            # the office-server engine only talks HTTP (nothing native to isolate) and reports its
+            # connection state to the status bar: it runs here
+            return create_engine(engine, model_dir or None, notes=notes)
         return create_worker_engine(engine, model_dir or None)
 
     return factory
+
+
+def _server_configured() -> bool:
+    try:
+        from desktop.core.engines.server import ServerConfig
+
+        return ServerConfig.from_settings() is not None
+    except Exception:  # noqa: BLE001 - unreadable settings: no server
+        return False
 
 
 def qimage_from_array(array: np.ndarray) -> QImage:
@@ -208,7 +221,10 @@ class ReadWorker(QObject):
             def on_progress(p: Any) -> None:
                 self.progress.emit(entry_id, int(p.page), int(p.pages), str(p.message))
 
-            result = run(engine, lambda: generation < self.generation, on_progress)
+            try:
+                result = run(engine, lambda: generation < self.generation, on_progress)
+            finally:
+                self._report_connection(engine)
             if generation < self.generation:
                 raise _pipeline().Cancelled()
             deliver(result)
@@ -219,6 +235,18 @@ class ReadWorker(QObject):
                 fail(exc)
         finally:
             self.finished.emit(entry_id)
+
+    def _report_connection(self, engine: Any) -> None:
+        """The office-server engine: say in the engine state (status bar) when the server stops or starts
+        answering (``engine.connection_problem``); other engines have no such attribute."""
+        problem = getattr(engine, "connection_problem", None)
+        if problem == getattr(self, "_connection_problem", None):
+            return
+        self._connection_problem = problem
+        if problem:
+            self.engine_state.emit("failed", self.tr("Office server not reachable: %1").replace("%1", str(problem)))
+        else:
+            self.engine_state.emit("ready", engine.describe())
 
     @Slot(int, str, object, int)
     def scan(self, entry_id: int, path: str, options: Any, generation: int) -> None:

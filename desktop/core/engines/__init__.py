@@ -7,36 +7,49 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.engines.base import Engine, EngineError, EngineUnavailable
 
 __all__ = ["ENGINE_NAMES", "Engine", "EngineError", "EngineUnavailable", "create_engine", "create_worker_engine"]
 
+if TYPE_CHECKING:
+    from desktop.core.engines.server import ServerConfig
+
 log = logging.getLogger(__name__)
 
-ENGINE_NAMES = ("auto", "ppocr", "hunyuan")
+ENGINE_NAMES = ("auto", "ppocr", "hunyuan", "server")
 
 
-def create_engine(name: str = "auto", model_dir: str | Path | None = None, *, notes: list[Diagnostic] | None = None) -> Engine:
+def create_engine(name: str = "auto", model_dir: str | Path | None = None, *, notes: list[Diagnostic] | None = None,
+                  server: ServerConfig | None = None) -> Engine:
     """Create an engine by name.
 
     Args:
         name: ``ppocr`` (PP-OCR on the CPU, the built-in default), ``hunyuan`` (HunyuanOCR through
-            transformers; needs the ``[gpu]`` extra and a model folder) or ``auto`` (HunyuanOCR when a
-            GPU and a complete model folder are present, else PP-OCR).
+            transformers; needs the ``[gpu]`` extra and a model folder), ``server`` (HunyuanOCR on the
+            office server, :mod:`desktop.core.engines.server`) or ``auto`` (the office server when one is
+            configured and answers; else HunyuanOCR when a GPU and a complete model folder are present;
+            else PP-OCR).
         model_dir: the HunyuanOCR model folder chosen by the user (``--model-dir`` / settings);
             other places are searched too (see :mod:`desktop.core.engines.hunyuan`).
         notes: when given, diagnostics are appended (for example why ``auto`` fell back
             to PP-OCR), for the status bar or stderr.
+        server: the office server's configuration; ``None`` = from the environment and the saved
+            settings (:meth:`~desktop.core.engines.server.ServerConfig.from_settings`).
 
     Raises:
-        EngineUnavailable: ``hunyuan`` was asked for explicitly and cannot run here (the message says
-            what is missing and where it was looked for).
+        EngineUnavailable: ``hunyuan`` or ``server`` was asked for explicitly and cannot run here (the
+            message says what is missing, where it was looked for, or why the server is refused).
         ValueError: unknown engine name.
     """
     if name not in ENGINE_NAMES:
         raise ValueError(f"unknown engine {name!r}; choose one of {', '.join(ENGINE_NAMES)}")
+    if name in ("auto", "server"):
+        engine = _server_engine(name, server, notes)
+        if engine is not None:
+            return engine
     if name in ("auto", "hunyuan"):
         from desktop.core.engines import hunyuan
 
@@ -60,7 +73,43 @@ def create_engine(name: str = "auto", model_dir: str | Path | None = None, *, no
     return PPOCREngine()
 
 
-ENGINE_LABELS = {"auto": "OCR engine", "ppocr": "PP-OCR", "hunyuan": "HunyuanOCR"}
+def _server_engine(name: str, config: ServerConfig | None, notes: list[Diagnostic] | None) -> Engine | None:
+    """The office-server engine for ``server`` (raises when it cannot be used) or ``auto`` (``None``
+    when none is configured or it does not answer; a note says why)."""
+    from desktop.core.engines import server as srv
+
+    if config is None:
+        config = srv.ServerConfig.from_settings()
+    if config is None:
+        if name == "server":
+            raise srv.ServerUnavailable(diag(Code.SERVER_NOT_CONFIGURED))
+        return None
+    try:
+        engine = srv.ServerEngine(config)
+    except EngineError as exc:  # ServerRefused (privacy policy), or a name that does not resolve
+        reason = getattr(exc, "diagnostic", None) or diag(Code.ENGINE_FAILED, detail=str(exc))
+        if name == "server":
+            raise srv.ServerUnavailable(reason) from None
+        message = diag(Code.SERVER_NOT_USED, reason=reason)
+        log.warning("%s", message)
+        if notes is not None:
+            notes.append(message)
+        return None
+    if name == "server":
+        return engine  # warm_up() connects; it raises, or falls back to the CPU when the settings allow
+    try:
+        engine.connect(retries=0)
+    except EngineError as exc:
+        engine.close()
+        message = diag(Code.SERVER_NOT_USED, reason=getattr(exc, "diagnostic", None) or str(exc))
+        log.warning("%s", message)
+        if notes is not None:
+            notes.append(message)
+        return None
+    return engine
+
+
+ENGINE_LABELS = {"auto": "OCR engine", "ppocr": "PP-OCR", "hunyuan": "HunyuanOCR", "server": "office server"}
 
 
 def create_worker_engine(name: str = "auto", model_dir: str | Path | None = None) -> Engine:
