@@ -497,6 +497,13 @@ def scan_main(argv: Sequence[str]) -> int:
                            count=len(read)).message())
     _mark_duplicates(documents, known, console)
 
+    from desktop.core.flags import flagged_fields
+
+    to_check = sum(len(flagged_fields(d)) for d in documents)
+    if to_check:
+        docs_n = sum(1 for d in documents if flagged_fields(d))
+        console.note(f"to check: {to_check} field{'s' if to_check != 1 else ''} in {docs_n} "
+                     f"document{'s' if docs_n != 1 else ''} (needs_review in the JSON, the Problems sheet in xlsx)")
     if out is not None:
         try:
             export(documents, out)

@@ -40,9 +40,10 @@ RECEIPTS = [
     # GST summary table "GST S@6% 35.66 2.14" under a tax-inclusive total
     ("sroie_086", {"subtotal": "35.66", "tax": "2.14", "total": "37.80"}),
     ("sroie_430", {"subtotal": "8.21", "tax": "0.49", "total": "8.70"}),
-    # person's name in lower case above the company, registration number below it
+    # person's name in lower case above the company, registration number below it; the print has a comma
+    # where OCR reads a full stop (the ground truth says ", 81200"): the comma reading is the value
     ("sroie_006", {"vendor_name": "SOON HUAT MACHINERY ENTERPRISE",
-                   "vendor_address": "NO.53 JALAN PUTRA 1, TAMAN SRI PUTRA. 81200 JOHOR BAHRU JOHOR"}),
+                   "vendor_address": "NO.53 JALAN PUTRA 1, TAMAN SRI PUTRA, 81200 JOHOR BAHRU JOHOR"}),
 ]
 
 

@@ -223,6 +223,13 @@ class PageResult:
         )
 
 
+def _legacy_needs_review(d: dict[str, Any]) -> bool:
+    """``needs_review`` of a field saved before the flag existed (schema 1.0 sessions): the old rule,
+    a value under 0.6 confidence that the clerk did not enter or edit."""
+    return (d.get("value") is not None and not d.get("edited") and d.get("source") != "user"
+            and float(d.get("confidence", 0.0)) < 0.6)
+
+
 @dataclass
 class Field:
     """One extracted field.
@@ -290,7 +297,7 @@ class Field:
             source=d.get("source", "ocr"),
             problems=[Diagnostic.from_dict(p) for p in d.get("problems", [])],
             edited=bool(d.get("edited", False)),
-            needs_review=bool(d.get("needs_review", False)),
+            needs_review=bool(d["needs_review"]) if "needs_review" in d else _legacy_needs_review(d),
         )
 
 

@@ -359,8 +359,15 @@ def _reason(exc: BaseException) -> Diagnostic:
 
 # -- fields ------------------------------------------------------------------------------------------
 
-def _own_fields(pages: list[PageResult], document_type: str, date_order: str | None, qr: list[str]) -> tuple[dict[str, Field], list[dict[str, Any]]]:
+def _own_fields(pages: list[PageResult], document_type: str, date_order: str | None, qr: list[str],
+                doc: Document | None = None) -> tuple[dict[str, Field], list[dict[str, Any]]]:
+    """Shoebox's own extraction; records the field model's version on ``doc`` (``extras["field_model"]``)."""
     result = _extraction().extract_fields(pages, document_type, date_order=date_order, qr_payloads=tuple(qr))
+    if doc is not None:
+        if result.model_version:
+            doc.extras["field_model"] = result.model_version
+        else:
+            doc.extras.pop("field_model", None)
     return dict(result.fields), list(result.line_items)
 
 
@@ -417,13 +424,13 @@ def _extract(doc: Document, reads: list[_PageRead], engine: Engine | None, optio
             notes.append(diag(Code.MODEL_NO_FIELDS, engine=engine.name))
         else:
             fields, items = model
-            own = _own_fields(pages, doc.document_type, options.date_order, qr)
+            own = _own_fields(pages, doc.document_type, options.date_order, qr, doc)
             for name, f in own[0].items():  # complete what the model missed from our own reading
                 if name not in fields or fields[name].value is None:
                     fields[name] = f
             doc.fields, doc.line_items = fields, items or own[1]
             return
-    doc.fields, doc.line_items = _own_fields(pages, doc.document_type, options.date_order, qr)
+    doc.fields, doc.line_items = _own_fields(pages, doc.document_type, options.date_order, qr, doc)
 
 
 def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, options: ScanOptions,
@@ -663,6 +670,9 @@ def reextract(document: Document, document_type: str, date_order: str | None = N
     result = _extraction().extract_fields(doc.page_results, document_type, date_order=date_order, qr_payloads=tuple(qr))
     doc.fields = dict(result.fields)
     doc.line_items = list(result.line_items)
+    doc.extras.pop("field_model", None)
+    if result.model_version:
+        doc.extras["field_model"] = result.model_version
     data = (document.extras.get("einvoice") or {}).get("data")
     if data:  # the e-invoice's own data wins again over the new reading of the page
         from desktop.core import einvoice
