@@ -1561,7 +1561,10 @@ class MainWindow(QMainWindow):
         return self.worker_thread.isRunning() or self.loader_thread.isRunning()
 
     def shutdown(self) -> None:
-        """Stop the worker threads (the current page finishes) and close the session database.
+        """Stop the worker threads and close the session database.
+
+        A page being read is abandoned at once (the engine's worker process is stopped); its file keeps
+        its queued status in the session, so it is read again at the next start.
 
         Idempotent: the window's close and the application's ``aboutToQuit`` both call it. Each
         thread is waited for at most :data:`THREAD_STOP_TIMEOUT_MS`.
@@ -1569,10 +1572,11 @@ class MainWindow(QMainWindow):
         if self._shut_down:
             return
         self._shut_down = True
-        self.worker.cancel()
+        self.worker.stop_now()
         # queued behind the job in progress (later jobs are skipped); it quits the thread's loop
         QMetaObject.invokeMethod(self.worker, "shutdown", Qt.ConnectionType.QueuedConnection)
-        self.loader_thread.quit()
+        self.loader.stop_now()
+        QMetaObject.invokeMethod(self.loader, "shutdown", Qt.ConnectionType.QueuedConnection)
         for thread in (self.worker_thread, self.loader_thread):
             if not thread.wait(THREAD_STOP_TIMEOUT_MS):
                 log.error("%s did not stop", thread.objectName())
