@@ -24,11 +24,12 @@ from typing import Any
 
 import numpy as np
 
-from desktop.core import offline, orientation
+from desktop.core import offline
+from desktop.core.engines import upright as orientation
 from desktop.core.engines.base import Capability, Engine, EngineError, EngineUnavailable, PageReading, Stopwatch
+from desktop.core.engines.upright import Reading
 from desktop.core.layout import reading_order
 from desktop.core.model import Line, box_from_polygon
-from desktop.core.orientation import Reading
 
 __all__ = ["MODEL_FILES", "PPOCREngine", "model_dir"]
 
