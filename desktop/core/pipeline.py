@@ -21,7 +21,8 @@ Boxes: engines return boxes in the pixels of the rendered image; they are divide
 Failure policy: :func:`scan_file` never raises for bad input or an engine failure. A file that cannot be
 opened, or whose every page failed, becomes one :class:`~desktop.core.model.Document` with ``error`` set
 to a :class:`~desktop.core.diagnostics.Diagnostic` saying why (the document's ``source`` names the file);
-a single page that fails is noted in that page's ``warnings`` and the rest of the file is still read. The one exception it raises is :class:`Cancelled`.
+a single page that fails is noted in that page's ``warnings`` and the rest of the file is still read. The one
+exception it raises is :class:`Cancelled`.
 
 Cancellation: ``cancel()`` is checked before every page. When it returns true, :func:`scan_file` raises
 :class:`Cancelled`, whose ``documents`` hold what was read so far (complete documents built from the
@@ -176,7 +177,7 @@ class _PageRead:
 
 def _merge_mixed(text_lines: list[Line], ocr_lines: list[Line]) -> list[Line]:
     """Text-layer lines plus the OCR lines that do not overlap any text-layer line or word."""
-    boxes = [w.box for ln in text_lines for w in (ln.words or [ln])]
+    boxes = [box for ln in text_lines for box in ([w.box for w in ln.words] or [ln.box])]
     extra = [ln for ln in ocr_lines if not any(box_overlap(ln.box, b) >= MIXED_OVERLAP for b in boxes)]
     return reading_order([*text_lines, *extra])
 
@@ -461,7 +462,7 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
     else:
         try:
             ranges = document_ranges(results) or [PageRange(results[0].number, results[-1].number)]
-        except Exception as exc:  # noqa: BLE001 - the pages are kept, as one document, and the note says why
+        except Exception as exc:
             log.warning("splitting %s failed: %s", name, exc)
             ranges = [PageRange(results[0].number, results[-1].number,
                                 [diag(Code.PAGE_BOUNDARIES_FAILED, reason=_reason(exc))])]
@@ -519,7 +520,7 @@ def apply_memory(doc: Document, options: ScanOptions) -> list[Diagnostic]:
             doc.document_type, doc.fields, doc.line_items = again.document_type, again.fields, again.line_items
             memory.apply(doc, match)
             doc.extras["memory"]["document_type_from_memory"] = True
-    except Exception as exc:  # noqa: BLE001 - the memory must never lose a document
+    except Exception as exc:
         log.exception("the vendor memory failed on %s", doc.source)
         return [diag(Code.MEMORY_UNAVAILABLE, detail=str(exc) or type(exc).__name__)]
     return []

@@ -185,21 +185,21 @@ def _rss_bytes() -> int:
         import psutil
 
         return int(psutil.Process().memory_info().rss)
-    except Exception:  # noqa: BLE001 - memory that cannot be measured is not a reason to fail a page
+    except Exception:
         return 0
 
 
 def _recv_image(conn: Connection, meta: dict[str, Any]) -> np.ndarray:
     """Receive an image's bytes straight into a new (writable) array of the announced shape and dtype."""
     image = np.empty(tuple(meta["shape"]), dtype=np.dtype(meta["dtype"]))
-    n = conn.recv_bytes_into(memoryview(image).cast("B"))
+    n = conn.recv_bytes_into(memoryview(image).cast("B"))  # type: ignore[arg-type]  # an ndarray is a buffer
     if n != image.nbytes:
         raise MalformedOutput(f"image of {n} bytes received, {image.nbytes} announced")
     return image
 
 
 def _send_image(conn: Connection, image: np.ndarray) -> None:
-    conn.send_bytes(memoryview(np.ascontiguousarray(image)).cast("B"))
+    conn.send_bytes(memoryview(np.ascontiguousarray(image)).cast("B"))  # type: ignore[arg-type]
 
 
 def _image_meta(image: np.ndarray) -> dict[str, Any]:
@@ -230,16 +230,17 @@ def _worker_main(conn: Connection, spec: EngineSpec | None) -> None:
     from desktop.core import offline
 
     offline.enforce_offline_environment()
-    from desktop.core import intake
     from desktop.core.engines.base import LOCAL_PAGES
 
     # This process is the isolation intake would otherwise spawn for a page with an enormous image
     # (and a daemonic worker may not have children): render such pages here.
-    intake._IN_RENDER_CHILD = True
+    from desktop.core.intake import pdf as intake_pdf
+
+    intake_pdf._IN_RENDER_CHILD = True  # the flag lives where PDF pages are rendered
 
     engine: Engine | None = None
     try:
-        notes: list[str] = []
+        notes: list[Any] = []
         if spec is not None:
             engine = spec.create(notes)
             engine.warm_up()
@@ -248,7 +249,7 @@ def _worker_main(conn: Connection, spec: EngineSpec | None) -> None:
             conn.send({"status": "ok", "result": info.to_dict(), "rss": _rss_bytes()})
         else:
             conn.send({"status": "ok", "result": None, "rss": _rss_bytes()})
-    except BaseException as exc:  # noqa: BLE001 - every start failure is reported, then the worker ends
+    except BaseException as exc:
         conn.send(_error_reply(exc))
         return
     while True:
@@ -285,7 +286,7 @@ def _worker_main(conn: Connection, spec: EngineSpec | None) -> None:
             else:
                 raise EngineError(f"unknown worker call {op!r}")
             reply = {"status": "ok", "result": result, "rss": _rss_bytes(), "image": image_out is not None}
-        except BaseException as exc:  # noqa: BLE001 - reported to the parent as this call's error
+        except BaseException as exc:  # reported to the parent as this call's error
             import traceback
 
             traceback.clear_frames(exc.__traceback__)  # free what the failed call held (a memory hog's blocks)
@@ -304,7 +305,7 @@ def _worker_main(conn: Connection, spec: EngineSpec | None) -> None:
     if engine is not None:
         try:
             engine.close()
-        except Exception:  # noqa: BLE001, S110 - the process ends anyway
+        except Exception:
             pass
 
 
@@ -399,40 +400,40 @@ class WorkerEngine(Engine):
         assert self._info is not None
         return self._info
 
-    @property  # type: ignore[override]
+    @property
     def name(self) -> str:  # type: ignore[override]
         return self._info.name if self._info is not None else "worker"
 
-    @property  # type: ignore[override]
-    def version(self) -> str:
+    @property
+    def version(self) -> str:  # type: ignore[override]
         return self._described().version
 
-    @property  # type: ignore[override]
-    def device(self) -> str:
+    @property
+    def device(self) -> str:  # type: ignore[override]
         return self._described().device
 
-    @property  # type: ignore[override]
-    def languages(self) -> tuple[str, ...]:
+    @property
+    def languages(self) -> tuple[str, ...]:  # type: ignore[override]
         return self._described().languages
 
-    @property  # type: ignore[override]
-    def max_pixels(self) -> int:
+    @property
+    def max_pixels(self) -> int:  # type: ignore[override]
         return self._described().max_pixels
 
-    @property  # type: ignore[override]
-    def capabilities(self) -> frozenset[Capability]:
+    @property
+    def capabilities(self) -> frozenset[Capability]:  # type: ignore[override]
         return self._described().capabilities
 
-    @property  # type: ignore[override]
-    def turns_tall_lines_ccw(self) -> bool:
+    @property
+    def turns_tall_lines_ccw(self) -> bool:  # type: ignore[override]
         return self._described().turns_tall_lines_ccw
 
-    @property  # type: ignore[override]
-    def seconds_per_megapixel(self) -> float:
+    @property
+    def seconds_per_megapixel(self) -> float:  # type: ignore[override]
         return self._described().seconds_per_megapixel
 
-    @property  # type: ignore[override]
-    def load_notes(self) -> list[Diagnostic]:
+    @property
+    def load_notes(self) -> list[Diagnostic]:  # type: ignore[override]
         return list(self._info.notes) if self._info is not None else []
 
     def describe(self) -> str:
@@ -653,7 +654,7 @@ class WorkerEngine(Engine):
     def __del__(self) -> None:
         try:
             self._stop(graceful=False)
-        except Exception:  # noqa: BLE001, S110 - interpreter shutdown
+        except Exception:
             pass
 
 
