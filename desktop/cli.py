@@ -240,9 +240,13 @@ def _pipeline() -> ModuleType:
 
 
 def _create_engine(name: str, model_dir: Path | None, notes: list[Diagnostic], **kwargs: Any) -> Any:
-    from desktop.core.engines import create_engine
+    """The engine: in a worker process (its notes arrive as ``load_notes`` once it has started), except
+    the office-server engine asked for explicitly, which only talks HTTP and runs here."""
+    from desktop.core.engines import create_engine, create_worker_engine
 
-    return create_engine(name, model_dir, notes=notes, **kwargs)
+    if name == "server" or kwargs:
+        return create_engine(name, model_dir, notes=notes, **kwargs)
+    return create_worker_engine(name, model_dir)
 
 
 def _open_memory() -> Any:
@@ -428,7 +432,7 @@ def scan_main(argv: Sequence[str]) -> int:
         saved = Settings.load().model_dir
         model_dir = Path(saved) if saved else None
     notes: list[Diagnostic] = []
-    from desktop.core.engines import EngineError
+    from desktop.core.engines import EngineError, EngineUnavailable
 
     try:
         server = server_config_from_args(args)
@@ -448,9 +452,15 @@ def scan_main(argv: Sequence[str]) -> int:
         # not the same load failure repeated on every page.
         try:
             warm_up()
-        except EngineError as exc:
-            console.error(f"the {engine.name} engine could not start: {exc}")
+        except EngineUnavailable as exc:
+            console.error(f"the {args.engine} engine is unavailable: {exc}")
             return EXIT_ENGINE_UNAVAILABLE
+        except EngineError as exc:
+            console.error(f"the {args.engine} engine could not start: {exc}")
+            return EXIT_ENGINE_UNAVAILABLE
+    for note in engine.load_notes:  # from the worker: why auto fell back to PP-OCR, "slow on the CPU"
+        if as_diagnostic(note) not in notes:
+            console.note(f"note: {as_diagnostic(note).message()}")
     describe = getattr(engine, "describe", None)
     if callable(describe):
         console.note(f"engine: {describe()}")
@@ -487,6 +497,13 @@ def scan_main(argv: Sequence[str]) -> int:
                            count=len(read)).message())
     _mark_duplicates(documents, known, console)
 
+    from desktop.core.flags import flagged_fields
+
+    to_check = sum(len(flagged_fields(d)) for d in documents)
+    if to_check:
+        docs_n = sum(1 for d in documents if flagged_fields(d))
+        console.note(f"to check: {to_check} field{'s' if to_check != 1 else ''} in {docs_n} "
+                     f"document{'s' if docs_n != 1 else ''} (needs_review in the JSON, the Problems sheet in xlsx)")
     if out is not None:
         try:
             export(documents, out)
@@ -514,7 +531,7 @@ def _memory_for_scan(wanted: bool, console: _Console) -> Any:
         return None
     try:
         return _open_memory()
-    except Exception as exc:  # noqa: BLE001 - a damaged memory database must not stop the batch
+    except Exception as exc:
         console.note(f"note: {diag(Code.MEMORY_UNAVAILABLE, detail=str(exc)).message()}; reading without it")
         return None
 
@@ -522,7 +539,7 @@ def _memory_for_scan(wanted: bool, console: _Console) -> Any:
 def _known_documents(memory: Any, console: _Console) -> list[dict[str, Any]]:
     try:
         return list(memory.known_documents())
-    except Exception as exc:  # noqa: BLE001 - duplicates are then looked for within the batch
+    except Exception as exc:
         console.note(f"note: the vendor memory's documents cannot be read ({exc}); "
                      "duplicates are looked for within this batch only")
         return []
@@ -571,7 +588,7 @@ def learn_main(argv: Sequence[str]) -> int:
         return EXIT_NOTHING_DONE
     try:
         memory = _open_memory()
-    except Exception as exc:  # noqa: BLE001 - any failure to open it is one clear error line
+    except Exception as exc:
         console.error(f"the vendor memory cannot be opened: {exc}")
         return EXIT_NOTHING_DONE
     learned = 0

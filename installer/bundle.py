@@ -60,7 +60,7 @@ WINDOWS_EXTENSIONS: tuple[str, ...] = (
 
 #: Data files of ``resources/`` that ship (same patterns as pyproject's package-data).
 RESOURCE_PATTERNS: tuple[str, ...] = (
-    "doctypes/*.json", "labels/*.json", "icons/*.svg", "icons/*.png", "translations/*.qm",
+    "doctypes/*.json", "labels/*.json", "models/*.json", "icons/*.svg", "icons/*.png", "translations/*.qm",
 )
 
 

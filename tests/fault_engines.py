@@ -120,3 +120,22 @@ def _hog() -> None:
 def make(fault: str | None = None, delay: float = 0.0, **_: Any) -> FaultEngine:
     """The factory named in an ``EngineSpec`` (runs in the worker)."""
     return FaultEngine(fault, delay)
+
+
+def make_render_killer(victim: str) -> FaultEngine:
+    """An ordinary engine whose worker *renders* the file named ``victim`` with a native crash.
+
+    Runs in the worker: PyMuPDF's page rendering there is wrapped so that rendering any page of
+    ``victim`` sends ``SIGSEGV`` to the worker, as a MuPDF bug on a hostile PDF would.
+    """
+    from desktop.core.intake import pdf  # where PDF pages are rendered (PageImage.render looks it up there)
+
+    real = pdf._render_pdf_page
+
+    def render(page: Any, budget: int) -> Any:
+        if page.source.name == victim:
+            os.kill(os.getpid(), signal.SIGSEGV)
+        return real(page, budget)
+
+    pdf._render_pdf_page = render
+    return FaultEngine(None)

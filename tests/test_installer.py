@@ -186,7 +186,7 @@ def test_resources_land_where_resources_dir_finds_them_when_frozen(tmp_path):
     spec.loader.exec_module(module)
     assert module.resources_dir() == tmp_path / "resources"
     shipped = {p.relative_to(tmp_path / "resources") for p in (tmp_path / "resources").rglob("*.json")}
-    expected = {p.relative_to(REPO / "resources") for sub in ("doctypes", "labels")
+    expected = {p.relative_to(REPO / "resources") for sub in ("doctypes", "labels", "models")
                 for p in (REPO / "resources" / sub).glob("*.json")}
     assert shipped == expected
 

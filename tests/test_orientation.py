@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from benchmarks.textmetrics import cer
-from tests.fake_engines import FakeEngine
 from desktop.core.model import Line
 from desktop.core.orientation import assess, choose_rotation, probe_window, rotate_image, text_score
+from tests.fake_engines import FakeEngine
 
 
 def wide(text="some words here", conf=0.98, y=0):

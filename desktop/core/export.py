@@ -9,10 +9,12 @@ JSON
 
 Excel (.xlsx, written with openpyxl)
     ``Documents``: one row per document. Leading columns *Source file*, *Pages*, *Document type*,
-    *Status* (``Error: ...``, ``Reviewed`` or ``Not reviewed``), *Problems* (the number of validation
-    problems) and *Duplicate of* (``<earlier source> p. <pages> (<reason>)`` for a possible duplicate,
+    *Status* (``Error: ...``, ``Reviewed`` or ``Not reviewed``), *Problems* (the number of fields to
+    check: :func:`desktop.core.flags.flagged_fields`, the same count as the app's queue badge) and
+    *Duplicate of* (``<earlier source> p. <pages> (<reason>)`` for a possible duplicate,
     ``Document.duplicate_of``; also a row in ``Problems``), then one column per canonical field in
-    :func:`desktop.core.doctypes.canonical_fields` order with its English label (fields outside the canonical list follow, headed by their name).
+    :func:`desktop.core.doctypes.canonical_fields` order with its English label (fields outside the
+    canonical list follow, headed by their name).
     Values keep their meaning as Excel types:
 
     - ``date`` fields: real dates (``number_format`` ``yyyy-mm-dd``); dates before 1900-03-01 stay text,
@@ -34,8 +36,9 @@ Excel (.xlsx, written with openpyxl)
     well). ``Tax by rate`` (only when some document carries e-invoice data with a VAT breakdown,
     ``Document.extras["tax_breakdown"]``): one row per rate with category, rate, taxable amount, tax and
     exemption reason; the Documents sheet and the CSV then have a *Tax by rate* column summing it up.
-    ``Problems``: one row per problem (document, field, message), including unreadable files and cells
-    that had to be cut. ``Tables`` (only when some document carries HTML tables, as HunyuanOCR's table
+    ``Problems``: one row per field to check (document, field, why: the failed check, "low confidence
+    (62%)" or "empty"), exactly the fields the app tints, plus unreadable files and cells that had to be
+    cut. ``Tables`` (only when some document carries HTML tables, as HunyuanOCR's table
     and markdown tasks give): each table parsed into rows (``colspan``/``rowspan`` laid out on a grid),
     one block per table headed by its source and page.
 
@@ -81,6 +84,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import IO, Any
 
+from desktop.core import flags
 from desktop.core.doctypes import canonical_fields, document_types
 from desktop.core.model import Document, ScanResult
 
@@ -307,7 +311,7 @@ def _plain_cell(doc: Document, col: _Column) -> str | int | None:
     if col.kind == "status":
         return _status(doc)
     if col.kind == "problems":
-        return len(doc.problems())
+        return len(flags.flagged_fields(doc))
     if col.kind == "duplicate":
         return _duplicate_text(doc)
     if col.kind == "tax_rates":
@@ -511,8 +515,11 @@ def _build_workbook(documents: Sequence[Document]) -> Any:
         pages = _pages_text(doc)
         if doc.error:
             problems.append((doc.source, pages, "", f"could not be read: {doc.error.message()}"))
-        for name, problem in doc.problems():
-            problems.append((doc.source, pages, labels.get(name, name), problem.message()))
+        keys = flags.key_fields(doc.document_type)
+        for name in flags.flagged_fields(doc):
+            f = doc.fields.get(name)
+            reason = flags.flag_reason(f, name in keys) if f is not None else "empty: not found on the page"
+            problems.append((doc.source, pages, labels.get(name, name), reason or ""))
         if doc.duplicate_of:
             problems.append((doc.source, pages, "", f"possible duplicate of {_duplicate_text(doc)}"))
         for col_no, col in enumerate(columns, start=1):
@@ -521,7 +528,7 @@ def _build_workbook(documents: Sequence[Document]) -> Any:
                 sheet.put(sheet.row, col_no, _field_text(doc, col.field or ""),
                           kind=_KIND_BY_FIELD_TYPE.get(col.type, "text"), where=where)
             elif col.kind == "problems":
-                sheet.put(sheet.row, col_no, len(doc.problems()), kind="int")
+                sheet.put(sheet.row, col_no, len(flags.flagged_fields(doc)), kind="int")
             else:
                 sheet.put(sheet.row, col_no, _plain_cell(doc, col), where=where)
     sheet.finish()
@@ -581,8 +588,8 @@ def _build_workbook(documents: Sequence[Document]) -> Any:
     sheet.header(["Source file", "Pages", "Field", "Message"])
     for source, pages, field_label, message in problems:
         sheet.row += 1
-        for col, value in enumerate((source, pages, field_label, message), start=1):
-            sheet.put(sheet.row, col, value)
+        for col_no, value in enumerate((source, pages, field_label, message), start=1):
+            sheet.put(sheet.row, col_no, value)
     sheet.finish()
     return wb
 

@@ -45,7 +45,8 @@ Schema 1.1 (additive over 1.0, which this build still reads): the invoice fields
 ``due_date``, ``amount_due``, ``buyer_address``, ``payment_terms`` and ``iban``; line items may carry
 ``line_id``, ``parent_line_id``, ``unit_code``, ``price_basis_quantity``, ``gross_unit_price``,
 ``tax_rate`` and ``tax`` (Chinese invoices: ``specification``, ``unit``, ``tax_rate`` such as ``"13%"`` or
-``"免税"``, and ``tax_printed`` = ``"***"`` where a tax-exempt line prints no tax); ``extras["tax_breakdown"]`` lists the VAT breakdown of an e-invoice
+``"免税"``, and ``tax_printed`` = ``"***"`` where a tax-exempt line prints no tax); ``extras["tax_breakdown"]`` lists the VAT breakdown of an
+e-invoice
 (``[{"category": "S", "rate": "19", "basis": "845.00", "tax": "160.55"}]``) and ``extras["einvoice"]``
 says where its data came from (``syntax``, ``profile``, ``origin``, ``mismatches``: the fields whose
 printed value disagrees with the data, and ``data``: the data itself). Page ``origin`` may be ``ofd``
@@ -90,6 +91,13 @@ def _box(value: Any) -> Box | None:
     return (x0, y0, x1, y1)
 
 
+def _required_box(value: Any) -> Box:
+    box = _box(value)
+    if box is None:
+        raise ValueError("a box is required here")
+    return box
+
+
 def union_box(boxes: list[Box]) -> Box | None:
     """Smallest box holding every box in ``boxes``; ``None`` for an empty list."""
     if not boxes:
@@ -122,7 +130,7 @@ class Word:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Word:
-        return cls(text=d["text"], box=_box(d["box"]), confidence=float(d.get("confidence", 1.0)))  # type: ignore[arg-type]
+        return cls(text=d["text"], box=_required_box(d["box"]), confidence=float(d.get("confidence", 1.0)))
 
 
 @dataclass
@@ -157,7 +165,7 @@ class Line:
         poly = d.get("polygon")
         return cls(
             text=d["text"],
-            box=_box(d["box"]),  # type: ignore[arg-type]
+            box=_required_box(d["box"]),
             confidence=float(d.get("confidence", 1.0)),
             polygon=[(float(x), float(y)) for x, y in poly] if poly else None,
             words=[Word.from_dict(w) for w in d.get("words", [])],
@@ -223,6 +231,13 @@ class PageResult:
         )
 
 
+def _legacy_needs_review(d: dict[str, Any]) -> bool:
+    """``needs_review`` of a field saved before the flag existed (schema 1.0 sessions): the old rule,
+    a value under 0.6 confidence that the clerk did not enter or edit."""
+    return (d.get("value") is not None and not d.get("edited") and d.get("source") != "user"
+            and float(d.get("confidence", 0.0)) < 0.6)
+
+
 @dataclass
 class Field:
     """One extracted field.
@@ -286,11 +301,11 @@ class Field:
             confidence=float(d.get("confidence", 0.0)),
             page=d.get("page"),
             box=_box(d.get("box")),
-            boxes=[_box(b) for b in d.get("boxes", [])],  # type: ignore[misc]
+            boxes=[_required_box(b) for b in d.get("boxes", [])],
             source=d.get("source", "ocr"),
             problems=[Diagnostic.from_dict(p) for p in d.get("problems", [])],
             edited=bool(d.get("edited", False)),
-            needs_review=bool(d.get("needs_review", False)),
+            needs_review=bool(d["needs_review"]) if "needs_review" in d else _legacy_needs_review(d),
         )
 
 

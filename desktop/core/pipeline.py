@@ -21,7 +21,8 @@ Boxes: engines return boxes in the pixels of the rendered image; they are divide
 Failure policy: :func:`scan_file` never raises for bad input or an engine failure. A file that cannot be
 opened, or whose every page failed, becomes one :class:`~desktop.core.model.Document` with ``error`` set
 to a :class:`~desktop.core.diagnostics.Diagnostic` saying why (the document's ``source`` names the file);
-a single page that fails is noted in that page's ``warnings`` and the rest of the file is still read. The one exception it raises is :class:`Cancelled`.
+a single page that fails is noted in that page's ``warnings`` and the rest of the file is still read. The one
+exception it raises is :class:`Cancelled`.
 
 Cancellation: ``cancel()`` is checked before every page. When it returns true, :func:`scan_file` raises
 :class:`Cancelled`, whose ``documents`` hold what was read so far (complete documents built from the
@@ -176,7 +177,7 @@ class _PageRead:
 
 def _merge_mixed(text_lines: list[Line], ocr_lines: list[Line]) -> list[Line]:
     """Text-layer lines plus the OCR lines that do not overlap any text-layer line or word."""
-    boxes = [w.box for ln in text_lines for w in (ln.words or [ln])]
+    boxes = [box for ln in text_lines for box in ([w.box for w in ln.words] or [ln.box])]
     extra = [ln for ln in ocr_lines if not any(box_overlap(ln.box, b) >= MIXED_OVERLAP for b in boxes)]
     return reading_order([*text_lines, *extra])
 
@@ -359,8 +360,15 @@ def _reason(exc: BaseException) -> Diagnostic:
 
 # -- fields ------------------------------------------------------------------------------------------
 
-def _own_fields(pages: list[PageResult], document_type: str, date_order: str | None, qr: list[str]) -> tuple[dict[str, Field], list[dict[str, Any]]]:
+def _own_fields(pages: list[PageResult], document_type: str, date_order: str | None, qr: list[str],
+                doc: Document | None = None) -> tuple[dict[str, Field], list[dict[str, Any]]]:
+    """Shoebox's own extraction; records the field model's version on ``doc`` (``extras["field_model"]``)."""
     result = _extraction().extract_fields(pages, document_type, date_order=date_order, qr_payloads=tuple(qr))
+    if doc is not None:
+        if result.model_version:
+            doc.extras["field_model"] = result.model_version
+        else:
+            doc.extras.pop("field_model", None)
     return dict(result.fields), list(result.line_items)
 
 
@@ -417,13 +425,13 @@ def _extract(doc: Document, reads: list[_PageRead], engine: Engine | None, optio
             notes.append(diag(Code.MODEL_NO_FIELDS, engine=engine.name))
         else:
             fields, items = model
-            own = _own_fields(pages, doc.document_type, options.date_order, qr)
+            own = _own_fields(pages, doc.document_type, options.date_order, qr, doc)
             for name, f in own[0].items():  # complete what the model missed from our own reading
                 if name not in fields or fields[name].value is None:
                     fields[name] = f
             doc.fields, doc.line_items = fields, items or own[1]
             return
-    doc.fields, doc.line_items = _own_fields(pages, doc.document_type, options.date_order, qr)
+    doc.fields, doc.line_items = _own_fields(pages, doc.document_type, options.date_order, qr, doc)
 
 
 def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, options: ScanOptions,
@@ -454,7 +462,7 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
     else:
         try:
             ranges = document_ranges(results) or [PageRange(results[0].number, results[-1].number)]
-        except Exception as exc:  # noqa: BLE001 - the pages are kept, as one document, and the note says why
+        except Exception as exc:
             log.warning("splitting %s failed: %s", name, exc)
             ranges = [PageRange(results[0].number, results[-1].number,
                                 [diag(Code.PAGE_BOUNDARIES_FAILED, reason=_reason(exc))])]
@@ -512,7 +520,7 @@ def apply_memory(doc: Document, options: ScanOptions) -> list[Diagnostic]:
             doc.document_type, doc.fields, doc.line_items = again.document_type, again.fields, again.line_items
             memory.apply(doc, match)
             doc.extras["memory"]["document_type_from_memory"] = True
-    except Exception as exc:  # noqa: BLE001 - the memory must never lose a document
+    except Exception as exc:
         log.exception("the vendor memory failed on %s", doc.source)
         return [diag(Code.MEMORY_UNAVAILABLE, detail=str(exc) or type(exc).__name__)]
     return []
@@ -663,6 +671,9 @@ def reextract(document: Document, document_type: str, date_order: str | None = N
     result = _extraction().extract_fields(doc.page_results, document_type, date_order=date_order, qr_payloads=tuple(qr))
     doc.fields = dict(result.fields)
     doc.line_items = list(result.line_items)
+    doc.extras.pop("field_model", None)
+    if result.model_version:
+        doc.extras["field_model"] = result.model_version
     data = (document.extras.get("einvoice") or {}).get("data")
     if data:  # the e-invoice's own data wins again over the new reading of the page
         from desktop.core import einvoice

@@ -1,7 +1,7 @@
 """The field form: one labelled, typed input per field of the document's type.
 
 Each row shows the value (normalised: ISO dates, dot-decimal amounts), how sure the engine was
-(fields under :data:`~desktop.gui.queue.LOW_CONFIDENCE` are tinted), and every validation problem
+(fields :func:`desktop.core.flags.is_flagged` flags are tinted), and every validation problem
 inline under the input. Typing re-checks the value live with ``extraction.normalise_field``; the value
 is committed (one undoable edit) when the input loses focus or Enter is pressed.
 """
@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from desktop.core.diagnostics import Diagnostic
 from desktop.core.doctypes import FieldSpec, get_document_type
 from desktop.core.model import Document, Field
-from desktop.gui.queue import LOW_CONFIDENCE, is_empty_key, needs_check
+from desktop.gui.queue import is_empty_key, needs_check
 
 SOURCE_STYLE = {
     "ocr": "QLabel { color: #455a64; background: #eceff1; border-radius: 6px; padding: 1px 6px; }",
@@ -105,7 +105,7 @@ class FieldEdit(QLineEdit):
                 return False
         return super().event(event)
 
-    def focusInEvent(self, event) -> None:  # noqa: N802, ANN001 - Qt API
+    def focusInEvent(self, event) -> None:
         super().focusInEvent(event)
         self.focused.emit(self.spec.name)
 
@@ -359,7 +359,7 @@ class FieldForm(QScrollArea):
         row = self.rows.get(name)
         return row.label.text() if row else name
 
-    def sizeHint(self):  # noqa: N802, ANN201 - Qt API
+    def sizeHint(self):
         hint = super().sizeHint()
         hint.setWidth(max(hint.width(), 360))
         return hint

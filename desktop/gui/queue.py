@@ -38,12 +38,14 @@ from PySide6.QtWidgets import (
     QStyleOptionViewItem,
 )
 
+from desktop.core import flags
 from desktop.core.diagnostics import Diagnostic
 from desktop.core.model import Document, Field
 from desktop.core.session import SessionStore, status_of
 
 LOW_CONFIDENCE = 0.6
-"""Fields read with a confidence below this are highlighted for the clerk (project convention)."""
+"""Outline colour threshold for recognised lines in the viewer (the engine's line confidence). Fields
+are flagged by :mod:`desktop.core.flags`, not by this number."""
 
 COL_FILE, COL_TYPE, COL_STATUS, COL_ATTENTION = range(4)
 
@@ -52,12 +54,7 @@ ModelIndex = QModelIndex | QPersistentModelIndex
 
 def key_fields(document_type: str | None) -> frozenset[str]:
     """The fields of ``document_type`` that must not stay empty (``key_fields`` in its doctype JSON)."""
-    from desktop.core.doctypes import get_document_type
-
-    try:
-        return frozenset(get_document_type(document_type or "").key_fields)
-    except KeyError:
-        return frozenset()
+    return flags.key_fields(document_type)
 
 
 def is_empty_key(field: Field, key: bool) -> bool:
@@ -68,22 +65,16 @@ def is_empty_key(field: Field, key: bool) -> bool:
 
 
 def needs_check(field: Field, key: bool = False) -> bool:
-    """The field needs the clerk's eye: a validation problem, a value read with low confidence that
-    the clerk has not confirmed by editing it, or (``key``: a key field of the document type) no value
-    at all. The form tints exactly these fields; the queue badge counts them."""
-    return bool(field.problems) or is_empty_key(field, key) or (
-        field.value is not None and not field.edited and field.source != "user" and field.confidence < LOW_CONFIDENCE
-    )
+    """The field needs the clerk's eye (:func:`desktop.core.flags.is_flagged`: a failed check,
+    ``needs_review`` from extraction, or an empty key field). The form tints exactly these fields;
+    the queue badge counts them."""
+    return flags.is_flagged(field, key)
 
 
 def attention_count(document: Document | None) -> int:
     """How many fields of ``document`` :func:`needs_check` (the queue's badge and the form's summary),
     counting its type's key fields that are missing from ``document.fields`` as empty."""
-    if document is None or document.error:
-        return 0
-    keys = key_fields(document.document_type)
-    n = sum(1 for name, f in document.fields.items() if needs_check(f, name in keys))
-    return n + sum(1 for name in keys if name not in document.fields)
+    return len(flags.flagged_fields(document))
 
 
 @dataclass
@@ -158,17 +149,17 @@ class QueueModel(QAbstractTableModel):
         return self._row_of.get(entry_id, -1)
 
     # -- Qt model ----------------------------------------------------------------------------------
-    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802 - Qt API
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008 - Qt API
         return 0 if parent.isValid() else len(self._entries)
 
-    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else 4
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return [self.tr("Document"), self.tr("Type"), self.tr("Status"), self.tr("Check")][section]
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole and section == COL_ATTENTION:
-            return self.tr("Fields that need attention (problems or low confidence)")
+            return self.tr("Fields to check (a failed check, an uncertain value or an empty key field)")
         return None
 
     def status_text(self, entry: QueueEntry) -> str:
@@ -365,7 +356,7 @@ class QueueDelegate(QStyledItemDelegate):
 
     ROW_HEIGHT = 64
 
-    def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:  # noqa: N802 - Qt API
+    def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:
         return QSize(240, self.ROW_HEIGHT)
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:

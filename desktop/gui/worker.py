@@ -7,7 +7,9 @@ as an ``error`` signal naming the file, so a failure shows up on its document in
 Cancelling uses a generation counter: every job carries the generation it was queued in, and
 :meth:`ReadWorker.cancel` bumps the worker's generation from the GUI thread (a plain ``int``
 assignment, atomic under the GIL). Jobs of an older generation are skipped, and the one being read
-stops after its current page (``scan_file``'s ``cancel`` callback is polled between pages).
+stops after its current page (``scan_file``'s ``cancel`` callback is polled between pages) or, when
+the page is still being read :data:`CANCEL_GRACE_S` later, the engine's worker process is stopped
+(``Engine.interrupt``). :meth:`ReadWorker.stop_now` (the window closing) stops it at once.
 """
 from __future__ import annotations
 
@@ -22,9 +24,14 @@ from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 from PySide6.QtGui import QImage
 
 from desktop.core.diagnostics import Code, Diagnostic, as_diagnostic, diag
+from desktop.core.engines.base import EngineInterrupted
 from desktop.core.model import Document
 
 log = logging.getLogger(__name__)
+
+#: Cancel lets the page in flight finish for this long before the engine's worker process is stopped
+#: (PP-OCR reads a receipt in 1-2 s; a longer page is abandoned rather than making the clerk wait).
+CANCEL_GRACE_S = 3.0
 
 EngineFactory = Callable[[list[Diagnostic]], Any]
 """Creates the engine (in the worker thread): ``factory(notes) -> Engine``; may append notes."""
@@ -34,11 +41,24 @@ def default_engine_factory(engine: str, model_dir: str) -> EngineFactory:
     """The factory used by the app: :func:`desktop.core.engines.create_engine` with the user's settings."""
 
     def factory(notes: list[Diagnostic]) -> Any:
-        from desktop.core.engines import create_engine
+        from desktop.core.engines import create_engine, create_worker_engine
 
-        return create_engine(engine, model_dir or None, notes=notes)
+        if engine == "server" or (engine == "auto" and _server_configured()):
+            # the office-server engine only talks HTTP (nothing native to isolate) and reports its
+            # connection state to the status bar: it runs here
+            return create_engine(engine, model_dir or None, notes=notes)
+        return create_worker_engine(engine, model_dir or None)
 
     return factory
+
+
+def _server_configured() -> bool:
+    try:
+        from desktop.core.engines.server import ServerConfig
+
+        return ServerConfig.from_settings() is not None
+    except Exception:
+        return False
 
 
 def qimage_from_array(array: np.ndarray) -> QImage:
@@ -90,15 +110,29 @@ class ReadWorker(QObject):
         super().__init__()
         self._factory = engine_factory
         self._engine: Any = None
+        self._starting: Any = None  # the engine being warmed up (so that stop_now reaches it)
         self._engine_error: str | None = None
         self.generation = 0
         self.notes: list[Diagnostic] = []
         self.slow_warning = ""  # the ready engine's warning for the status bar (HunyuanOCR on the CPU)
 
     # -- engine ------------------------------------------------------------------------------------
-    def cancel(self) -> None:
-        """Called from the GUI thread: skip every queued job; the current one stops after its page."""
+    def cancel(self, grace_s: float | None = None) -> None:
+        """Called from the GUI thread: skip every queued job; the current one stops after its page, or
+        its engine's worker is stopped if the page is still being read ``grace_s`` seconds later
+        (default :data:`CANCEL_GRACE_S`)."""
         self.generation += 1
+        engine = self._engine  # not one still loading: the next job would only have to load it again
+        if engine is not None:
+            engine.interrupt(CANCEL_GRACE_S if grace_s is None else grace_s)
+
+    def stop_now(self) -> None:
+        """Called from the GUI thread when the window closes: stop the page in flight (or the engine
+        still loading) at once."""
+        self.cancel(0.0)
+        starting = self._starting
+        if starting is not None:
+            starting.interrupt(0.0)
 
     def set_engine_factory(self, factory: EngineFactory) -> None:
         """Called from the GUI thread (settings changed): the next job creates a new engine."""
@@ -113,7 +147,7 @@ class ReadWorker(QObject):
             self._pending_close = None
             try:
                 old.close()
-            except Exception:  # noqa: BLE001 - closing a dead engine must not stop the next one
+            except Exception:
                 log.exception("closing the previous engine failed")
         if self._engine is not None:
             return self._engine
@@ -126,19 +160,27 @@ class ReadWorker(QObject):
             engine = self._factory(notes)
             self.notes = [as_diagnostic(n) for n in notes]
             self.engine_state.emit("loading", _short_name(engine))
-            engine.warm_up()
-        except Exception as exc:  # noqa: BLE001 - reported to the user in the status bar and per document
+            self._starting = engine
+            engine.clear_interrupt()
+            try:
+                engine.warm_up()
+            finally:
+                self._starting = None
+        except EngineInterrupted:  # the window is closing: not an engine failure
+            self.engine_state.emit("loading", "")
+            raise _pipeline().Cancelled() from None
+        except Exception as exc:  # reported to the user in the status bar and per document
             self._engine_error = self.tr("The OCR engine could not start: %1").replace("%1", str(exc) or type(exc).__name__)
             log.exception("engine start failed")
             self.engine_state.emit("failed", self._engine_error)
             raise RuntimeError(self._engine_error) from exc
-        for note in getattr(engine, "load_notes", None) or ():  # e.g. HunyuanOCR: "running on the CPU"
+        for note in engine.load_notes:  # e.g. HunyuanOCR: "running on the CPU"; why auto chose PP-OCR
             if as_diagnostic(note) not in self.notes:
                 self.notes.append(as_diagnostic(note))
         self.slow_warning = slow_engine_warning(engine)
         self._engine = engine
         self.engine_state.emit("ready", engine.describe())
-        self.engine_capabilities.emit(sorted(getattr(engine, "capabilities", ()) or ()))
+        self.engine_capabilities.emit(sorted(str(c) for c in engine.capabilities))
         return engine
 
     @Slot()
@@ -146,7 +188,7 @@ class ReadWorker(QObject):
         """Create and warm up the engine now (queued right after the window shows)."""
         try:
             self._ensure_engine()
-        except RuntimeError:
+        except Exception:
             pass
 
     @Slot()
@@ -156,7 +198,7 @@ class ReadWorker(QObject):
             if engine is not None:
                 try:
                     engine.close()
-                except Exception:  # noqa: BLE001
+                except Exception:
                     log.exception("closing the engine failed")
         self._engine = None
         QThread.currentThread().quit()
@@ -174,6 +216,7 @@ class ReadWorker(QObject):
         self.started.emit(entry_id)
         try:
             engine = self._ensure_engine()
+            engine.clear_interrupt()
 
             def on_progress(p: Any) -> None:
                 self.progress.emit(entry_id, int(p.page), int(p.pages), str(p.message))
@@ -185,7 +228,7 @@ class ReadWorker(QObject):
             if generation < self.generation:
                 raise _pipeline().Cancelled()
             deliver(result)
-        except Exception as exc:  # noqa: BLE001 - every failure becomes a message on this document
+        except Exception as exc:  # every failure becomes a message on this document
             if type(exc).__name__ == "Cancelled":
                 self.cancelled.emit(entry_id)
             else:
@@ -222,10 +265,11 @@ class ReadWorker(QObject):
         self.started.emit(entry_id)
         try:
             engine = self._ensure_engine()
+            engine.clear_interrupt()
             self.progress.emit(entry_id, page, 1, self.tr("Reading page %1 again").replace("%1", str(page)))
             doc = _pipeline().reread_page(document, page, rotation, engine, options)
             self.reread_ready.emit(entry_id, doc)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self.error.emit(entry_id, _diagnostic(exc))
         finally:
             self.finished.emit(entry_id)
@@ -251,7 +295,7 @@ def slow_engine_warning(engine: Any) -> str:
         return ""
     try:
         device = str(engine.device)
-    except Exception:  # noqa: BLE001 - a device that cannot be told is not worth a warning
+    except Exception:  # a device that cannot be told is not worth a warning
         return ""
     if not device.startswith("cpu"):
         return ""
@@ -281,7 +325,12 @@ def _diagnostic(exc: BaseException) -> Diagnostic:
 
 
 class ImageLoader(QObject):
-    """Loads page images (``intake.load_page(...).render(max_pixels)``) in its own thread.
+    """Loads page images (``load_page(...)`` then ``render(max_pixels)``) in its own thread.
+
+    PDF pages are opened and rendered in a worker process of their own (a page-only
+    :class:`~desktop.core.engines.process.WorkerEngine`, started on the first PDF): MuPDF is native
+    code fed untrusted files, and a crash there must cost the viewer one page, not the window.
+    Image files are decoded here (Pillow).
 
     Requests on a channel (``viewer``, ``thumb``) older than the latest request on the same channel
     are skipped, so paging quickly through documents does not queue up stale decodes.
@@ -298,19 +347,49 @@ class ImageLoader(QObject):
     def __init__(self) -> None:
         super().__init__()
         self.latest: dict[str, int] = {}
+        self._pdf_worker: Any = None
+
+    def _host(self, path: str) -> Any:
+        from desktop.core import intake
+        from desktop.core.engines.base import LOCAL_PAGES
+
+        try:
+            is_pdf = intake.sniff_format(path) == "pdf"
+        except Exception:
+            is_pdf = False
+        if not is_pdf:
+            return LOCAL_PAGES
+        if self._pdf_worker is None:
+            from desktop.core.engines.process import WorkerEngine
+
+            self._pdf_worker = WorkerEngine(None)
+        return self._pdf_worker.page_host()
 
     @Slot(int, str, str, int, int, int)
     def load(self, request_id: int, channel: str, path: str, page: int, rotation: int, max_pixels: int) -> None:
         if channel == "viewer" and request_id < self.latest.get(channel, 0):
             return
         try:
-            from desktop.core import intake
-
-            page_image = intake.load_page(path, page, rotation)
-            array, _scale = page_image.render(max_pixels)
+            host = self._host(path)
+            page_image = host.load_page(Path(path), page, rotation)
+            array, _scale = host.render(page_image, max_pixels)
             self.loaded.emit(request_id, channel, qimage_from_array(array), int(page_image.width), int(page_image.height))
-        except Exception as exc:  # noqa: BLE001 - shown in the viewer instead of the page
+        except Exception as exc:  # shown in the viewer instead of the page
             self.failed.emit(request_id, channel, _diagnostic(exc).message())
+
+    def stop_now(self) -> None:
+        """Called from the GUI thread when the window closes: abandon a PDF page being rendered."""
+        worker = self._pdf_worker
+        if worker is not None:
+            worker.interrupt()
+
+    @Slot()
+    def shutdown(self) -> None:
+        """Stop the PDF worker (if one was started) and this thread's event loop."""
+        if self._pdf_worker is not None:
+            self._pdf_worker.close()
+            self._pdf_worker = None
+        QThread.currentThread().quit()
 
 
 class WorkerThread(QThread):

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.engines.base import Engine, EngineError, EngineUnavailable
 
-__all__ = ["ENGINE_NAMES", "Engine", "EngineError", "EngineUnavailable", "create_engine"]
+__all__ = ["ENGINE_NAMES", "Engine", "EngineError", "EngineUnavailable", "create_engine", "create_worker_engine"]
 
 if TYPE_CHECKING:
     from desktop.core.engines.server import ServerConfig
@@ -107,3 +107,27 @@ def _server_engine(name: str, config: ServerConfig | None, notes: list[Diagnosti
             notes.append(message)
         return None
     return engine
+
+
+ENGINE_LABELS = {"auto": "OCR engine", "ppocr": "PP-OCR", "hunyuan": "HunyuanOCR", "server": "office server"}
+
+
+def create_worker_engine(name: str = "auto", model_dir: str | Path | None = None) -> Engine:
+    """The engine the app uses: :func:`create_engine` run in a worker process
+    (:class:`~desktop.core.engines.process.WorkerEngine`), so that a crash, a hang or an out-of-memory
+    kill while reading costs one page, not the application.
+
+    Creating it is free (nothing is started or imported); the worker starts on the first call or on
+    ``warm_up()``, which raises what :func:`create_engine` raises there (``EngineUnavailable``). The
+    notes :func:`create_engine` writes (why ``auto`` fell back to PP-OCR) arrive as ``load_notes``.
+
+    Raises:
+        ValueError: unknown engine name.
+    """
+    if name not in ENGINE_NAMES:
+        raise ValueError(f"unknown engine {name!r}; choose one of {', '.join(ENGINE_NAMES)}")
+    from desktop.core.engines.process import EngineSpec, WorkerEngine
+
+    spec = EngineSpec("desktop.core.engines:create_engine",
+                      {"name": name, "model_dir": str(model_dir) if model_dir else None}, label=ENGINE_LABELS[name])
+    return WorkerEngine(spec)

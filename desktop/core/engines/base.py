@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from desktop.core.diagnostics import Diagnostic, as_diagnostic
 from desktop.core.model import Line
 
 if TYPE_CHECKING:
@@ -331,7 +332,8 @@ class EngineInfo:
         name, version, device, languages, max_pixels, capabilities, turns_tall_lines_ccw,
             seconds_per_megapixel: as the :class:`Engine` attributes of the same names.
         description: :meth:`Engine.describe`.
-        notes: :attr:`Engine.load_notes` (e.g. "HunyuanOCR is running on the CPU").
+        notes: :attr:`Engine.load_notes` as diagnostics (e.g. "HunyuanOCR is running on the CPU", why
+            ``auto`` chose PP-OCR).
     """
 
     name: str
@@ -343,14 +345,15 @@ class EngineInfo:
     capabilities: frozenset[Capability] = frozenset()
     turns_tall_lines_ccw: bool = False
     seconds_per_megapixel: float = 2.0
-    notes: list[str] = field(default_factory=list)
+    notes: list[Diagnostic] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "version": self.version, "description": self.description, "device": self.device,
                 "languages": list(self.languages), "max_pixels": int(self.max_pixels),
                 "capabilities": sorted(c.value for c in self.capabilities),
                 "turns_tall_lines_ccw": bool(self.turns_tall_lines_ccw),
-                "seconds_per_megapixel": float(self.seconds_per_megapixel), "notes": list(self.notes)}
+                "seconds_per_megapixel": float(self.seconds_per_megapixel),
+                "notes": [as_diagnostic(n).to_dict() for n in self.notes]}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> EngineInfo:
@@ -360,7 +363,7 @@ class EngineInfo:
                    capabilities=as_capabilities(d.get("capabilities", ())),
                    turns_tall_lines_ccw=bool(d.get("turns_tall_lines_ccw", False)),
                    seconds_per_megapixel=float(d.get("seconds_per_megapixel", 2.0)),
-                   notes=[str(n) for n in d.get("notes", [])])
+                   notes=[as_diagnostic(n) for n in d.get("notes", [])])
 
 
 # -- where pages are opened and rendered -----------------------------------------------------------
@@ -445,7 +448,8 @@ class Engine(ABC):
             :func:`desktop.core.orientation.choose_rotation`.
         seconds_per_megapixel: typical reading time per megapixel on its device, the unit of the
             worker's watchdog (:class:`desktop.core.engines.process.Watchdog`).
-        load_notes: notes from loading, for the status bar ("running on the CPU: slow").
+        load_notes: notes from loading, for the status bar ("running on the CPU: slow"): diagnostics, or
+            plain texts (read as :attr:`~desktop.core.diagnostics.Code.TEXT`).
     """
 
     name: ClassVar[str] = "engine"
@@ -456,7 +460,7 @@ class Engine(ABC):
     capabilities: frozenset[Capability] = frozenset()
     turns_tall_lines_ccw: bool = False
     seconds_per_megapixel: float = 2.0
-    load_notes: Sequence[str] = ()
+    load_notes: Sequence[Diagnostic | str] = ()
 
     @abstractmethod
     def read_page(self, image: np.ndarray) -> PageReading:
@@ -506,6 +510,17 @@ class Engine(ABC):
     def close(self) -> None:
         """Release models and memory."""
 
+    def interrupt(self, grace_s: float = 0.0) -> None:
+        """Ask for the call in flight to be stopped, at once or after ``grace_s`` seconds (thread-safe).
+
+        Until :meth:`clear_interrupt`, calls raise :class:`EngineInterrupted`. An engine in this process
+        cannot be stopped from outside, so the default does nothing (the pipeline stops after the page);
+        :class:`~desktop.core.engines.process.WorkerEngine` stops its worker.
+        """
+
+    def clear_interrupt(self) -> None:
+        """Allow calls again after :meth:`interrupt` (called when the next job starts)."""
+
     def describe(self) -> str:
         """One line for the status bar and the About box, e.g. ``PP-OCR 3.10.0 (CPU)``."""
         return f"{self.name} {self.version} ({self.device.upper()})"
@@ -520,7 +535,8 @@ class Engine(ABC):
             name=self.name, version=self.version, description=self.describe(), device=str(self.device),
             languages=tuple(self.languages), max_pixels=int(self.max_pixels),
             capabilities=as_capabilities(self.capabilities), turns_tall_lines_ccw=bool(self.turns_tall_lines_ccw),
-            seconds_per_megapixel=float(self.seconds_per_megapixel), notes=list(self.load_notes),
+            seconds_per_megapixel=float(self.seconds_per_megapixel),
+            notes=[as_diagnostic(n) for n in self.load_notes],
         )
 
 

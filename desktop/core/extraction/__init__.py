@@ -40,12 +40,14 @@ from desktop.core.extraction.validators import (
     check_invoice_code,
     check_invoice_number,
     check_sum,
+    check_sum_without_tax,
     check_tax_id_cn,
 )
 from desktop.core.model import Field, PageResult
 
 __all__ = [
     "ExtractionResult",
+    "candidate_sets",
     "decode_qr",
     "detect_document_type",
     "is_credit_note",
@@ -79,10 +81,13 @@ class ExtractionResult:
         fields: every canonical field of the document type, by name (value ``None`` when not found).
         line_items: item rows (``description``, ``quantity``, ``unit_price``, ``amount``, ``tax_rate``,
             ``tax`` where known), best effort.
+        model_version: version of the field-scoring model that chose the learned fields
+            (:mod:`.field_model`), or ``None`` when no learned field applied.
     """
 
     fields: dict[str, Field]
     line_items: list[dict[str, Any]] = field(default_factory=list)
+    model_version: str | None = None
 
 
 # --------------------------------------------------------------------------------------------------
@@ -249,7 +254,8 @@ def validate(fields: dict[str, Field], document_type: str) -> None:
 
     Checks (with their rule sources in :mod:`desktop.core.extraction.validators`): values parse as
     their type (ISO 8601 dates, ISO 4217 currencies, two-decimal amounts); totals and taxes are not
-    negative (on a credit note: not positive, see :func:`apply_amount_sign`); ``subtotal + tax = total`` within 0.01; on Chinese VAT invoices, the invoice code,
+    negative (on a credit note: not positive, see :func:`apply_amount_sign`); ``subtotal + tax = total``
+    within 0.01; on Chinese VAT invoices, the invoice code,
     number and check code formats of the State Taxation Administration and the GB 32100-2015 check
     character of 18-character tax IDs. Cross-source problems found at extraction (QR code vs print,
     amount in words, ambiguous date order) are kept unless the clerk edited the field.
@@ -297,6 +303,8 @@ def validate(fields: dict[str, Field], document_type: str) -> None:
     if total is not None and total.value is not None:
         sub, tax = fields.get("subtotal"), fields.get("tax")
         total.problems.extend(check_sum(sub.value if sub else None, tax.value if tax else None, total.value))
+        total.problems.extend(check_sum_without_tax(sub.value if sub else None, tax.value if tax else None,
+                                                    total.value))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -400,6 +408,117 @@ def _source_of(pages: list[PageResult]) -> str:
     return "text_layer" if pages and all(p.origin in ("pdf_text", "xml_view") for p in pages) else "ocr"
 
 
+#: Review threshold for fields the learned model does not choose: their confidence is the rules'
+#: heuristic factor times the OCR confidence, not a calibrated probability.
+HEURISTIC_REVIEW_THRESHOLD = 0.6
+
+
+#: Learned text fields left empty (and flagged) when the model's best value is this unlikely to be right.
+ABSTAIN_FIELDS = frozenset({"vendor_name", "vendor_address"})
+ABSTAIN_BELOW = 0.2
+
+
+def _date_order_for(layout: Layout, date_order: str | None) -> str:
+    from desktop.core.extraction.common import document_currency, infer_date_order
+
+    if date_order:
+        return date_order.upper()
+    currency = document_currency(layout)
+    return infer_date_order(layout, currency.value if currency else None, "DMY")[0]
+
+
+def candidate_sets(pages: list[PageResult], document_type: str, *, date_order: str | None = None,
+                   layout: Layout | None = None, rule_candidates: dict[str, Candidate | None] | None = None,
+                   ) -> dict[str, list]:
+    """The candidates of every learned field (:mod:`.candidates`), exactly as extraction scores them.
+
+    Args:
+        pages: the document's pages.
+        document_type: ``receipt`` or ``invoice`` (others have no learned fields: ``{}``).
+        date_order: forced numeric date order, or ``None`` to infer it from the document.
+        layout, rule_candidates: reuse what :func:`extract_fields` already computed.
+
+    Returns:
+        ``{field: [FieldCandidate, ...]}``. Used by :func:`extract_fields` and by the training script
+        (``benchmarks/train_fields.py``), so that the model is trained on what it later sees.
+    """
+    from desktop.core.extraction.candidates import LEARNED_FIELDS, generate
+
+    if document_type not in LEARNED_FIELDS:
+        return {}
+    layout = layout or Layout(pages)
+    if rule_candidates is None:
+        rule_candidates, _items = _candidates(layout, document_type, date_order)
+    rule_values = {name: (c.value if c is not None else None) for name, c in rule_candidates.items()}
+    vendor = rule_candidates.get("vendor_name")
+    return generate(layout, document_type, date_order=_date_order_for(layout, date_order),
+                    rule_values=rule_values, vendor_rule_lines=list(vendor.lines) if vendor else [])
+
+
+def _apply_model(fields: dict[str, Field], sets: dict[str, list], document_type: str,
+                 rule_candidates: dict[str, Candidate | None], source: str) -> str | None:
+    """Replace the learned fields' values with the model's choice; returns the model version used."""
+    from desktop.core.extraction.field_model import load_model
+
+    model = load_model()
+    if model is None:
+        return None
+    used = False
+    for name, cands in sets.items():
+        scorer = model.scorer(document_type, name)
+        if scorer is None or name not in fields:
+            continue
+        used = True
+        buyer = fields.get("buyer_name")
+        if name == "vendor_name" and buyer is not None and buyer.value:
+            # the vendor is never the customer: an invoice whose only company name is the buyer's has no
+            # issuer on the page, rather than a wrong one
+            cands = [c for c in cands if buyer.value.casefold() not in c.value.casefold()]
+        if name == "total":
+            # an amount labelled as the one to pay that equals another total less a discount is the total
+            # (合计 46.00, 优惠 2.00, 应付 44.00); the model has seen few discounts, so this is a constraint
+            after = [c for c in cands if c.features.get("eq_total_less_discount") and c.features.get("lab_grand")]
+            cands = after or cands
+        choice = scorer.choose(cands)
+        if name in ABSTAIN_FIELDS and (choice.candidate is None or choice.probability < ABSTAIN_BELOW):
+            # a name or address this unlikely is noise (a stamp, a table heading): an empty, flagged field
+            # says "not found" more honestly than a value one in five times right
+            fields[name] = Field(name=name, source=source, needs_review=True)
+            continue
+        c = choice.candidate
+        if c is None:
+            # nothing the model can score (an impossible date, say): keep what the rules read, flagged
+            fields[name].needs_review = True
+            continue
+        rule = rule_candidates.get(name)
+        problems = list(c.problems)
+        if rule is not None and rule.value == c.value:
+            problems += [p for p in rule.problems if p not in problems]
+        boxes = [ln.box for ln in c.lines]
+        fields[name] = Field(name=name, value=c.value, raw=c.raw, confidence=round(choice.probability, 4),
+                             page=c.lines[0].page if c.lines else None, boxes=boxes, source=source,
+                             problems=problems, needs_review=choice.needs_review)
+    return model.version if used else None
+
+
+def _flag_for_review(fields: dict[str, Field], document_type: str, learned: set[str]) -> None:
+    """Set every field's ``needs_review``: a failed check, an empty key field of the document type, or
+    (fields the model did not choose) a heuristic confidence under :data:`HEURISTIC_REVIEW_THRESHOLD`.
+    Learned fields keep the model's verdict (calibrated probability under the field's threshold) and
+    add the first two reasons. Values from a QR code are exact and only flagged by a failed check."""
+    keys = set(get_document_type(document_type).key_fields)
+    for name, f in fields.items():
+        if f.source == "user" or f.edited:
+            f.needs_review = bool(f.problems)
+            continue
+        flag = bool(f.problems) or (f.value is None and name in keys)
+        if name in learned and f.value is not None:
+            flag = flag or f.needs_review
+        elif f.value is not None and f.source != "qr":
+            flag = flag or f.confidence < HEURISTIC_REVIEW_THRESHOLD
+        f.needs_review = flag
+
+
 def extract_fields(pages: list[PageResult], document_type: str, *, date_order: str | None = None,
                    qr_payloads: tuple[str, ...] | list[str] = ()) -> ExtractionResult:
     """Extract every field of ``document_type`` from recognised pages.
@@ -424,6 +543,9 @@ def extract_fields(pages: list[PageResult], document_type: str, *, date_order: s
     fields: dict[str, Field] = {}
     for name in doc_type.fields:
         fields[name] = candidate_to_field(name, cands.get(name), source=source)
+    sets = candidate_sets(pages, document_type, date_order=date_order, layout=layout, rule_candidates=cands)
+    model_version = _apply_model(fields, sets, document_type, cands, source) if sets else None
+    learned = set(sets) if model_version else set()
     if document_type == "cn_vat_invoice":
         cur = fields.get("currency")
         if cur is not None and cur.value is None:
@@ -451,12 +573,13 @@ def extract_fields(pages: list[PageResult], document_type: str, *, date_order: s
             else:
                 named = invoice_type_from_qr(qr.get("type")) if qr else None
                 if named:
-                    fields["invoice_type"] = Field(name="invoice_type", value=named, raw=qr.get("type"),
+                    fields["invoice_type"] = Field(name="invoice_type", value=named, raw=qr.get("type") if qr else None,
                                                    confidence=1.0, source="qr")
     _drop_tax_inclusive_subtotal(fields, layout.text)
     apply_amount_sign(fields, document_type)
     validate(fields, document_type)
-    return ExtractionResult(fields=fields, line_items=items)
+    _flag_for_review(fields, document_type, learned)
+    return ExtractionResult(fields=fields, line_items=items, model_version=model_version)
 
 
 def _squash(text: str) -> str:
@@ -545,6 +668,7 @@ def fields_from_values(values: dict[str, str | None], pages: list[PageResult], d
     _drop_tax_inclusive_subtotal(fields, layout.text)
     apply_amount_sign(fields, document_type)
     validate(fields, document_type)
+    _flag_for_review(fields, document_type, set())
     return ExtractionResult(fields=fields, line_items=[])
 
 

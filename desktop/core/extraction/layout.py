@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -142,6 +143,8 @@ class Layout:
             self.lines.extend(page_lines)
         self.text = "\n".join(ln.text for ln in self.lines)
         self._pos = {id(ln): i for i, ln in enumerate(self.lines)}
+        self._row_cache: dict[int, list[Ln]] = {}
+        self._by_page: dict[int, tuple[list[Ln], list[float], float]] = {}
 
     def source_line(self, ln: Ln) -> Line:
         page = next(p for p in self.pages if p.number == ln.page)
@@ -157,13 +160,30 @@ class Layout:
         return overlap >= 0.5 * min(a.h, b.h) and abs(a.cy - b.cy) <= 0.6 * max(a.h, b.h)
 
     def row(self, ln: Ln) -> list[Ln]:
-        """Every line on the same row as ``ln`` (including it), left to right."""
-        return sorted((o for o in self.lines if o is ln or self.same_row(ln, o)), key=lambda o: o.x0)
+        """Every line on the same row as ``ln`` (including it), left to right (memoised: the layout
+        does not change after construction)."""
+        key = id(ln)
+        got = self._row_cache.get(key)
+        if got is None:
+            lines, cys, max_h = self._page_lines(ln.page)
+            # only lines whose centres lie within 0.6 x the taller height can share the row (same_row)
+            reach = 0.6 * max(ln.h, max_h)
+            lo, hi = bisect_left(cys, ln.cy - reach), bisect_right(cys, ln.cy + reach)
+            got = sorted((o for o in lines[lo:hi] if o is ln or self.same_row(ln, o)), key=lambda o: o.x0)
+            self._row_cache[key] = got
+        return list(got)
+
+    def _page_lines(self, page: int) -> tuple[list[Ln], list[float], float]:
+        got = self._by_page.get(page)
+        if got is None:
+            lines = sorted((o for o in self.lines if o.page == page), key=lambda o: o.cy)
+            got = self._by_page[page] = (lines, [o.cy for o in lines], max((o.h for o in lines), default=1.0))
+        return got
 
     def right_of(self, ln: Ln, max_gap: float | None = None) -> list[Ln]:
         """Lines on the same row starting to the right of ``ln``'s middle, nearest first."""
         mid = (ln.x0 + ln.x1) / 2
-        out = [o for o in self.lines if o is not ln and self.same_row(ln, o) and o.x0 >= mid]
+        out = [o for o in self.row(ln) if o is not ln and o.x0 >= mid]
         if max_gap is not None:
             out = [o for o in out if o.x0 - ln.x1 <= max_gap]
         return sorted(out, key=lambda o: o.x0)
@@ -188,7 +208,7 @@ class Layout:
     def labelled(
         self,
         label: re.Pattern[str],
-        parse: Callable[[str], tuple[str | None, str, list[str]] | None],
+        parse: Callable[[str], tuple[str | None, str, list[Diagnostic]] | None],
         *,
         exclude: re.Pattern[str] | None = None,
         right: bool = True,

@@ -1,0 +1,62 @@
+"""Which fields the clerk must check: one rule, used by the form's tint, the queue badge, the summary
+counts, the CLI and the xlsx Problems sheet alike.
+
+A field is flagged when
+
+* a check failed on it (``Field.problems``), or
+* extraction set ``Field.needs_review`` (for values chosen by the learned field model: the calibrated
+  probability of being right is under the field's review threshold, chosen from the cross-validated
+  curve in ``benchmarks/train_fields.py``; for other values: a heuristic confidence under 0.6), or
+* it is one of its document type's key fields (``key_fields`` in ``resources/doctypes``) and empty.
+
+A value the clerk typed or confirmed by editing is flagged only by a failed check.
+"""
+from __future__ import annotations
+
+from desktop.core.model import Document, Field
+
+__all__ = ["flag_reason", "flagged_fields", "is_flagged", "key_fields"]
+
+
+def key_fields(document_type: str | None) -> frozenset[str]:
+    """The fields of ``document_type`` that must not stay empty (``key_fields`` in its doctype JSON)."""
+    from desktop.core.doctypes import get_document_type
+
+    try:
+        return frozenset(get_document_type(document_type or "").key_fields)
+    except KeyError:
+        return frozenset()
+
+
+def _empty(field: Field) -> bool:
+    return field.value is None and not (field.raw or "").strip()
+
+
+def is_flagged(field: Field, key: bool = False) -> bool:
+    """Whether the clerk must check ``field`` (see the module docstring); ``key``: it is a key field."""
+    if field.edited or field.source == "user":
+        return bool(field.problems)
+    return bool(field.problems) or field.needs_review or (key and _empty(field))
+
+
+def flag_reason(field: Field, key: bool = False) -> str | None:
+    """Why ``field`` is flagged, in English (``None`` when it is not): its problems, ``empty``, or
+    ``low confidence (62%)``."""
+    if not is_flagged(field, key):
+        return None
+    if field.problems:
+        return "; ".join(p.message() if hasattr(p, "message") else str(p) for p in field.problems)
+    if _empty(field):
+        return "empty: not found on the page" if key else "not found"
+    return f"low confidence ({field.confidence:.0%})"
+
+
+def flagged_fields(document: Document | None) -> list[str]:
+    """Names of the fields of ``document`` to check, key fields missing from ``document.fields``
+    included (an unread or failed document has none)."""
+    if document is None or document.error:
+        return []
+    keys = key_fields(document.document_type)
+    out = [name for name, f in document.fields.items() if is_flagged(f, name in keys)]
+    out += [name for name in sorted(keys) if name not in document.fields]
+    return out

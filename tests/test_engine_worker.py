@@ -1,0 +1,250 @@
+"""Engines in a worker process (desktop/core/engines/process.py), with engines that really fail
+(tests/fault_engines.py): a killed, aborted, crashed, hanging or memory-exhausted worker, or one that
+answers garbage, costs that page one named error; the worker starts again and the batch goes on.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from desktop import cli
+from desktop.core.engines.base import (
+    EngineCrashed,
+    EngineInterrupted,
+    EngineTimedOut,
+    MalformedOutput,
+)
+from desktop.core.engines.process import EngineSpec, Watchdog, WorkerEngine, describe_exit
+from desktop.core.model import ScanResult
+from desktop.core.pipeline import Cancelled, ScanOptions, scan_file
+from tests.fault_engines import TEXTS, mark_poison
+
+#: Small limits so a hang costs the test seconds, not minutes (the hog needs time to fill 128 MiB).
+FAST = Watchdog(min_s=3.0, start_s=60.0, file_s=30.0)
+HOG = Watchdog(min_s=20.0, start_s=60.0, file_s=30.0)
+
+#: What each fault's page says (the named error).
+EXPECTED = {
+    "kill": "the engine stopped unexpectedly while reading page 1 (killed by SIGKILL",
+    "abort": "the engine stopped unexpectedly while reading page 1 (aborted: SIGABRT)",
+    "segfault": "the engine stopped unexpectedly while reading page 1 (crashed: SIGSEGV)",
+    "hang": "reading page 1 took longer than 3 s and was stopped",
+    "hog": "out of memory",
+    "garbage": "has a box or confidence that is not finite",
+}
+
+
+def worker(fault: str | None = None, delay: float = 0.0, **kwargs) -> WorkerEngine:
+    watchdog = HOG if fault == "hog" else FAST
+    return WorkerEngine(EngineSpec("tests.fault_engines:make", {"fault": fault, "delay": delay}),
+                        watchdog=kwargs.pop("watchdog", watchdog), **kwargs)
+
+
+def blank(h: int = 300, w: int = 200) -> np.ndarray:
+    return np.full((h, w, 3), 255, np.uint8)
+
+
+def png(path: Path, *, poisoned: bool = False) -> Path:
+    image = blank(400, 300)
+    if poisoned:
+        mark_poison(image)
+    Image.fromarray(image).save(path)
+    return path
+
+
+@pytest.fixture
+def batch(tmp_path: Path) -> list[Path]:
+    return [png(tmp_path / "a_good.png"), png(tmp_path / "b_poison.png", poisoned=True), png(tmp_path / "c_good.png")]
+
+
+def test_worker_reads_pages_and_stays_warm():
+    eng = worker()
+    try:
+        assert eng.pid is None and eng.describe() == "OCR engine (not started)"  # creating it starts nothing
+        first = eng.read_page(blank())
+        pid = eng.pid
+        second = eng.read_page(blank(500, 400))
+        assert [ln.text for ln in first.lines] == list(TEXTS)
+        assert second.lines[2].box == pytest.approx((40, 250, 360, 300))  # boxes in the pixels of the image given
+        assert eng.pid == pid and eng.restarts == 0  # one warm worker
+        assert eng.name == "fault" and eng.last_rss > 0
+    finally:
+        eng.close()
+    assert eng.pid is None
+
+
+@pytest.mark.parametrize("fault", ["kill", "abort", "segfault"])
+def test_a_dying_worker_is_a_named_error_and_restarts(fault):
+    eng = worker(fault)
+    try:
+        eng.read_page(blank())
+        with pytest.raises(EngineCrashed) as crash:
+            eng.read_page(mark_poison(blank()))
+        assert crash.value.exitcode is not None and crash.value.exitcode < 0
+        assert crash.value.detail == describe_exit(crash.value.exitcode)
+        assert len(eng.read_page(blank()).lines) == 3 and eng.restarts == 1
+    finally:
+        eng.close()
+
+
+def test_a_hanging_page_is_stopped_by_the_watchdog():
+    eng = worker("hang")
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(EngineTimedOut) as timeout:
+            eng.read_page(mark_poison(blank()))
+        assert 3.0 <= time.monotonic() - t0 < 10 and timeout.value.limit_s == 3.0
+        assert len(eng.read_page(blank()).lines) == 3 and eng.restarts == 1
+    finally:
+        eng.close()
+
+
+def test_watchdog_scales_with_the_page_and_the_engine():
+    dog = Watchdog(min_s=60, factor=20)
+    assert dog.page_limit(500_000, 3.0) == 60            # a receipt with PP-OCR: the floor
+    assert dog.page_limit(4_000_000, 3.0) == 240         # a 4 MP page: 20x its typical 12 s
+    assert dog.page_limit(2_560_000, 120.0) == pytest.approx(6144)  # HunyuanOCR on the CPU: minutes
+    assert dog.render_limit(4_000_000) > dog.render_limit(100_000)
+
+
+def test_malformed_output_is_refused_at_the_boundary():
+    eng = worker("garbage")
+    try:
+        with pytest.raises(MalformedOutput, match="line 1 .*not finite"):
+            eng.read_page(mark_poison(blank()))
+        assert eng.restarts == 0 and len(eng.read_page(blank()).lines) == 3  # the worker itself is fine
+    finally:
+        eng.close()
+
+
+def test_memory_hog_is_stopped_by_the_os_and_the_worker_restarts():
+    eng = worker("hog")
+    try:
+        with pytest.raises(MemoryError, match="out of memory"):
+            eng.read_page(mark_poison(blank()))
+        assert len(eng.read_page(blank()).lines) == 3 and eng.restarts == 1
+    finally:
+        eng.close()
+
+
+def test_worker_is_recycled_between_calls_past_its_memory_limit():
+    eng = worker(rss_limit_mb=1)  # any Python process is over 1 MiB: recycled after every call
+    try:
+        eng.read_page(blank())
+        first = eng.pid
+        assert len(eng.read_page(blank()).lines) == 3
+        assert eng.restarts == 1 and eng.pid != first
+    finally:
+        eng.close()
+
+
+def test_interrupt_stops_the_call_in_flight_and_holds_until_cleared():
+    eng = worker(delay=30)
+    try:
+        eng.warm_up()
+        threading.Timer(0.3, eng.interrupt).start()
+        t0 = time.monotonic()
+        with pytest.raises(EngineInterrupted):
+            eng.read_page(blank())
+        assert time.monotonic() - t0 < 2.0 and eng.pid is None
+        with pytest.raises(EngineInterrupted):
+            eng.read_page(blank())  # still interrupted: nothing starts again by itself
+        eng.clear_interrupt()
+        eng.interrupt(grace_s=60)  # a grace period longer than the page: it finishes
+        eng.clear_interrupt()
+    finally:
+        eng.close()
+
+
+def test_cancel_inside_a_page_raises_cancelled_from_the_pipeline(tmp_path):
+    eng = worker(delay=30)
+    try:
+        eng.warm_up()
+        threading.Timer(0.3, eng.interrupt).start()
+        t0 = time.monotonic()
+        with pytest.raises(Cancelled):
+            scan_file(png(tmp_path / "a.png"), eng, ScanOptions(auto_rotate=False))
+        assert time.monotonic() - t0 < 2.0
+    finally:
+        eng.close()
+
+
+def test_a_pdf_that_kills_the_renderer_is_one_documents_error(tmp_path):
+    """Rendering happens in the worker: a native crash there is that document's error, not the app's."""
+    import pymupdf
+
+    pdf = tmp_path / "evil.pdf"
+    doc = pymupdf.open()
+    doc.new_page(width=200, height=300)  # two image-only pages: both are rendered for OCR
+    doc.new_page(width=200, height=300)
+    doc.save(pdf)
+    good = png(tmp_path / "good.png")
+    eng = WorkerEngine(EngineSpec("tests.fault_engines:make_render_killer", {"victim": "evil.pdf"}), watchdog=FAST)
+    try:
+        bad_docs = scan_file(pdf, eng, ScanOptions(auto_rotate=False))
+        good_docs = scan_file(good, eng, ScanOptions(auto_rotate=False))
+    finally:
+        eng.close()
+    assert len(bad_docs) == 1 and bad_docs[0].error is not None
+    assert "stopped unexpectedly" in bad_docs[0].error.message()
+    assert good_docs[0].error is None and "TOTAL RM 12.50" in good_docs[0].page_results[0].text
+    assert os.getpid() != eng.pid  # (the parent is alive to say so)
+
+
+@pytest.mark.parametrize("fault", ["kill", "abort", "segfault", "hang", "hog", "garbage"])
+def test_cli_batch_finishes_with_one_named_error(fault, batch, tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(cli, "_create_engine", lambda name, model_dir, notes: worker(fault))
+    out = tmp_path / "out.json"
+    status = cli.main(["scan", *map(str, batch), "--type", "receipt", "-o", str(out), "-q"])
+    err = capsys.readouterr().err
+    assert status == 1, err
+    errors = [ln for ln in err.splitlines() if ln.startswith("shoebox: error:")]
+    assert len(errors) == 1 and "b_poison.png" in errors[0] and EXPECTED[fault] in errors[0], err
+    docs = ScanResult.load(out).documents
+    assert [Path(d.source).name for d in docs] == ["a_good.png", "b_poison.png", "c_good.png"]
+    for d in (docs[0], docs[2]):  # before and after the failure: read normally
+        assert d.error is None and d.page_results[0].text == "\n".join(TEXTS)
+    assert docs[1].error and EXPECTED[fault] in docs[1].error.message()
+
+
+def test_killing_the_worker_from_outside_is_survived(tmp_path):
+    eng = worker()
+    try:
+        eng.read_page(blank())
+        os.kill(eng.pid, signal.SIGKILL)
+        time.sleep(0.2)
+        assert len(eng.read_page(blank()).lines) == 3 and eng.restarts == 1
+    finally:
+        eng.close()
+
+
+def test_an_engine_that_cannot_load_says_so_and_starts_nothing_more():
+    from desktop.core.engines import create_worker_engine
+    from desktop.core.engines.base import EngineUnavailable
+
+    eng = create_worker_engine("hunyuan")  # no model folder anywhere in this test's SHOEBOX_HOME
+    assert eng.describe() == "HunyuanOCR (not started)"
+    with pytest.raises(EngineUnavailable, match="no complete HunyuanOCR model folder") as first:
+        eng.warm_up()
+    with pytest.raises(EngineUnavailable) as second:
+        eng.read_page(blank())
+    assert second.value is first.value and eng.pid is None and eng.restarts == 0
+
+
+def test_default_memory_limit_leaves_room_for_a_big_model():
+    eng = worker()
+    try:
+        eng.warm_up()
+        assert eng.rss_limit_bytes == max(2048 * 2**20, 2 * eng.last_rss)
+        eng.read_page(blank())
+        eng.read_page(blank())
+        assert eng.restarts == 0
+    finally:
+        eng.close()

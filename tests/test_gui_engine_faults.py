@@ -1,0 +1,96 @@
+"""The window with its engine in a worker process that really fails (tests/fault_engines.py): the failed
+document shows its named error, the rest of the queue is read, and the window keeps working; closing the
+window with a page in flight ends within 2 s and that file is read again at the next start; Cancel stops
+a page that runs past its grace period.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from desktop.core.engines.process import EngineSpec, Watchdog, WorkerEngine
+from tests.fault_engines import TEXTS
+from tests.test_engine_worker import EXPECTED, png
+
+FAST = Watchdog(min_s=3.0, start_s=60.0, file_s=30.0)
+HOG = Watchdog(min_s=20.0, start_s=60.0, file_s=30.0)
+
+
+def factory(fault: str | None = None, delay: float = 0.0):
+    def make(notes: list[str]) -> WorkerEngine:
+        return WorkerEngine(EngineSpec("tests.fault_engines:make", {"fault": fault, "delay": delay}),
+                            watchdog=HOG if fault == "hog" else FAST)
+
+    return make
+
+
+@pytest.fixture
+def window(qtbot):
+    from desktop.gui.mainwindow import MainWindow
+
+    made = []
+
+    def make(engine_factory):
+        w = MainWindow(engine_factory=engine_factory)
+        qtbot.addWidget(w)
+        w.show()
+        qtbot.waitExposed(w)
+        made.append(w)
+        return w
+
+    yield make
+    for w in made:
+        w.close()
+
+
+@pytest.mark.parametrize("fault", ["kill", "abort", "segfault", "hang", "hog", "garbage"])
+def test_failed_document_shows_its_error_and_the_queue_goes_on(qtbot, window, tmp_path, fault):
+    w = window(factory(fault))
+    ids = w.add_paths([png(tmp_path / "a_good.png"), png(tmp_path / "b_poison.png", poisoned=True),
+                       png(tmp_path / "c_good.png")])
+    qtbot.waitUntil(lambda: not w.is_busy(), timeout=90_000)
+    a, b, c = (w.model.entry(i) for i in ids)
+    assert a.status == "needs_review" and c.status == "needs_review", (a.document.error, c.document.error)
+    assert b.status == "failed" and EXPECTED[fault] in b.document.error.message()
+    w.select_entry(b.id)
+    assert EXPECTED[fault] in w.model.status_text(b)
+    # the window keeps working: the next document is read normally
+    (d,) = w.add_paths([png(tmp_path / "d_good.png")])
+    qtbot.waitUntil(lambda: not w.is_busy(), timeout=30_000)
+    assert w.model.entry(d).status == "needs_review"
+    assert w.model.entry(d).document.page_results[0].text == "\n".join(TEXTS)
+
+
+def test_closing_with_a_page_in_flight_ends_within_2_s_and_the_file_is_read_again(qtbot, window, tmp_path):
+    w = window(factory(delay=60))
+    (entry_id,) = w.add_paths([png(tmp_path / "slow.png")])
+    qtbot.waitUntil(lambda: w.worker._engine is not None and w.worker._engine.pid is not None
+                    and w.model.entry(entry_id).status == "reading", timeout=30_000)
+    time.sleep(0.3)  # the page is in the worker now
+    t0 = time.monotonic()
+    w.close()
+    assert not w.threads_running()
+    assert time.monotonic() - t0 < 2.0
+    again = window(factory())
+    qtbot.waitUntil(lambda: again.model.entries() and again.model.entries()[0].status == "needs_review",
+                    timeout=30_000)
+    assert Path(again.model.entries()[0].source).name == "slow.png"
+
+
+def test_cancel_stops_a_page_past_its_grace_period(qtbot, window, tmp_path, monkeypatch):
+    from desktop.gui import worker as worker_module
+
+    monkeypatch.setattr(worker_module, "CANCEL_GRACE_S", 0.5)
+    w = window(factory(delay=60))
+    (entry_id,) = w.add_paths([png(tmp_path / "slow.png")])
+    qtbot.waitUntil(lambda: w.model.entry(entry_id).status == "reading" and w.worker._engine is not None
+                    and w.worker._engine.pid is not None, timeout=30_000)
+    t0 = time.monotonic()
+    w.cancel_reading()
+    qtbot.waitUntil(lambda: not w.is_busy(), timeout=10_000)
+    assert time.monotonic() - t0 < 3.0
+    assert w.model.entry(entry_id).status == "queued" and w.model.entry(entry_id).document is None
