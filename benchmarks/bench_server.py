@@ -229,7 +229,8 @@ Server killed when a third of the pages were answered ({s['pages']} pages, {args
         old = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
         if SECTION in old:
             head, _, rest = old.partition(SECTION)
-            nxt = rest.find("\n## ")
+            ends = [i for i in (rest.find("\n## "), rest.find("\n<!--")) if i >= 0]  # next section or marker
+            nxt = min(ends) if ends else -1
             old = head.rstrip() + "\n" + (rest[nxt:] if nxt >= 0 else "")
         path.write_text(old.rstrip() + "\n\n" + text.rstrip() + "\n", encoding="utf-8")
     lost = s["pages"] - s["accounted"] + f["pages"] - f["accounted"]
