@@ -72,9 +72,11 @@ __all__ = ["DEFAULT_RSS_LIMIT_MB", "EngineSpec", "Watchdog", "WorkerEngine", "de
 log = logging.getLogger(__name__)
 
 #: The worker is recycled between pages when its resident memory passes this. Measured (BENCHMARKS.md,
-#: "Engine worker"): a PP-OCR worker settles at about 0.5-0.6 GB reading receipts and A4 scans and
-#: peaks near 1.1 GB on a 9000 x 9000 px page; 2 GB is well above what a healthy worker holds and
-#: still leaves the 1.5 GB desktop target's headroom on a 8 GB office PC when it is reached by a leak.
+#: "Engine worker process"): a PP-OCR worker holds about 270 MiB after warm-up and at most about
+#: 460 MiB after reading receipts, an A4 invoice scan and the 9000 x 9000 px ``ocrmypdf/multipage.pdf``
+#: page; 2 GiB is over four times the highest healthy figure, so only a leak or a runaway page
+#: reaches it. An engine whose model alone is larger (HunyuanOCR on the CPU, about 4 GiB in float32)
+#: gets twice its resident memory after warm-up instead (PP-OCR's highest was 1.7 times its warm-up).
 DEFAULT_RSS_LIMIT_MB = 2048
 
 
@@ -360,7 +362,9 @@ class WorkerEngine(Engine):
         spec: how the worker creates the engine; ``None`` for a worker that only opens and renders
             pages (the engine calls then fail with :class:`EngineError`).
         watchdog: time limits (see :class:`Watchdog`).
-        rss_limit_mb: the worker is recycled between calls when its resident memory passes this.
+        rss_limit_mb: the worker is recycled between calls when its resident memory passes this many
+            MiB; ``None``: :data:`DEFAULT_RSS_LIMIT_MB`, or twice the worker's memory after warm-up
+            when that is more.
 
     Attributes:
         restarts: how many times a worker was started after the first (crashes, timeouts, recycling).
@@ -370,10 +374,11 @@ class WorkerEngine(Engine):
     """
 
     def __init__(self, spec: EngineSpec | None, *, watchdog: Watchdog | None = None,
-                 rss_limit_mb: float = DEFAULT_RSS_LIMIT_MB) -> None:
+                 rss_limit_mb: float | None = None) -> None:
         self.spec = spec
         self.watchdog = watchdog or Watchdog()
-        self.rss_limit_bytes = int(rss_limit_mb * 2**20)
+        self._rss_fixed = rss_limit_mb is not None
+        self.rss_limit_bytes = int((DEFAULT_RSS_LIMIT_MB if rss_limit_mb is None else rss_limit_mb) * 2**20)
         self.restarts = 0
         self.last_rss = 0
         self.last_call_s = 0.0
@@ -504,6 +509,8 @@ class WorkerEngine(Engine):
                     self._start_error = error
                 raise error
             self.last_rss = int(reply.get("rss", 0))
+            if not self._rss_fixed:
+                self.rss_limit_bytes = max(DEFAULT_RSS_LIMIT_MB * 2**20, 2 * self.last_rss)
             if reply["result"] is not None:
                 self._info = EngineInfo.from_dict(reply["result"])
             elif self._info is None:
