@@ -27,7 +27,6 @@ import argparse
 import csv
 import json
 import re
-import shutil
 import sys
 import tempfile
 import time
@@ -56,8 +55,8 @@ def _manifest(folder: Path) -> list[dict[str, str]]:
 
 
 def _scan(path: Path):
-    from tests.fake_engines import FakeEngine
     from desktop.core.pipeline import scan_file
+    from tests.fake_engines import FakeEngine
 
     docs = scan_file(path, FakeEngine())
     return docs[0]
@@ -75,7 +74,7 @@ def _lines_ours(items: list[dict]) -> list[tuple]:
     return [(x.get("description"), x.get("quantity"), x.get("unit_price"), x.get("amount")) for x in items]
 
 
-def _page_only(doc) -> dict[str, str | None]:  # noqa: ANN001
+def _page_only(doc) -> dict[str, str | None]:
     from desktop.core import extraction
 
     result = extraction.extract_fields(doc.page_results, "invoice")
@@ -170,7 +169,7 @@ def _tamper_pdf(src: Path, dst: Path) -> str | None:
             if doc.xref_is_stream(xref) and doc.xref_stream(xref) == data:
                 doc.update_stream(xref, text.encode("utf-8"))
                 replaced += 1
-        except Exception:  # noqa: BLE001 - a stream MuPDF cannot decode is not the attachment
+        except Exception:
             continue
     if not replaced:
         doc.close()

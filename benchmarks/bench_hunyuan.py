@@ -28,7 +28,6 @@ import importlib.util
 import os
 import platform
 import re
-import statistics
 import sys
 import tempfile
 import time
@@ -205,7 +204,7 @@ def time_recognise(engine: Any, pages: list[Any], figures: EngineFigures) -> lis
         t0 = time.perf_counter()
         try:
             lines = engine.read_page(image).lines
-        except Exception as exc:  # noqa: BLE001 - a failed page is reported, the run goes on
+        except Exception as exc:  # a failed page is reported, the run goes on
             figures.failures.append(f"page {n + 1}: {exc}")
             out.append([])
             continue

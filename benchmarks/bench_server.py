@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import statistics
 import subprocess
 import sys
 import threading
@@ -208,7 +207,7 @@ ServerEngine, {args.in_flight} pages in flight, {args.pages} pages of 500x700 px
 | pages read | {r['read']} of {r['pages']} |
 | wall time | {r['wall']:.1f} s |
 | throughput | {r['pps']:.1f} pages/s ({100 * r['pps'] / r['ideal_pps']:.0f}% of the server's ideal) |
-| latency per page, p50 / p95 | {r['p50']:.2f} s / {r['p95']:.2f} s (server alone {args.latency:.2f} s; {args.desktops * args.in_flight} pages in flight for {args.capacity} slots queue for about {args.desktops * args.in_flight / args.capacity * args.latency:.2f} s) |
+| latency per page, p50 / p95 | {r['p50']:.2f} s / {r['p95']:.2f} s (server alone {args.latency:.2f} s; {args.desktops * args.in_flight} pages in flight for {args.capacity} slots make each take about {args.desktops * args.in_flight / args.capacity * args.latency:.2f} s) |
 | fairness (Jain's index over desktops' pages/s) | {r['jain']:.3f} |
 | first / last desktop done | {r['first_done']:.1f} s / {r['last_done']:.1f} s |
 | client memory (peak RSS growth, all {args.desktops} desktops and their {args.desktops * args.in_flight} sender threads in one process) | {r['rss_growth']:.0f} MB ({r['rss_growth'] / args.desktops:.1f} MB per desktop) |
@@ -230,7 +229,8 @@ Server killed when a third of the pages were answered ({s['pages']} pages, {args
         old = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
         if SECTION in old:
             head, _, rest = old.partition(SECTION)
-            nxt = rest.find("\n## ")
+            ends = [i for i in (rest.find("\n## "), rest.find("\n<!--")) if i >= 0]  # next section or marker
+            nxt = min(ends) if ends else -1
             old = head.rstrip() + "\n" + (rest[nxt:] if nxt >= 0 else "")
         path.write_text(old.rstrip() + "\n\n" + text.rstrip() + "\n", encoding="utf-8")
     lost = s["pages"] - s["accounted"] + f["pages"] - f["accounted"]

@@ -56,6 +56,9 @@ def run(samples: Path, pages: int, rounds: int = 2, big_page: bool = True) -> di
     from desktop.core.intake import load_page
     from desktop.core.pipeline import ScanOptions, scan_file
 
+    def step(what: str) -> None:
+        print(f"[{time.strftime('%H:%M:%S')}] {what}", file=sys.stderr, flush=True)
+
     receipts = [samples / r for r in RECEIPTS if (samples / r).is_file()][:pages]
     images = [load_page(p, 1).render(PPOCREngine.max_pixels)[0] for p in receipts]
 
@@ -69,6 +72,7 @@ def run(samples: Path, pages: int, rounds: int = 2, big_page: bool = True) -> di
     start_worker = time.perf_counter() - t0
     rss_warm = worker.last_rss
 
+    step(f"engines started ({start_local:.1f} s here, {start_worker:.1f} s in the worker)")
     local_s: list[float] = []
     worker_s: list[float] = []
     inside_s: list[float] = []
@@ -84,6 +88,7 @@ def run(samples: Path, pages: int, rounds: int = 2, big_page: bool = True) -> di
     boundary = [w - i for w, i in zip(worker_s, inside_s)]
     share = [b / loc for b, loc in zip(boundary, local_s)]
 
+    step("read_page timed")
     options = ScanOptions(document_type="receipt")
     scan_local: list[float] = []
     scan_worker: list[float] = []
@@ -95,6 +100,7 @@ def run(samples: Path, pages: int, rounds: int = 2, big_page: bool = True) -> di
         scan_file(path, worker, options)
         scan_worker.append(time.perf_counter() - t0)
 
+    step("scan_file timed")
     rss_pages = [worker.last_rss]
     for name in MEMORY_PAGES if big_page else MEMORY_PAGES[:1]:
         path = samples / name
@@ -102,6 +108,7 @@ def run(samples: Path, pages: int, rounds: int = 2, big_page: bool = True) -> di
             scan_file(path, worker, ScanOptions())
             rss_pages.append(worker.last_rss)
 
+    step("memory measured")
     # worker death while reading -> named error -> next page read
     deaths = []
     for image in images[:2]:
@@ -110,7 +117,7 @@ def run(samples: Path, pages: int, rounds: int = 2, big_page: bool = True) -> di
         def read(img: Any = image, out: dict[str, float] = done) -> None:
             try:
                 worker.read_page(img)
-            except Exception as exc:  # noqa: BLE001 - the named error is what we time
+            except Exception as exc:
                 out["error"] = time.perf_counter()
                 out["message"] = str(exc)  # type: ignore[assignment]
 

@@ -26,9 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.scoring import SAMPLES, expected_document_type, load_ground_truth, read_manifest, same  # noqa: E402
-from desktop.core.extraction import decode_qr, detect_document_type, extract_fields  # noqa: E402
-from desktop.core.model import Line, PageResult, Word  # noqa: E402
+from benchmarks.scoring import SAMPLES, expected_document_type, load_ground_truth, read_manifest, same
+from desktop.core.extraction import decode_qr, detect_document_type, extract_fields
+from desktop.core.model import Line, PageResult, Word
 
 REPO = Path(__file__).resolve().parent.parent
 

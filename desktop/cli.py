@@ -531,7 +531,7 @@ def _memory_for_scan(wanted: bool, console: _Console) -> Any:
         return None
     try:
         return _open_memory()
-    except Exception as exc:  # noqa: BLE001 - a damaged memory database must not stop the batch
+    except Exception as exc:
         console.note(f"note: {diag(Code.MEMORY_UNAVAILABLE, detail=str(exc)).message()}; reading without it")
         return None
 
@@ -539,7 +539,7 @@ def _memory_for_scan(wanted: bool, console: _Console) -> Any:
 def _known_documents(memory: Any, console: _Console) -> list[dict[str, Any]]:
     try:
         return list(memory.known_documents())
-    except Exception as exc:  # noqa: BLE001 - duplicates are then looked for within the batch
+    except Exception as exc:
         console.note(f"note: the vendor memory's documents cannot be read ({exc}); "
                      "duplicates are looked for within this batch only")
         return []
@@ -588,7 +588,7 @@ def learn_main(argv: Sequence[str]) -> int:
         return EXIT_NOTHING_DONE
     try:
         memory = _open_memory()
-    except Exception as exc:  # noqa: BLE001 - any failure to open it is one clear error line
+    except Exception as exc:
         console.error(f"the vendor memory cannot be opened: {exc}")
         return EXIT_NOTHING_DONE
     learned = 0

@@ -19,7 +19,7 @@ def resources_dir() -> Path:
     if (checkout / "doctypes").is_dir():
         return checkout
     try:
-        import desktop._resources as pkg  # type: ignore[import-not-found]
+        import desktop._resources as pkg
 
         installed = Path(pkg.__file__).resolve().parent
         if (installed / "doctypes").is_dir():

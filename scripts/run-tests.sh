@@ -9,5 +9,8 @@ PY=${PYTHON:-python3}
 # torch is pinned (CPU build on this kind of machine): an unpinned torch pulls a multi-GB CUDA build.
 .venv-test/bin/python -m pip install -q --disable-pip-version-check -e ".[gpu,test]"
 export QT_QPA_PLATFORM=offscreen
+# Gates (configured in pyproject.toml): style, types of the Qt-free core, the import layers.
+.venv-test/bin/ruff check .
+.venv-test/bin/mypy
 .venv-test/bin/lint-imports
 exec .venv-test/bin/python -m pytest -n 2 -q "$@"

@@ -82,7 +82,7 @@ def main() -> int:
                 app.processEvents()
                 QTimer.singleShot(50, lambda: None)
                 app.processEvents()
-                if window.viewer._pixmap_item is not None:  # noqa: SLF001
+                if window.viewer._pixmap_item is not None:
                     break
                 import time
 

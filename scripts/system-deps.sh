@@ -6,10 +6,13 @@
 #                           libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-xinerama0 libxcb-xkb1
 #   Chinese text:           fonts-noto-cjk
 #   a virtual screen:       xvfb xauth (only on machines without a display, and for screenshots)
+# When another installation holds the package manager's lock (unattended-upgrades, a second terminal),
+# this waits for it (up to SHOEBOX_APT_WAIT seconds, default 900) instead of failing, and says so.
 set -euo pipefail
 PKGS=(libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3 libglib2.0-0
       libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0 libxcb-render-util0
       libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 fonts-noto-cjk xvfb xauth)
+WAIT=${SHOEBOX_APT_WAIT:-900}
 command -v dpkg-query >/dev/null 2>&1 || { echo "system-deps: not a Debian-like system; see the list in $0" >&2; exit 0; }
 missing=()
 for p in "${PKGS[@]}"; do
@@ -21,7 +24,29 @@ if [ "$(id -u)" -ne 0 ]; then
   if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
     echo "system-deps: please install as root: apt-get install -y ${missing[*]}" >&2; exit 1; fi
 fi
-echo "system-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# apt >= 1.9.11 waits for the dpkg lock itself (DPkg::Lock::Timeout); the loop below also covers the
+# package lists' lock of `apt-get update` and older apt, retrying while another process holds a lock.
+APT=($SUDO apt-get -o DPkg::Lock::Timeout="$WAIT" -o Dpkg::Use-Pty=0)
+apt_retry() {
+  local start=$SECONDS out status
+  while :; do
+    set +e
+    out=$("${APT[@]}" "$@" 2>&1 | tee /dev/stderr)
+    status=${PIPESTATUS[0]}
+    set -e
+    [ "$status" -eq 0 ] && return 0
+    if grep -qiE "could not get lock|unable to lock|is another process using it" <<<"$out" \
+        && [ $((SECONDS - start)) -lt "$WAIT" ]; then
+      echo "system-deps: another installation is running; waiting for it to finish ($((SECONDS - start)) s so far)" >&2
+      sleep 10
+      continue
+    fi
+    return "$status"
+  done
+}
+echo "system-deps: installing ${#missing[@]} packages: ${missing[*]}" >&2
+echo "system-deps: this downloads about 100-200 MB the first time and can take several minutes" >&2
+apt_retry update -q
+apt_retry install -y -q --no-install-recommends "${missing[@]}"
+echo "system-deps: done" >&2

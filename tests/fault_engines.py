@@ -128,14 +128,14 @@ def make_render_killer(victim: str) -> FaultEngine:
     Runs in the worker: PyMuPDF's page rendering there is wrapped so that rendering any page of
     ``victim`` sends ``SIGSEGV`` to the worker, as a MuPDF bug on a hostile PDF would.
     """
-    from desktop.core import intake
+    from desktop.core.intake import pdf  # where PDF pages are rendered (PageImage.render looks it up there)
 
-    real = intake._render_pdf_page
+    real = pdf._render_pdf_page
 
     def render(page: Any, budget: int) -> Any:
         if page.source.name == victim:
             os.kill(os.getpid(), signal.SIGSEGV)
         return real(page, budget)
 
-    intake._render_pdf_page = render
+    pdf._render_pdf_page = render
     return FaultEngine(None)

@@ -177,7 +177,7 @@ class _Handler(BaseHTTPRequestHandler):
     owner: OpenAITestServer
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
     def setup(self) -> None:
@@ -222,7 +222,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     # ------------------------------------------------------------------ routes
 
-    def do_GET(self) -> None:  # noqa: N802 - stdlib name
+    def do_GET(self) -> None:
         o = self.owner
         if self.path == "/health":
             self.send_response(200)
@@ -241,7 +241,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self._json(404, {"error": {"message": f"no route {self.path}"}})
 
-    def do_POST(self) -> None:  # noqa: N802 - stdlib name
+    def do_POST(self) -> None:
         o = self.owner
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length)

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -27,9 +26,9 @@ def test_bench_tiny_on_cpu(tmp_path, capsys, monkeypatch):
         "path\tkind\tlanguage\tground_truth\tfields\tnotes\n"
         "sroie/r1.png\treceipt\ten\tsroie/r1.key.json\tcompany,date,address,total\tsynthetic\n", encoding="utf-8")
     monkeypatch.syspath_prepend(str(REPO))
-    from benchmarks import bench_hunyuan
-
     import torch
+
+    from benchmarks import bench_hunyuan
 
     threads = torch.get_num_threads()
     try:

@@ -8,9 +8,9 @@ from PIL import Image
 
 from desktop.core.boundaries import document_ranges, merge_documents, page_profile, split_document
 from desktop.core.diagnostics import Code
-from tests.fake_engines import FakeEngine
 from desktop.core.model import Field, Line, PageResult
 from desktop.core.pipeline import scan_file
+from tests.fake_engines import FakeEngine
 
 W, H = 600, 1000
 

@@ -20,8 +20,8 @@ import numpy as np
 import openpyxl
 import pytest
 
-from desktop.core.diagnostics import Code, diag
 from desktop import __version__, cli
+from desktop.core.diagnostics import Code, diag
 from desktop.core.engines.base import Engine, EngineUnavailable, PageReading
 from desktop.core.export import ExportError
 from desktop.core.model import Document, Field, Line, ScanResult

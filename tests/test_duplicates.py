@@ -18,10 +18,10 @@ from desktop.core.duplicates import (
     facts_of,
     find_duplicate,
 )
-from tests.fake_engines import FakeEngine, RecordedPage
 from desktop.core.export import export
 from desktop.core.model import Document, Field, ScanResult
 from desktop.core.pipeline import ScanOptions, scan_file
+from tests.fake_engines import FakeEngine, RecordedPage
 
 
 def _receipt(source: str, vendor: str | None = "KEDAI RUNCIT MAJU", date: str | None = "2019-01-11",

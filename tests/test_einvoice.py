@@ -8,7 +8,6 @@ import pytest
 from desktop.core.diagnostics import Code
 from desktop.core.einvoice import EInvoiceError, read_structured, read_xml
 from desktop.core.einvoice.xmlsafe import MAX_XML_BYTES, XmlError, parse_xml
-from tests.fake_engines import FakeEngine
 from desktop.core.pipeline import scan_file
 from tests.einvoice_fixtures import (
     VALUES,
@@ -18,6 +17,7 @@ from tests.einvoice_fixtures import (
     ubl_xml,
     zugferd1_xml,
 )
+from tests.fake_engines import FakeEngine
 
 HEADER = ("invoice_number", "date", "vendor_name", "vendor_tax_id", "buyer_name", "subtotal", "tax", "total", "currency")
 

@@ -236,3 +236,15 @@ def test_an_engine_that_cannot_load_says_so_and_starts_nothing_more():
     with pytest.raises(EngineUnavailable) as second:
         eng.read_page(blank())
     assert second.value is first.value and eng.pid is None and eng.restarts == 0
+
+
+def test_default_memory_limit_leaves_room_for_a_big_model():
+    eng = worker()
+    try:
+        eng.warm_up()
+        assert eng.rss_limit_bytes == max(2048 * 2**20, 2 * eng.last_rss)
+        eng.read_page(blank())
+        eng.read_page(blank())
+        assert eng.restarts == 0
+    finally:
+        eng.close()

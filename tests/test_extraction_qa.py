@@ -6,7 +6,6 @@ Recorded OCR fixtures (tests/data/ocr/*.json): sroie_514 / sroie_622 are real-pi
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -15,8 +14,9 @@ from desktop.core.diagnostics import Code
 from desktop.core.extraction import TAX_INCLUSIVE, extract_fields, fields_from_values
 from desktop.core.extraction.common import looks_like_name
 from desktop.core.extraction.dates import find_times
-from tests.pages import pages_of, synthetic_page as _page
-from desktop.core.model import Line, PageResult
+from desktop.core.model import PageResult
+from tests.pages import pages_of
+from tests.pages import synthetic_page as _page
 
 DATA = Path(__file__).parent / "data" / "ocr"
 

@@ -7,7 +7,6 @@ receipt prints (SROIE ground truth for names and addresses; sub-totals and taxes
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -16,8 +15,8 @@ from desktop.core.diagnostics import Code
 from desktop.core.extraction import extract_fields
 from desktop.core.extraction.common import tidy_name
 from desktop.core.extraction.taxids import find_vat_numbers, match_vat
-from tests.pages import pages_of, synthetic_page as _page
-from desktop.core.model import Line, PageResult
+from tests.pages import pages_of
+from tests.pages import synthetic_page as _page
 
 DATA = Path(__file__).parent / "data" / "ocr"
 
@@ -94,7 +93,8 @@ def test_receipt_tax_subtotal(case: str, rows, expected: dict[str, str | None]) 
      ("AIK HUAT ENTERPRISE.( SETIA ALAM) SIN BHU", "AIK HUAT ENTERPRISE (SETIA ALAM) SDN BHD"),
      ("99 SPEED MART S/8 (519537-X)", "99 SPEED MART S/B"), ("OWN BY: CHEF LEE SDN BHD", "CHEF LEE SDN BHD"),
      ("ASIN BHD", "ASIN BHD"), ("Broadview Marketing 5dn Bhd", "Broadview Marketing Sdn Bhd"),
-     ("AIK_HUAT ENTERPRISE (SETIA ALAM).SDN BHD", "AIK HUAT ENTERPRISE (SETIA ALAM) SDN BHD"), ("Broadview Marketing Sdn Bhd(728384-M)", "Broadview Marketing Sdn Bhd")],
+     ("AIK_HUAT ENTERPRISE (SETIA ALAM).SDN BHD", "AIK HUAT ENTERPRISE (SETIA ALAM) SDN BHD"),
+     ("Broadview Marketing Sdn Bhd(728384-M)", "Broadview Marketing Sdn Bhd")],
 )
 def test_tidy_name(raw: str, clean: str) -> None:
     assert tidy_name(raw) == clean

@@ -234,3 +234,15 @@ def test_decode_qr_small_code_in_top_left_quarter() -> None:
 )
 def test_normalise_field(name: str, raw: str, value: str) -> None:
     assert normalise_field(name, raw)[0] == value
+
+
+def test_subtotal_and_total_differ_without_tax_is_flagged() -> None:
+    from desktop.core.extraction.validators import check_sum_without_tax
+
+    (problem,) = check_sum_without_tax("96.72", None, "112.20")
+    assert problem.code == Code.SUBTOTAL_TOTAL_NO_TAX and problem.field == "total"
+    assert problem.message() == ("subtotal 96.72 and total 112.20 differ by 15.48 and no tax was read: check the tax "
+                                 "(or a discount, service charge or rounding)")
+    assert check_sum_without_tax("96.72", None, "96.72") == []  # nothing to explain
+    assert check_sum_without_tax("96.72", "15.48", "112.30") == []  # check_sum's case
+    assert check_sum_without_tax(None, None, "112.20") == []

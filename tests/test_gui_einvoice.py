@@ -7,9 +7,9 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from tests.einvoice_fixtures import ubl_xml  # noqa: E402
-from tests.ofd_fixtures import DIGITAL, make_ofd  # noqa: E402
-from tests.test_gui_window import make_window, wait_read  # noqa: E402,F401 - the window fixture
+from tests.einvoice_fixtures import ubl_xml
+from tests.ofd_fixtures import DIGITAL, make_ofd
+from tests.test_gui_window import make_window, wait_read  # noqa: F401 - the window fixture
 
 
 def test_ofd_and_xml_invoices_shown_and_reviewed(qtbot, make_window, tmp_path: Path) -> None:  # noqa: F811
@@ -23,7 +23,7 @@ def test_ofd_and_xml_invoices_shown_and_reviewed(qtbot, make_window, tmp_path: P
     w.select_entry(first)
     doc = w.model.entry(first).document
     assert doc.error is None and doc.document_type == "cn_vat_invoice"
-    qtbot.waitUntil(lambda: w.viewer._pixmap_item is not None, timeout=10000)  # noqa: SLF001 - the page is drawn
+    qtbot.waitUntil(lambda: w.viewer._pixmap_item is not None, timeout=10000)
     assert w.viewer.page is not None and w.viewer.line_items()  # text outlines from the page XML
     rows = w.form.rows
     assert rows["invoice_number"].edit.text() == DIGITAL["invoice_number"]
@@ -36,7 +36,7 @@ def test_ofd_and_xml_invoices_shown_and_reviewed(qtbot, make_window, tmp_path: P
     w.select_entry(second)
     doc = w.model.entry(second).document
     assert doc.document_type == "invoice" and doc.page_results[0].origin == "xml_view"
-    qtbot.waitUntil(lambda: w.viewer._pixmap_item is not None, timeout=10000)  # noqa: SLF001 - the generated view
+    qtbot.waitUntil(lambda: w.viewer._pixmap_item is not None, timeout=10000)
     rows = w.form.rows
     assert rows["total"].edit.text() == "1487.50" and rows["total"].source.text() == "e-invoice XML"
     assert rows["due_date"].edit.text() == "2025-04-13" and rows["iban"].source.text() == "e-invoice XML"

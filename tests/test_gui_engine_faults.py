@@ -12,9 +12,9 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from desktop.core.engines.process import EngineSpec, Watchdog, WorkerEngine  # noqa: E402
-from tests.fault_engines import TEXTS  # noqa: E402
-from tests.test_engine_worker import EXPECTED, png  # noqa: E402
+from desktop.core.engines.process import EngineSpec, Watchdog, WorkerEngine
+from tests.fault_engines import TEXTS
+from tests.test_engine_worker import EXPECTED, png
 
 FAST = Watchdog(min_s=3.0, start_s=60.0, file_s=30.0)
 HOG = Watchdog(min_s=20.0, start_s=60.0, file_s=30.0)

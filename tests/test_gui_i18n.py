@@ -6,9 +6,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 pytest.importorskip("pytestqt")
-from PySide6.QtCore import QCoreApplication  # noqa: E402
+from PySide6.QtCore import QCoreApplication
 
-from desktop.resources import resources_dir  # noqa: E402
+from desktop.resources import resources_dir
 
 
 def test_ts_is_complete_and_compiled() -> None:

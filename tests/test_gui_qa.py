@@ -6,7 +6,7 @@ import pytest
 from desktop.core.diagnostics import Code, diag
 
 pytest.importorskip("pytestqt")
-from PySide6.QtGui import QAction, QKeySequence  # noqa: E402
+from PySide6.QtGui import QAction, QKeySequence
 
 
 @pytest.fixture

@@ -8,25 +8,20 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 pytest.importorskip("pytestqt")
-from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl  # noqa: E402
-from PySide6.QtGui import QDropEvent  # noqa: E402
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
 
-from desktop.core.diagnostics import Code  # noqa: E402
-from tests.fake_engines import FakeEngine, FailingEngine  # noqa: E402
+from desktop.core.diagnostics import Code
+from tests.fake_engines import FailingEngine, FakeEngine
+from tests.responsiveness import GapMeter
 
 DATA = Path(__file__).parent / "data" / "ocr"
 
-
-def overloaded() -> bool:
-    """More runnable processes than twice the cores: wall-clock gaps measure the OS scheduler, not us."""
-    return os.getloadavg()[0] > 2 * (os.cpu_count() or 1)
 
 
 def recorded(name: str) -> FakeEngine:
@@ -61,7 +56,7 @@ def wait_read(qtbot, window, timeout: int = 60000) -> None:
 
 
 def wait_image(qtbot, window, timeout: int = 30000) -> None:
-    qtbot.waitUntil(lambda: window.viewer._pixmap_item is not None, timeout=timeout)  # noqa: SLF001
+    qtbot.waitUntil(lambda: window.viewer._pixmap_item is not None, timeout=timeout)
 
 
 def drop(window, paths) -> None:
@@ -72,7 +67,7 @@ def drop(window, paths) -> None:
 
 
 def shown_attention(window) -> int:
-    """Fields the form marks: a red problem line shown, or the amber low-confidence tint."""
+    """Fields the form marks: a red problem line shown, or the amber to-check tint."""
     return sum(1 for r in window.form.rows.values() if r.problems.isVisibleTo(window.form) or r.edit.property("low"))
 
 
@@ -122,8 +117,7 @@ def test_vat_invoice_edit_undo_export_reopen(qtbot, make_window, samples, tmp_pa
     assert w.export_documents(w.documents_for("all"), out)
     wb = openpyxl.load_workbook(out, read_only=True)
     cells = [c for ws in wb.worksheets for r in ws.iter_rows(values_only=True) for c in r]
-    assert any(str(c) in ("99.99", "99.99") or c == pytest.approx(99.99) for c in cells if c is not None
-               and isinstance(c, int | float | str) and str(c).replace(".", "", 1).isdigit())
+    assert any(c == pytest.approx(99.99) if isinstance(c, int | float) else c == "99.99" for c in cells)
     wb.close()
     w.close()
 
@@ -156,9 +150,9 @@ def test_change_type_rotate_reread_click_to_fill(qtbot, make_window, samples) ->
     index = next(i for i, ln in enumerate(lines) if any(c.isdigit() for c in ln.text))
     w.viewer.centerOn(w.viewer.line_items()[index])
     qtbot.mouseClick(w.viewer.viewport(), Qt.MouseButton.LeftButton, pos=w.viewer.view_pos_of_line(index))
-    fill = next(a for a in w._fill_menu.actions() if a.objectName() == "fill_action")  # noqa: SLF001
+    fill = next(a for a in w._fill_menu.actions() if a.objectName() == "fill_action")
     fill.trigger()
-    w._fill_menu.close()  # noqa: SLF001
+    w._fill_menu.close()
     field = w.current_document().fields["vendor_name"]
     assert field.raw == lines[index].text.strip() and field.source == "user" and field.boxes
     assert "Entered by you" in w.form.rows["vendor_name"].source.toolTip()
@@ -182,7 +176,7 @@ def test_failing_engine_marks_its_document(qtbot, make_window, samples) -> None:
     entry = w.model.entry(entry_id)
     assert entry.status == "failed" and "simulated engine failure" in entry.document.error.message()
     assert "simulated engine failure" in w.model.status_text(entry)
-    assert "simulated engine failure" in w.form._empty.text()  # noqa: SLF001
+    assert "simulated engine failure" in w.form._empty.text()
 
 
 def test_multi_page_pdf_navigation(qtbot, make_window, samples) -> None:
@@ -212,28 +206,21 @@ def test_huge_page_stays_responsive_and_bounded(qtbot, make_window, samples) -> 
     from desktop.gui.mainwindow import VIEW_MAX_PIXELS
 
     w = make_window(recorded("sroie_006"))
-    ticks: list[float] = []
-    timer = QTimer()
-    timer.setInterval(10)
-    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
-    timer.start()
-    (first,) = w.add_paths([samples / "ocrmypdf" / "multipage.pdf"])
-    wait_read(qtbot, w, timeout=90000)
-    doc = next(e.document for e in w.model.entries() if any(p.number == 2 for p in e.document.page_results))
-    assert doc.error is None
-    w.select_entry(next(e.id for e in w.model.entries() if e.document is doc))
-    w.show_page(2)
-    qtbot.waitUntil(lambda: w.viewer._pixmap_item is not None and w.viewer.page.number == 2, timeout=30000)  # noqa: SLF001
-    qtbot.wait(200)
-    timer.stop()
-    pixmap = w.viewer._pixmap_item.pixmap()  # noqa: SLF001
+    with GapMeter("multipage.pdf (a 9000 x 9000 px page) read and shown") as meter:
+        (first,) = w.add_paths([samples / "ocrmypdf" / "multipage.pdf"])
+        wait_read(qtbot, w, timeout=90000)
+        doc = next(e.document for e in w.model.entries() if any(p.number == 2 for p in e.document.page_results))
+        assert doc.error is None
+        w.select_entry(next(e.id for e in w.model.entries() if e.document is doc))
+        w.show_page(2)
+        qtbot.waitUntil(lambda: w.viewer._pixmap_item is not None and w.viewer.page.number == 2, timeout=30000)
+        qtbot.wait(200)
+    pixmap = w.viewer._pixmap_item.pixmap()
     assert pixmap.width() * pixmap.height() <= VIEW_MAX_PIXELS
     assert w.viewer.sceneRect().width() == 9000  # boxes stay in page pixels
-    gaps = np.diff(ticks)
-    print(f"\nmultipage.pdf: {len(ticks)} ticks, longest event-loop gap {gaps.max() * 1000:.0f} ms")
-    if overloaded():
-        pytest.skip(f"machine overloaded (load {os.getloadavg()[0]:.1f}); longest gap {gaps.max() * 1000:.0f} ms not judged")
-    assert gaps.max() < 0.250, f"event loop stalled for {gaps.max() * 1000:.0f} ms"
+    # Decoding or scaling the 81-megapixel page on the GUI thread stalls it for seconds; the loader
+    # thread keeps it to scheduling noise (well under a second even on a loaded two-core machine).
+    assert meter.longest < 1.0, f"event loop stalled for {meter.longest * 1000:.0f} ms"
 
 
 def test_batch_with_bad_files(qtbot, make_window, samples, tmp_path) -> None:
@@ -244,7 +231,7 @@ def test_batch_with_bad_files(qtbot, make_window, samples, tmp_path) -> None:
     notes.write_text("not a receipt", encoding="utf-8")
     w = make_window(recorded("sroie_265"))
     drop(w, [samples, corrupt, notes])
-    wait_read(qtbot, w, timeout=120000)
+    wait_read(qtbot, w, timeout=600000)  # every sample file: 73-139 s alone on the shared machine (load 20-30)
     entries = w.model.entries()
     failed = {Path(e.source).name: e for e in entries if e.status == "failed"}
     assert set(failed) == {"corrupt.jpg", "notes.txt"}, {k: e.document.error for k, e in failed.items()}
@@ -260,7 +247,6 @@ def test_batch_with_bad_files(qtbot, make_window, samples, tmp_path) -> None:
 @pytest.mark.parametrize("with_file", [False, True])
 def test_shoebox_command_opens_the_window(samples, shoebox_home, with_file) -> None:
     """``shoebox`` and ``shoebox FILE`` (desktop.cli main) open the window; the file is queued in the session."""
-    import os
     import subprocess
     import sys
 
@@ -275,7 +261,7 @@ def test_shoebox_command_opens_the_window(samples, shoebox_home, with_file) -> N
     assert out.returncode == 0, out.stderr[-2000:]
     with SessionStore() as store:
         sources = [e.source for e in store.entries()]
-    assert sources == ([str(sample)] if with_file else [])
+    assert sources == ([str(sample.resolve())] if with_file else [])
 
 
 @pytest.fixture
@@ -307,6 +293,10 @@ def test_badge_and_header_count_the_same_fields(qtbot, make_window, samples, tra
     w = make_window(recorded("sroie_514"))
     (entry_id,) = w.add_paths([samples / "sroie" / "sroie_514.jpg"])
     wait_read(qtbot, w)
+    doc = w.model.entry(entry_id).document
+    flagged = next(n for n, f in doc.fields.items() if f.value and n not in ("total", "subtotal", "tax"))
+    doc.fields[flagged].needs_review = True  # as extraction flags a field it is unsure of
+    w.model.set_document(entry_id, doc)
     w.select_entry(entry_id)
     doc = w.current_document()
 
@@ -315,11 +305,11 @@ def test_badge_and_header_count_the_same_fields(qtbot, make_window, samples, tra
         return int(match.group(1)) if match else 0
 
     expected = attention_count(doc)
-    assert expected >= 1  # the vendor address is read with low confidence
+    assert expected >= 1
     assert w.model.index(0, 0).data(ATTENTION_ROLE) == expected == shown_attention(w) == header_count()
     assert ("1 field to check" if expected == 1 else f"{expected} fields to check") in w.summary_label.text()
 
-    # a typed total that no longer adds up: a problem on top of the low-confidence field
+    # a typed total that no longer adds up: a problem on top of the flagged field
     w.commit_field("total", "99.99")
     doc = w.current_document()
     n = attention_count(doc)
@@ -361,5 +351,5 @@ def test_chinese_ui_labels_core_errors(qtbot, make_window, tmp_path, translated)
     error = w.current_document().error
     assert error.code == Code.FILE_NOT_FOUND
     assert w.viewer.message == "读取失败：找不到文件"
-    assert w.form._empty.text().startswith("无法读取此文件")  # noqa: SLF001
+    assert w.form._empty.text().startswith("无法读取此文件")
     assert w.model.status_text(w.model.entry(entry_id)).startswith("失败：")

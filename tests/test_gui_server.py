@@ -6,9 +6,9 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from desktop.core.settings import Settings  # noqa: E402
-from desktop.gui.dialogs import SettingsDialog  # noqa: E402
-from desktop.gui.worker import ReadWorker  # noqa: E402
+from desktop.core.settings import Settings
+from desktop.gui.dialogs import SettingsDialog
+from desktop.gui.worker import ReadWorker
 
 
 def test_settings_dialog_edits_the_server_options(qtbot):

@@ -174,8 +174,8 @@ def test_the_app_queues_a_hostile_folder_without_a_traceback(qtbot, hostile: Pat
     pytest.importorskip("pytestqt")
     from PIL import Image
 
-    from tests.fake_engines import FakeEngine
     from desktop.gui.mainwindow import MainWindow
+    from tests.fake_engines import FakeEngine
 
     for name in ("a.png", "sub/b.jpg", "new\nline.png"):
         Image.new("RGB", (200, 300), "white").save(hostile / name, "PNG" if name.endswith("png") else "JPEG")

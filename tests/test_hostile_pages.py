@@ -11,7 +11,8 @@ import pytest
 from PIL import Image, ImageDraw
 
 from desktop.core.diagnostics import Code
-from desktop.core.intake import _to_8bit, open_pages
+from desktop.core.intake import open_pages
+from desktop.core.intake.images import _to_8bit
 
 
 def _glyphs(size: tuple[int, int] = (240, 80)) -> Image.Image:

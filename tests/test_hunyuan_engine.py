@@ -16,10 +16,8 @@ import numpy as np
 import pytest
 
 from desktop.core.diagnostics import Code, Diagnostic
-from desktop.core.engines import EngineError, EngineUnavailable, create_engine
+from desktop.core.engines import EngineError, EngineUnavailable, create_engine, hunyuan, hunyuan_models
 from desktop.core.engines.base import PageReading
-from tests.hunyuan_tiny import GenerateSpy
-from desktop.core.engines import hunyuan
 from desktop.core.engines.hunyuan import (
     ENV_VAR,
     HunyuanEngine,
@@ -29,6 +27,7 @@ from desktop.core.engines.hunyuan import (
     find_model_dir,
 )
 from desktop.core.engines.hunyuan_output import MODEL_LINE_CONFIDENCE, SUSPECT_LINE_CONFIDENCE
+from tests.hunyuan_tiny import GenerateSpy
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).parent / "data" / "hunyuan"
@@ -135,8 +134,8 @@ def test_find_model_dir_missing_lists_every_place(tmp_path, monkeypatch, shoebox
 
 
 def test_availability_reports_missing_extra_and_folder(monkeypatch):
-    real_find_spec = hunyuan.importlib.util.find_spec
-    monkeypatch.setattr(hunyuan.importlib.util, "find_spec",
+    real_find_spec = hunyuan_models.importlib.util.find_spec
+    monkeypatch.setattr(hunyuan_models.importlib.util, "find_spec",
                         lambda name, *a: None if name in ("torch", "transformers") else real_find_spec(name, *a))
     ok, reason = availability(None, require_gpu=True)
     assert not ok

@@ -144,7 +144,7 @@ def test_conflicting_tax_id_lowers_the_score(memory: VendorMemory) -> None:
     assert memory.apply(doc) is None
 
 
-def test_shared_id_is_no_evidence_but_header_picks_the_branch(memory: VendorMemory) -> None:
+def test_a_chains_shared_id_names_the_chain_and_the_address_picks_the_branch(memory: VendorMemory) -> None:
     """Two branches of one chain share a GST ID: the header decides which branch it is."""
     branch_b = [list(r) for r in BAKERY]
     branch_b[2] = [("NO 8, JALAN KENANGA 3, TAMAN MELUR", 40)]
@@ -155,7 +155,11 @@ def test_shared_id_is_no_evidence_but_header_picks_the_branch(memory: VendorMemo
     assert len(memory.profiles()) == 2  # same name, other address: a branch of its own
     m = memory.match(_doc(branch_b, "c.jpg"))
     assert m is not None and m.profile.values["vendor_address"].startswith("NO 8")
-    assert not any("tax ID" in r for r in m.reasons)
+    assert "its address is printed" in m.reasons  # the chain's GST ID names the chain, the address the branch
+    # an ID shared by profiles of different names is no evidence at all
+    memory.rename(m.profile.id, "SOME OTHER SHOP")
+    other = _noisy(STATIONERY, {"GST ID NO: 001531760640": "GST ID: 000381399040"})
+    assert memory.match(_doc(other, "d.jpg")) is None
 
 
 # ------------------------------------------------------------------------------------------ applying
@@ -227,8 +231,9 @@ def test_totals_and_dates_are_located_never_copied(memory: VendorMemory) -> None
     # a receipt of the vendor with no total printed: nothing is copied from memory
     no_total = [r for r in BAKERY if "TOTAL" not in r[0][0]]
     doc = _doc(no_total, "b.jpg")
+    doc.fields["total"].value = None  # whatever extraction guessed, the clerk cleared it
     memory.apply(doc)
-    assert doc.fields["total"].value is None
+    assert doc.fields["total"].value is None and "total" not in doc.extras["memory"]["fields"]
     # the total is printed where the profile says: read from this page, not from memory
     doc = _doc(BAKERY, "c.jpg", total="7.77")
     doc.fields["total"].value = None

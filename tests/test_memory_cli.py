@@ -8,9 +8,9 @@ import pytest
 from PIL import Image
 
 from desktop import cli
-from tests.fake_engines import FakeEngine, RecordedPage
 from desktop.core.memory import VendorMemory
 from desktop.core.model import ScanResult
+from tests.fake_engines import FakeEngine, RecordedPage
 
 LINES = [
     {"text": "KEDAI RUNCIT MAJU SDN BHD", "box": [40, 40, 560, 80]},

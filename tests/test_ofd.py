@@ -10,9 +10,9 @@ import pytest
 from desktop.core import intake
 from desktop.core.diagnostics import Code
 from desktop.core.einvoice import ofd, read_structured
-from tests.fake_engines import FakeEngine
 from desktop.core.pipeline import scan_file
 from tests.einvoice_fixtures import ubl_xml
+from tests.fake_engines import FakeEngine
 from tests.ofd_fixtures import DIGITAL, invoice_xml, make_ofd, qr_payload
 
 

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from benchmarks.textmetrics import cer
-from tests.fake_engines import FakeEngine
 from desktop.core.model import Line
 from desktop.core.orientation import assess, choose_rotation, probe_window, rotate_image, text_score
+from tests.fake_engines import FakeEngine
 
 
 def wide(text="some words here", conf=0.98, y=0):
@@ -102,3 +102,75 @@ def test_cardinal_pages_are_all_read_upright(samples):
     for page in pages:
         assert page.height > page.width  # portrait once upright
         assert cer(page.text, reference) < 0.1, page.number
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_turn_points_follows_the_pixels(rotation):
+    from desktop.core.engines.ppocr_stages import turn_points
+
+    h, w = 5, 8
+    image = np.zeros((h, w), np.uint8)
+    image[1, 6] = 1  # pixel (x=6, y=1): its centre is (6.5, 1.5)
+    turned = rotate_image(image, rotation)
+    y, x = (int(v[0]) for v in np.nonzero(turned))
+    assert turn_points(np.array([6.5, 1.5]), rotation, w, h).tolist() == [x + 0.5, y + 0.5]
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_a_line_cropped_for_a_turn_is_the_line_of_the_turned_page(rotation):
+    from desktop.core.engines.ppocr_stages import crop_line, turn_points
+
+    rng = np.random.default_rng(1)
+    image = rng.integers(0, 255, (60, 90, 3), dtype=np.uint8)
+    quad = np.array([[10, 20], [70, 20], [70, 36], [10, 36]], np.float32)  # a wide line
+    turned_image = rotate_image(image, rotation)
+    turned_quad = turn_points(quad, rotation, 90, 60).astype(np.float32)
+    start = int(np.argmin(turned_quad.sum(axis=1)))
+    turned_quad = np.roll(turned_quad, -start, axis=0)
+    assert np.array_equal(crop_line(image, quad, rotation), crop_line(turned_image, turned_quad, 0))
+    assert crop_line(image, quad, rotation).shape[:2] == (16, 60)  # upright and wide either way
+
+
+def test_flip_vote_weighs_labels_by_score():
+    from desktop.core.orientation import flip_vote
+
+    assert flip_vote([]) == 0.0
+    assert flip_vote([("0", 1.0), ("0", 0.9)]) == pytest.approx(-0.95)
+    assert flip_vote([("180", 0.8), ("0", 0.6)]) == pytest.approx(0.1)
+
+
+def test_read_upright_without_an_engine_of_its_own_reads_probes_and_rereads():
+    from desktop.core.orientation import read_upright
+
+    good = {"width": 100, "height": 50,
+            "lines": [{"text": "a long line of good text", "box": [5, 5, 95, 15], "confidence": 0.99}]}
+    bad = {"width": 50, "height": 100, "lines": [
+        {"text": "some words", "box": [5, 5, 15, 95], "confidence": 0.97},
+        {"text": "more words", "box": [25, 5, 35, 95], "confidence": 0.97},
+    ]}
+    engine = FakeEngine({True: good, False: bad}, key=lambda img: img.shape[1] > img.shape[0] and img[0, 0, 0] == 7)
+    image = np.zeros((300, 200, 3), np.uint8)
+    image[-1, 0] = 7
+    reading = read_upright(image, engine)
+    assert reading.rotation == 90 and [ln.text for ln in reading.lines] == ["a long line of good text"]
+    assert "vertically" in reading.reason
+
+
+def test_read_upright_keeps_the_first_read_when_the_probe_fails():
+    from desktop.core.engines.base import EngineError
+    from desktop.core.orientation import read_upright
+
+    class Flaky(FakeEngine):
+        calls = 0
+
+        def read_page(self, image):
+            from desktop.core.engines.base import PageReading
+
+            self.calls += 1
+            if self.calls > 1:
+                raise EngineError("probe broke")
+            return PageReading([tall(x=30 * i) for i in range(4)])
+
+    engine = Flaky({})
+    reading = read_upright(np.zeros((300, 200, 3), np.uint8), engine)
+    assert reading.rotation == 0 and len(reading.lines) == 4 and reading.check_failed == "probe broke"

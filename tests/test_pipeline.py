@@ -8,7 +8,6 @@ import pytest
 from PIL import Image
 
 from desktop.core.diagnostics import Code
-from tests.fake_engines import CrashingEngine, FailingEngine, FakeEngine, MemoryHogEngine, SlowEngine
 from desktop.core.layout import reading_order
 from desktop.core.model import Field, Line, Word
 from desktop.core.pipeline import (
@@ -22,6 +21,7 @@ from desktop.core.pipeline import (
     scan_file,
     scan_paths,
 )
+from tests.fake_engines import CrashingEngine, FailingEngine, FakeEngine, MemoryHogEngine, SlowEngine
 
 W, H = 600, 900
 RECEIPT = {

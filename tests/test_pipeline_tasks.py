@@ -8,8 +8,8 @@ from PIL import Image
 
 from desktop.core.diagnostics import Diagnostic
 from desktop.core.engines.base import EngineError
-from tests.fake_engines import FakeEngine
 from desktop.core.pipeline import Cancelled, ScanOptions, run_task, scan_file
+from tests.fake_engines import FakeEngine
 
 W, H = 600, 900
 PAGE = {"width": W, "height": H, "lines": [{"text": "TOTAL 12.50", "box": [40, 700, 560, 740], "confidence": 0.99}]}

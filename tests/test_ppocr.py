@@ -100,3 +100,36 @@ def test_blank_and_grey_images(engine):
 def test_bad_input_is_an_engine_error(engine, bad):
     with pytest.raises(EngineError):
         engine.read_page(bad)
+
+
+@pytest.mark.parametrize("turned", [90, 180, 270])
+def test_a_turned_receipt_is_read_upright_in_one_pass(engine, samples, turned):
+    """Orientation is decided between detection and recognition: same lines as the upright read."""
+    from benchmarks.textmetrics import cer
+    from desktop.core.orientation import rotate_image
+
+    upright = load_rgb(samples / "sroie" / "sroie_007.jpg")
+    reference = engine.read_upright(upright)
+    assert reference.rotation == 0 and reference.reason == ""
+    image = rotate_image(upright, turned)  # content turned `turned` cw: it needs (360 - turned) more
+    reading = engine.read_upright(image)
+    assert reading.rotation == (360 - turned) % 360
+    assert "vote" in reading.reason
+    text = "\n".join(ln.text for ln in reading.lines)
+    assert cer(text, "\n".join(ln.text for ln in reference.lines)) < 0.03
+    h, w = rotate_image(image, reading.rotation).shape[:2]
+    assert (h, w) == upright.shape[:2]
+    assert all(0 <= ln.box[0] <= ln.box[2] <= w and 0 <= ln.box[1] <= ln.box[3] <= h for ln in reading.lines)
+    # the boxes land where the upright read put them (same detector boxes, turned back)
+    first = next(ln for ln in reference.lines if len(ln.text) > 8)
+    twin = next(ln for ln in reading.lines if ln.text == first.text)
+    assert max(abs(a - b) for a, b in zip(first.box, twin.box)) < 12
+
+
+def test_recognition_runs_one_thread_per_worker(engine):
+    engine.warm_up()
+    stages = engine._stages
+    assert stages.workers == engine.workers >= 1
+    options = stages._rec.session.session.get_session_options()
+    assert options.intra_op_num_threads == 1
+    assert PPOCREngine(threads=1).workers == 1

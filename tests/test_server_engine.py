@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import json
-import threading
 import time
 from pathlib import Path
 
@@ -559,8 +558,9 @@ def test_end_to_end_with_the_tiny_model_through_transformers(serve, tiny_model_d
         assert model.prompts[:2] == [PROMPTS["markdown"]["en"], PROMPTS_15["spotting"]]
         # what came back over the wire is what the model generated for the image the server decoded
         sent = srv.requests[0]
-        from PIL import Image
         import io
+
+        from PIL import Image
 
         direct = model.engine._generate([Image.open(io.BytesIO(sent.image)).convert("RGB")], [sent.prompt], 16)[0]
         assert markdown == direct.text and markdown

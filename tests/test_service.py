@@ -20,9 +20,9 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
-from desktop.service.app import ServiceConfig, create_app, safe_name  # noqa: E402
-from tests.fake_engines import FakeEngine, RecordedPage  # noqa: E402
-from tests.pages import OCR_DATA  # noqa: E402
+from desktop.service.app import ServiceConfig, create_app, safe_name
+from tests.fake_engines import FakeEngine, RecordedPage
+from tests.pages import OCR_DATA
 
 pytestmark = pytest.mark.loopback
 

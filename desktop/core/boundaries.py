@@ -150,7 +150,7 @@ def page_profile(page: PageResult) -> PageProfile:
     total = totals[-1].raw if totals else None
     try:
         key = _page_key(page)
-    except Exception:  # noqa: BLE001 - a page the invoice-number finder cannot read has no key
+    except Exception:
         key = None
     if detect_document_type([page]) == "cn_vat_invoice":
         kind = "cn_vat_invoice"

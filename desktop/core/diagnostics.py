@@ -33,7 +33,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from enum import Enum, IntEnum
+from enum import IntEnum, StrEnum
 from typing import Any
 
 __all__ = [
@@ -54,7 +54,7 @@ __all__ = [
 LANGUAGES = ("en", "zh")
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     """How much a diagnostic matters.
 
     ``error``: the document (or file) could not be read. ``warning``: read, but a person should look
@@ -69,7 +69,7 @@ class Severity(str, Enum):
     DETAIL = "detail"
 
 
-class Code(str, Enum):
+class Code(StrEnum):
     """Stable identifiers of every diagnostic (their values are written to JSON: never rename one)."""
 
     TEXT = "text"  # free text, from an older version or a component not yet converted
@@ -171,6 +171,7 @@ class Code(str, Enum):
     TAX_ID_BAD_CHARACTER = "tax_id_bad_character"
     TAX_ID_CHECK_CHARACTER = "tax_id_check_character"
     TAX_ID_LENGTH = "tax_id_length"
+    TAX_ID_UNKNOWN_FORMAT = "tax_id_unknown_format"
     INVOICE_CODE_NOT_DIGITS = "invoice_code_not_digits"
     INVOICE_CODE_LENGTH = "invoice_code_length"
     INVOICE_CODE_REGION = "invoice_code_region"
@@ -179,6 +180,7 @@ class Code(str, Enum):
     INVOICE_NUMBER_LENGTH = "invoice_number_length"
     CHECK_CODE_LENGTH = "check_code_length"
     SUM_MISMATCH = "sum_mismatch"
+    SUBTOTAL_TOTAL_NO_TAX = "subtotal_total_no_tax"
     QR_MISMATCH = "qr_mismatch"
     AMOUNT_IN_WORDS_MISMATCH = "amount_in_words_mismatch"
     EINVOICE_MISMATCH = "einvoice_mismatch"
@@ -415,6 +417,8 @@ CATALOGUE: dict[Code, Entry] = {
     Code.TAX_ID_LENGTH: Entry(_W, "tax ID {value}: {length} characters; expected 18 (unified social credit code, "
                                   "GB 32100-2015)",
                               "税号 {value}：{length} 个字符；应为 18 个（统一社会信用代码，GB 32100-2015）"),
+    Code.TAX_ID_UNKNOWN_FORMAT: Entry(_W, "tax ID {raw!r} does not match a known VAT / GSTIN format",
+                                      "税号“{raw}”不符合已知的增值税号 / GSTIN 格式"),
     Code.INVOICE_CODE_NOT_DIGITS: Entry(_W, "invoice code {value}: digits only expected", "发票代码 {value}：应只含数字"),
     Code.INVOICE_CODE_LENGTH: Entry(_W, "invoice code {value}: {length} digits; expected 10 (paper) or 12 "
                                         "(electronic/new ordinary)",
@@ -432,6 +436,10 @@ CATALOGUE: dict[Code, Entry] = {
     Code.CHECK_CODE_LENGTH: Entry(_W, "check code {value}: {length} digits; expected 20", "校验码 {value}：{length} 位；应为 20 位"),
     Code.SUM_MISMATCH: Entry(_W, "subtotal + tax ≠ total ({subtotal} + {tax} = {sum}, total {total})",
                              "金额 + 税额 ≠ 合计（{subtotal} + {tax} = {sum}，合计 {total}）"),
+    Code.SUBTOTAL_TOTAL_NO_TAX: Entry(
+        _W, "subtotal {subtotal} and total {total} differ by {difference} and no tax was read: check the tax "
+            "(or a discount, service charge or rounding)",
+        "金额 {subtotal} 与合计 {total} 相差 {difference}，但没有读到税额：请核对税额（或折扣、服务费、舍入）"),
     Code.QR_MISMATCH: Entry(_W, "QR code says {qr}, printed {printed}", "二维码为 {qr}，票面印的是 {printed}"),
     Code.AMOUNT_IN_WORDS_MISMATCH: Entry(_W, "amount in words {words} = {words_value}, figures say {total}",
                                          "大写金额 {words} = {words_value}，小写金额为 {total}"),
@@ -583,7 +591,7 @@ class Diagnostic:
         if not isinstance(d, dict):
             return text(str(d))
         try:
-            code = Code(d.get("code"))
+            code = Code(str(d.get("code")))
         except ValueError:
             return text(str(d.get("message", "")), page=d.get("page"), field=d.get("field"))
         try:

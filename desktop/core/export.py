@@ -588,8 +588,8 @@ def _build_workbook(documents: Sequence[Document]) -> Any:
     sheet.header(["Source file", "Pages", "Field", "Message"])
     for source, pages, field_label, message in problems:
         sheet.row += 1
-        for col, value in enumerate((source, pages, field_label, message), start=1):
-            sheet.put(sheet.row, col, value)
+        for col_no, value in enumerate((source, pages, field_label, message), start=1):
+            sheet.put(sheet.row, col_no, value)
     sheet.finish()
     return wb
 

@@ -23,9 +23,9 @@ Recognising a vendor (:meth:`VendorMemory.match`) uses the evidence on the docum
   documents, counted from :data:`HEADER_MIN` (score = ratio / 100 x 0.95).
 
 When one of these agrees, the profile's address printed on the page (:func:`printed_on`) adds 0.9 (it
-tells a chain's branches apart). An ID or phone number known to more than one profile (a chain's
-branches share a GST ID; an office's own number printed on its suppliers' invoices) is no evidence
-for either. Independent pieces combine
+tells a chain's branches apart). An ID or phone number known to more than one profile (an office's own number printed on its
+suppliers' invoices) is no evidence for either, except a tax ID whose profiles all bear one vendor name
+(a chain's branches share its GST ID: it names the chain, the header and address tell the branch). Independent pieces combine
 as ``1 - prod(1 - s)``. A tax ID on the page that differs from every ID of the profile is conflicting
 evidence: the score is halved and the conflict named.
 
@@ -133,7 +133,7 @@ CREATE INDEX IF NOT EXISTS vendor_lessons_profile ON vendor_lessons(profile_id);
 """
 
 
-class MemoryError_(ValueError):  # noqa: N801 - MemoryError is the builtin
+class MemoryError_(ValueError):
     """A vendor-memory operation was given something it cannot use (message names the problem)."""
 
 
@@ -505,6 +505,7 @@ class VendorMemory:
                 id_owners.setdefault(x, set()).add(p.id)
             for x in p.phones:
                 phone_owners.setdefault(x, set()).add(p.id)
+        names = {p.id: normalise_text(p.values.get("vendor_name")) for p in profiles}
         best: Match | None = None
         page_text = ""
         for p in profiles:
@@ -512,7 +513,7 @@ class VendorMemory:
             reasons: list[str] = []
             conflicts: list[str] = []
             shared_ids = [x for x in ev.tax_ids if x in p.tax_ids]
-            if any(len(id_owners[x]) == 1 for x in shared_ids):
+            if any(len(id_owners[x]) == 1 or len({names[o] for o in id_owners[x]}) == 1 for x in shared_ids):
                 parts.append(TAX_ID_SCORE)
                 reasons.append(f"tax ID {shared_ids[0]}")
             shared_phones = [x for x in ev.phones if x in p.phones and len(phone_owners[x]) == 1]

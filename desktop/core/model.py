@@ -15,7 +15,8 @@ JSON schema (``SCHEMA_VERSION``)
 
     {"schema_version": "2.0", "generator": "shoebox 0.1.0", "documents": [
       {"source": "<path>", "pages": [first, last], "document_type": "receipt", "error": null,
-       "engine": "ppocr", "reviewed": false, "notes": [],
+       "engine": "ppocr", "engine_version": "rapidocr 3.10.0 (PP-OCRv6_det_small + ...)", "reviewed": false,
+       "notes": [],
        "fields": {"total": {"value": "12.50", "raw": "RM12.50", "confidence": 0.97, "page": 1,
                             "box": [x0, y0, x1, y1], "boxes": [[...]], "source": "ocr",
                             "problems": [], "edited": false,
@@ -45,7 +46,8 @@ Schema 1.1 (additive over 1.0, which this build still reads): the invoice fields
 ``due_date``, ``amount_due``, ``buyer_address``, ``payment_terms`` and ``iban``; line items may carry
 ``line_id``, ``parent_line_id``, ``unit_code``, ``price_basis_quantity``, ``gross_unit_price``,
 ``tax_rate`` and ``tax`` (Chinese invoices: ``specification``, ``unit``, ``tax_rate`` such as ``"13%"`` or
-``"免税"``, and ``tax_printed`` = ``"***"`` where a tax-exempt line prints no tax); ``extras["tax_breakdown"]`` lists the VAT breakdown of an e-invoice
+``"免税"``, and ``tax_printed`` = ``"***"`` where a tax-exempt line prints no tax); ``extras["tax_breakdown"]`` lists the VAT breakdown of an
+e-invoice
 (``[{"category": "S", "rate": "19", "basis": "845.00", "tax": "160.55"}]``) and ``extras["einvoice"]``
 says where its data came from (``syntax``, ``profile``, ``origin``, ``mismatches``: the fields whose
 printed value disagrees with the data, and ``data``: the data itself). Page ``origin`` may be ``ofd``
@@ -90,6 +92,13 @@ def _box(value: Any) -> Box | None:
     return (x0, y0, x1, y1)
 
 
+def _required_box(value: Any) -> Box:
+    box = _box(value)
+    if box is None:
+        raise ValueError("a box is required here")
+    return box
+
+
 def union_box(boxes: list[Box]) -> Box | None:
     """Smallest box holding every box in ``boxes``; ``None`` for an empty list."""
     if not boxes:
@@ -122,7 +131,7 @@ class Word:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Word:
-        return cls(text=d["text"], box=_box(d["box"]), confidence=float(d.get("confidence", 1.0)))  # type: ignore[arg-type]
+        return cls(text=d["text"], box=_required_box(d["box"]), confidence=float(d.get("confidence", 1.0)))
 
 
 @dataclass
@@ -157,7 +166,7 @@ class Line:
         poly = d.get("polygon")
         return cls(
             text=d["text"],
-            box=_box(d["box"]),  # type: ignore[arg-type]
+            box=_required_box(d["box"]),
             confidence=float(d.get("confidence", 1.0)),
             polygon=[(float(x), float(y)) for x, y in poly] if poly else None,
             words=[Word.from_dict(w) for w in d.get("words", [])],
@@ -293,7 +302,7 @@ class Field:
             confidence=float(d.get("confidence", 0.0)),
             page=d.get("page"),
             box=_box(d.get("box")),
-            boxes=[_box(b) for b in d.get("boxes", [])],  # type: ignore[misc]
+            boxes=[_required_box(b) for b in d.get("boxes", [])],
             source=d.get("source", "ocr"),
             problems=[Diagnostic.from_dict(p) for p in d.get("problems", [])],
             edited=bool(d.get("edited", False)),
@@ -318,6 +327,8 @@ class Document:
     document_type: str | None = None
     error: Diagnostic | None = None
     engine: str | None = None
+    #: the engine's :attr:`~desktop.core.engines.base.Engine.version` (engine and model versions).
+    engine_version: str | None = None
     fields: dict[str, Field] = field(default_factory=dict)
     page_results: list[PageResult] = field(default_factory=list)
     line_items: list[dict[str, Any]] = field(default_factory=list)
@@ -350,6 +361,7 @@ class Document:
             "document_type": self.document_type,
             "error": self.error.to_dict() if self.error is not None else None,
             "engine": self.engine,
+            "engine_version": self.engine_version,
             "reviewed": self.reviewed,
             "notes": [n.to_dict() for n in self.notes],
             "fields": {name: f.to_dict() for name, f in self.fields.items()},
@@ -372,6 +384,7 @@ class Document:
             document_type=d.get("document_type"),
             error=Diagnostic.from_dict(error) if error else None,
             engine=d.get("engine"),
+            engine_version=d.get("engine_version"),
             fields={k: Field.from_dict(k, v) for k, v in d.get("fields", {}).items()},
             page_results=[PageResult.from_dict(p) for p in d.get("page_results", [])],
             line_items=list(d.get("line_items", [])),

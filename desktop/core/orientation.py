@@ -21,6 +21,15 @@ harm than good (it flips upright lines), so Shoebox decides per page instead:
 4. The best-scoring rotation wins if it beats rotation 0 by a margin (:data:`MARGIN`); the caller then
    reads the page again, turned, at the full budget.
 
+Engines that can decide before recognising (PP-OCR: ``read_upright``, see
+:mod:`desktop.core.engines.ppocr_stages`) do better: the detector finds the text-line boxes once, their
+geometry tells upright/upside-down pages (wide lines) from pages on their side (tall lines), rapidocr's
+text-line angle classifier votes on a sample of :data:`SAMPLE_LINES` line crops between the two
+candidates of that pair (:func:`flip_vote`), and only when the vote is not clear are the sample's crops
+recognised both ways and compared by :func:`text_score`. Every line is then recognised once, upright:
+a turned page costs about what an upright one does. :func:`read_upright` is the one entry point; it
+uses the engine's own ``read_upright`` when there is one, else the read-probe-reread steps above.
+
 Rotations are clockwise degrees, as in :attr:`desktop.core.model.PageResult.rotation`: the rotation that
 *makes the page upright* (a page whose content was turned 90 degrees clockwise needs 270).
 """
@@ -31,18 +40,38 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from desktop.core.engines.base import Engine, check_page_reading
+from desktop.core.engines.base import Engine, EngineError, check_page_reading
+
+# The rules shared with engines that decide the orientation themselves live beside them (engines may
+# not import this module): re-exported here.
+from desktop.core.engines.upright import (
+    ELONGATED,
+    MARGIN,
+    MIN_CONFIDENCE,
+    SAMPLE_LINES,
+    TALL_RATIO,
+    TALL_SHARE,
+    VOTE_CLEAR,
+    Reading,
+    flip_vote,
+)
 from desktop.core.model import Line
 
 __all__ = [
+    "ELONGATED",
     "MARGIN",
     "MIN_CONFIDENCE",
     "PROBE_PIXELS",
+    "SAMPLE_LINES",
+    "VOTE_CLEAR",
     "Assessment",
+    "Reading",
     "assess",
     "choose_rotation",
     "downscale",
+    "flip_vote",
     "probe_window",
+    "read_upright",
     "rotate_image",
     "text_score",
 ]
@@ -50,16 +79,6 @@ __all__ = [
 #: Pixel budget of a probe window (about 500 x 500 px of the rendered page, at its resolution): a few
 #: lines of text are enough, the scores of right and wrong rotations differ 2.5-5x on the samples.
 PROBE_PIXELS = 250_000
-#: Below this length-weighted mean confidence a read is suspected upside down (upright pages measured
-#: 0.95-0.99, upside-down ones 0.64-0.71; poor phone photos 0.85-0.93).
-MIN_CONFIDENCE = 0.85
-#: A line is "tall" when its box is this much taller than wide (rapidocr itself turns crops with
-#: height / width >= 1.5 before recognising them).
-TALL_RATIO = 1.5
-#: Share of tall lines (of those with 3+ characters) above which a page is taken to be lying on its side.
-TALL_SHARE = 0.5
-#: When rotation 0 is a candidate, another rotation must score this many times its probe score to win.
-MARGIN = 1.15
 
 
 @dataclass
@@ -78,6 +97,39 @@ class Assessment:
     confidence: float = 0.0
     tall_share: float = 0.0
     scores: dict[int, float] = field(default_factory=dict)
+
+
+def read_upright(image: np.ndarray, engine: Engine) -> Reading:
+    """Read a page, turned upright when it lies on its side or upside down.
+
+    Args:
+        image: the page as rendered, ``(H, W, 3)`` uint8 RGB.
+        engine: the engine; its ``read_upright(image) -> Reading`` is used when it has one (one read,
+            orientation decided before recognition), otherwise :meth:`~Engine.read_page` at rotation 0,
+            :func:`choose_rotation`, and a second read of the turned image when it needs turning.
+
+    Returns:
+        A :class:`Reading`; its lines are in pixels of ``rotate_image(image, reading.rotation)``.
+
+    Raises:
+        EngineError: the page could not be read. On the fallback path a failed probe or second read
+            does not raise: the first read is kept, with ``check_failed`` saying why.
+    """
+    own = getattr(engine, "read_upright", None)
+    if callable(own):
+        reading = own(image)
+        if isinstance(reading, Reading):
+            return reading
+    lines = check_page_reading(engine.read_page(image), int(image.shape[1]), int(image.shape[0])).lines
+    try:
+        rotation, verdict = choose_rotation(image, lines, engine)
+        if not rotation:
+            return Reading(0, lines)
+        upright = rotate_image(image, rotation)
+        turned = check_page_reading(engine.read_page(upright), int(upright.shape[1]), int(upright.shape[0])).lines
+    except (EngineError, RuntimeError) as exc:
+        return Reading(0, lines, check_failed=str(exc).strip() or type(exc).__name__)
+    return Reading(rotation, list(turned), verdict.reason, dict(verdict.scores))
 
 
 def _long(lines: Iterable[Line]) -> list[Line]:

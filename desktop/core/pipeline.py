@@ -21,7 +21,8 @@ Boxes: engines return boxes in the pixels of the rendered image; they are divide
 Failure policy: :func:`scan_file` never raises for bad input or an engine failure. A file that cannot be
 opened, or whose every page failed, becomes one :class:`~desktop.core.model.Document` with ``error`` set
 to a :class:`~desktop.core.diagnostics.Diagnostic` saying why (the document's ``source`` names the file);
-a single page that fails is noted in that page's ``warnings`` and the rest of the file is still read. The one exception it raises is :class:`Cancelled`.
+a single page that fails is noted in that page's ``warnings`` and the rest of the file is still read. The one
+exception it raises is :class:`Cancelled`.
 
 Cancellation: ``cancel()`` is checked before every page. When it returns true, :func:`scan_file` raises
 :class:`Cancelled`, whose ``documents`` hold what was read so far (complete documents built from the
@@ -176,7 +177,7 @@ class _PageRead:
 
 def _merge_mixed(text_lines: list[Line], ocr_lines: list[Line]) -> list[Line]:
     """Text-layer lines plus the OCR lines that do not overlap any text-layer line or word."""
-    boxes = [w.box for ln in text_lines for w in (ln.words or [ln])]
+    boxes = [box for ln in text_lines for box in ([w.box for w in ln.words] or [ln.box])]
     extra = [ln for ln in ocr_lines if not any(box_overlap(ln.box, b) >= MIXED_OVERLAP for b in boxes)]
     return reading_order([*text_lines, *extra])
 
@@ -234,9 +235,25 @@ def _ocr(page: Any, engine: Engine, options: ScanOptions, *,
     if scale < 1.0:
         notes.append(diag(Code.DOWNSCALED, width=int(image.shape[1]), height=int(image.shape[0]),
                           page_width=int(page.width), page_height=int(page.height)))
-    reading = read_image(engine, image)
-    lines = reading.lines
-    if auto_rotate:
+    upright = getattr(engine, "read_upright", None) if auto_rotate else None
+    if callable(upright):
+        # The engine decides the orientation between detection and recognition and reads every line
+        # once (PP-OCR: desktop.core.engines.ppocr_stages): no second read of a turned page.
+        from desktop.core import orientation
+
+        turned = upright(image)
+        if turned.rotation:
+            # The render of the turned page is the render turned (same budget, same scale).
+            page = page.rotated(turned.rotation)
+            image = orientation.rotate_image(image, turned.rotation)
+            notes.append(diag(Code.TURNED, degrees=turned.rotation, reason=turned.reason))
+        reading = check_page_reading(PageReading(lines=turned.lines, seconds=turned.seconds),
+                                     int(image.shape[1]), int(image.shape[0]))
+        lines = reading.lines
+    else:
+        reading = read_image(engine, image)
+        lines = reading.lines
+    if auto_rotate and not callable(upright):
         from desktop.core import orientation
 
         try:
@@ -451,7 +468,7 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
         reason = failures[0] if len(set(failures)) == 1 else diag(Code.ALL_PAGES_FAILED, reason=failures[0],
                                                                      more=len(failures) - 1)
         return [Document(source=str(source), pages=(results[0].number, results[-1].number), error=reason,
-                         engine=engine.name, page_results=results)]
+                         engine=engine.name, engine_version=engine.version, page_results=results)]
     from desktop.core.boundaries import PageRange, document_ranges
 
     structured, structured_problem = einvoice.structured_for(source)
@@ -461,7 +478,7 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
     else:
         try:
             ranges = document_ranges(results) or [PageRange(results[0].number, results[-1].number)]
-        except Exception as exc:  # noqa: BLE001 - the pages are kept, as one document, and the note says why
+        except Exception as exc:
             log.warning("splitting %s failed: %s", name, exc)
             ranges = [PageRange(results[0].number, results[-1].number,
                                 [diag(Code.PAGE_BOUNDARIES_FAILED, reason=_reason(exc))])]
@@ -471,7 +488,7 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
         part = [r for r in reads if first <= r.result.number <= last]
         if not part:
             continue
-        doc = Document(source=str(source), pages=(first, last), engine=engine.name,
+        doc = Document(source=str(source), pages=(first, last), engine=engine.name, engine_version=engine.version,
                        page_results=[r.result for r in part])
         model = getattr(engine, "model_name", None)
         if isinstance(model, str) and model:
@@ -519,7 +536,7 @@ def apply_memory(doc: Document, options: ScanOptions) -> list[Diagnostic]:
             doc.document_type, doc.fields, doc.line_items = again.document_type, again.fields, again.line_items
             memory.apply(doc, match)
             doc.extras["memory"]["document_type_from_memory"] = True
-    except Exception as exc:  # noqa: BLE001 - the memory must never lose a document
+    except Exception as exc:
         log.exception("the vendor memory failed on %s", doc.source)
         return [diag(Code.MEMORY_UNAVAILABLE, detail=str(exc) or type(exc).__name__)]
     return []
@@ -735,7 +752,7 @@ def reread_page(document: Document, page_number: int, rotation: int, engine: Eng
     qr = list(dict.fromkeys([*document.extras.get("qr_payloads", []), *read.qr]))
     if qr:
         doc.extras["qr_payloads"] = qr
-    doc.engine = engine.name
+    doc.engine, doc.engine_version = engine.name, engine.version
     refreshed = reextract(doc, document.document_type or _default_type(options), options.date_order)
     refreshed.error = None
     return refreshed

@@ -118,7 +118,7 @@ class SessionStore:
     def entries(self) -> list[SessionEntry]:
         """Every entry in queue order. A row whose JSON cannot be parsed comes back as a failed document."""
         out = []
-        for row_id, position, source, status, error, data in self._db.execute(
+        for row_id, position, source, status, _error, data in self._db.execute(
             "SELECT id, position, source, status, error, document FROM entries ORDER BY position, id"
         ):
             doc: Document | None = None
@@ -177,6 +177,23 @@ class SessionStore:
         self._db.execute(
             "UPDATE entries SET status=?, reviewed=?, error=?, document=?, updated=? WHERE id=?",
             (status, reviewed, error, data, updated, entry_id),
+        )
+
+    def next_id(self) -> int:
+        """The id the next new entry gets (for a command that creates an entry when applied)."""
+        row = self._db.execute("SELECT MAX(id) FROM entries").fetchone()[0]
+        seq = self._db.execute("SELECT seq FROM sqlite_sequence WHERE name='entries'").fetchone()
+        return max(int(row or 0), int(seq[0]) if seq else 0) + 1
+
+    def put(self, entry_id: int, source: str | Path, position: float, document: Document | None,
+            status: str | None = None) -> None:
+        """Write an entry with a given id and position, inserting it when absent (undo and redo of a
+        review command restore entries exactly where they were)."""
+        status = status or status_of(document)
+        self._db.execute(
+            "INSERT OR REPLACE INTO entries(id, position, source, status, reviewed, error, document, updated) "
+            "VALUES (?,?,?,?,?,?,?,?)",
+            (entry_id, *self._row(str(source), status, document, position)),
         )
 
     def set_status(self, entry_id: int, status: str) -> None:

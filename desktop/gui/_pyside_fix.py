@@ -10,7 +10,8 @@ bool_dealloc: deallocating True or False`` (at the latest when the app exits, gi
 Python 3.12 made ``True`` immortal (PEP 683), which makes the bug harmless. On older Pythons we do
 what PEP 683 does by hand: give ``True`` a reference count so large that it can never reach zero.
 pyproject.toml excludes PySide6-Essentials 6.12.0 (6.11.3 is unaffected: measured delta 0); this guard stays
-for any other affected build a user's environment may hold. Extra references to ``True`` cost nothing (it is never freed anyway), so this stays correct once
+for any other affected build a user's environment may hold. Extra references to ``True`` cost nothing (it is never
+freed anyway), so this stays correct once
 PySide6 is fixed. Verified by ``tests/test_gui_window.py::test_queued_signals_do_not_exhaust_true``.
 """
 from __future__ import annotations

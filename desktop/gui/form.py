@@ -105,7 +105,7 @@ class FieldEdit(QLineEdit):
                 return False
         return super().event(event)
 
-    def focusInEvent(self, event) -> None:  # noqa: N802, ANN001 - Qt API
+    def focusInEvent(self, event) -> None:
         super().focusInEvent(event)
         self.focused.emit(self.spec.name)
 
@@ -359,7 +359,7 @@ class FieldForm(QScrollArea):
         row = self.rows.get(name)
         return row.label.text() if row else name
 
-    def sizeHint(self):  # noqa: N802, ANN201 - Qt API
+    def sizeHint(self):
         hint = super().sizeHint()
         hint.setWidth(max(hint.width(), 360))
         return hint

@@ -66,11 +66,12 @@ from desktop.core.diagnostics import Code, Diagnostic
 from desktop.core.doctypes import document_types
 from desktop.core.model import Document, Field, PageResult
 from desktop.core.progress import Throughput
+from desktop.core.review import edited_document, retyped_document, reviewed_document, with_task_output
 from desktop.core.session import open_session
 from desktop.core.settings import Settings, user_config_dir, user_data_dir
 from desktop.gui.commands import DocumentCommand, MergeCommand, SplitCommand
 from desktop.gui.dialogs import SettingsDialog, show_about
-from desktop.gui.form import FieldForm, normalise
+from desktop.gui.form import FieldForm
 from desktop.gui.notes import document_notes
 from desktop.gui.queue import QueueDelegate, QueueEntry, QueueModel, attention_count
 from desktop.gui.resources import LANGUAGES, icon
@@ -522,7 +523,8 @@ class MainWindow(QMainWindow):
         self.task_bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.task_bar.addActions([self.task_actions[t] for t in TASK_ORDER])
         for task, short in (("markdown", self.tr("Markdown")), ("table", self.tr("Tables")),
-                            ("translate_en", self.tr("English")), ("translate_zh", self.tr("Chinese"))):
+                            ("translate_en", self.tr("To English")), ("translate_zh", self.tr("To Chinese"))):
+            # "To English", not "English": a translation of the document, not the language of the window
             self.task_actions[task].setIconText(short)
 
         vb = self.viewer_bar
@@ -562,7 +564,7 @@ class MainWindow(QMainWindow):
         qs.sync()
 
     # ---------------------------------------------------------------------------------- startup
-    def showEvent(self, event) -> None:  # noqa: N802, ANN001 - Qt API
+    def showEvent(self, event) -> None:  # Qt API
         super().showEvent(event)
         if self._first_show:
             self._first_show = False
@@ -696,7 +698,7 @@ class MainWindow(QMainWindow):
             return None
         return self.add_paths([path], remember=False)[0]
 
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if event.mimeData().hasUrls() and any(u.isLocalFile() for u in event.mimeData().urls()):
             event.acceptProposedAction()
         elif event.mimeData().hasImage():
@@ -704,7 +706,7 @@ class MainWindow(QMainWindow):
         else:
             event.ignore()
 
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+    def dropEvent(self, event: QDropEvent) -> None:
         mime = event.mimeData()
         if mime.hasUrls():
             paths = [u.toLocalFile() for u in mime.urls() if u.isLocalFile()]
@@ -832,15 +834,7 @@ class MainWindow(QMainWindow):
         if entry is None or entry.document is None or entry.document.error:
             return
         before = entry.document
-        after = Document.from_dict(before.to_dict())
-        after.extras[task] = list(result.extras.get(task) or [])
-        if task == "table":
-            after.tables = list(result.tables)
-        problems = result.extras.get("task_problems")
-        if problems:
-            after.extras["task_problems"] = dict(problems)
-        else:
-            after.extras.pop("task_problems", None)
+        after = with_task_output(before, task, result)
         self.undo_stack.push(DocumentCommand(self.model, entry_id, before, after, self.task_label(task),
                                              self.select_entry, apply_first=False))
         if self.current_id == entry_id:
@@ -1099,7 +1093,7 @@ class MainWindow(QMainWindow):
             self._set_page_label()
 
     def _viewer_image(self) -> QImage | None:
-        item = self.viewer._pixmap_item  # noqa: SLF001 - the window owns the viewer
+        item = self.viewer._pixmap_item
         return item.pixmap().toImage() if item is not None else None
 
     def _update_summary(self, doc: Document) -> None:
@@ -1230,35 +1224,15 @@ class MainWindow(QMainWindow):
         doc = self.current_document()
         if entry_id is None or doc is None or doc.error:
             return
-        after = Document.from_dict(doc.to_dict())
-        field = after.fields.get(name) or Field(name)
-        text = text.strip()
-        value, problems = normalise(name, text, self._date_order()) if text else (None, [])
-        field.raw = text or None
-        field.value = value
-        field.source = "user"
-        field.edited = True
-        field.confidence = 1.0 if text else 0.0
-        if boxes is not None:
-            field.page, field.boxes, field.box = page, list(boxes), None
-            field.__post_init__()
-        after.fields[name] = field
-        self._validate(after)
-        for p in problems:
-            if p not in field.problems:
-                field.problems.append(p)
+        try:
+            after = edited_document(doc, name, text, page=page, boxes=boxes, date_order=self._date_order())
+        except ImportError:  # an installation without the extraction package: keep the text as typed
+            after = Document.from_dict(doc.to_dict())
+            after.fields[name] = Field(name, text.strip() or None, text.strip() or None, 1.0, source="user", edited=True)
         label = self.form.label_of(name)
         self.undo_stack.push(DocumentCommand(self.model, entry_id, doc, after,
                                              self.tr("Edit %1").replace("%1", label), self.select_entry,
                                              memory=self.memory))
-
-    @staticmethod
-    def _validate(document: Document) -> None:
-        try:
-            from desktop.core.extraction import validate
-        except ImportError:
-            return
-        validate(document.fields, document.document_type or "")
 
     def _on_type_chosen(self, index: int) -> None:
         new_type = self.type_combo.itemData(index)
@@ -1270,15 +1244,12 @@ class MainWindow(QMainWindow):
         if entry_id is None or doc is None or doc.error or doc.document_type == new_type:
             return
         try:
-            from desktop.core.pipeline import reextract
-
-            after = reextract(doc, new_type, self._date_order())
-        except Exception as exc:  # noqa: BLE001 - shown to the clerk
+            after = retyped_document(doc, new_type, date_order=self._date_order())
+        except Exception as exc:  # shown to the clerk
             QMessageBox.warning(self, self.tr("Change type"), self.tr("The fields could not be read again: %1")
                                 .replace("%1", str(exc)))
             self._show_document(entry_id)
             return
-        after.reviewed = doc.reviewed
         self.undo_stack.push(DocumentCommand(self.model, entry_id, doc, after, self.tr("Change document type"),
                                              self.select_entry))
 
@@ -1355,8 +1326,7 @@ class MainWindow(QMainWindow):
         entry_id, doc = self.current_id, self.current_document()
         if entry_id is None or doc is None or doc.error or doc.reviewed == reviewed:
             return
-        after = Document.from_dict(doc.to_dict())
-        after.reviewed = reviewed
+        after = reviewed_document(doc, reviewed)
         text = self.tr("Mark reviewed") if reviewed else self.tr("Mark as needing review")
         self.undo_stack.push(DocumentCommand(self.model, entry_id, doc, after, text, self.select_entry,
                                              memory=self.memory))
@@ -1365,7 +1335,7 @@ class MainWindow(QMainWindow):
         """Ctrl+Enter: commit the field being typed, mark the document reviewed, go to the next one."""
         focus = QApplication.focusWidget()
         if focus is not None and focus.__class__.__name__ == "FieldEdit":
-            focus._finish()  # type: ignore[attr-defined]  # noqa: SLF001 - commit what is typed first
+            focus._finish()  # type: ignore[attr-defined]
         self.set_reviewed(True)
         self.next_needing_review()
 
@@ -1408,7 +1378,7 @@ class MainWindow(QMainWindow):
             from desktop.core.memory import VendorMemory
 
             return VendorMemory(self.store.path)
-        except Exception as exc:  # noqa: BLE001 - the app works without it
+        except Exception as exc:
             log.exception("the vendor memory cannot open")
             self.statusBar().showMessage(self.tr("The vendor memory cannot be used: %1").replace("%1", str(exc)), 10000)
             return None
@@ -1428,7 +1398,7 @@ class MainWindow(QMainWindow):
         if self.memory is not None:
             try:
                 known += self.memory.known_documents()
-            except Exception:  # noqa: BLE001
+            except Exception:
                 log.exception("the vendor memory's documents cannot be read")
         checker = DuplicateChecker(known)
         for doc in documents:
@@ -1523,7 +1493,7 @@ class MainWindow(QMainWindow):
 
             export(documents, tmp)
             os.replace(tmp, path)
-        except Exception as exc:  # noqa: BLE001 - ExportError, OSError: shown to the clerk
+        except Exception as exc:  # ExportError, OSError: shown to the clerk
             tmp.unlink(missing_ok=True)
             QMessageBox.warning(self, self.tr("Export failed"),
                                 self.tr("%1 could not be written:\n%2").replace("%1", str(path)).replace("%2", str(exc)))
@@ -1575,7 +1545,7 @@ class MainWindow(QMainWindow):
         self.fullscreen_action.setChecked(self.isFullScreen())
 
     # ---------------------------------------------------------------------------------- closing
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+    def closeEvent(self, event: QCloseEvent) -> None:
         if self._closing:
             event.accept()
             return
@@ -1614,5 +1584,5 @@ class MainWindow(QMainWindow):
             if self.memory is not None:
                 self.memory.close()
             self.store.close()
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.exception("closing the session failed")

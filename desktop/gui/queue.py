@@ -149,13 +149,13 @@ class QueueModel(QAbstractTableModel):
         return self._row_of.get(entry_id, -1)
 
     # -- Qt model ----------------------------------------------------------------------------------
-    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802 - Qt API
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008 - Qt API
         return 0 if parent.isValid() else len(self._entries)
 
-    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else 4
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return [self.tr("Document"), self.tr("Type"), self.tr("Status"), self.tr("Check")][section]
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole and section == COL_ATTENTION:
@@ -356,7 +356,7 @@ class QueueDelegate(QStyledItemDelegate):
 
     ROW_HEIGHT = 64
 
-    def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:  # noqa: N802 - Qt API
+    def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:
         return QSize(240, self.ROW_HEIGHT)
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:

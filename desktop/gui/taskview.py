@@ -92,7 +92,7 @@ class SafeTextBrowser(QTextBrowser):
         self.setOpenExternalLinks(False)
         self.blocked: set[str] = set()  # what the HTML asked for (for tests and debugging)
 
-    def loadResource(self, kind: int, name: QUrl) -> Any:  # noqa: N802 - Qt API
+    def loadResource(self, kind: int, name: QUrl) -> Any:  # Qt API
         """Refuse every resource (QTextBrowser would otherwise read local files named by the HTML)."""
         if len(self.blocked) < 1000:
             self.blocked.add(name.toString())

@@ -61,11 +61,11 @@ class LineItem(QGraphicsRectItem):
         self.setToolTip(f"{text}\n{confidence:.0%}")
         self.setZValue(1)
 
-    def hoverEnterEvent(self, event) -> None:  # noqa: N802, ANN001 - Qt API
+    def hoverEnterEvent(self, event) -> None:  # Qt API
         self.setBrush(QBrush(QColor(30, 136, 229, 70)))
         super().hoverEnterEvent(event)
 
-    def hoverLeaveEvent(self, event) -> None:  # noqa: N802, ANN001
+    def hoverLeaveEvent(self, event) -> None:
         self.setBrush(QBrush(LINE_FILL))
         super().hoverLeaveEvent(event)
 
@@ -255,14 +255,14 @@ class PageViewer(QGraphicsView):
             self.centerOn(rect.center())
         self.zoom_changed.emit(factor)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802, ANN001 - Qt API
+    def resizeEvent(self, event) -> None:  # Qt API
         super().resizeEvent(event)
         if self._fit_mode and self._page is not None:
             self._apply_fit(self._fit_mode)
         elif self._message is not None:
             self._wrap_message()
 
-    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
+    def wheelEvent(self, event: QWheelEvent) -> None:
         """Wheel zooms (with or without Ctrl) about the mouse; Shift+wheel scrolls."""
         if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
             super().wheelEvent(event)
@@ -274,11 +274,11 @@ class PageViewer(QGraphicsView):
         event.accept()
 
     # -- click on a line ---------------------------------------------------------------------------
-    def mousePressEvent(self, event) -> None:  # noqa: N802, ANN001
+    def mousePressEvent(self, event) -> None:
         self._press_pos = event.position().toPoint()
         super().mousePressEvent(event)
 
-    def mouseReleaseEvent(self, event) -> None:  # noqa: N802, ANN001
+    def mouseReleaseEvent(self, event) -> None:
         super().mouseReleaseEvent(event)
         pos = event.position().toPoint()
         if self._press_pos is None or event.button() != Qt.MouseButton.LeftButton:

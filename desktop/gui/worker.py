@@ -57,7 +57,7 @@ def _server_configured() -> bool:
         from desktop.core.engines.server import ServerConfig
 
         return ServerConfig.from_settings() is not None
-    except Exception:  # noqa: BLE001 - unreadable settings: no server
+    except Exception:
         return False
 
 
@@ -147,7 +147,7 @@ class ReadWorker(QObject):
             self._pending_close = None
             try:
                 old.close()
-            except Exception:  # noqa: BLE001 - closing a dead engine must not stop the next one
+            except Exception:
                 log.exception("closing the previous engine failed")
         if self._engine is not None:
             return self._engine
@@ -169,7 +169,7 @@ class ReadWorker(QObject):
         except EngineInterrupted:  # the window is closing: not an engine failure
             self.engine_state.emit("loading", "")
             raise _pipeline().Cancelled() from None
-        except Exception as exc:  # noqa: BLE001 - reported to the user in the status bar and per document
+        except Exception as exc:  # reported to the user in the status bar and per document
             self._engine_error = self.tr("The OCR engine could not start: %1").replace("%1", str(exc) or type(exc).__name__)
             log.exception("engine start failed")
             self.engine_state.emit("failed", self._engine_error)
@@ -188,7 +188,7 @@ class ReadWorker(QObject):
         """Create and warm up the engine now (queued right after the window shows)."""
         try:
             self._ensure_engine()
-        except Exception:  # noqa: BLE001 - reported through engine_state; a closing window cancels it
+        except Exception:
             pass
 
     @Slot()
@@ -198,7 +198,7 @@ class ReadWorker(QObject):
             if engine is not None:
                 try:
                     engine.close()
-                except Exception:  # noqa: BLE001
+                except Exception:
                     log.exception("closing the engine failed")
         self._engine = None
         QThread.currentThread().quit()
@@ -228,7 +228,7 @@ class ReadWorker(QObject):
             if generation < self.generation:
                 raise _pipeline().Cancelled()
             deliver(result)
-        except Exception as exc:  # noqa: BLE001 - every failure becomes a message on this document
+        except Exception as exc:  # every failure becomes a message on this document
             if type(exc).__name__ == "Cancelled":
                 self.cancelled.emit(entry_id)
             else:
@@ -269,7 +269,7 @@ class ReadWorker(QObject):
             self.progress.emit(entry_id, page, 1, self.tr("Reading page %1 again").replace("%1", str(page)))
             doc = _pipeline().reread_page(document, page, rotation, engine, options)
             self.reread_ready.emit(entry_id, doc)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self.error.emit(entry_id, _diagnostic(exc))
         finally:
             self.finished.emit(entry_id)
@@ -295,7 +295,7 @@ def slow_engine_warning(engine: Any) -> str:
         return ""
     try:
         device = str(engine.device)
-    except Exception:  # noqa: BLE001 - a device that cannot be told is not worth a warning
+    except Exception:  # a device that cannot be told is not worth a warning
         return ""
     if not device.startswith("cpu"):
         return ""
@@ -355,7 +355,7 @@ class ImageLoader(QObject):
 
         try:
             is_pdf = intake.sniff_format(path) == "pdf"
-        except Exception:  # noqa: BLE001 - load_page names the problem
+        except Exception:
             is_pdf = False
         if not is_pdf:
             return LOCAL_PAGES
@@ -374,7 +374,7 @@ class ImageLoader(QObject):
             page_image = host.load_page(Path(path), page, rotation)
             array, _scale = host.render(page_image, max_pixels)
             self.loaded.emit(request_id, channel, qimage_from_array(array), int(page_image.width), int(page_image.height))
-        except Exception as exc:  # noqa: BLE001 - shown in the viewer instead of the page
+        except Exception as exc:  # shown in the viewer instead of the page
             self.failed.emit(request_id, channel, _diagnostic(exc).message())
 
     def stop_now(self) -> None:

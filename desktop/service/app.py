@@ -36,11 +36,10 @@ import uuid
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI, HTTPException, Query, Request, UploadFile
 from fastapi.concurrency import run_in_threadpool
@@ -169,7 +168,7 @@ class _Runner:
             warm_up = getattr(engine, "warm_up", None)
             if callable(warm_up):
                 warm_up()
-        except Exception as exc:  # noqa: BLE001 - reported on /health and per request
+        except Exception as exc:
             self.engine_error = f"the OCR engine could not start: {exc}"
             self.engine_state = "failed"
             log.error("engine start failed: %s", type(exc).__name__)
@@ -234,20 +233,20 @@ class _Runner:
                 deadline = time.monotonic() + self.config.request_timeout_s
                 try:
                     docs = pipeline.scan_file(path, engine, options,
-                                              cancel=lambda: job.cancel.is_set() or time.monotonic() > deadline)
+                                              cancel=lambda d=deadline: job.cancel.is_set() or time.monotonic() > d)
                 except pipeline.Cancelled as exc:
                     job.timed_out = True
                     limit = diag(Code.SERVICE_TIME_LIMIT, seconds=round(self.config.request_timeout_s))
                     docs = exc.documents or [Document(source=str(path), error=limit)]
                     for d in docs:
                         d.error = d.error or limit
-                except Exception as exc:  # noqa: BLE001 - the pipeline promises not to raise; keep the batch
+                except Exception as exc:
                     log.error("job %s: unexpected %s", job.id, type(exc).__name__)
                     docs = [Document(source=str(path), error=diag(Code.UNEXPECTED, detail=type(exc).__name__))]
                 job.documents.extend(_anonymise(d, path, name, job.folder) for d in docs)
                 job.done_files += 1
             job.state = "timed out" if (job.cancel.is_set() or job.timed_out) else "done"
-        except Exception as exc:  # noqa: BLE001 - a bug here must end the job, not leave it "running"
+        except Exception as exc:
             log.error("job %s failed: %s", job.id, type(exc).__name__)
             job.state, job.error = "failed", f"unexpected error: {type(exc).__name__}"
         finally:
@@ -344,7 +343,7 @@ def create_app(config: ServiceConfig | None = None) -> Any:
     runner = _Runner(config)
 
     @asynccontextmanager
-    async def lifespan(_app: Any):  # noqa: ANN202 - FastAPI's lifespan protocol
+    async def lifespan(_app: Any):
         runner.start()
         try:
             yield
@@ -463,7 +462,7 @@ def create_app(config: ServiceConfig | None = None) -> Any:
               responses={200: {"description": "ScanResult JSON (or the xlsx/csv file)"},
                          413: {"description": "upload too large"}, 422: {"description": "nothing could be read"},
                          429: {"description": "queue full"}, 504: {"description": "time limit reached"}})
-    async def scan(file: UploadFile, format: str = Query("json", description="json, xlsx or csv"),  # noqa: A002
+    async def scan(file: UploadFile, format: str = Query("json", description="json, xlsx or csv"),
                    document_type: str = Query("auto"), date_order: str = Query("auto"),
                    keep: bool = Query(False, description="keep the upload on the server (needs --keep-dir)")) -> Response:
         fmt = check_format(format)
@@ -514,7 +513,7 @@ def create_app(config: ServiceConfig | None = None) -> Any:
 
     @app.get("/v1/batch/{job_id}", summary="State of a batch job, and its result once done",
              dependencies=[Depends(authorise)])
-    def batch_status(job_id: str, format: str = Query("json")) -> Response:  # noqa: A002
+    def batch_status(job_id: str, format: str = Query("json")) -> Response:
         fmt = check_format(format)
         job = runner.jobs.get(job_id)
         if job is None:

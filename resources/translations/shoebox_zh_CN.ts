@@ -627,13 +627,13 @@
     </message>
     <message>
         <location filename="../../desktop/gui/mainwindow.py" line="525"/>
-        <source>English</source>
-        <translation>英文</translation>
+        <source>To English</source>
+        <translation>译成英文</translation>
     </message>
     <message>
         <location filename="../../desktop/gui/mainwindow.py" line="525"/>
-        <source>Chinese</source>
-        <translation>中文</translation>
+        <source>To Chinese</source>
+        <translation>译成中文</translation>
     </message>
     <message>
         <location filename="../../desktop/gui/mainwindow.py" line="611"/>

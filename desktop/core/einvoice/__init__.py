@@ -47,7 +47,7 @@ class EInvoiceError(ValueError):
         self.not_an_invoice = not_an_invoice
 
 
-def xml_kind(root) -> str | None:  # noqa: ANN001 - an lxml element
+def xml_kind(root) -> str | None:
     """``"cii"``, ``"ubl"``, ``"cn"`` (Chinese e-invoice XML) or ``None`` for any other root element."""
     from desktop.core.einvoice import cn
     from desktop.core.einvoice.en16931 import is_cii, is_ubl
@@ -119,7 +119,7 @@ def read_structured(path: str | Path) -> EInvoice | None:
     if b"%PDF-" in head[:1024]:
         try:
             found = facturx.embedded_xml(p)
-        except Exception as exc:  # noqa: BLE001 - an unreadable PDF is intake's to report
+        except Exception as exc:  # an unreadable PDF is intake's to report
             log.debug("no embedded XML in %s: %s", p.name, exc)
             return None
         if found is None:
@@ -157,7 +157,7 @@ def structured_for(path: str | Path) -> tuple[EInvoice | None, Diagnostic | None
         return read_structured(path), None
     except EInvoiceError as exc:
         return None, diag(Code.EINVOICE_UNREADABLE, detail=str(exc))
-    except Exception as exc:  # noqa: BLE001 - a library bug must not lose the file
+    except Exception as exc:
         log.exception("reading the e-invoice data of %s failed", Path(path).name)
         return None, diag(Code.EINVOICE_UNREADABLE, detail=f"{type(exc).__name__}: {exc}")
 
@@ -171,7 +171,7 @@ def document_type_for(inv: EInvoice) -> str:
     return "cn_vat_invoice" if inv.syntax.startswith("CN") else "invoice"
 
 
-def apply_to_document(doc, inv: EInvoice, *, forced_type: str | None = None) -> list[str]:  # noqa: ANN001
+def apply_to_document(doc, inv: EInvoice, *, forced_type: str | None = None) -> list[str]:
     """Give a document read from its pages the e-invoice's values, cross-checked (the pipeline's hook).
 
     Sets the document type (unless ``forced_type`` names one), lets the structured values override the
@@ -210,7 +210,7 @@ def apply_to_document(doc, inv: EInvoice, *, forced_type: str | None = None) -> 
     return flagged
 
 
-def cn_qr_check(doc, inv: EInvoice) -> list[str]:  # noqa: ANN001
+def cn_qr_check(doc, inv: EInvoice) -> list[str]:
     """Cross-check a Chinese invoice's data against its QR code (``doc.extras["qr_payloads"]``).
 
     The QR gives code, number, date, check code and one amount: the amount before tax on older VAT

@@ -290,7 +290,8 @@ def read_cii(root: etree._Element) -> EInvoice:
             "unit_price": amount(_text(net, "ChargeAmount")),
             "price_basis_quantity": quantity(basis.text if basis is not None else None),
             "gross_unit_price": amount(_text(gross, "ChargeAmount")),
-            "amount": amount(_text(line_settlement, "SpecifiedTradeSettlementLineMonetarySummation|SpecifiedTradeSettlementMonetarySummation/LineTotalAmount")),
+            "amount": amount(_text(line_settlement, "SpecifiedTradeSettlementLineMonetarySummation|"
+                                                    "SpecifiedTradeSettlementMonetarySummation/LineTotalAmount")),
             "tax_rate": _rate(_text(line_settlement, "ApplicableTradeTax/RateApplicablePercent|ApplicablePercent")),
             "_group": status in ("GROUP", "INFORMATION"),
         }

@@ -28,14 +28,14 @@ def _filespecs(doc: Any) -> list[int]:
     out: list[int] = []
     try:
         kind, value = doc.xref_get_key(doc.pdf_catalog(), "AF")
-    except Exception:  # noqa: BLE001 - a damaged catalog
+    except Exception:  # a damaged catalog
         return out
     if kind == "array":
         out.extend(int(x) for x in re.findall(r"(\d+) 0 R", value))
     elif kind == "xref":
         try:
             out.extend(int(x) for x in re.findall(r"(\d+) 0 R", doc.xref_object(int(value.split()[0]))))
-        except Exception:  # noqa: BLE001
+        except Exception:
             pass
     return out
 
@@ -55,7 +55,7 @@ def _filespec_stream(doc: Any, xref: int) -> tuple[str, bytes] | None:
             return None
         stream = doc.xref_stream(int(ef.split()[0]))
         return (name, stream) if stream is not None else None
-    except Exception:  # noqa: BLE001 - a damaged attachment: as if absent
+    except Exception:  # a damaged attachment: as if absent
         return None
 
 
@@ -68,7 +68,7 @@ def attachments(doc: Any) -> list[tuple[str, bytes]]:
     seen: set[str] = set()
     try:
         names = list(doc.embfile_names())
-    except Exception:  # noqa: BLE001
+    except Exception:
         names = []
     for n in names:
         try:
@@ -76,7 +76,7 @@ def attachments(doc: Any) -> list[tuple[str, bytes]]:
             if int(info.get("size") or 0) > MAX_ATTACHMENT_BYTES:
                 continue
             data = doc.embfile_get(n)
-        except Exception:  # noqa: BLE001
+        except Exception:
             continue
         fname = str(info.get("filename") or n)
         found.append((fname, data))
@@ -104,7 +104,7 @@ def embedded_xml(pdf: str | Path | Any) -> tuple[str, bytes] | None:
 
     with MUPDF_LOCK:
         own = not hasattr(pdf, "embfile_names")
-        doc = pymupdf.open(str(pdf), filetype="pdf") if own else pdf
+        doc: Any = pymupdf.open(str(pdf), filetype="pdf") if own else pdf
         try:
             files = attachments(doc)
         finally:

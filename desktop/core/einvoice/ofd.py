@@ -485,7 +485,8 @@ class _Drawer:
             current: tuple[str, list[tuple[float, float]]] | None = None
             for i, ch in enumerate(raw):
                 natural = size * (1.0 if ord(ch) > 0x2E80 else 0.55)
-                step = (dxs[i] if dxs[i] is not None else natural) if i < len(raw) - 1 else natural
+                dx = dxs[i] if i < len(raw) - 1 else None
+                step: float = dx if dx is not None else natural
                 if not ch.isspace():
                     px, py = place.apply(x, y)
                     self.out.glyphs.append(_Glyph(ch, px, py, size * place.scale, place.angle, color))

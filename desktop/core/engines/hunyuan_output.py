@@ -206,7 +206,7 @@ def strip_fences(text: str) -> str:
     return match.group(1).strip() if match else text.strip()
 
 
-def _scale_box(values: Sequence[float], width: int, height: int) -> tuple[float, float, float, float]:
+def _scale_box(values: Sequence[float | str], width: int, height: int) -> tuple[float, float, float, float]:
     """0-1000 ``(x0, y0, x1, y1)`` -> pixels of a ``width`` x ``height`` image, ordered and clamped."""
     x0, y0, x1, y1 = (float(v) / COORD_SCALE for v in values)
     xs = sorted((min(max(x0, 0.0), 1.0) * width, min(max(x1, 0.0), 1.0) * width))
@@ -446,7 +446,8 @@ def parse_fields(text: str, fields: Sequence[FieldSpec | str], language: str = "
         language's key or label, compared without case, spaces or punctuation; then by unique
         containment (``价税合计`` matches ``价税合计（小写）``). Keys matching no requested field are dropped.
       - Values: strings as printed (whitespace collapsed); numbers as written; lists flattened to one
-        space-joined string; a nested object gives its ``value``/``text`` entry, else its values joined; empty / ``null`` / ``N/A`` / ``无`` -> ``None``.
+        space-joined string; a nested object gives its ``value``/``text`` entry, else its values joined;
+        empty / ``null`` / ``N/A`` / ``无`` -> ``None``.
       - A list of objects is merged (first value of a field wins); a single wrapping object
         (``{"fields": {...}}``) is unwrapped.
       - Cut-short JSON: the last value may be incomplete, so it is dropped (``None``), never guessed.
@@ -495,14 +496,14 @@ def parse_fields(text: str, fields: Sequence[FieldSpec | str], language: str = "
         last_key = items[-1][0]
         items = items[:-1]
         warnings.append(f"HunyuanOCR answer was cut short; the incomplete value of {last_key!r} was dropped")
-    dropped = []
+    dropped: list[str] = []
     for key, raw in items:
-        name = match(key)
-        if name is None:
+        wanted = match(key)
+        if wanted is None:
             dropped.append(str(key))
             continue
-        if values[name] is None:
-            values[name] = _flatten_value(raw)
+        if values[wanted] is None:
+            values[wanted] = _flatten_value(raw)
     if dropped:
         warnings.append(f"HunyuanOCR returned fields that were not asked for (ignored): {', '.join(dropped)}")
     return values, warnings

@@ -72,9 +72,11 @@ __all__ = ["DEFAULT_RSS_LIMIT_MB", "EngineSpec", "Watchdog", "WorkerEngine", "de
 log = logging.getLogger(__name__)
 
 #: The worker is recycled between pages when its resident memory passes this. Measured (BENCHMARKS.md,
-#: "Engine worker"): a PP-OCR worker settles at about 0.5-0.6 GB reading receipts and A4 scans and
-#: peaks near 1.1 GB on a 9000 x 9000 px page; 2 GB is well above what a healthy worker holds and
-#: still leaves the 1.5 GB desktop target's headroom on a 8 GB office PC when it is reached by a leak.
+#: "Engine worker process"): a PP-OCR worker holds about 270 MiB after warm-up and at most about
+#: 460 MiB after reading receipts, an A4 invoice scan and the 9000 x 9000 px ``ocrmypdf/multipage.pdf``
+#: page; 2 GiB is over four times the highest healthy figure, so only a leak or a runaway page
+#: reaches it. An engine whose model alone is larger (HunyuanOCR on the CPU, about 4 GiB in float32)
+#: gets twice its resident memory after warm-up instead (PP-OCR's highest was 1.7 times its warm-up).
 DEFAULT_RSS_LIMIT_MB = 2048
 
 
@@ -183,21 +185,21 @@ def _rss_bytes() -> int:
         import psutil
 
         return int(psutil.Process().memory_info().rss)
-    except Exception:  # noqa: BLE001 - memory that cannot be measured is not a reason to fail a page
+    except Exception:
         return 0
 
 
 def _recv_image(conn: Connection, meta: dict[str, Any]) -> np.ndarray:
     """Receive an image's bytes straight into a new (writable) array of the announced shape and dtype."""
     image = np.empty(tuple(meta["shape"]), dtype=np.dtype(meta["dtype"]))
-    n = conn.recv_bytes_into(memoryview(image).cast("B"))
+    n = conn.recv_bytes_into(memoryview(image).cast("B"))  # type: ignore[arg-type]  # an ndarray is a buffer
     if n != image.nbytes:
         raise MalformedOutput(f"image of {n} bytes received, {image.nbytes} announced")
     return image
 
 
 def _send_image(conn: Connection, image: np.ndarray) -> None:
-    conn.send_bytes(memoryview(np.ascontiguousarray(image)).cast("B"))
+    conn.send_bytes(memoryview(np.ascontiguousarray(image)).cast("B"))  # type: ignore[arg-type]
 
 
 def _image_meta(image: np.ndarray) -> dict[str, Any]:
@@ -228,16 +230,17 @@ def _worker_main(conn: Connection, spec: EngineSpec | None) -> None:
     from desktop.core import offline
 
     offline.enforce_offline_environment()
-    from desktop.core import intake
     from desktop.core.engines.base import LOCAL_PAGES
 
     # This process is the isolation intake would otherwise spawn for a page with an enormous image
     # (and a daemonic worker may not have children): render such pages here.
-    intake._IN_RENDER_CHILD = True
+    from desktop.core.intake import pdf as intake_pdf
+
+    intake_pdf._IN_RENDER_CHILD = True  # the flag lives where PDF pages are rendered
 
     engine: Engine | None = None
     try:
-        notes: list[str] = []
+        notes: list[Any] = []
         if spec is not None:
             engine = spec.create(notes)
             engine.warm_up()
@@ -246,7 +249,7 @@ def _worker_main(conn: Connection, spec: EngineSpec | None) -> None:
             conn.send({"status": "ok", "result": info.to_dict(), "rss": _rss_bytes()})
         else:
             conn.send({"status": "ok", "result": None, "rss": _rss_bytes()})
-    except BaseException as exc:  # noqa: BLE001 - every start failure is reported, then the worker ends
+    except BaseException as exc:
         conn.send(_error_reply(exc))
         return
     while True:
@@ -283,7 +286,7 @@ def _worker_main(conn: Connection, spec: EngineSpec | None) -> None:
             else:
                 raise EngineError(f"unknown worker call {op!r}")
             reply = {"status": "ok", "result": result, "rss": _rss_bytes(), "image": image_out is not None}
-        except BaseException as exc:  # noqa: BLE001 - reported to the parent as this call's error
+        except BaseException as exc:  # reported to the parent as this call's error
             import traceback
 
             traceback.clear_frames(exc.__traceback__)  # free what the failed call held (a memory hog's blocks)
@@ -302,7 +305,7 @@ def _worker_main(conn: Connection, spec: EngineSpec | None) -> None:
     if engine is not None:
         try:
             engine.close()
-        except Exception:  # noqa: BLE001, S110 - the process ends anyway
+        except Exception:
             pass
 
 
@@ -359,7 +362,9 @@ class WorkerEngine(Engine):
         spec: how the worker creates the engine; ``None`` for a worker that only opens and renders
             pages (the engine calls then fail with :class:`EngineError`).
         watchdog: time limits (see :class:`Watchdog`).
-        rss_limit_mb: the worker is recycled between calls when its resident memory passes this.
+        rss_limit_mb: the worker is recycled between calls when its resident memory passes this many
+            MiB; ``None``: :data:`DEFAULT_RSS_LIMIT_MB`, or twice the worker's memory after warm-up
+            when that is more.
 
     Attributes:
         restarts: how many times a worker was started after the first (crashes, timeouts, recycling).
@@ -369,10 +374,11 @@ class WorkerEngine(Engine):
     """
 
     def __init__(self, spec: EngineSpec | None, *, watchdog: Watchdog | None = None,
-                 rss_limit_mb: float = DEFAULT_RSS_LIMIT_MB) -> None:
+                 rss_limit_mb: float | None = None) -> None:
         self.spec = spec
         self.watchdog = watchdog or Watchdog()
-        self.rss_limit_bytes = int(rss_limit_mb * 2**20)
+        self._rss_fixed = rss_limit_mb is not None
+        self.rss_limit_bytes = int((DEFAULT_RSS_LIMIT_MB if rss_limit_mb is None else rss_limit_mb) * 2**20)
         self.restarts = 0
         self.last_rss = 0
         self.last_call_s = 0.0
@@ -394,40 +400,40 @@ class WorkerEngine(Engine):
         assert self._info is not None
         return self._info
 
-    @property  # type: ignore[override]
+    @property
     def name(self) -> str:  # type: ignore[override]
         return self._info.name if self._info is not None else "worker"
 
-    @property  # type: ignore[override]
-    def version(self) -> str:
+    @property
+    def version(self) -> str:  # type: ignore[override]
         return self._described().version
 
-    @property  # type: ignore[override]
-    def device(self) -> str:
+    @property
+    def device(self) -> str:  # type: ignore[override]
         return self._described().device
 
-    @property  # type: ignore[override]
-    def languages(self) -> tuple[str, ...]:
+    @property
+    def languages(self) -> tuple[str, ...]:  # type: ignore[override]
         return self._described().languages
 
-    @property  # type: ignore[override]
-    def max_pixels(self) -> int:
+    @property
+    def max_pixels(self) -> int:  # type: ignore[override]
         return self._described().max_pixels
 
-    @property  # type: ignore[override]
-    def capabilities(self) -> frozenset[Capability]:
+    @property
+    def capabilities(self) -> frozenset[Capability]:  # type: ignore[override]
         return self._described().capabilities
 
-    @property  # type: ignore[override]
-    def turns_tall_lines_ccw(self) -> bool:
+    @property
+    def turns_tall_lines_ccw(self) -> bool:  # type: ignore[override]
         return self._described().turns_tall_lines_ccw
 
-    @property  # type: ignore[override]
-    def seconds_per_megapixel(self) -> float:
+    @property
+    def seconds_per_megapixel(self) -> float:  # type: ignore[override]
         return self._described().seconds_per_megapixel
 
-    @property  # type: ignore[override]
-    def load_notes(self) -> list[Diagnostic]:
+    @property
+    def load_notes(self) -> list[Diagnostic]:  # type: ignore[override]
         return list(self._info.notes) if self._info is not None else []
 
     def describe(self) -> str:
@@ -503,6 +509,8 @@ class WorkerEngine(Engine):
                     self._start_error = error
                 raise error
             self.last_rss = int(reply.get("rss", 0))
+            if not self._rss_fixed:
+                self.rss_limit_bytes = max(DEFAULT_RSS_LIMIT_MB * 2**20, 2 * self.last_rss)
             if reply["result"] is not None:
                 self._info = EngineInfo.from_dict(reply["result"])
             elif self._info is None:
@@ -646,7 +654,7 @@ class WorkerEngine(Engine):
     def __del__(self) -> None:
         try:
             self._stop(graceful=False)
-        except Exception:  # noqa: BLE001, S110 - interpreter shutdown
+        except Exception:
             pass
 
 

@@ -75,8 +75,8 @@ from desktop.core.engines.hunyuan_output import (
     SUSPECT_LINE_CONFIDENCE,
     Generation,
     as_field_specs,
-    finish_generation,
     fields_prompt_keys,
+    finish_generation,
     parse_fields,
     parse_spotting,
     repeating_period,
@@ -581,7 +581,7 @@ def _backoff(attempt: int, base: float, cap: float) -> float:
     """Capped exponential backoff with jitter: ``min(cap, base * 2**(attempt-1)) * U(0.5, 1)``
     ("equal jitter", AWS Architecture Blog, "Exponential Backoff And Jitter", 2015)."""
     ceiling = min(cap, base * (2 ** max(0, attempt - 1)))
-    return ceiling * (0.5 + random.random() / 2)  # noqa: S311 - jitter, not security
+    return ceiling * (0.5 + random.random() / 2)
 
 
 def _retry_after(response: httpx.Response) -> float | None:
@@ -600,7 +600,7 @@ def _http_error(url: str, response: httpx.Response) -> Diagnostic:
     try:
         response.read()
         detail = response.text[:300].strip()
-    except Exception:  # noqa: BLE001 - the detail is a courtesy
+    except Exception:
         detail = ""
     message = detail
     if detail.startswith("{"):
@@ -1016,7 +1016,7 @@ class ServerEngine(Engine):
                 results[i] = self._read(images[i])
             except EngineError as exc:
                 results[i] = exc
-            except Exception as exc:  # noqa: BLE001 - a bug on one page must not lose the others
+            except Exception as exc:
                 log.exception("office server: page %d failed", i + 1)
                 results[i] = EngineError(f"{type(exc).__name__}: {exc}")
 

@@ -40,6 +40,7 @@ from desktop.core.extraction.validators import (
     check_invoice_code,
     check_invoice_number,
     check_sum,
+    check_sum_without_tax,
     check_tax_id_cn,
 )
 from desktop.core.model import Field, PageResult
@@ -253,7 +254,8 @@ def validate(fields: dict[str, Field], document_type: str) -> None:
 
     Checks (with their rule sources in :mod:`desktop.core.extraction.validators`): values parse as
     their type (ISO 8601 dates, ISO 4217 currencies, two-decimal amounts); totals and taxes are not
-    negative (on a credit note: not positive, see :func:`apply_amount_sign`); ``subtotal + tax = total`` within 0.01; on Chinese VAT invoices, the invoice code,
+    negative (on a credit note: not positive, see :func:`apply_amount_sign`); ``subtotal + tax = total``
+    within 0.01; on Chinese VAT invoices, the invoice code,
     number and check code formats of the State Taxation Administration and the GB 32100-2015 check
     character of 18-character tax IDs. Cross-source problems found at extraction (QR code vs print,
     amount in words, ambiguous date order) are kept unless the clerk edited the field.
@@ -301,6 +303,8 @@ def validate(fields: dict[str, Field], document_type: str) -> None:
     if total is not None and total.value is not None:
         sub, tax = fields.get("subtotal"), fields.get("tax")
         total.problems.extend(check_sum(sub.value if sub else None, tax.value if tax else None, total.value))
+        total.problems.extend(check_sum_without_tax(sub.value if sub else None, tax.value if tax else None,
+                                                    total.value))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -578,7 +582,7 @@ def extract_fields(pages: list[PageResult], document_type: str, *, date_order: s
             else:
                 named = invoice_type_from_qr(qr.get("type")) if qr else None
                 if named:
-                    fields["invoice_type"] = Field(name="invoice_type", value=named, raw=qr.get("type"),
+                    fields["invoice_type"] = Field(name="invoice_type", value=named, raw=qr.get("type") if qr else None,
                                                    confidence=1.0, source="qr")
     _drop_tax_inclusive_subtotal(fields, layout.text)
     apply_amount_sign(fields, document_type)

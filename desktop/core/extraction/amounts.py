@@ -37,7 +37,7 @@ import unicodedata
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
-from desktop.core.diagnostics import Code, diag
+from desktop.core.diagnostics import Code, Diagnostic, diag
 
 __all__ = [
     "ISO_4217_COMMON",
@@ -281,7 +281,7 @@ def _clean(raw: str) -> str:
     return t.strip()
 
 
-def parse_amount(raw: str | None, *, decimal_separator: str | None = None) -> tuple[str | None, str | None, list[str]]:
+def parse_amount(raw: str | None, *, decimal_separator: str | None = None) -> tuple[str | None, str | None, list[Diagnostic]]:
     """Parse printed money text (one amount, perhaps with a label) to a canonical amount.
 
     Every notation of :func:`find_amounts` is understood (``CHF 1'234.50``, ``12,34,567.00``,

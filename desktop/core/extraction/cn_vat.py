@@ -244,8 +244,7 @@ def pick_amounts(layout: Layout) -> dict[str, Candidate | None]:
     if yuan:
         last = max(yuan, key=lambda ln: ln.cy)
         row = sorted([ln for ln in yuan if abs(ln.cy - last.cy) < 1.2 * last.h], key=lambda ln: ln.x0)
-        vals = [(find(ln.text), ln) for ln in row]
-        vals = [(v, ln) for v, ln in vals if v]
+        vals = [(v, ln) for ln in row if (v := find(ln.text))]
         if vals:
             subtotal = Candidate(vals[0][0][0], vals[0][0][1], [vals[0][1]], [], 0.9)
         if len(vals) >= 2:

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import defaultdict
 
 from desktop.core.extraction.amounts import currency_from_text
 from desktop.core.extraction.dates import find_dates
-from desktop.core.extraction.layout import Candidate, Layout
+from desktop.core.extraction.layout import Candidate, Layout, Ln
 
 __all__ = ["document_currency", "infer_date_order", "looks_like_name", "tidy_name", "COUNTRY_DATE_ORDER"]
 
@@ -30,8 +30,8 @@ def document_currency(layout: Layout, default: str | None = None) -> Candidate |
         candidate without lines; ``None`` when there is no evidence and no default.
     """
     chinese = bool(_CJK.search(layout.text))
-    votes: Counter[str] = Counter()
-    first: dict[str, object] = {}
+    votes: defaultdict[str, float] = defaultdict(float)
+    first: dict[str, Ln] = {}
     for ln in layout.lines:
         code = currency_from_text(ln.text, chinese_document=chinese)
         if code:
@@ -48,9 +48,9 @@ def document_currency(layout: Layout, default: str | None = None) -> Candidate |
         if default:
             return Candidate(default, default, [], [], 0.5)
         return None
-    code, _ = votes.most_common(1)[0]
-    ln = first.get(code)
-    return Candidate(code, ln.text if ln else code, [ln] if ln else [], [], 0.9 if ln else 0.6)  # type: ignore[list-item]
+    code = max(votes, key=votes.__getitem__)  # the first of equal votes wins (as Counter.most_common)
+    seen = first.get(code)
+    return Candidate(code, seen.text if seen else code, [seen] if seen else [], [], 0.9 if seen else 0.6)
 
 
 def infer_date_order(layout: Layout, currency: str | None, default: str) -> tuple[str, bool]:

@@ -35,7 +35,8 @@ _YMD_CN = re.compile(
 _NUMERIC = re.compile(r"(?<![\d.])(\d{1,2})\s?([./\-])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?:(?!\d)|(?=\d{1,2}[:：]\d{2}))")
 _TEXT_DMY = re.compile(rf"(?<![\w])(\d{{1,2}})(?:st|nd|rd|th|er)?\.?[\s\-/]*({_MONTH_RE})[\s\-/,.]*(\d{{4}}|\d{{2}})(?!\d)", re.I)
 _TEXT_MDY = re.compile(rf"(?<![\w])({_MONTH_RE})\s*(\d{{1,2}})(?:st|nd|rd|th)?,?\s*(\d{{4}})(?!\d)", re.I)
-_TIME = re.compile(r"(?<![\d:])([01]?\d|2[0-3])\s?[:：·]\s?([0-5]\d)(?:\s?[:：·]\s?([0-5]\d))?(?!\d)(?:\s*([AaPp])\.?\s*[Mm]\.?(?![A-Za-z])|\s?([AaPp])[HhNn](?![A-Za-z]))?")
+_TIME = re.compile(r"(?<![\d:])([01]?\d|2[0-3])\s?[:：·]\s?([0-5]\d)(?:\s?[:：·]\s?([0-5]\d))?(?!\d)"
+                   r"(?:\s*([AaPp])\.?\s*[Mm]\.?(?![A-Za-z])|\s?([AaPp])[HhNn](?![A-Za-z]))?")
 
 
 @dataclass
@@ -147,7 +148,7 @@ def find_dates(text: str, date_order: str | None = None) -> list[DateMatch]:
     return out
 
 
-def parse_date(raw: str | None, date_order: str | None = None) -> tuple[str | None, list[str]]:
+def parse_date(raw: str | None, date_order: str | None = None) -> tuple[str | None, list[Diagnostic]]:
     """Parse the first date in ``raw`` to ISO 8601 ``YYYY-MM-DD``.
 
     Args:
@@ -192,7 +193,7 @@ def find_times(text: str) -> list[tuple[str, str, int]]:
     return out
 
 
-def parse_time(raw: str | None) -> tuple[str | None, list[str]]:
+def parse_time(raw: str | None) -> tuple[str | None, list[Diagnostic]]:
     """Parse the first time of day in ``raw`` to ISO 8601 ``HH:MM`` or ``HH:MM:SS`` (24-hour)."""
     if raw is None or not str(raw).strip():
         return None, []

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from desktop.core.diagnostics import Code, diag
+from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.extraction.common import (
     document_currency,
     infer_date_order,
@@ -27,7 +27,7 @@ from desktop.core.extraction.common import (
 )
 from desktop.core.extraction.dates import find_dates
 from desktop.core.extraction.labels import label_pattern
-from desktop.core.extraction.layout import Candidate, Layout
+from desktop.core.extraction.layout import Candidate, Layout, Ln
 from desktop.core.extraction.parsers import amount_finder, date_finder
 
 __all__ = ["extract_invoice", "INVOICE_NUMBER_LABEL", "invoice_number_candidates"]
@@ -42,7 +42,7 @@ _ORDER_LABEL = re.compile(r"order\s*(id|no\.?|number|#)\s*[:.]?|bestellnummer\s*
 _NOT_NUMBER = re.compile(r"date|datum|dossier|klant|kunde|customer|client|order|due|verval|tax|btw|vat|tva", re.I)
 
 
-def _invoice_no(text: str) -> tuple[str | None, str, list[str]] | None:
+def _invoice_no(text: str) -> tuple[str | None, str, list[Diagnostic]] | None:
     t = text.strip(" :.#\t")
     m = re.match(r"#?\s*([A-Z0-9][A-Z0-9/_.\-]*\d[A-Z0-9/_.\-]*)", t, re.I)
     if not m or len(m.group(1)) < 3 or find_dates(m.group(1)):
@@ -207,7 +207,7 @@ def pick_vendor_address(layout: Layout, vendor: Candidate | None) -> Candidate |
     if len(parts) >= 2 and _POSTCODE_LINE.search(" ".join(parts[1:])):
         rest = parts[1:]
         return Candidate(", ".join(rest), head.text, [head], [], 0.6)
-    out = []
+    out: list[tuple[str, Ln]] = []
     prev = head
     for ln in layout.lines:
         if ln.page != head.page or ln.y0 <= prev.y0 or len(out) >= 5:
@@ -250,7 +250,7 @@ def pick_tax_ids(layout: Layout, buyer: Candidate | None) -> tuple[Candidate | N
     vendor: list[Candidate] = []
     buyer_ids: list[Candidate] = []
 
-    def value_of(text: str) -> tuple[str | None, str, list[str]] | None:
+    def value_of(text: str) -> tuple[str | None, str, list[Diagnostic]] | None:
         v = match_vat(text)
         if v:
             return v, text.strip(), []
@@ -258,7 +258,7 @@ def pick_tax_ids(layout: Layout, buyer: Candidate | None) -> tuple[Candidate | N
         if not m or re.fullmatch(r"[\d\s.\-]+", m.group(0)) and len(re.sub(r"\D", "", m.group(0))) < 8:
             return None
         raw = m.group(0).strip()
-        return re.sub(r"[\s.\-]", "", raw), raw, [f"tax ID {raw!r} does not match a known VAT / GSTIN format"]
+        return re.sub(r"[\s.\-]", "", raw), raw, [diag(Code.TAX_ID_UNKNOWN_FORMAT, raw=raw)]
 
     for c in layout.labelled(TAX_ID_LABEL, value_of, below=True, factor=0.85):
         label_ln = next((o for o in layout.lines if o is c.lines[0] or c.lines[0] in layout.right_of(o)
@@ -275,13 +275,13 @@ def pick_tax_ids(layout: Layout, buyer: Candidate | None) -> tuple[Candidate | N
         for ln in layout.lines:
             if id(ln) in buyer_lines or BUYER_MARK.search(ln.text) or re.search(r"IBAN|BIC|SWIFT", ln.text, re.I):
                 continue
-            for v in find_vat_numbers(ln.text):
-                vendor.append(Candidate(v, v, [ln], [], 0.6, 0.5))
+            for vat in find_vat_numbers(ln.text):
+                vendor.append(Candidate(vat, vat, [ln], [], 0.6, 0.5))
     vendor.sort(key=lambda c: -c.score)
     buyer_ids.sort(key=lambda c: -c.score)
-    v = vendor[0] if vendor else None
-    b = next((c for c in buyer_ids if not v or c.value != v.value), None)
-    return v, b
+    best = vendor[0] if vendor else None
+    buyer = next((c for c in buyer_ids if not best or c.value != best.value), None)
+    return best, buyer
 
 
 def _address_blocks(layout: Layout) -> list[list]:

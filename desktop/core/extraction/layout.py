@@ -208,7 +208,7 @@ class Layout:
     def labelled(
         self,
         label: re.Pattern[str],
-        parse: Callable[[str], tuple[str | None, str, list[str]] | None],
+        parse: Callable[[str], tuple[str | None, str, list[Diagnostic]] | None],
         *,
         exclude: re.Pattern[str] | None = None,
         right: bool = True,

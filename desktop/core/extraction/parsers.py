@@ -8,12 +8,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from desktop.core.diagnostics import Diagnostic
 from desktop.core.extraction.amounts import find_amounts
 from desktop.core.extraction.dates import find_dates
 
 __all__ = ["money_tokens", "amount_finder", "date_finder", "regex_finder", "Finder"]
 
-Finder = Callable[[str], "tuple[str | None, str, list[str]] | None"]
+Finder = Callable[[str], "tuple[str | None, str, list[Diagnostic]] | None"]
 
 
 
@@ -29,7 +30,7 @@ def money_tokens(text: str) -> list[tuple[str, str, bool, int]]:
 def amount_finder(*, need_decimals: bool = False, rightmost: bool = True) -> Finder:
     """A finder for money amounts: the rightmost (or first) amount, preferring ones with decimals."""
 
-    def find(text: str) -> tuple[str | None, str, list[str]] | None:
+    def find(text: str) -> tuple[str | None, str, list[Diagnostic]] | None:
         toks = money_tokens(text)
         if not toks:
             return None
@@ -46,7 +47,7 @@ def amount_finder(*, need_decimals: bool = False, rightmost: bool = True) -> Fin
 def date_finder(date_order: str | None) -> Finder:
     """A finder for the first date in the text (impossible dates come back with ``value=None``)."""
 
-    def find(text: str) -> tuple[str | None, str, list[str]] | None:
+    def find(text: str) -> tuple[str | None, str, list[Diagnostic]] | None:
         found = find_dates(text, date_order)
         if not found:
             return None
@@ -62,7 +63,7 @@ def regex_finder(pattern: str, group: int = 0, clean: Callable[[str], str] | Non
     """A finder returning the first match of ``pattern`` (``clean`` normalises the matched text)."""
     rx = re.compile(pattern, flags)
 
-    def find(text: str) -> tuple[str | None, str, list[str]] | None:
+    def find(text: str) -> tuple[str | None, str, list[Diagnostic]] | None:
         m = rx.search(text)
         if not m:
             return None

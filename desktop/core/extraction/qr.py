@@ -41,7 +41,7 @@ def _read(image: np.ndarray) -> list[str]:
     import zxingcpp
 
     try:
-        results = zxingcpp.read_barcodes(np.ascontiguousarray(image), formats=zxingcpp.BarcodeFormat.QRCode)
+        results = zxingcpp.read_barcodes(np.ascontiguousarray(image), formats=zxingcpp.BarcodeFormat.QRCode)  # type: ignore[arg-type]  # one format is accepted
     except TypeError:  # older zxing-cpp without the keyword
         results = zxingcpp.read_barcodes(np.ascontiguousarray(image))
     return [r.text for r in results if r.text and r.valid]

@@ -270,7 +270,8 @@ def pick_time(layout: Layout, date: Candidate | None) -> Candidate | None:
         labelled = bool(_TIME_LABEL.search(ln.text)) or any(_TIME_LABEL.search(o.text) for o in left)
         found = find_times(text)
         if not found and labelled:
-            m = _TIME_MISREAD.search(text[_TIME_LABEL.search(text).end():] if _TIME_LABEL.search(text) else text)
+            label = _TIME_LABEL.search(text)
+            m = _TIME_MISREAD.search(text[label.end():] if label else text)
             if m:
                 found = [(f"{int(m.group(1)):02d}:{m.group(2)}:{m.group(3)}", m.group(0), m.start())]
         if not found:
@@ -412,7 +413,7 @@ def _summary_rows(layout: Layout, rows: list[list[Ln]]) -> tuple[Candidate, Cand
             taxes.append(tax)
             lines.extend([toks[-2][3], toks[-1][3]])
         if amounts:
-            sub, tax = sum(amounts), sum(taxes)
+            sub, tax = sum(amounts, Decimal(0)), sum(taxes, Decimal(0))
             raw_lines = list({id(ln): ln for ln in lines}.values())
             return (Candidate(format_amount(sub), str(sub), raw_lines, [], 0.8, 1.8),
                     Candidate(format_amount(tax), str(tax), raw_lines, [], 0.8, 1.8))
@@ -462,7 +463,7 @@ def pick_tax_subtotal(layout: Layout, total: Candidate | None,
         # receipts print money with its decimals; a bare integer on a tax row is a rate or a misread "@"
         toks = [t for t in _row_amounts(row, m.end()) if t[2]]
         rate = _RATE.search(text)
-        for k, (v, raw, dec, ln) in enumerate(reversed(toks)):
+        for k, (v, raw, _dec, ln) in enumerate(reversed(toks)):
             c = Candidate(v, raw, [ln], [], 0.8, 2.0 - 0.3 * k)
             if rate and t_val is not None and _d(v) is not None:
                 r = Decimal(rate.group(1).replace(",", "."))

@@ -34,6 +34,7 @@ __all__ = [
     "check_invoice_code",
     "check_invoice_number",
     "check_sum",
+    "check_sum_without_tax",
     "check_tax_id_cn",
     "parse_chinese_amount",
     "uscc_check_char",
@@ -138,6 +139,25 @@ def check_sum(subtotal: str | None, tax: str | None, total: str | None) -> list[
         return []
     if abs(s + t - g) > Decimal("0.01"):
         return [diag(Code.SUM_MISMATCH, field="total", subtotal=str(s), tax=str(t), sum=str(s + t), total=str(g))]
+    return []
+
+
+def check_sum_without_tax(subtotal: str | None, tax: str | None, total: str | None) -> list[Diagnostic]:
+    """Subtotal and total known, no tax read, and they differ by more than 0.01: the tax (or a
+    discount, a service charge, rounding) was not read, so ``subtotal + tax = total`` cannot be checked.
+
+    Returns:
+        ``[Diagnostic(SUBTOTAL_TOTAL_NO_TAX)]`` ("subtotal 96.72 and total 112.20 differ by 15.48 and no
+        tax was read") or ``[]``.
+    """
+    if tax is not None:
+        return []
+    try:
+        s, g = Decimal(subtotal), Decimal(total)  # type: ignore[arg-type]
+    except (InvalidOperation, TypeError):
+        return []
+    if abs(g - s) > Decimal("0.01"):
+        return [diag(Code.SUBTOTAL_TOTAL_NO_TAX, field="total", subtotal=str(s), total=str(g), difference=str(g - s))]
     return []
 
 

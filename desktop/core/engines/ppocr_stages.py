@@ -1,0 +1,284 @@
+"""PP-OCR run stage by stage: detect once, decide the page's orientation, recognise every line once.
+
+rapidocr's one call (``RapidOCR.__call__``) detects, crops and recognises in a row, with every
+onnxruntime session using all cores. Calling its stages ourselves buys three things:
+
+- **Orientation without re-reading.** The text detector (DB) finds the same text-line boxes whichever
+  way the page is turned, so the page's orientation can be decided *after* detection and *before*
+  recognition, from the boxes' geometry (lines lying on their side are tall) and from rapidocr's own
+  text-line angle classifier (PP-OCR mobile v2.0 cls, 0/180 degrees) on a sample of line crops. Every
+  line is then cropped in the upright orientation and recognised once. The old way read the whole page,
+  probed turned windows, and read the page again turned (four rotated pages of ``ocrmypdf/cardinal.pdf``
+  took 36 s). See :mod:`desktop.core.orientation` for the decision rules.
+- **Both cores on recognition.** Recognition is 60-65% of a receipt's CPU time and runs one small
+  tensor per line (batch 1 pads nothing); a 2-thread onnxruntime session parallelises such small calls
+  poorly and spin-waits between them. Here the recogniser session has one intra-op thread and the lines
+  are shared out over one worker per core (onnxruntime sessions may be run from several threads at once
+  and release the GIL while running). The detector, one large convolution graph, keeps the multi-thread
+  session.
+- The same crops serve the orientation sample and the final read.
+
+Coordinates: boxes are rapidocr's quadrilaterals (four corners clockwise from the top-left), mapped
+back from the detector's resized, padded image to the pixels of the image given, then turned with the
+page into the pixels of the upright image (:func:`turn_points`).
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Detection", "Stages", "crop_line", "turn_points"]
+
+#: rapidocr turns a crop this much taller than wide by a quarter turn anticlockwise before recognising
+#: it (``get_rotate_crop_image``: vertical text); kept here for crops of the upright page.
+VERTICAL_RATIO = 1.5
+
+
+@dataclass
+class Detection:
+    """Text lines found on one image, before recognition.
+
+    Attributes:
+        image: the BGR image the detector saw (rapidocr's resized and padded copy); crops come from it.
+        op_record: rapidocr's record of that resizing and padding (to map boxes back).
+        boxes: ``(N, 4, 2)`` float32 quadrilaterals in ``image`` pixels, corners clockwise from the
+            top-left, in rapidocr's top-to-bottom order.
+        width, height: size of the image given to :meth:`Stages.detect` (pixels).
+    """
+
+    image: np.ndarray
+    op_record: dict[str, Any]
+    boxes: np.ndarray
+    width: int
+    height: int
+    _crops: dict[tuple[int, int], np.ndarray] = field(default_factory=dict, repr=False)
+
+    def __len__(self) -> int:
+        return int(self.boxes.shape[0])
+
+    def crop(self, index: int, rotation: int) -> np.ndarray:
+        """Line ``index`` cropped as it reads on the page turned ``rotation`` degrees clockwise (cached)."""
+        key = (index, rotation % 360)
+        crop = self._crops.get(key)
+        if crop is None:
+            crop = crop_line(self.image, self.boxes[index], rotation)
+            self._crops[key] = crop
+        return crop
+
+    def sides(self, index: int) -> tuple[float, float]:
+        """``(width, height)`` of line ``index``'s box in detector pixels (width along its first edge)."""
+        q = self.boxes[index]
+        w = max(float(np.linalg.norm(q[0] - q[1])), float(np.linalg.norm(q[3] - q[2])))
+        h = max(float(np.linalg.norm(q[0] - q[3])), float(np.linalg.norm(q[1] - q[2])))
+        return w, h
+
+
+def crop_line(image: np.ndarray, quad: np.ndarray, rotation: int = 0) -> np.ndarray:
+    """The text line inside ``quad``, straightened, as it reads with the page turned ``rotation`` cw.
+
+    The perspective warp is rapidocr's (``get_rotate_crop_image``: cubic interpolation, replicated
+    border); the crop is then turned with the page, and a crop still :data:`VERTICAL_RATIO` times taller
+    than wide is turned a quarter anticlockwise as rapidocr does for vertical text.
+
+    Args:
+        image: ``(H, W, 3)`` uint8 image.
+        quad: ``(4, 2)`` corners clockwise from the top-left, in ``image`` pixels.
+        rotation: clockwise degrees (multiple of 90) that make the page upright.
+    """
+    import cv2
+
+    points = np.asarray(quad, dtype=np.float32)
+    width = int(max(np.linalg.norm(points[0] - points[1]), np.linalg.norm(points[2] - points[3])))
+    height = int(max(np.linalg.norm(points[0] - points[3]), np.linalg.norm(points[1] - points[2])))
+    width, height = max(width, 1), max(height, 1)
+    target = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float32)
+    matrix = cv2.getPerspectiveTransform(points, target)
+    crop = cv2.warpPerspective(image, matrix, (width, height), borderMode=cv2.BORDER_REPLICATE,
+                               flags=cv2.INTER_CUBIC)
+    k = (rotation // 90) % 4
+    if k:
+        crop = np.rot90(crop, -k)
+    if crop.shape[0] >= VERTICAL_RATIO * crop.shape[1]:
+        crop = np.rot90(crop)
+    return np.ascontiguousarray(crop)
+
+
+def turn_points(points: np.ndarray, rotation: int, width: float, height: float) -> np.ndarray:
+    """Points ``(..., 2)`` of a ``width`` x ``height`` image, in the image turned ``rotation`` cw.
+
+    Continuous pixel coordinates: a quarter turn clockwise maps ``(x, y)`` to ``(height - y, x)``, a half
+    turn to ``(width - x, height - y)``, three quarters to ``(y, width - x)`` (as ``np.rot90(image, -k)``).
+    """
+    p = np.asarray(points, dtype=np.float64)
+    x, y = p[..., 0], p[..., 1]
+    k = (rotation // 90) % 4
+    if k == 0:
+        return p.copy()
+    if k == 1:
+        out = np.stack([height - y, x], axis=-1)
+    elif k == 2:
+        out = np.stack([width - x, height - y], axis=-1)
+    else:
+        out = np.stack([y, width - x], axis=-1)
+    return out
+
+
+def _clockwise_from_top_left(quad: np.ndarray) -> np.ndarray:
+    """The same four corners, re-started at the top-left one (smallest x + y), order kept."""
+    start = int(np.argmin(quad[:, 0] + quad[:, 1]))
+    return np.roll(quad, -start, axis=0)
+
+
+class Stages:
+    """rapidocr's detector, angle classifier and recogniser, called one by one.
+
+    Args:
+        ocr: a ``rapidocr.RapidOCR`` built with explicit model paths (its configuration is read; its
+            detector is loaded through it with the configured threads).
+        workers: recognition workers (one per core); each runs the single-threaded recogniser session.
+        text_score: lines recognised with a lower confidence are dropped (rapidocr's ``text_score``).
+
+    Thread safety: one page at a time per instance (the engine holds a lock); inside a page the
+    recogniser runs on ``workers`` threads.
+    """
+
+    def __init__(self, ocr: Any, *, workers: int, text_score: float, det_max_side: int | None = None) -> None:
+        self.ocr = ocr
+        self.workers = max(1, int(workers))
+        self.det_max_side = int(det_max_side) if det_max_side else None
+        self.text_score = float(text_score)
+        self._pool: ThreadPoolExecutor | None = None
+        self._rec: Any = None
+        self._cls: Any = None
+
+    # -- models ------------------------------------------------------------------------------------
+    def _single_thread_cfg(self, section: str) -> Any:
+        from omegaconf import OmegaConf
+
+        cfg = self.ocr.cfg
+        sub = cfg[section]
+        engine = OmegaConf.to_container(cfg.EngineConfig[sub.engine_type.value], resolve=True)
+        engine["intra_op_num_threads"] = 1
+        engine["inter_op_num_threads"] = 1
+        sub.engine_cfg = OmegaConf.create(engine)
+        sub.model_root_dir = cfg.Global.model_root_dir
+        return sub
+
+    def load(self) -> None:
+        """Create the three onnxruntime sessions (detector: configured threads; others: one thread)."""
+        self.ocr._load_det_model()
+        if self._rec is None:
+            from rapidocr.ch_ppocr_rec import TextRecognizer
+
+            cfg = self._single_thread_cfg("Rec")
+            cfg.font_path = self.ocr.cfg.Global.font_path
+            self._rec = TextRecognizer(cfg)
+        if self._cls is None:
+            from rapidocr.ch_ppocr_cls import TextClassifier
+
+            self._cls = TextClassifier(self._single_thread_cfg("Cls"))
+        if self._pool is None and self.workers > 1:
+            self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="ppocr-rec")
+
+    def close(self) -> None:
+        """Stop the recognition workers and drop the sessions."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+        self._rec = self._cls = None
+
+    # -- stages ------------------------------------------------------------------------------------
+    def detect(self, bgr: np.ndarray) -> Detection:
+        """Find the text lines of a BGR image (rapidocr's resizing, vertical padding and detector)."""
+        from rapidocr.utils.process_img import apply_vertical_padding
+
+        self.load()
+        ocr = self.ocr
+        height, width = bgr.shape[:2]
+        img, op_record = ocr.preprocess_img(bgr)
+        if ocr.cfg.Global.use_vertical_padding:
+            img, op_record = apply_vertical_padding(img, op_record, ocr.width_height_ratio, ocr.min_height)
+        else:
+            op_record["padding_1"] = {"top": 0, "left": 0}
+        factor = 1.0
+        seen = img
+        if self.det_max_side and max(img.shape[:2]) > self.det_max_side:
+            import cv2
+
+            factor = self.det_max_side / float(max(img.shape[:2]))
+            size = (max(1, round(img.shape[1] * factor)), max(1, round(img.shape[0] * factor)))
+            seen = cv2.resize(img, size, interpolation=cv2.INTER_AREA)
+        result = ocr.text_det(seen)
+        boxes = result.boxes
+        if boxes is None or len(boxes) == 0:
+            boxes = np.zeros((0, 4, 2), dtype=np.float32)
+        boxes = np.asarray(boxes, dtype=np.float32)
+        if factor != 1.0:
+            # Back to the pixels of `img`: the lines are cropped from it at its full resolution.
+            boxes[..., 0] *= img.shape[1] / float(seen.shape[1])
+            boxes[..., 1] *= img.shape[0] / float(seen.shape[0])
+        return Detection(img, op_record, boxes, width, height)
+
+    def classify(self, crops: Sequence[np.ndarray]) -> list[tuple[str, float]]:
+        """rapidocr's text-line angle classifier: ``(label, score)`` per crop, label ``"0"`` or ``"180"``."""
+        if not crops:
+            return []
+        self.load()
+        return list(self._cls(list(crops)).cls_res)
+
+    def recognise(self, crops: Sequence[np.ndarray]) -> list[tuple[str, float]]:
+        """``(text, confidence)`` per crop, in order; the crops are shared out over the workers.
+
+        Crops are sorted by aspect ratio and dealt out in turn, so each worker gets a similar mix of
+        short and long lines (recognition time grows with the line's width).
+        """
+        from rapidocr.ch_ppocr_rec import TextRecInput
+
+        if not crops:
+            return []
+        self.load()
+        order = np.argsort([c.shape[1] / max(c.shape[0], 1) for c in crops], kind="stable")
+        n = min(self.workers, len(crops)) if len(crops) >= 4 else 1
+        groups = [[int(i) for i in order[k::n]] for k in range(n)]
+
+        def run(indices: list[int]) -> list[tuple[str, float]]:
+            out = self._rec(TextRecInput(img=[crops[i] for i in indices]))
+            return list(zip(out.txts, out.scores))
+
+        if n == 1 or self._pool is None:
+            results = [run(groups[0])]
+        else:
+            results = list(self._pool.map(run, groups))
+        texts: list[tuple[str, float]] = [("", 0.0)] * len(crops)
+        for indices, result in zip(groups, results):
+            for i, (text, score) in zip(indices, result):
+                texts[i] = (str(text), float(score))
+        return texts
+
+    def upright_boxes(self, detection: Detection, rotation: int) -> np.ndarray:
+        """The detection's boxes in pixels of the given image turned ``rotation`` cw, top-left first."""
+        from rapidocr.utils.process_img import map_boxes_to_original
+
+        if not len(detection):
+            return np.zeros((0, 4, 2))
+        boxes = map_boxes_to_original(detection.boxes.copy(), detection.op_record, detection.height, detection.width)
+        turned = turn_points(boxes, rotation, detection.width, detection.height)
+        return np.stack([_clockwise_from_top_left(q) for q in turned])
+
+
+def sample_indices(detection: Detection, indices: Sequence[int], size: int) -> list[int]:
+    """Up to ``size`` of ``indices``: the longest lines (most characters to judge by), in page order."""
+    ranked = sorted(indices, key=lambda i: -max(detection.sides(i)))
+    return sorted(ranked[:size])
+
+
+def box_aspect(detection: Detection, index: int) -> float:
+    """Long side over short side of a line's box (1 for a square; ``inf`` for a degenerate box)."""
+    w, h = detection.sides(index)
+    short = min(w, h)
+    return math.inf if short <= 0 else max(w, h) / short
