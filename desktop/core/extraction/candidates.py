@@ -482,6 +482,8 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
         value = clean_name(raw)
         if _letters(value) < 2 or not _namey(value) or HEADER.search(value):
             continue  # running text or a heading (TAX INVOICE, "Billing address") is never the vendor's name
+        if value.islower() and len(value.split()) == 1 and not _text_features_of(value)["company"]:
+            continue  # one lower-case word ("bosd", a handwritten note) is not a printed business name
         key = _squash(value)
         if (key, a) in seen:  # type: ignore[comparison-overlap]
             continue
