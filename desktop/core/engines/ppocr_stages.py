@@ -162,7 +162,8 @@ class Stages:
 
         cfg = self.ocr.cfg
         sub = cfg[section]
-        engine = OmegaConf.to_container(cfg.EngineConfig[sub.engine_type.value], resolve=True)
+        engine: dict[str, Any] = dict(OmegaConf.to_container(cfg.EngineConfig[sub.engine_type.value],  # type: ignore[arg-type]
+                                                             resolve=True))
         engine["intra_op_num_threads"] = 1
         engine["inter_op_num_threads"] = 1
         sub.engine_cfg = OmegaConf.create(engine)

@@ -413,6 +413,10 @@ def _source_of(pages: list[PageResult]) -> str:
 HEURISTIC_REVIEW_THRESHOLD = 0.6
 
 
+#: The highest confidence shown for a value whose check failed (subtotal + tax != total, a code whose
+#: check character is wrong, ...): at least one value the check involves is wrong.
+FAILED_CHECK_CONFIDENCE = 0.5
+
 #: Learned text fields left empty (and flagged) when the model's best value is this unlikely to be right.
 ABSTAIN_FIELDS = frozenset({"vendor_name", "vendor_address"})
 ABSTAIN_BELOW = 0.2
@@ -508,6 +512,11 @@ def _flag_for_review(fields: dict[str, Field], document_type: str, learned: set[
     add the first two reasons. Values from a QR code are exact and only flagged by a failed check."""
     keys = set(get_document_type(document_type).key_fields)
     for name, f in fields.items():
+        if f.value is None:
+            f.confidence = 0.0  # nothing was read: no confidence in anything
+        elif f.problems and not (f.source == "user" or f.edited):
+            # a failed check means a value it involves is wrong: never shown as likely right
+            f.confidence = min(f.confidence, FAILED_CHECK_CONFIDENCE)
         if f.source == "user" or f.edited:
             f.needs_review = bool(f.problems)
             continue

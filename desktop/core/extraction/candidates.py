@@ -295,6 +295,8 @@ def _total_candidates(layout: Layout, rows: Rows, rule_value: str | None, fname:
             continue
         if not a.has_dec and not a.kinds and not any(LABELS[k].search(a.above) for k in ("total", "grand")):
             continue  # a bare whole number with no label ("12 point text") is not an amount of money
+        if not _namey(a.line.text) and len(a.line.text.split()) >= 6:
+            continue  # a number inside running text ("loops back around to bar 1,") is no amount due
         seen.add(key)
         ln = a.line
         f: dict[str, float] = {}
@@ -480,6 +482,8 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
         value = clean_name(raw)
         if _letters(value) < 2 or not _namey(value) or HEADER.search(value):
             continue  # running text or a heading (TAX INVOICE, "Billing address") is never the vendor's name
+        if value.islower() and len(value.split()) == 1 and not _text_features_of(value)["company"]:
+            continue  # one lower-case word ("bosd", a handwritten note) is not a printed business name
         key = _squash(value)
         if (key, a) in seen:  # type: ignore[comparison-overlap]
             continue
@@ -539,6 +543,8 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
     return out
 
 
+_SELLER_PREFIX = re.compile(r"^\s*(seller|supplier|vendor|from|verk[äa]ufer|lieferant|absender|vendeur|fournisseur|"
+                            r"leverancier|verkoper|销\s*售\s*方(名\s*称)?)\s*[:：]\s*", _I)
 _NAME_LABEL = re.compile(r"^\s*[^\W\d_][^:：\d]{0,24}[:：]\s*(?=\S)")
 _SEPARATOR = re.compile(r"\s+[·•|–—-]\s+|\s{3,}|\s*[·•|]\s*")
 _SELLER_LABEL = re.compile(r"\b(seller|supplier|vendor|from|verk[äa]ufer|lieferant|absender|vendeur|fournisseur|"
@@ -617,7 +623,7 @@ def clean_name(text: str) -> str:
     trailing registration number with or without parentheses (``519537-X)``), a leading till code
     (``#000002``) and digit-for-letter OCR confusions inside words removed, and misread trade words
     restored from :data:`NAME_WORDS` (``HARDWAKE`` -> ``HARDWARE``)."""
-    t = tidy_name(text)
+    t = _SELLER_PREFIX.sub("", tidy_name(text))
     # the legal suffix is a closed vocabulary, so its OCR confusions can be undone where it stands last:
     # SUN/S0N BHD -> SDN BHD, 5/B -> S/B, a hyphen or bracket glued before it
     t = re.sub(r"\bS[UO0]N(\.?\s*BHD\.?)\s*$", r"SDN\1", t, flags=_I)
