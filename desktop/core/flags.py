@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from desktop.core.model import Document, Field
 
-__all__ = ["flag_reason", "flagged_fields", "is_flagged", "key_fields"]
+__all__ = ["flag_reason", "flagged_fields", "is_empty_key", "is_flagged", "key_fields"]
 
 
 def key_fields(document_type: str | None) -> frozenset[str]:
@@ -32,11 +32,21 @@ def _empty(field: Field) -> bool:
     return field.value is None and not (field.raw or "").strip()
 
 
+def is_empty_key(field: Field | None, key: bool) -> bool:
+    """A key field (``key``) with nothing in it that the clerk did not clear on purpose (an absent
+    field counts)."""
+    if not key:
+        return False
+    if field is None:
+        return True
+    return _empty(field) and not field.edited and field.source != "user"
+
+
 def is_flagged(field: Field, key: bool = False) -> bool:
     """Whether the clerk must check ``field`` (see the module docstring); ``key``: it is a key field."""
     if field.edited or field.source == "user":
         return bool(field.problems)
-    return bool(field.problems) or field.needs_review or (key and _empty(field))
+    return bool(field.problems) or field.needs_review or is_empty_key(field, key)
 
 
 def flag_reason(field: Field, key: bool = False) -> str | None:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from desktop.core.doctypes import get_document_type
+from desktop.core.flags import is_empty_key, key_fields
 from desktop.core.model import Box, Document, Field
 from desktop.core.session import SessionStore, status_of
 
@@ -65,24 +65,6 @@ class Check:
 
     field: str
     reasons: tuple[Reason, ...]
-
-
-def key_fields(document_type: str | None) -> frozenset[str]:
-    """The fields of ``document_type`` that must not stay empty (``key_fields`` in its doctype JSON);
-    empty for an unknown type."""
-    try:
-        return frozenset(get_document_type(document_type or "").key_fields)
-    except KeyError:
-        return frozenset()
-
-
-def is_empty_key(f: Field | None, key: bool) -> bool:
-    """A key field with nothing in it that the clerk did not clear on purpose (an absent field counts)."""
-    if not key:
-        return False
-    if f is None:
-        return True
-    return f.value is None and not (f.raw or "").strip() and not f.edited and f.source != "user"
 
 
 def field_checks(f: Field | None, key: bool = False) -> tuple[Reason, ...]:

@@ -57,11 +57,8 @@ def key_fields(document_type: str | None) -> frozenset[str]:
     return flags.key_fields(document_type)
 
 
-def is_empty_key(field: Field, key: bool) -> bool:
-    """``field`` is one of its document type's key fields and nothing is in it (and the clerk did not
-    clear it on purpose)."""
-    return key and field.value is None and not (field.raw or "").strip() and not field.edited \
-        and field.source != "user"
+is_empty_key = flags.is_empty_key
+"""A key field with nothing in it that the clerk did not clear on purpose (:func:`desktop.core.flags.is_empty_key`)."""
 
 
 def needs_check(field: Field, key: bool = False) -> bool:
