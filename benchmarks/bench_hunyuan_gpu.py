@@ -33,7 +33,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import re
 import statistics
 import sys
 import tempfile
@@ -183,13 +182,10 @@ def run(args: argparse.Namespace) -> list[str]:
 
 
 def write_section(path: Path, body: str) -> None:
-    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    block = f"{START}\n{body}\n{END}"
-    if START in text and END in text:
-        text = re.sub(re.escape(START) + r".*?" + re.escape(END), lambda _m: block, text, flags=re.S)
-    else:
-        text = text.rstrip("\n") + "\n\n" + block + "\n"
-    path.write_text(text, encoding="utf-8")
+    """Replace (or append) the text between the bench_hunyuan_gpu markers of ``path``."""
+    from benchmarks.sections import write_section as write
+
+    write(path, START, END, body)
 
 
 def main(argv: list[str] | None = None) -> int:

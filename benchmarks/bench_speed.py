@@ -35,7 +35,6 @@ import argparse
 import json
 import os
 import platform
-import re
 import resource
 import statistics
 import subprocess
@@ -397,13 +396,10 @@ def report(rec: dict[str, Any] | None, rot: list[dict[str, Any]], start: list[tu
 
 
 def write_section(path: Path, body: str) -> None:
-    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    block = f"{START}\n{body}\n{END}"
-    if START in text and END in text:
-        text = re.sub(re.escape(START) + r".*?" + re.escape(END), lambda _m: block, text, flags=re.S)
-    else:
-        text = text.rstrip("\n") + "\n\n" + block + "\n"
-    path.write_text(text, encoding="utf-8")
+    """Replace (or append) the text between the bench_speed markers of ``path``."""
+    from benchmarks.sections import write_section as write
+
+    write(path, START, END, body)
 
 
 def main(argv: list[str] | None = None) -> int:

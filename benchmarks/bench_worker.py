@@ -189,15 +189,9 @@ def report(r: dict[str, Any]) -> str:
 
 def write_section(path: Path, body: str) -> None:
     """Replace (or append) the text between the bench_worker markers of ``path``."""
-    section = f"{START}\n{body}\n{END}"
-    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    if START in text and END in text:
-        before, rest = text.split(START, 1)
-        _, after = rest.split(END, 1)
-        text = before + section + after
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    path.write_text(text, encoding="utf-8")
+    from benchmarks.sections import write_section as write
+
+    write(path, START, END, body)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -431,17 +431,9 @@ def write_benchmarks(results: dict[str, dict[str, dict[str, Any]]], counts: dict
                      f"over {timing[3]} documents.")
     lines.append(f"Training and cross-validation took {seconds:.0f} s on 2 cores (machine shared with other work "
                  "while measured; the figures above do not depend on speed).")
-    section = "\n".join(lines) + "\n"
-    path = REPO / "BENCHMARKS.md"
-    text = path.read_text(encoding="utf-8") if path.is_file() else "# Benchmarks\n"
-    head = "## Field extraction, cross-validated by vendor"
-    if head in text:
-        start = text.index(head)
-        nxt = text.find("\n## ", start + 1)
-        text = text[:start] + section + (text[nxt + 1:] if nxt >= 0 else "")
-    else:
-        text = text.rstrip() + "\n\n" + section
-    path.write_text(text, encoding="utf-8")
+    from benchmarks.sections import write_section
+
+    write_section(REPO / "BENCHMARKS.md", "<!-- train_fields:start -->", "<!-- train_fields:end -->", "\n".join(lines))
 
 
 def main(argv: list[str] | None = None) -> int:
