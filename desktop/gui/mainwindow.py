@@ -71,6 +71,7 @@ from desktop.core.session import open_session
 from desktop.core.settings import Settings, user_config_dir, user_data_dir
 from desktop.gui.commands import DocumentCommand, MergeCommand, SplitCommand
 from desktop.gui.dialogs import SettingsDialog, show_about
+from desktop.gui.engine_label import EngineLabel
 from desktop.gui.form import FieldForm
 from desktop.gui.notes import document_notes
 from desktop.gui.queue import QueueDelegate, QueueEntry, QueueModel, attention_count
@@ -247,7 +248,7 @@ class MainWindow(QMainWindow):
         self.queue_view.setItemDelegate(QueueDelegate(self.queue_view))
         self.queue_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.queue_view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.queue_view.setUniformItemSizes(True)
+        self.queue_view.setResizeMode(QListView.ResizeMode.Adjust)  # rows re-wrap their text to the width
         self.queue_view.setAlternatingRowColors(True)
         self.queue_view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.queue_view.selectionModel().currentRowChanged.connect(self._on_current_row)
@@ -266,7 +267,7 @@ class MainWindow(QMainWindow):
         self.page_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.zoom_label = QLabel(self)
         self.zoom_label.setMinimumWidth(48)
-        self.viewer.zoom_changed.connect(lambda f: self.zoom_label.setText(f"{f:.0%}"))
+        self.viewer.zoom_changed.connect(self._show_zoom)
         centre = QWidget(self)
         cl = QVBoxLayout(centre)
         cl.setContentsMargins(0, 0, 0, 0)
@@ -341,8 +342,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.splitter)
 
         # status bar
-        self.engine_label = QLabel(self.tr("OCR engine not started"), self)
-        self.engine_label.setObjectName("engine_label")
+        self.engine_label = EngineLabel(self)
         self.progress = QProgressBar(self)
         self.progress.setFormat(self.tr("%v of %m files"))
         # the text inside the bar (centred), with room for it in every language ("9999 / 9999 个文件")
@@ -420,7 +420,7 @@ class MainWindow(QMainWindow):
         self.zoom_in_action = act(self.tr("Zoom &in"), self.viewer.zoom_in, QKeySequence.StandardKey.ZoomIn, "zoom-in")
         self.zoom_out_action = act(self.tr("Zoom &out"), self.viewer.zoom_out, QKeySequence.StandardKey.ZoomOut,
                                    "zoom-out")
-        self.zoom_100_action = act(self.tr("&Actual pixels (100%)"), self.viewer.zoom_actual, "Ctrl+0", "zoom-100")
+        self.zoom_100_action = act(self.tr("&Actual size (100%)"), self.viewer.zoom_actual, "Ctrl+0", "zoom-100")
         self.fit_width_action = act(self.tr("Fit &width"), self.viewer.fit_width, "Ctrl+8", "fit-width")
         self.fit_page_action = act(self.tr("Fit &page"), self.viewer.fit_page, "Ctrl+9", "fit-page")
         self.outlines_action = act(self.tr("Show recognised &lines"), self.viewer.set_outlines_visible, "Ctrl+L",
@@ -671,7 +671,7 @@ class MainWindow(QMainWindow):
     def paste(self) -> None:
         """Queue the files or the image on the clipboard (an image is saved under the user data folder)."""
         focus = QApplication.focusWidget()
-        if isinstance(focus, QPlainTextEdit | QComboBox) or focus.__class__.__name__ == "FieldEdit":
+        if isinstance(focus, QPlainTextEdit | QComboBox) or getattr(focus, "is_field_input", False):
             if hasattr(focus, "paste"):
                 focus.paste()  # type: ignore[union-attr]
                 return
@@ -858,27 +858,17 @@ class MainWindow(QMainWindow):
 
     def _on_engine_state(self, state: str, text: str) -> None:
         self._engine_state = state
-        if state == "loading":
-            label = self.tr("Loading %1…").replace("%1", text) if text else self.tr("Loading the OCR engine…")
-        elif state == "ready":
-            label = self.tr("%1 ready").replace("%1", text)
-        else:
-            label = text
+        if state == "failed":
             self.statusBar().showMessage(text, 15000)
         slow = self.worker.slow_warning if state == "ready" else ""
-        if slow:
-            label += " – " + self.tr("slow on the CPU")
-        self.engine_label.setText(label)
-        self.engine_label.setStyleSheet("color: #c62828;" if state == "failed" else
-                                        "color: #e65100;" if slow else "")
+        notes = [n.message(self.language) for n in self.worker.notes] if state == "ready" else []
+        self.engine_label.show_state(state, text, self.worker.engine_name, self.worker.engine_device, slow, notes)
         if state == "ready":
             self.engine_description = text
-            notes = [n.message(self.language) for n in self.worker.notes]
             for note in notes:
                 self.statusBar().showMessage(note, 10000)
             if slow:
                 self.statusBar().showMessage(slow, 30000)
-            self.engine_label.setToolTip("\n".join(([slow] if slow else []) + notes))
 
     def _on_started(self, entry_id: int) -> None:
         entry = self.model.entry(entry_id)
@@ -1091,6 +1081,14 @@ class MainWindow(QMainWindow):
             if page is not None:
                 self._update_text(page)
             self._set_page_label()
+
+    def _show_zoom(self, shown: float) -> None:
+        """The zoom box: a percentage, and in its tooltip what 100 % means for this page."""
+        self.zoom_label.setText(f"{shown:.0%}")
+        tip = (self.tr("Zoom: 100% is the size of the paper") if self.viewer.is_paper() else
+               self.tr("Zoom: 100% shows one pixel of the image per pixel of the screen"))
+        self.zoom_label.setToolTip(tip)
+        self.zoom_100_action.setToolTip(tip)
 
     def _viewer_image(self) -> QImage | None:
         item = self.viewer._pixmap_item
@@ -1334,7 +1332,7 @@ class MainWindow(QMainWindow):
     def mark_reviewed_and_next(self) -> None:
         """Ctrl+Enter: commit the field being typed, mark the document reviewed, go to the next one."""
         focus = QApplication.focusWidget()
-        if focus is not None and focus.__class__.__name__ == "FieldEdit":
+        if focus is not None and getattr(focus, "is_field_input", False):
             focus._finish()  # type: ignore[attr-defined]
         self.set_reviewed(True)
         self.next_needing_review()

@@ -14,6 +14,7 @@ the page is still being read :data:`CANCEL_GRACE_S` later, the engine's worker p
 from __future__ import annotations
 
 import logging
+import sys
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -115,6 +116,8 @@ class ReadWorker(QObject):
         self.generation = 0
         self.notes: list[Diagnostic] = []
         self.slow_warning = ""  # the ready engine's warning for the status bar (HunyuanOCR on the CPU)
+        self.engine_name = ""  # the engine's ``name`` and ``device`` once created (the status bar's words)
+        self.engine_device = ""
 
     # -- engine ------------------------------------------------------------------------------------
     def cancel(self, grace_s: float | None = None) -> None:
@@ -159,6 +162,7 @@ class ReadWorker(QObject):
             notes: list[Diagnostic] = []
             engine = self._factory(notes)
             self.notes = [as_diagnostic(n) for n in notes]
+            self.engine_name, self.engine_device = _name_and_device(engine)
             self.engine_state.emit("loading", _short_name(engine))
             self._starting = engine
             engine.clear_interrupt()
@@ -178,6 +182,7 @@ class ReadWorker(QObject):
             if as_diagnostic(note) not in self.notes:
                 self.notes.append(as_diagnostic(note))
         self.slow_warning = slow_engine_warning(engine)
+        self.engine_name, self.engine_device = _name_and_device(engine)
         self._engine = engine
         self.engine_state.emit("ready", engine.describe())
         self.engine_capabilities.emit(sorted(str(c) for c in engine.capabilities))
@@ -301,6 +306,18 @@ def slow_engine_warning(engine: Any) -> str:
         return ""
     return QCoreApplication.translate("ReadWorker", "HunyuanOCR is running on the CPU: expect minutes per page. "
                                       "Choose PP-OCR in Settings for fast reading on this computer.")
+
+
+def _name_and_device(engine: Any) -> tuple[str, str]:
+    """``(engine.name, engine.device)`` as strings; ``("", "")`` parts that cannot be told yet."""
+    name = str(getattr(engine, "name", "") or "")
+    if name == "hunyuan" and "torch" not in sys.modules:
+        return name, ""  # its device is decided by torch, which loads during warm_up
+    try:
+        device = str(getattr(engine, "device", "") or "")
+    except Exception:  # a worker engine not started yet
+        device = ""
+    return name, device
 
 
 def _short_name(engine: Any) -> str:
