@@ -7,8 +7,10 @@ is committed (one undoable edit) when the input loses focus or Enter is pressed.
 """
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QDate, QEvent, QMimeData, QObject, QSize, Qt, Signal
-from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QTextOption
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QTextLayout, QTextOption
 from PySide6.QtWidgets import (
     QCalendarWidget,
     QFrame,
@@ -234,23 +236,38 @@ class WrapEdit(QPlainTextEdit):
             self._shown = self.text()
             self.committed.emit(self.spec.name, self.text())
 
-    def _lines(self) -> int:
-        """Lines of the wrapped text as laid out at the present width (at least one)."""
-        lines = 0
-        block = self.document().begin()
-        while block.isValid():
-            lines += max(1, block.layout().lineCount())
-            block = block.next()
-        return max(1, lines)
+    def _text_height(self) -> float:
+        """Height of the text wrapped at the present width, in pixels (at least one line).
+
+        Laid out here with ``QTextLayout`` as the editor's own layout does (same font, wrap mode and
+        width less the document margins and the cursor), because the editor lays out lazily and its
+        line counts lag behind a resize. Line heights come from the layout, so glyphs from a fallback
+        font (Chinese in a Latin UI font) count at their own, taller height.
+        """
+        width = self.viewport().width() - 2 * self.document().documentMargin() - self.cursorWidth()
+        option = QTextOption()
+        option.setWrapMode(self.wordWrapMode())
+        height = 0.0
+        for paragraph in self.toPlainText().split("\n"):
+            layout = QTextLayout(paragraph, self.document().defaultFont())
+            layout.setTextOption(option)
+            layout.beginLayout()
+            while True:
+                line = layout.createLine()
+                if not line.isValid():
+                    break
+                line.setLineWidth(max(1.0, width))
+                height += line.height()
+            layout.endLayout()
+        return max(height, float(self.fontMetrics().height()))
 
     def _fit_height(self) -> None:
-        """As tall as its wrapped lines (at least one), frame and margins included."""
+        """As tall as its wrapped text, frame and margins included."""
         margins = self.contentsMargins()
-        line = self.fontMetrics().lineSpacing()
-        height = (self._lines() * line + 2 * self.document().documentMargin() + 2 * self.frameWidth()
-                  + margins.top() + margins.bottom() + 2)
-        if self.height() != int(height):
-            self.setFixedHeight(int(height))
+        height = math.ceil(self._text_height() + 2 * self.document().documentMargin() + 2 * self.frameWidth()
+                           + margins.top() + margins.bottom() + 2)
+        if self.height() != height:
+            self.setFixedHeight(height)
 
     def resizeEvent(self, event) -> None:  # Qt API: a new width wraps differently
         super().resizeEvent(event)

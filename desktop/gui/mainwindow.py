@@ -74,6 +74,7 @@ from desktop.gui.dialogs import SettingsDialog, show_about
 from desktop.gui.engine_label import EngineLabel
 from desktop.gui.form import FieldForm
 from desktop.gui.notes import document_notes
+from desktop.gui.previews import PreviewCache
 from desktop.gui.queue import QueueDelegate, QueueEntry, QueueModel, attention_count
 from desktop.gui.resources import LANGUAGES, icon
 from desktop.gui.taskview import TASK_ORDER, TaskOutputPanel, task_family
@@ -176,6 +177,8 @@ class MainWindow(QMainWindow):
         if opened.problem:
             log.warning("%s", opened.problem.message())
         self.memory = self._open_memory()  # in the same database (in memory too when the session is)
+        self.previews = PreviewCache(self.store)  # page pictures shown at once after a restart
+        self._viewer_key: tuple[str, int, int] | None = None  # (source, page, rotation) being loaded
         self._facts: dict[int, tuple[Document, dict]] = {}  # entry id -> (document, duplicate facts)
         self.model = QueueModel(self.store, self)
         self.model.placeholder = icon("document")
@@ -206,7 +209,11 @@ class MainWindow(QMainWindow):
         self._show_document(None)
         self.model.document_changed.connect(self._on_document_changed)
         for entry in self.model.entries():
-            self._request_thumbnail(entry.id, entry.source)
+            preview = self.previews.get(entry.source, entry.document.pages[0] if entry.document else 1)
+            if preview is not None:
+                self.model.set_thumbnail(entry.id, self._thumbnail_of(preview))
+            else:
+                self._request_thumbnail(entry.id, entry.source)
         if self.model.rowCount():
             self.select_entry(self.model.entry_at(0).id)  # type: ignore[union-attr]
 
@@ -952,6 +959,14 @@ class MainWindow(QMainWindow):
         self._thumb_requests[req] = entry_id
         self.load_requested.emit(req, "thumb", source, page, 0, THUMB_MAX_PIXELS)
 
+    @staticmethod
+    def _thumbnail_of(image: QImage) -> QPixmap:
+        """A queue thumbnail (at most :data:`THUMB_MAX_PIXELS`) of a page picture."""
+        scale = min(1.0, (THUMB_MAX_PIXELS / max(1, image.width() * image.height())) ** 0.5)
+        small = image.scaled(max(1, int(image.width() * scale)), max(1, int(image.height() * scale)),
+                             Qt.AspectRatioMode.IgnoreAspectRatio, Qt.TransformationMode.SmoothTransformation)
+        return QPixmap.fromImage(small)
+
     def _on_image_loaded(self, request_id: int, channel: str, image: QImage, page_w: int, page_h: int) -> None:
         if channel == "thumb":
             entry_id = self._thumb_requests.pop(request_id, None)
@@ -961,6 +976,8 @@ class MainWindow(QMainWindow):
             return
         if request_id != self._viewer_request:
             return
+        if self._viewer_key is not None:
+            self.previews.put(*self._viewer_key, image)
         page = self._current_page_result()
         if page is None or (page.width, page.height) != (page_w, page_h) and not page.lines:
             page = PageResult(self.current_page or 1, page_w, page_h)
@@ -1138,7 +1155,8 @@ class MainWindow(QMainWindow):
         page = self._current_page_result()
         if page is None:
             return
-        self.viewer.set_page(None, page)
+        # the preview stored with the session (if any) at once; the full picture replaces it when loaded
+        self.viewer.set_page(self.previews.get(doc.source, number, page.rotation), page)
         self._load_page_image(doc.source, number, page.rotation)
         self._set_page_label()
         self._update_text(page)
@@ -1151,6 +1169,7 @@ class MainWindow(QMainWindow):
     def _load_page_image(self, source: str, number: int, rotation: int) -> None:
         req = self._next_request()
         self._viewer_request = req
+        self._viewer_key = (source, number, rotation)
         self.loader.latest["viewer"] = req
         self.load_requested.emit(req, "viewer", source, number, rotation, VIEW_MAX_PIXELS)
 
