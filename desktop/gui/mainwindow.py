@@ -220,6 +220,7 @@ class MainWindow(QMainWindow):
     # ---------------------------------------------------------------------------------- workers
     def _build_workers(self, factory: EngineFactory) -> None:
         self.worker = ReadWorker(factory)
+        self.worker.language = self.language
         self.worker_thread = WorkerThread("shoebox-reader", self)
         self.worker.moveToThread(self.worker_thread)
         self.scan_requested.connect(self.worker.scan)
@@ -240,6 +241,7 @@ class MainWindow(QMainWindow):
         self.worker_thread.start()
 
         self.loader = ImageLoader()
+        self.loader.language = self.language
         self.loader_thread = WorkerThread("shoebox-images", self)
         self.loader.moveToThread(self.loader_thread)
         self.load_requested.connect(self.loader.load)
@@ -528,11 +530,23 @@ class MainWindow(QMainWindow):
         self.task_bar.setObjectName("task_toolbar")
         self.task_bar.setIconSize(QSize(22, 22))
         self.task_bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.task_bar.addActions([self.task_actions[t] for t in TASK_ORDER])
-        for task, short in (("markdown", self.tr("Markdown")), ("table", self.tr("Tables")),
-                            ("translate_en", self.tr("To English")), ("translate_zh", self.tr("To Chinese"))):
-            # "To English", not "English": a translation of the document, not the language of the window
+        self.task_bar.addActions([self.task_actions["markdown"], self.task_actions["table"]])
+        for task, short in (("markdown", self.tr("Markdown")), ("table", self.tr("Tables"))):
             self.task_actions[task].setIconText(short)
+        # one "Translate" button whose menu says into which language: a translation of the document,
+        # never to be taken for the language of the window (that is Settings ▸ Language)
+        self.translate_button = QToolButton(self)
+        self.translate_button.setObjectName("translate_button")
+        self.translate_button.setIcon(icon("translate"))
+        self.translate_button.setText(self.tr("Translate document"))
+        self.translate_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.translate_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        translate_menu = QMenu(self.translate_button)
+        translate_menu.setToolTipsVisible(True)
+        translate_menu.addActions([self.task_actions["translate_en"], self.task_actions["translate_zh"]])
+        self.translate_button.setMenu(translate_menu)
+        self.task_bar.addWidget(self.translate_button)
+        self._update_task_actions()
 
         vb = self.viewer_bar
         vb.addAction(self.prev_page_action)
@@ -802,6 +816,12 @@ class MainWindow(QMainWindow):
             tip = why or self._task_tips[task]
             action.setToolTip(tip)
             action.setStatusTip(tip)
+        button = getattr(self, "translate_button", None)
+        if button is not None:  # enabled when either translation can run; disabled, it says why
+            translations = [self.task_actions[t] for t in ("translate_en", "translate_zh")]
+            button.setEnabled(any(a.isEnabled() for a in translations))
+            button.setToolTip(self.tr("Translate the text of the document into English or Chinese")
+                              if button.isEnabled() else translations[0].toolTip())
 
     def task_label(self, task: str) -> str:
         return {

@@ -12,6 +12,7 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QCoreApplication,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -100,9 +101,11 @@ class QueueEntry:
         name = Path(self.source).name
         doc = self.document
         if doc is not None and doc.page_results and doc.pages[0] != doc.pages[1]:
-            return f"{name} (p. {doc.pages[0]}–{doc.pages[1]})"
+            return QCoreApplication.translate("QueueEntry", "%1 (p. %2–%3)").replace("%1", name).replace(
+                "%2", str(doc.pages[0])).replace("%3", str(doc.pages[1]))
         if doc is not None and doc.pages != (1, 1) and doc.pages[0] == doc.pages[1]:
-            return f"{name} (p. {doc.pages[0]})"
+            return QCoreApplication.translate("QueueEntry", "%1 (p. %2)").replace("%1", name).replace(
+                "%2", str(doc.pages[0]))
         return name
 
 

@@ -4,7 +4,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1100"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1140"/>
         <source>%n field(s) to check</source>
         <translation>
             <numerusform>%n field to check</numerusform>
@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1108"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1148"/>
         <source>(+%n more)</source>
         <translation>
             <numerusform>(+%n more)</numerusform>
@@ -20,7 +20,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1382"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1400"/>
         <source>%n of the documents have your edits or are reviewed. Remove them anyway? (The files themselves are not touched.)</source>
         <translation>
             <numerusform>%n of the documents has your edits or is reviewed. Remove them anyway? (The files themselves are not touched.)</numerusform>
@@ -28,7 +28,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1492"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1510"/>
         <source>Export %n document(s)</source>
         <translation>
             <numerusform>Export %n document</numerusform>
@@ -36,7 +36,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1523"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="1541"/>
         <source>Exported %n document(s) to %1</source>
         <translation>
             <numerusform>Exported %n document to %1</numerusform>
@@ -47,7 +47,7 @@
 <context>
     <name>QueueModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/gui/queue.py" line="235"/>
+        <location filename="../../desktop/gui/queue.py" line="227"/>
         <source>%n field(s) need attention</source>
         <translation>
             <numerusform>%n field needs attention</numerusform>
