@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("pytestqt")
-from PySide6.QtCore import QCoreApplication  # noqa: E402
+from PySide6.QtCore import QCoreApplication
 
-from desktop.core.diagnostics import Code, diag  # noqa: E402
-from desktop.core.model import Document, Field, Line, PageResult  # noqa: E402
-from tests.fake_engines import FakeEngine  # noqa: E402
+from desktop.core.diagnostics import Code, diag
+from desktop.core.model import Document, Field, PageResult
+from tests.fake_engines import FakeEngine
 
 
 @pytest.fixture

@@ -24,11 +24,11 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QCoreApplication  # noqa: E402
+from PySide6.QtCore import QCoreApplication
 
-from desktop.core.diagnostics import Code, diag  # noqa: E402
-from desktop.core.model import Document, Field  # noqa: E402
-from tests.fake_engines import FakeEngine  # noqa: E402
+from desktop.core.diagnostics import Code, diag
+from desktop.core.model import Document, Field
+from tests.fake_engines import FakeEngine
 
 REPO = Path(__file__).resolve().parent.parent
 
