@@ -6,8 +6,8 @@ What "fits" means per widget (:func:`clipped`):
 
 * a one-line input (``QLineEdit``): the text's advance is within the input's contents rect less
   Qt's 2 px text margins and the buttons drawn inside it (clear, calendar);
-* a wrapping input (:class:`desktop.gui.form.WrapEdit`): its last line ends inside the viewport and
-  nothing is left to scroll;
+* a wrapping input (:class:`desktop.gui.form.WrapEdit`): its last line ends inside the viewport,
+  nothing is left to scroll, and no blank line is left under it;
 * a word-wrapped label (the problems under a field, the summary): as tall as its text at its width;
 * a queue row: its wrapped name and status lines end inside the row's rectangle;
 * the status bar's engine label: as wide as its text.
@@ -85,6 +85,8 @@ def clipped(window) -> list[str]:
             bottom = edit.blockBoundingGeometry(last).translated(edit.contentOffset()).bottom()
             if bottom > edit.viewport().height() + 0.5 or edit.verticalScrollBar().maximum() > 0:
                 out.append(f"{name}: text {bottom:.0f} px tall in {edit.viewport().height()} px")
+            elif edit.viewport().height() - bottom > 0.75 * edit.fontMetrics().lineSpacing():
+                out.append(f"{name}: a blank line under the text ({bottom:.0f} px in {edit.viewport().height()} px)")
         if row.problems.isVisibleTo(window) and row.problems.heightForWidth(row.problems.width()) > row.problems.height():
             out.append(f"{name} problems: cut off")
     summary = window.summary_label

@@ -262,12 +262,17 @@ class WrapEdit(QPlainTextEdit):
         return max(height, float(self.fontMetrics().height()))
 
     def _fit_height(self) -> None:
-        """As tall as its wrapped text, frame and margins included."""
-        margins = self.contentsMargins()
-        height = math.ceil(self._text_height() + 2 * self.document().documentMargin() + 2 * self.frameWidth()
-                           + margins.top() + margins.bottom() + 2)
+        """As tall as its wrapped text plus what surrounds the viewport now (frame, and the border and
+        padding a style sheet adds): measured, not assumed, so a tint's style sheet counts too."""
+        chrome = self.height() - self.viewport().height()
+        height = math.ceil(self._text_height() + 2 * self.document().documentMargin() + max(0, chrome)) + 2
         if self.height() != height:
             self.setFixedHeight(height)
+
+    def changeEvent(self, event: QEvent) -> None:  # a style sheet changed the frame: fit again
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.StyleChange, QEvent.Type.FontChange):
+            self._fit_height()
 
     def resizeEvent(self, event) -> None:  # Qt API: a new width wraps differently
         super().resizeEvent(event)

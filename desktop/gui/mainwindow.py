@@ -1077,7 +1077,11 @@ class MainWindow(QMainWindow):
             self.text_view.clear()
             if changed:
                 self.current_page = 1
-                self.viewer.clear()
+                preview = self.previews.get(entry.source, 1)  # queued again after a restart
+                if preview is not None:
+                    self.viewer.set_page(preview, PageResult(1, preview.width(), preview.height()))
+                else:
+                    self.viewer.clear()
                 self._load_page_image(entry.source, 1, 0)
             self._set_page_label()
             return
