@@ -14,7 +14,8 @@ Usage (from the repository root)::
     QT_QPA_PLATFORM=offscreen python scripts/screenshots.py      # without an X server
 
 Uses a throwaway ``SHOEBOX_HOME`` so the user's own session is untouched. The PNGs are reduced to a
-256-colour palette (Pillow) so that they stay small enough to keep in the repository.
+64-colour palette without dithering (Pillow; ``--colours``, ``--full-colour``) so that they stay small
+enough to keep in the repository.
 """
 from __future__ import annotations
 
@@ -44,6 +45,7 @@ def main() -> int:
     parser.add_argument("--size", default="1440x900", help="window size in logical pixels")
     parser.add_argument("--restart", action="store_true", help="also grab a window reopened on the same session")
     parser.add_argument("--full-colour", action="store_true", help="keep the PNGs in full colour")
+    parser.add_argument("--colours", type=int, default=64, help="palette size of the PNGs (default 64)")
     parser.add_argument("files", nargs="*", help="files to read instead of the default samples")
     args = parser.parse_args()
     files = [Path(f) for f in args.files] or [args.samples / s for s in DEFAULT_SAMPLES]
@@ -96,7 +98,8 @@ def main() -> int:
             tmp = path.with_suffix(".tmp.png")
             pixmap.save(str(tmp))
             with Image.open(tmp) as im:
-                im.convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT).save(path, optimize=True)
+                im.convert("RGB").quantize(args.colours, method=Image.Quantize.MEDIANCUT,
+                                           dither=Image.Dither.NONE).save(path, optimize=True)
             tmp.unlink()
         saved.append(path)
 
