@@ -25,10 +25,11 @@ Recognising a vendor (:meth:`VendorMemory.match`) uses the evidence on the docum
 When one of these agrees, the profile's address printed on the page (:func:`printed_on`, any of the
 spellings its documents taught) adds 0.9 (it tells a chain's branches apart). Profiles of one vendor
 name whose scores are within :data:`BRANCH_TIE` of the best (a chain's branches, all matching its
-shared tax ID) are told apart by how well the page supports their address (:func:`support_on`). An ID or phone number known to more than one profile (an office's own number printed on its
-suppliers' invoices) is no evidence for either, except a tax ID whose profiles all bear one vendor name
-(a chain's branches share its GST ID: it names the chain, the header and address tell the branch). Independent pieces combine
-as ``1 - prod(1 - s)``. A tax ID on the page that differs from every ID of the profile is conflicting
+shared tax ID) are told apart by how well the page supports their address (:func:`support_on`).
+An ID or phone number known to more than one profile (an office's own number printed on its
+suppliers' invoices) is no evidence for either, except a tax ID whose profiles all bear one vendor
+name (a chain's branches share its GST ID: it names the chain, the header and address tell the
+branch). Independent pieces combine as ``1 - prod(1 - s)``. A tax ID on the page that differs from every ID of the profile is conflicting
 evidence: the score is halved and the conflict named.
 
 Applying a profile (:meth:`VendorMemory.apply`) to a document whose match score is at least
