@@ -67,6 +67,23 @@ def ground_truth(image: Path) -> dict[str, Any]:
             "date": date or key.get("date"), "total": normalise_for_compare("total", key.get("total"))}
 
 
+def transcript(image: Path) -> str:
+    """The receipt's own SROIE transcript (``.box.txt``: ``x1,y1,...,x4,y4,text`` per line), its texts
+    joined by spaces and normalised as an address is compared (:func:`normalise_for_compare`); ``""``
+    when there is none."""
+    box = image.with_suffix("").with_suffix(".box.txt")
+    if not box.is_file():
+        return ""
+    texts = [ln.split(",", 8)[8] for ln in box.read_text(encoding="utf-8", errors="replace").splitlines()
+             if ln.count(",") >= 8]
+    return normalise_for_compare("vendor_address", " ".join(texts)) or ""
+
+
+def _in_transcript(name: str, value: Any, text: str) -> bool:
+    v = normalise_for_compare(name, value)
+    return bool(v) and bool(text) and v in text
+
+
 def _engine() -> Any:
     from desktop.core.engines.ppocr import PPOCREngine
 
@@ -182,10 +199,14 @@ def replay(images: list[Path], cache: list[Path], verbose: bool) -> dict[str, An
                         learnable[name][0] += 1
                         learnable[name][1] += not ok_mem
                     if group == "repeat" and not ok_mem and name in FIELDS[:2]:
+                        got = (helped.fields.get(name) or Field(name)).value
+                        text = transcript(image)
                         repeat_misses.append({
                             "receipt": image.stem, "field": name, "taught_before": taught_before,
-                            "got": (helped.fields.get(name) or Field(name)).value, "truth": truth[name],
-                            "earlier": sorted(v for v in confirmed[(company, name)] if v)[:2]})
+                            "got": got, "truth": truth[name],
+                            "earlier": sorted(v for v in confirmed[(company, name)] if v)[:2],
+                            "transcript_got": _in_transcript(name, got, text),
+                            "transcript_truth": _in_transcript(name, truth[name], text)})
                     confirmed[(company, name)].add(want)
                     broke[name] += ok_plain and not ok_mem
                     fixed[name] += ok_mem and not ok_plain
@@ -325,7 +346,14 @@ def report(r: dict[str, Any], d: dict[str, Any] | None, command: str) -> str:
             why = ("this ground truth had been confirmed on an earlier receipt" if x["taught_before"] else
                    "this receipt's ground truth differs from every earlier receipt's of the vendor (earlier: "
                    + " / ".join(f"`{e}`" for e in x["earlier"]) + ")")
-            out.append(f"- {x['receipt']} {x['field']}: got `{x['got']}`, ground truth `{x['truth']}`; {why}")
+            seen = {(True, False): "; its own transcript (`.box.txt`) reads what memory gave, not the ground truth",
+                    (False, True): "; its own transcript reads the ground truth",
+                    (True, True): "; its transcript holds both",
+                    (False, False): ""}[(bool(x.get("transcript_got")), bool(x.get("transcript_truth")))]
+            out.append(f"- {x['receipt']} {x['field']}: got `{x['got']}`, ground truth `{x['truth']}`; {why}{seen}")
+        odd = sum(1 for x in misses if x.get("transcript_got") and not x.get("transcript_truth"))
+        out += ["", f"{odd} of these {len(misses)} misses give what the receipt's own SROIE transcript reads; its "
+                    "key file (the ground truth) spells it otherwise."]
     s, w = r["suggestions"], r["wrong_suggestions"]
     out += ["", f"Memory suggestions (fields filled, corrected, flagged or located by the memory): {s}; "
                 f"wrong: {w} ({100 * w / max(1, s):.1f}%)."]
