@@ -505,9 +505,9 @@ class VendorMemory:
     def _load_profiles(self) -> list[VendorProfile]:
         profiles: dict[int, VendorProfile] = {}
         for pid, overrides, updated in self._db.execute("SELECT id, overrides, updated FROM vendor_profiles"):
-            p = VendorProfile(pid, overrides=json.loads(overrides or "{}"))
-            p.last_seen = float(updated) if p.overrides else 0.0
-            profiles[pid] = p
+            loaded = VendorProfile(pid, overrides=json.loads(overrides or "{}"))
+            loaded.last_seen = float(updated) if loaded.overrides else 0.0
+            profiles[pid] = loaded
         rows = self._db.execute(
             "SELECT profile_id, source, pages, taught, evidence, layout, created FROM vendor_lessons "
             "ORDER BY created DESC, id DESC")
@@ -665,9 +665,9 @@ class VendorMemory:
                 actions[name], taught[name] = action, label
         for name in LOCATED_FIELDS:
             where = p.layout.get(name)
-            f = document.fields.get(name)
-            if where and f is not None and f.value is None and not f.edited:
-                if _locate(document, f, where, m.score):
+            empty = document.fields.get(name)
+            if where and empty is not None and empty.value is None and not empty.edited:
+                if _locate(document, empty, where, m.score):
                     actions[name], taught[name] = "located", str(where.get("taught_by", ""))
         info: dict[str, Any] = {"profile_id": p.id, "vendor": p.name, "score": m.score, "reasons": m.reasons,
                                 "conflicts": m.conflicts, "fields": actions, "taught_by": taught}
@@ -726,15 +726,15 @@ class VendorMemory:
             created = pid is None
             now = time.time()
             if pid is None:
-                pid = int(self._db.execute(
-                    "INSERT INTO vendor_profiles(overrides, created, updated) VALUES ('{}', ?, ?)", (now, now)).lastrowid)
+                pid = _row_id(self._db.execute(
+                    "INSERT INTO vendor_profiles(overrides, created, updated) VALUES ('{}', ?, ?)", (now, now)))
             cur = self._db.execute(
                 "INSERT INTO vendor_lessons(profile_id, doc_key, source, pages, taught, evidence, layout, facts, created) "
                 "VALUES (?,?,?,?,?,?,?,?,?)",
                 (pid, key, document.source, json.dumps(list(document.pages)), json.dumps(taught, ensure_ascii=False),
                  json.dumps(ev.to_dict(), ensure_ascii=False), json.dumps(layout, ensure_ascii=False),
                  json.dumps(facts, ensure_ascii=False), max(now, self._newest() + 1e-6)))
-            return Lesson(key, int(cur.lastrowid), pid, replaced, created)  # type: ignore[arg-type]
+            return Lesson(key, _row_id(cur), pid, replaced, created)
 
         return self._tx(run)
 
@@ -955,9 +955,9 @@ class VendorMemory:
                 pid = self._profile_for(values, Evidence()) if values.get("vendor_name") else None
                 now = time.time()
                 if pid is None:
-                    pid = int(self._db.execute(
+                    pid = _row_id(self._db.execute(
                         "INSERT INTO vendor_profiles(overrides, created, updated) VALUES (?, ?, ?)",
-                        (json.dumps(v.get("overrides") or {}, ensure_ascii=False), now, now)).lastrowid)
+                        (json.dumps(v.get("overrides") or {}, ensure_ascii=False), now, now)))
                 for les in v.get("lessons") or []:
                     try:
                         key = f"{les['source']}#{les['pages'][0]}-{les['pages'][1]}"
@@ -1083,6 +1083,17 @@ def _misread_word(read: str, known: str) -> bool:
     if len(known) < 3 or any(c.isdigit() for c in known):
         return False
     return Levenshtein.distance(read, known) <= max(1, len(known) // REPAIR_CHARS_PER_EDIT)
+
+
+def _row_id(cursor: sqlite3.Cursor) -> int:
+    """The id SQLite gave the row an ``INSERT`` on ``cursor`` just added.
+
+    Raises:
+        MemoryError_: when the statement inserted no row (``lastrowid`` is ``None``).
+    """
+    if cursor.lastrowid is None:
+        raise MemoryError_("the vendor memory did not store the new row")
+    return int(cursor.lastrowid)
 
 
 def repair_words(read: str, known: str) -> str | None:
