@@ -22,7 +22,8 @@ the worker process's main thread); engines may hold a lock of their own but need
 Where pages come from: :meth:`Engine.page_host` names the :class:`PageHost` that opens and renders the
 (untrusted) files for this engine: :class:`LocalPageHost` in this process for an in-process engine,
 the worker process for :class:`~desktop.core.engines.process.WorkerEngine`, so that a native crash in
-MuPDF or an image decoder costs one document, not the application.
+MuPDF or an image decoder costs one document, not the application. The same host runs the other
+readers of untrusted files (:meth:`PageHost.call`: the e-invoice data embedded in a PDF or an OFD).
 """
 from __future__ import annotations
 
@@ -400,6 +401,49 @@ class PageHost(ABC):
         x0, y0, x1, y1 = (int(round(v * got)) for v in box)
         return np.ascontiguousarray(full[y0:max(y0 + 1, y1), x0:max(x0 + 1, x1)])
 
+    @abstractmethod
+    def call(self, function: str, *args: Any, doing: str = "reading the file") -> Any:
+        """Run another reader of untrusted files on this host: ``function(*args)``.
+
+        For readers that open a file with native code outside page rendering (the e-invoice data
+        embedded in a PDF or an OFD package, :func:`desktop.core.einvoice.structured_for`). The
+        function is named by import path so that engines need not import the layers above them.
+
+        Args:
+            function: ``"desktop.package.module:name"`` (only Shoebox's own modules).
+            args: plain, picklable arguments (paths as text).
+            doing: what the call does, for the named error when the host's process dies ("reading the
+                e-invoice data").
+
+        Returns:
+            What ``function`` returns (picklable data).
+
+        Raises:
+            EngineCrashed, EngineTimedOut: the host's worker process died or overran
+                :attr:`~desktop.core.engines.process.Watchdog.file_s` (worker hosts only).
+            EngineError: ``function`` is not one of Shoebox's readers, or raised (its message).
+        """
+
+
+def resolve_function(function: str) -> Any:
+    """The callable named ``"desktop.package.module:name"`` (for :meth:`PageHost.call`).
+
+    Raises:
+        EngineError: not a Shoebox module, or no such function.
+    """
+    import importlib
+
+    module_name, _, attr = function.partition(":")
+    if not module_name.startswith("desktop.") or not attr:
+        raise EngineError(f"{function!r} is not one of Shoebox's file readers")
+    try:
+        target = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise EngineError(f"the file reader {function} cannot be loaded: {exc}") from exc
+    if not callable(target):
+        raise EngineError(f"{function} is not a function")
+    return target
+
 
 class LocalPageHost(PageHost):
     """Pages opened and rendered in this process (the intake module directly)."""
@@ -424,6 +468,9 @@ class LocalPageHost(PageHost):
 
     def render_region(self, page: PageImage, box: tuple[float, float, float, float], scale: float) -> np.ndarray:
         return page.render_region(box, scale)
+
+    def call(self, function: str, *args: Any, doing: str = "reading the file") -> Any:
+        return resolve_function(function)(*args)
 
 
 LOCAL_PAGES = LocalPageHost()

@@ -3,7 +3,8 @@
 :class:`WorkerEngine` implements the :class:`~desktop.core.engines.base.Engine` contract by sending each
 call to a child process (``multiprocessing``, spawn start method) that creates the real engine once
 (:class:`EngineSpec`), warms it up and keeps it warm. The same child opens and renders the input files
-(:class:`~desktop.core.engines.base.PageHost`: PyMuPDF and Pillow are native code fed untrusted bytes).
+and runs the other readers of untrusted files, such as the e-invoice data embedded in a PDF
+(:class:`~desktop.core.engines.base.PageHost`: PyMuPDF, Pillow and lxml are native code fed untrusted bytes).
 
 Protocol (one call at a time, over a ``multiprocessing`` pipe): the parent sends ``(op, args)`` and, for
 calls on a page image, the pixels as raw bytes (``send_bytes``, no pickling of the array); the child
@@ -283,6 +284,8 @@ def _worker_main(conn: Connection, spec: EngineSpec | None) -> None:
             elif op == "render_region":
                 image_out = LOCAL_PAGES.render_region(args["page"], tuple(args["box"]), float(args["scale"]))
                 result = {"scale": float(args["scale"]), **_image_meta(image_out)}
+            elif op == "call":
+                result = LOCAL_PAGES.call(str(args["function"]), *args["args"])
             else:
                 raise EngineError(f"unknown worker call {op!r}")
             reply = {"status": "ok", "result": result, "rss": _rss_bytes(), "image": image_out is not None}
@@ -351,6 +354,10 @@ class _RemotePages(PageHost):
             "render_region", {"page": page, "box": [float(v) for v in box], "scale": float(scale)},
             limit_s=self._worker.watchdog.render_limit(pixels), doing=f"rendering part of page {page.number}")
         return image
+
+    def call(self, function: str, *args: Any, doing: str = "reading the file") -> Any:
+        return self._worker._call("call", {"function": str(function), "args": list(args)},
+                                  limit_s=self._worker.watchdog.file_s, doing=doing)
 
 
 class WorkerEngine(Engine):
