@@ -235,25 +235,25 @@ def _ocr(page: Any, engine: Engine, options: ScanOptions, *,
     if scale < 1.0:
         notes.append(diag(Code.DOWNSCALED, width=int(image.shape[1]), height=int(image.shape[0]),
                           page_width=int(page.width), page_height=int(page.height)))
-    upright = getattr(engine, "read_upright", None) if auto_rotate else None
-    if callable(upright):
+    own_upright = auto_rotate and Capability.UPRIGHT in engine.capabilities
+    if own_upright:
         # The engine decides the orientation between detection and recognition and reads every line
         # once (PP-OCR: desktop.core.engines.ppocr_stages): no second read of a turned page.
         from desktop.core import orientation
+        from desktop.core.engines.upright import check_reading
 
-        turned = upright(image)
+        turned = check_reading(engine.read_upright(image), int(image.shape[1]), int(image.shape[0]))
         if turned.rotation:
             # The render of the turned page is the render turned (same budget, same scale).
             page = page.rotated(turned.rotation)
             image = orientation.rotate_image(image, turned.rotation)
             notes.append(diag(Code.TURNED, degrees=turned.rotation, reason=turned.reason))
-        reading = check_page_reading(PageReading(lines=turned.lines, seconds=turned.seconds),
-                                     int(image.shape[1]), int(image.shape[0]))
+        reading = PageReading(lines=turned.lines, seconds=turned.seconds)
         lines = reading.lines
     else:
         reading = read_image(engine, image)
         lines = reading.lines
-    if auto_rotate and not callable(upright):
+    if auto_rotate and not own_upright:
         from desktop.core import orientation
 
         try:

@@ -8,7 +8,9 @@ An engine reads one page image at a time and answers in plain data:
 - :meth:`Engine.read_fields` (engines with :attr:`Capability.FIELDS`) takes field specifications
   (:class:`~desktop.core.doctypes.FieldSpec`: the canonical name and the prompt wording per language)
   and returns a :class:`FieldReading` keyed by the *canonical* names;
-- :meth:`Engine.run_task` (markdown, table, translate) -> :class:`TaskReading`.
+- :meth:`Engine.run_task` (markdown, table, translate) -> :class:`TaskReading`;
+- :meth:`Engine.read_upright` (engines with :attr:`Capability.UPRIGHT`) -> an
+  :class:`~desktop.core.engines.upright.Reading`: the page read once, turned upright by the engine itself.
 
 Everything an engine reports travels inside these readings (never on engine attributes read
 afterwards), so an engine can run in a child process (:mod:`desktop.core.engines.process`): a reading
@@ -44,6 +46,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from desktop.core.doctypes import FieldSpec
+    from desktop.core.engines.upright import Reading
     from desktop.core.intake import PageImage
 
 __all__ = [
@@ -123,6 +126,10 @@ class Capability(StrEnum):
     MARKDOWN = "markdown"
     TABLE = "table"
     TRANSLATE = "translate"
+    #: :meth:`Engine.read_upright`: the engine decides a page's orientation itself, between detection
+    #: and recognition, and recognises every line once (PP-OCR), instead of the pipeline's
+    #: read-probe-reread (:mod:`desktop.core.orientation`).
+    UPRIGHT = "upright"
 
     @classmethod
     def for_task(cls, task: str) -> Capability:
@@ -489,7 +496,7 @@ class Engine(ABC):
         max_pixels: pixel budget: intake renders larger pages to at most this many pixels before
             :meth:`read_page`, and the pipeline maps the boxes back to page pixels.
         capabilities: typed set of :class:`Capability`: ``FIELDS`` (:meth:`read_fields`),
-            ``MARKDOWN``, ``TABLE``, ``TRANSLATE`` (:meth:`run_task`).
+            ``MARKDOWN``, ``TABLE``, ``TRANSLATE`` (:meth:`run_task`), ``UPRIGHT`` (:meth:`read_upright`).
         turns_tall_lines_ccw: the engine turns text-line crops at least 1.5x taller than wide a quarter
             turn anticlockwise before recognising them (rapidocr does); used by
             :func:`desktop.core.orientation.choose_rotation`.
@@ -542,6 +549,23 @@ class Engine(ABC):
             EngineError: the engine cannot extract fields, or failed on this page.
         """
         raise EngineError(f"engine {self.name} cannot extract fields directly")
+
+    def read_upright(self, image: np.ndarray) -> Reading:
+        """Read a page that may lie on its side or upside down, upright (engines with :attr:`Capability.UPRIGHT`).
+
+        Args:
+            image: ``(H, W, 3)`` uint8 RGB array as rendered, in any orientation.
+
+        Returns:
+            A :class:`~desktop.core.engines.upright.Reading`: the clockwise rotation (0/90/180/270) that
+            makes the page upright, why, and the lines in the pixels of the image turned by it
+            (:func:`desktop.core.orientation.rotate_image`), as :meth:`read_page` returns them for an
+            upright image; it passes :func:`~desktop.core.engines.upright.check_reading`.
+
+        Raises:
+            EngineError: the engine cannot decide orientation itself, or failed on this page.
+        """
+        raise EngineError(f"engine {self.name} cannot turn pages upright itself")
 
     def run_task(self, image: np.ndarray, task: str, language: str = "en") -> TaskReading:
         """Run a document task (``markdown``, ``table``, ``translate_en``, ``translate_zh``) on one page.

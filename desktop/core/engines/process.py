@@ -61,6 +61,7 @@ from desktop.core.engines.base import (
     TaskReading,
     check_page_reading,
 )
+from desktop.core.engines.upright import Reading, check_reading
 
 if TYPE_CHECKING:
     from multiprocessing.process import BaseProcess
@@ -262,12 +263,14 @@ def _worker_main(conn: Connection, spec: EngineSpec | None) -> None:
             break
         image_out: np.ndarray | None = None
         try:
-            if op in ("read_page", "read_fields", "run_task"):
+            if op in ("read_page", "read_upright", "read_fields", "run_task"):
                 image = _recv_image(conn, args)
                 if engine is None:
                     raise EngineError("this worker has no engine")
                 if op == "read_page":
                     result: Any = engine.read_page(image)
+                elif op == "read_upright":
+                    result = engine.read_upright(image)
                 elif op == "read_fields":
                     result = engine.read_fields(image, args["fields"], args["language"])
                 else:
@@ -644,6 +647,20 @@ class WorkerEngine(Engine):
         result = self._call("read_page", _image_meta(image), image=image, limit_s=self._page_limit(image),
                             doing="reading the page")
         return check_page_reading(PageReading.from_dict(result), int(image.shape[1]), int(image.shape[0]))
+
+    def read_upright(self, image: np.ndarray) -> Reading:
+        """The worker engine's :meth:`~desktop.core.engines.base.Engine.read_upright` (one call, one read).
+
+        Raises:
+            EngineError: the engine has no :attr:`Capability.UPRIGHT` (refused here, nothing is sent),
+                or failed; EngineCrashed, EngineTimedOut, MalformedOutput as :meth:`read_page`.
+        """
+        if Capability.UPRIGHT not in self.capabilities:
+            raise EngineError(f"engine {self.name} cannot turn pages upright itself")
+        image = np.ascontiguousarray(image)
+        result = self._call("read_upright", _image_meta(image), image=image, limit_s=self._page_limit(image),
+                            doing="reading the page")
+        return check_reading(Reading.from_dict(result), int(image.shape[1]), int(image.shape[0]))
 
     def read_fields(self, image: np.ndarray, fields: Sequence[FieldSpec], language: str = "en") -> FieldReading:
         image = np.ascontiguousarray(image)
