@@ -440,9 +440,9 @@ class VendorMemory:
     def _load_profiles(self) -> list[VendorProfile]:
         profiles: dict[int, VendorProfile] = {}
         for pid, overrides, updated in self._db.execute("SELECT id, overrides, updated FROM vendor_profiles"):
-            p = VendorProfile(pid, overrides=json.loads(overrides or "{}"))
-            p.last_seen = float(updated) if p.overrides else 0.0
-            profiles[pid] = p
+            loaded = VendorProfile(pid, overrides=json.loads(overrides or "{}"))
+            loaded.last_seen = float(updated) if loaded.overrides else 0.0
+            profiles[pid] = loaded
         rows = self._db.execute(
             "SELECT profile_id, source, pages, taught, evidence, layout, created FROM vendor_lessons "
             "ORDER BY created DESC, id DESC")
@@ -580,9 +580,9 @@ class VendorMemory:
                 actions[name], taught[name] = action, label
         for name in LOCATED_FIELDS:
             where = p.layout.get(name)
-            f = document.fields.get(name)
-            if where and f is not None and f.value is None and not f.edited:
-                if _locate(document, f, where, m.score):
+            empty = document.fields.get(name)
+            if where and empty is not None and empty.value is None and not empty.edited:
+                if _locate(document, empty, where, m.score):
                     actions[name], taught[name] = "located", str(where.get("taught_by", ""))
         info: dict[str, Any] = {"profile_id": p.id, "vendor": p.name, "score": m.score, "reasons": m.reasons,
                                 "conflicts": m.conflicts, "fields": actions, "taught_by": taught}
@@ -641,15 +641,15 @@ class VendorMemory:
             created = pid is None
             now = time.time()
             if pid is None:
-                pid = int(self._db.execute(
-                    "INSERT INTO vendor_profiles(overrides, created, updated) VALUES ('{}', ?, ?)", (now, now)).lastrowid)
+                pid = _row_id(self._db.execute(
+                    "INSERT INTO vendor_profiles(overrides, created, updated) VALUES ('{}', ?, ?)", (now, now)))
             cur = self._db.execute(
                 "INSERT INTO vendor_lessons(profile_id, doc_key, source, pages, taught, evidence, layout, facts, created) "
                 "VALUES (?,?,?,?,?,?,?,?,?)",
                 (pid, key, document.source, json.dumps(list(document.pages)), json.dumps(taught, ensure_ascii=False),
                  json.dumps(ev.to_dict(), ensure_ascii=False), json.dumps(layout, ensure_ascii=False),
                  json.dumps(facts, ensure_ascii=False), max(now, self._newest() + 1e-6)))
-            return Lesson(key, int(cur.lastrowid), pid, replaced, created)  # type: ignore[arg-type]
+            return Lesson(key, _row_id(cur), pid, replaced, created)
 
         return self._tx(run)
 
@@ -869,9 +869,9 @@ class VendorMemory:
                 pid = self._profile_for(values, Evidence()) if values.get("vendor_name") else None
                 now = time.time()
                 if pid is None:
-                    pid = int(self._db.execute(
+                    pid = _row_id(self._db.execute(
                         "INSERT INTO vendor_profiles(overrides, created, updated) VALUES (?, ?, ?)",
-                        (json.dumps(v.get("overrides") or {}, ensure_ascii=False), now, now)).lastrowid)
+                        (json.dumps(v.get("overrides") or {}, ensure_ascii=False), now, now)))
                 for les in v.get("lessons") or []:
                     try:
                         key = f"{les['source']}#{les['pages'][0]}-{les['pages'][1]}"
@@ -934,6 +934,17 @@ def printed_on(value: str, page_text: str) -> bool:
     if len(v) < 6:
         return f" {v} " in f" {page_text} "
     return float(fuzz.partial_ratio(v, page_text)) >= EVIDENCE_MIN
+
+
+def _row_id(cursor: sqlite3.Cursor) -> int:
+    """The id SQLite gave the row an ``INSERT`` on ``cursor`` just added.
+
+    Raises:
+        MemoryError_: when the statement inserted no row (``lastrowid`` is ``None``).
+    """
+    if cursor.lastrowid is None:
+        raise MemoryError_("the vendor memory did not store the new row")
+    return int(cursor.lastrowid)
 
 
 def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str) -> str | None:
