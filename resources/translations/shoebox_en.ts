@@ -2,33 +2,9 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
-    <name>MainWindow</name>
+    <name>ExportController</name>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1100"/>
-        <source>%n field(s) to check</source>
-        <translation>
-            <numerusform>%n field to check</numerusform>
-            <numerusform>%n fields to check</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1108"/>
-        <source>(+%n more)</source>
-        <translation>
-            <numerusform>(+%n more)</numerusform>
-            <numerusform>(+%n more)</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1382"/>
-        <source>%n of the documents have your edits or are reviewed. Remove them anyway? (The files themselves are not touched.)</source>
-        <translation>
-            <numerusform>%n of the documents has your edits or is reviewed. Remove them anyway? (The files themselves are not touched.)</numerusform>
-            <numerusform>%n of the documents have your edits or are reviewed. Remove them anyway? (The files themselves are not touched.)</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1492"/>
+        <location filename="../../desktop/gui/exporting.py" line="56"/>
         <source>Export %n document(s)</source>
         <translation>
             <numerusform>Export %n document</numerusform>
@@ -36,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1523"/>
+        <location filename="../../desktop/gui/exporting.py" line="81"/>
         <source>Exported %n document(s) to %1</source>
         <translation>
             <numerusform>Exported %n document to %1</numerusform>
@@ -45,13 +21,43 @@
     </message>
 </context>
 <context>
+    <name>MainWindow</name>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/mainwindow.py" line="445"/>
+        <source>%n field(s) to check</source>
+        <translation>
+            <numerusform>%n field to check</numerusform>
+            <numerusform>%n fields to check</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/mainwindow.py" line="453"/>
+        <source>(+%n more)</source>
+        <translation>
+            <numerusform>(+%n more)</numerusform>
+            <numerusform>(+%n more)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>QueueModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/gui/queue.py" line="235"/>
+        <location filename="../../desktop/gui/queue.py" line="209"/>
         <source>%n field(s) need attention</source>
         <translation>
             <numerusform>%n field needs attention</numerusform>
             <numerusform>%n fields need attention</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ReviewController</name>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/reviewing.py" line="220"/>
+        <source>%n of the documents have your edits or are reviewed. Remove them anyway? (The files themselves are not touched.)</source>
+        <translation>
+            <numerusform>%n of the documents has your edits or is reviewed. Remove them anyway? (The files themselves are not touched.)</numerusform>
+            <numerusform>%n of the documents have your edits or are reviewed. Remove them anyway? (The files themselves are not touched.)</numerusform>
         </translation>
     </message>
 </context>
