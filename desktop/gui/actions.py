@@ -84,10 +84,10 @@ class WindowActions(QObject):
                             self.tr("Add receipts and invoices to the queue"))
         w.paste_action = act(self.tr("&Paste image"), adding.paste, QKeySequence.StandardKey.Paste, "paste",
                              self.tr("Add the image on the clipboard to the queue"))
-        w.export_action = act(self.tr("&Export reviewed…"), lambda: w.export_dialog("reviewed"), "Ctrl+E",
+        w.export_action = act(self.tr("&Export reviewed…"), lambda: w.exporting.export_dialog("reviewed"), "Ctrl+E",
                               "export", self.tr("Save the reviewed documents as Excel, JSON or CSV"))
-        w.export_all_action = act(self.tr("Export &all…"), lambda: w.export_dialog("all"), "Ctrl+Shift+E")
-        w.export_selected_action = act(self.tr("Export &selected…"), lambda: w.export_dialog("selected"))
+        w.export_all_action = act(self.tr("Export &all…"), lambda: w.exporting.export_dialog("all"), "Ctrl+Shift+E")
+        w.export_selected_action = act(self.tr("Export &selected…"), lambda: w.exporting.export_dialog("selected"))
         w.remove_action = act(self.tr("&Remove from queue"), reviewing.remove_selected, QKeySequence.StandardKey.Delete,
                               "remove")
         w.remove_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -130,9 +130,9 @@ class WindowActions(QObject):
                                 "outlines", self.tr("Outline the recognised lines on the page"))
         w.outlines_action.setCheckable(True)
         w.outlines_action.setChecked(True)
-        w.rotate_left_action = act(self.tr("Rotate left and read again"), lambda: w.rotate_and_reread(-90), None,
+        w.rotate_left_action = act(self.tr("Rotate left and read again"), lambda: reading.rotate_and_reread(-90), None,
                                    "rotate-left", self.tr("Turn this page 90° anticlockwise and read it again"))
-        w.rotate_right_action = act(self.tr("Rotate right and read again"), lambda: w.rotate_and_reread(90),
+        w.rotate_right_action = act(self.tr("Rotate right and read again"), lambda: reading.rotate_and_reread(90),
                                     None, "rotate-right", self.tr("Turn this page 90° clockwise and read it again"))
         w.split_action = act(self.tr("&Split document at this page"), reviewing.split_at_current_page, None, None,
                              self.tr("Make the page shown the first page of a new document"))

@@ -8,14 +8,14 @@ The window lays out the widgets and shows the current document; the work is done
   (:mod:`desktop.core.review`) on one ``QUndoStack``, saved through the queue the moment it is applied;
 - :class:`~desktop.gui.adding.AddController`: files in (Open, recent files, paste, drag and drop);
 - :class:`~desktop.gui.exporting.ExportController`: the exports;
-- :class:`~desktop.gui.actions.WindowActions`: the actions, menus and toolbars.
+- :class:`~desktop.gui.actions.WindowActions`: the actions, menus and toolbars;
+- :class:`~desktop.gui.docpanel.DocumentPanel` (a widget): the document's header, summary and tabs.
 
 Data flow: files go into the :class:`~desktop.gui.queue.QueueModel` (saved to the session at once) and
 are sent to the reader thread; results come back as signals and replace the queue rows.
 """
 from __future__ import annotations
 
-import html
 import logging
 import os
 import sys
@@ -24,21 +24,16 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QItemSelectionModel, QModelIndex, QSettings, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QImage, QUndoStack
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
-    QComboBox,
-    QHBoxLayout,
     QLabel,
     QListView,
     QMainWindow,
     QMessageBox,
-    QPlainTextEdit,
     QProgressBar,
-    QPushButton,
     QSplitter,
-    QTabWidget,
     QToolBar,
     QToolButton,
     QVBoxLayout,
@@ -47,22 +42,19 @@ from PySide6.QtWidgets import (
 
 from desktop.core.doctypes import document_types
 from desktop.core.model import Document
-from desktop.core.review import attention_count
 from desktop.core.session import open_session
 from desktop.core.settings import Settings, user_config_dir
 from desktop.gui.actions import WindowActions, unique_shortcuts
 from desktop.gui.adding import AddController, supported_suffixes
 from desktop.gui.dialogs import SettingsDialog
+from desktop.gui.docpanel import DocumentPanel
 from desktop.gui.exporting import ExportController
-from desktop.gui.form import FieldForm
-from desktop.gui.notes import document_notes
 from desktop.gui.pages import THUMB_MAX_PIXELS, VIEW_MAX_PIXELS, PageController
 from desktop.gui.queue import QueueDelegate, QueueModel
 from desktop.gui.reading import ReadingController
 from desktop.gui.resources import icon
 from desktop.gui.reviewing import ReviewController
-from desktop.gui.taskview import TaskOutputPanel
-from desktop.gui.vendors import DuplicateBanner, VendorsDialog
+from desktop.gui.vendors import VendorsDialog
 from desktop.gui.viewer import PageViewer
 from desktop.gui.worker import EngineFactory, default_engine_factory
 
@@ -152,7 +144,12 @@ class MainWindow(QMainWindow):
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.queue_view)
         self.splitter.addWidget(self._build_centre())
-        self.splitter.addWidget(self._build_right())
+        self.panel = DocumentPanel(self.language, self.date_order(), self)
+        panel = self.panel  # its widgets are the window's, by the names the controllers and tests use
+        self.title_label, self.type_combo, self.reviewed_button = panel.title_label, panel.type_combo, panel.reviewed_button
+        self.summary_label, self.duplicate_banner, self.tabs = panel.summary_label, panel.duplicate_banner, panel.tabs
+        self.form, self.text_view, self.task_panel = panel.form, panel.text_view, panel.task_panel
+        self.splitter.addWidget(self.panel)
         self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 5)
         self.splitter.setStretchFactor(2, 3)
@@ -192,56 +189,6 @@ class MainWindow(QMainWindow):
         cl.addWidget(self.viewer_bar)
         cl.addWidget(self.viewer, 1)
         return centre
-
-    def _build_right(self) -> QWidget:
-        """The document header, the form and the text tabs."""
-        right = QWidget(self)
-        rl = QVBoxLayout(right)
-        rl.setContentsMargins(6, 6, 6, 6)
-        self.title_label = QLabel(self)
-        self.title_label.setObjectName("title")
-        self.title_label.setStyleSheet("font-weight: bold; font-size: 11pt;")
-        self.title_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        rl.addWidget(self.title_label)
-        row = QHBoxLayout()
-        self.type_combo = QComboBox(self)
-        self.type_combo.setObjectName("document_type")
-        for name, dt in document_types().items():
-            self.type_combo.addItem(dt.label_for(self.language), name)
-        self.type_combo.setPlaceholderText("—")
-        self.type_combo.setCurrentIndex(-1)
-        type_label = QLabel(self.tr("&Type:"), self)
-        type_label.setBuddy(self.type_combo)
-        row.addWidget(type_label)
-        row.addWidget(self.type_combo, 1)
-        self.reviewed_button = QPushButton(icon("reviewed"), self.tr("Mark reviewed"), self)
-        self.reviewed_button.setObjectName("reviewed_button")
-        self.reviewed_button.setToolTip(self.tr("Mark this document reviewed and go to the next one (Ctrl+Enter)"))
-        row.addWidget(self.reviewed_button)
-        rl.addLayout(row)
-        self.summary_label = QLabel(self)
-        self.summary_label.setWordWrap(True)
-        rl.addWidget(self.summary_label)
-        self.duplicate_banner = DuplicateBanner(self)
-        rl.addWidget(self.duplicate_banner)
-        self.tabs = QTabWidget(self)
-        self.form = FieldForm(self)
-        self.form.locale = self.language
-        self.form.date_order = self.date_order()
-        self.text_view = QPlainTextEdit(self)
-        self.text_view.setObjectName("page_text")
-        self.text_view.setReadOnly(True)
-        self.text_view.setTextInteractionFlags(
-            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
-        )
-        self.tabs.addTab(self.form, self.tr("Fields"))
-        self.tabs.addTab(self.text_view, self.tr("Page text"))
-        self.task_panel = TaskOutputPanel(self)
-        self.task_panel.language = self.language
-        self.task_panel.setObjectName("task_panel")
-        self.tabs.addTab(self.task_panel, self.tr("Task output"))
-        rl.addWidget(self.tabs, 1)
-        return right
 
     def _build_status_bar(self) -> None:
         self.engine_label = QLabel(self.tr("OCR engine not started"), self)
@@ -374,87 +321,37 @@ class MainWindow(QMainWindow):
         rows = sorted({i.row() for i in self.queue_view.selectionModel().selectedRows()})
         return [e.id for r in rows if (e := self.model.entry_at(r))]
 
-    def _set_document_controls(self, doc: Document | None) -> None:
-        ok = doc is not None and not doc.error
-        self.type_combo.setEnabled(ok)
-        if not ok:
-            self.type_combo.setCurrentIndex(-1)  # shows the "—" placeholder, not some type
-        self.reviewed_button.setEnabled(ok)
-        self.reviewed_action.setEnabled(ok)
-        for a in (self.rotate_left_action, self.rotate_right_action):
-            a.setEnabled(ok and bool(doc and doc.page_results))
-        self.update_task_actions()
-        self.task_panel.set_document(doc if ok else None)
-        if not ok:
-            self.duplicate_banner.show_mark(None)
-
-    def _clear_summary(self) -> None:
-        self.summary_label.clear()
-        self.summary_label.setToolTip("")
-        self.text_view.clear()
-
     def show_document(self, entry_id: int | None) -> None:
-        """Show the entry ``entry_id`` (``None``: no entry) in the viewer and the form."""
+        """Show the entry ``entry_id`` (``None``: no entry) in the viewer and the document panel."""
         changed = entry_id != self.current_id
         self.current_id = entry_id
         entry = self.model.entry(entry_id) if entry_id is not None else None
         doc = entry.document if entry else None
-        self._set_document_controls(doc)
+        ok = doc is not None and not doc.error
+        self.reviewed_action.setEnabled(ok)
+        for a in (self.rotate_left_action, self.rotate_right_action):
+            a.setEnabled(ok and bool(doc and doc.page_results))
+        self.update_task_actions()
         if entry is None:
-            self.title_label.setText(self.tr("No document"))
-            self._clear_summary()
-            self.form.show_message(self.tr("Drop receipts, invoices or whole folders here, or use File ▸ Open (Ctrl+O)."))
+            self.panel.show_nothing()
             self.viewer.clear(self.tr("Drop files here"))
             self.pages.update_page_label()
             return
-        self.title_label.setText(entry.name)
-        self.title_label.setToolTip(entry.source)
+        self.panel.show_entry(entry.name, entry.source, entry.status, doc)
         if doc is None:
-            self.form.show_message(self.tr("Waiting to be read…") if entry.status == "queued" else self.tr("Reading…"))
-            self._clear_summary()
             if changed:
                 self.pages.current_page = 1
                 self.viewer.clear()
                 self.pages.load_page_image(entry.source, 1, 0)
             self.pages.update_page_label()
-            return
-        if doc.error:
-            self.form.show_message(self.tr("This file could not be read:\n%1").replace("%1", doc.error.message(self.language)))
-            self._clear_summary()
+        elif doc.error:
             # the core's message (file name and reason) stays as written; the label around it is ours
             self.pages.forget_pending_picture()
             self.viewer.clear(self.tr("Reading failed: %1").replace("%1", doc.error.message(self.language)))
             self.pages.current_page = None
             self.pages.update_page_label()
-            return
-        self.type_combo.setCurrentIndex(self.type_combo.findData(doc.document_type))
-        self.reviewed_button.setText(self.tr("Reviewed ✓") if doc.reviewed else self.tr("Mark reviewed"))
-        self.reviewed_button.setCheckable(True)
-        self.reviewed_button.setChecked(doc.reviewed)
-        self._update_summary(doc)
-        self.duplicate_banner.show_mark(doc.duplicate_of)
-        self.form.set_document(doc)
-        self.pages.show_document_pages(changed)
-
-    def _update_summary(self, doc: Document) -> None:
-        to_check = attention_count(doc)  # the review core's count, as the queue's badge
-        notes = document_notes(doc, self.language)
-        shown = [n.text for n in notes if n.text]
-        parts = []
-        if to_check:
-            parts.append("<span style='color:#e65100'>" + self.tr("%n field(s) to check", "", to_check) + "</span>")
-        elif not doc.reviewed:
-            parts.append("<span style='color:#2e7d32'>" + self.tr("Every field checks out") + "</span>")
-        if doc.reviewed:
-            parts.append("<span style='color:#2e7d32'>" + self.tr("Reviewed") + "</span>")
-        if shown:
-            text = "; ".join(shown[:3])
-            if len(shown) > 3:
-                text += " " + self.tr("(+%n more)", "", len(shown) - 3)
-            parts.append("<span style='color:#616161'>" + html.escape(text) + "</span>")
-        self.summary_label.setText(" · ".join(parts))
-        # the core's own words (and details such as the reading resolution) stay a hover away
-        self.summary_label.setToolTip("\n".join(n.raw for n in notes))
+        else:
+            self.pages.show_document_pages(changed)
 
     def update_task_actions(self) -> None:
         """Enable each Document-menu task when it can run on the current document; otherwise disable it
@@ -492,9 +389,6 @@ class MainWindow(QMainWindow):
         """:meth:`AddController.add_paths`: queue files and folders and start reading them."""
         return self.adding.add_paths(paths, remember)
 
-    def add_image(self, image: QImage) -> int | None:
-        return self.adding.add_image(image)
-
     def paste(self) -> None:
         self.adding.paste()
 
@@ -517,9 +411,6 @@ class MainWindow(QMainWindow):
         """The clerk typed ``text`` into field ``name``: one undoable edit."""
         self.reviewing.edit_field(name, text)
 
-    def fill_from_line(self, index: int, name: str | None = None) -> None:
-        self.pages.fill_from_line(index, name)
-
     def change_document_type(self, new_type: str) -> None:
         self.reviewing.change_document_type(new_type)
 
@@ -538,17 +429,8 @@ class MainWindow(QMainWindow):
     def documents_for(self, scope: str) -> list[Document]:
         return self.exporting.documents_for(scope)
 
-    def export_dialog(self, scope: str = "reviewed") -> None:
-        self.exporting.export_dialog(scope)
-
     def export_documents(self, documents: list[Document], path: Path) -> bool:
         return self.exporting.export_documents(documents, path)
-
-    def rotate_and_reread(self, degrees: int) -> None:
-        """Turn the current page by ``degrees`` (clockwise, from how it is shown now) and read it again."""
-        entry_id, doc, page = self.current_id, self.current_document(), self.pages.page_result()
-        if entry_id is not None and doc is not None and page is not None:
-            self.reading.reread_page(entry_id, doc, page.number, (page.rotation + degrees) % 360)
 
     def vendors_dialog(self) -> VendorsDialog | None:
         """Open the Vendors dialog (modeless; returns it)."""

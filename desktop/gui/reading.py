@@ -131,6 +131,13 @@ class ReadingController(QObject):
         self.worker.cancel()
         self._status(self.tr("Cancelling after the current page…"), 5000)
 
+    def rotate_and_reread(self, degrees: int) -> None:
+        """Turn the page shown by ``degrees`` (clockwise, from how it is shown now) and read it again."""
+        window = self.window
+        entry_id, doc, page = window.current_id, window.current_document(), window.pages.page_result()
+        if entry_id is not None and doc is not None and page is not None:
+            self.reread_page(entry_id, doc, page.number, (page.rotation + degrees) % 360)
+
     def reread_page(self, entry_id: int, document: Document, page: int, rotation: int) -> None:
         """Read page ``page`` of the entry's document again, turned to ``rotation`` degrees."""
         try:

@@ -2,6 +2,25 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>DocumentPanel</name>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/docpanel.py" line="138"/>
+        <source>%n field(s) to check</source>
+        <translation>
+            <numerusform>%n field to check</numerusform>
+            <numerusform>%n fields to check</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/docpanel.py" line="146"/>
+        <source>(+%n more)</source>
+        <translation>
+            <numerusform>(+%n more)</numerusform>
+            <numerusform>(+%n more)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ExportController</name>
     <message numerus="yes">
         <location filename="../../desktop/gui/exporting.py" line="56"/>
@@ -17,25 +36,6 @@
         <translation>
             <numerusform>Exported %n document to %1</numerusform>
             <numerusform>Exported %n documents to %1</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>MainWindow</name>
-    <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="445"/>
-        <source>%n field(s) to check</source>
-        <translation>
-            <numerusform>%n field to check</numerusform>
-            <numerusform>%n fields to check</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="453"/>
-        <source>(+%n more)</source>
-        <translation>
-            <numerusform>(+%n more)</numerusform>
-            <numerusform>(+%n more)</numerusform>
         </translation>
     </message>
 </context>

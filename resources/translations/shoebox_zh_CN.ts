@@ -45,6 +45,96 @@
     </message>
 </context>
 <context>
+    <name>DocumentPanel</name>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="61"/>
+        <source>&amp;Type:</source>
+        <translation>类型(&amp;T)：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="65"/>
+        <location filename="../../desktop/gui/docpanel.py" line="124"/>
+        <source>Mark reviewed</source>
+        <translation>标记为已审核</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="67"/>
+        <source>Mark this document reviewed and go to the next one (Ctrl+Enter)</source>
+        <translation>将此单据标记为已审核并转到下一张（Ctrl+Enter）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="85"/>
+        <source>Fields</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="86"/>
+        <source>Page text</source>
+        <translation>页面文字</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="90"/>
+        <source>Task output</source>
+        <translation>任务输出</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="107"/>
+        <source>No document</source>
+        <translation>没有单据</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="109"/>
+        <source>Drop receipts, invoices or whole folders here, or use File ▸ Open (Ctrl+O).</source>
+        <translation>将收据、发票或整个文件夹拖放到此处，或使用“文件 ▸ 打开”（Ctrl+O）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="118"/>
+        <source>Waiting to be read…</source>
+        <translation>等待读取…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="118"/>
+        <source>Reading…</source>
+        <translation>读取中…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="121"/>
+        <source>This file could not be read:
+%1</source>
+        <translation>无法读取此文件：
+%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="124"/>
+        <source>Reviewed ✓</source>
+        <translation>已审核 ✓</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/docpanel.py" line="138"/>
+        <source>%n field(s) to check</source>
+        <translation>
+            <numerusform>%n 个字段需要检查</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="140"/>
+        <source>Every field checks out</source>
+        <translation>所有字段均通过检查</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="142"/>
+        <source>Reviewed</source>
+        <translation>已审核</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/docpanel.py" line="146"/>
+        <source>(+%n more)</source>
+        <translation>
+            <numerusform>（另有 %n 条）</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>DuplicateBanner</name>
     <message>
         <location filename="../../desktop/gui/vendors.py" line="323"/>
@@ -317,149 +407,62 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="328"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="275"/>
         <source>Session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="181"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="178"/>
         <source>Page</source>
         <translation>页面</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="213"/>
-        <source>&amp;Type:</source>
-        <translation>类型(&amp;T)：</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="217"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="431"/>
-        <source>Mark reviewed</source>
-        <translation>标记为已审核</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="219"/>
-        <source>Mark this document reviewed and go to the next one (Ctrl+Enter)</source>
-        <translation>将此单据标记为已审核并转到下一张（Ctrl+Enter）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="237"/>
-        <source>Fields</source>
-        <translation>字段</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="238"/>
-        <source>Page text</source>
-        <translation>页面文字</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="242"/>
-        <source>Task output</source>
-        <translation>任务输出</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="247"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="194"/>
         <source>OCR engine not started</source>
         <translation>OCR 引擎未启动</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="250"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="197"/>
         <source>%v of %m files</source>
         <translation>%v / %m 个文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="260"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="207"/>
         <source>Stop reading after the current page</source>
         <translation>读完当前页后停止</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="449"/>
-        <source>Reviewed</source>
-        <translation>已审核</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="582"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="464"/>
         <source>Settings could not be saved: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="404"/>
-        <source>No document</source>
-        <translation>没有单据</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="406"/>
-        <source>Drop receipts, invoices or whole folders here, or use File ▸ Open (Ctrl+O).</source>
-        <translation>将收据、发票或整个文件夹拖放到此处，或使用“文件 ▸ 打开”（Ctrl+O）。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="407"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="337"/>
         <source>Drop files here</source>
         <translation>将文件拖放到此处</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="413"/>
-        <source>Waiting to be read…</source>
-        <translation>等待读取…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="413"/>
-        <source>Reading…</source>
-        <translation>读取中…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="422"/>
-        <source>This file could not be read:
-%1</source>
-        <translation>无法读取此文件：
-%1</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="426"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="350"/>
         <source>Reading failed: %1</source>
         <translation>读取失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="431"/>
-        <source>Reviewed ✓</source>
-        <translation>已审核 ✓</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="445"/>
-        <source>%n field(s) to check</source>
-        <translation>
-            <numerusform>%n 个字段需要检查</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="447"/>
-        <source>Every field checks out</source>
-        <translation>所有字段均通过检查</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="453"/>
-        <source>(+%n more)</source>
-        <translation>
-            <numerusform>（另有 %n 条）</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="343"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="290"/>
         <source>The vendor memory cannot be used: %1</source>
         <translation>无法使用商家记忆：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="474"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="371"/>
         <source>%1 is no longer in the queue (it was confirmed earlier)</source>
         <translation>%1 已不在队列中（之前已确认）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="607"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="489"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="608"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="490"/>
         <source>The new language is used the next time Shoebox starts.</source>
         <translation>新语言将在下次启动 Shoebox 时生效。</translation>
     </message>
@@ -636,7 +639,7 @@
     </message>
     <message>
         <location filename="../../desktop/gui/reading.py" line="112"/>
-        <location filename="../../desktop/gui/reading.py" line="140"/>
+        <location filename="../../desktop/gui/reading.py" line="147"/>
         <source>Reading is not available in this installation (%1)</source>
         <translation>此安装无法读取单据（%1）</translation>
     </message>
@@ -646,119 +649,119 @@
         <translation>读完当前页后取消…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="139"/>
+        <location filename="../../desktop/gui/reading.py" line="146"/>
         <source>Read again</source>
         <translation>重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="142"/>
+        <location filename="../../desktop/gui/reading.py" line="149"/>
         <source>reading page %1 again…</source>
         <translation>正在重新识别第 %1 页…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="148"/>
+        <location filename="../../desktop/gui/reading.py" line="155"/>
         <source>Convert to Markdown</source>
         <translation>转换为 Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="149"/>
+        <location filename="../../desktop/gui/reading.py" line="156"/>
         <source>Extract tables</source>
         <translation>提取表格</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="150"/>
+        <location filename="../../desktop/gui/reading.py" line="157"/>
         <source>Translate to English</source>
         <translation>翻译成英文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="151"/>
+        <location filename="../../desktop/gui/reading.py" line="158"/>
         <source>Translate to Chinese</source>
         <translation>翻译成中文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="157"/>
+        <location filename="../../desktop/gui/reading.py" line="164"/>
         <source>Waiting for the OCR engine to start…</source>
         <translation>正在等待 OCR 引擎启动…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="158"/>
-        <location filename="../../desktop/gui/reading.py" line="177"/>
+        <location filename="../../desktop/gui/reading.py" line="165"/>
+        <location filename="../../desktop/gui/reading.py" line="184"/>
         <source>Needs the HunyuanOCR engine on a GPU; see Settings.</source>
         <translation>需要在 GPU 上运行的 HunyuanOCR 引擎；请参阅“设置”。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="161"/>
+        <location filename="../../desktop/gui/reading.py" line="168"/>
         <source>Select a document that has been read first.</source>
         <translation>请先选择一个已识别的文档。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="163"/>
+        <location filename="../../desktop/gui/reading.py" line="170"/>
         <source>This document is being read; wait until it is done.</source>
         <translation>正在识别此文档，请等待完成。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="205"/>
+        <location filename="../../desktop/gui/reading.py" line="212"/>
         <source>Restarting the OCR engine…</source>
         <translation>正在重新启动 OCR 引擎…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="223"/>
+        <location filename="../../desktop/gui/reading.py" line="230"/>
         <source>%1 done: %2</source>
         <translation>%1 完成：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="229"/>
+        <location filename="../../desktop/gui/reading.py" line="236"/>
         <source>%1 failed: %2</source>
         <translation>%1 失败：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="241"/>
+        <location filename="../../desktop/gui/reading.py" line="248"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="241"/>
+        <location filename="../../desktop/gui/reading.py" line="248"/>
         <source>Loading the OCR engine…</source>
         <translation>正在加载 OCR 引擎…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="243"/>
+        <location filename="../../desktop/gui/reading.py" line="250"/>
         <source>%1 ready</source>
         <translation>%1 已就绪</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="249"/>
+        <location filename="../../desktop/gui/reading.py" line="256"/>
         <source>slow on the CPU</source>
         <translation>在 CPU 上较慢</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="269"/>
+        <location filename="../../desktop/gui/reading.py" line="276"/>
         <source>reading…</source>
         <translation>读取中…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="272"/>
+        <location filename="../../desktop/gui/reading.py" line="279"/>
         <source>page %1 of %2</source>
         <translation>第 %1 / %2 页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="285"/>
+        <location filename="../../desktop/gui/reading.py" line="292"/>
         <source>Nothing was read from this file.</source>
         <translation>未从此文件读取到内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="300"/>
+        <location filename="../../desktop/gui/reading.py" line="307"/>
         <source>Reading again failed: %1</source>
         <translation>重新识别失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="308"/>
-        <location filename="../../desktop/gui/reading.py" line="310"/>
+        <location filename="../../desktop/gui/reading.py" line="315"/>
+        <location filename="../../desktop/gui/reading.py" line="317"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="324"/>
+        <location filename="../../desktop/gui/reading.py" line="331"/>
         <source>Reading finished.</source>
         <translation>读取完成。</translation>
     </message>
