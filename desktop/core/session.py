@@ -81,6 +81,17 @@ class SessionEntry:
     position: float
 
 
+def _row_id(cursor: sqlite3.Cursor) -> int:
+    """The id SQLite gave the row an ``INSERT`` on ``cursor`` just added.
+
+    Raises:
+        sqlite3.DatabaseError: the statement inserted no row (``lastrowid`` is ``None``).
+    """
+    if cursor.lastrowid is None:
+        raise sqlite3.DatabaseError("the session did not store the new entry")
+    return int(cursor.lastrowid)
+
+
 def _entry_of(row_id: int, position: float, source: str, status: str, data: str | None) -> SessionEntry:
     doc: Document | None = None
     if data is not None:
@@ -164,7 +175,7 @@ class SessionStore:
             "INSERT INTO entries(position, source, status, reviewed, error, document, updated) VALUES (?,?,?,?,?,?,?)",
             self._row(str(source), status, document, self._next_position()),
         )
-        return int(cur.lastrowid)  # type: ignore[arg-type]
+        return _row_id(cur)
 
     @staticmethod
     def _row(source: str, status: str, document: Document | None, position: float) -> tuple:
@@ -247,7 +258,7 @@ class SessionStore:
                     "INSERT INTO entries(position, source, status, reviewed, error, document, updated) VALUES (?,?,?,?,?,?,?)",
                     self._row(source, status_of(doc), doc, position + i * step),
                 )
-                ids.append(int(cur.lastrowid))  # type: ignore[arg-type]
+                ids.append(_row_id(cur))
             self._db.execute("COMMIT")
         except BaseException:
             self._db.execute("ROLLBACK")
