@@ -186,6 +186,7 @@ class Code(StrEnum):
     EINVOICE_MISMATCH = "einvoice_mismatch"
     EINVOICE_NOT_PRINTED = "einvoice_not_printed"
     EINVOICE_UNREADABLE = "einvoice_unreadable"
+    EINVOICE_STOPPED = "einvoice_stopped"
     # -- the vendor memory and duplicates (desktop.core.memory, desktop.core.duplicates) -------------
     MEMORY_CONFLICT = "memory_conflict"
     MEMORY_REPLACED = "memory_replaced"
@@ -449,6 +450,9 @@ CATALOGUE: dict[Code, Entry] = {
                                      "电子发票数据为 {value}，但票面上没有印出"),
     Code.EINVOICE_UNREADABLE: Entry(_W, "the e-invoice data could not be read: {detail}; the pages were read instead",
                                     "无法读取电子发票数据：{detail}；已改为识别页面"),
+    Code.EINVOICE_STOPPED: Entry(_E, "the reader stopped unexpectedly while reading the file's e-invoice data ({detail}): "
+                                 "the file may be damaged or hostile",
+                                 "读取文件中的电子发票数据时读取进程意外停止（{detail}）：文件可能已损坏或含有恶意内容"),
     Code.MEMORY_CONFLICT: Entry(_W, "the page reads {read!r}; the vendor memory (taught by {taught}) says {value!r}",
                                 "票面为“{read}”；商家记忆（由 {taught} 学到）为“{value}”"),
     Code.MEMORY_REPLACED: Entry(_W, "the page also reads {read!r}; the vendor memory (taught by {taught}) says "
