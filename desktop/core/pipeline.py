@@ -489,7 +489,6 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
     invoice) is one invoice: it is not split, and its data overrides and cross-checks the fields read
     from the pages.
     """
-    from desktop.core import einvoice
     from desktop.core.structured import apply_to_document
 
     name = source.name
