@@ -112,7 +112,7 @@ def _server_engine(name: str, config: ServerConfig | None, notes: list[Diagnosti
 ENGINE_LABELS = {"auto": "OCR engine", "ppocr": "PP-OCR", "hunyuan": "HunyuanOCR", "server": "office server"}
 
 
-def create_worker_engine(name: str = "auto", model_dir: str | Path | None = None) -> Engine:
+def create_worker_engine(name: str = "auto", model_dir: str | Path | None = None, *, spare: bool = False) -> Engine:
     """The engine the app uses: :func:`create_engine` run in a worker process
     (:class:`~desktop.core.engines.process.WorkerEngine`), so that a crash, a hang or an out-of-memory
     kill while reading costs one page, not the application.
@@ -120,6 +120,8 @@ def create_worker_engine(name: str = "auto", model_dir: str | Path | None = None
     Creating it is free (nothing is started or imported); the worker starts on the first call or on
     ``warm_up()``, which raises what :func:`create_engine` raises there (``EngineUnavailable``). The
     notes :func:`create_engine` writes (why ``auto`` fell back to PP-OCR) arrive as ``load_notes``.
+    ``spare``: keep a second worker warm for a small CPU engine, so that a crash costs the next page
+    no restart (the window's engine; see :class:`~desktop.core.engines.process.WorkerEngine`).
 
     Raises:
         ValueError: unknown engine name.
@@ -130,4 +132,4 @@ def create_worker_engine(name: str = "auto", model_dir: str | Path | None = None
 
     spec = EngineSpec("desktop.core.engines:create_engine",
                       {"name": name, "model_dir": str(model_dir) if model_dir else None}, label=ENGINE_LABELS[name])
-    return WorkerEngine(spec)
+    return WorkerEngine(spec, spare=spare)
