@@ -421,3 +421,19 @@ def test_an_engine_here_has_its_files_opened_and_rendered_in_a_page_worker(tmp_p
     assert good[0].error is None and good[0].page_results[0].text == "TOTAL 9.00"
     assert pages.pid is None  # closed with the engine
 
+
+
+def test_the_front_ends_engines_keep_native_file_readers_out_of_their_process():
+    """shoebox scan / serve: a worker engine, or the office-server engine here with a page worker."""
+    from desktop.core.engines import create_isolated_engine
+    from desktop.core.engines.process import PagesInWorker
+    from desktop.core.engines.server import ServerConfig, ServerEngine
+
+    local = create_isolated_engine("ppocr")
+    assert isinstance(local, WorkerEngine) and local.pid is None  # nothing started yet
+    remote = create_isolated_engine("server", server=ServerConfig("http://127.0.0.1:9"))  # connects on warm_up
+    try:
+        assert isinstance(remote, PagesInWorker) and isinstance(remote.engine, ServerEngine)
+        assert remote.page_host() is remote.pages.page_host() and remote.pages.spec is None
+    finally:
+        remote.close()

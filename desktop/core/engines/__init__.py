@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.engines.base import Engine, EngineError, EngineUnavailable
 
-__all__ = ["ENGINE_NAMES", "Engine", "EngineError", "EngineUnavailable", "create_engine", "create_worker_engine"]
+__all__ = ["ENGINE_NAMES", "Engine", "EngineError", "EngineUnavailable", "create_engine", "create_isolated_engine",
+           "create_worker_engine"]
 
 if TYPE_CHECKING:
     from desktop.core.engines.server import ServerConfig
@@ -133,3 +134,26 @@ def create_worker_engine(name: str = "auto", model_dir: str | Path | None = None
     spec = EngineSpec("desktop.core.engines:create_engine",
                       {"name": name, "model_dir": str(model_dir) if model_dir else None}, label=ENGINE_LABELS[name])
     return WorkerEngine(spec, spare=spare)
+
+
+def create_isolated_engine(name: str = "auto", model_dir: str | Path | None = None, *,
+                           notes: list[Diagnostic] | None = None, server: ServerConfig | None = None) -> Engine:
+    """The engine of ``shoebox scan`` and ``shoebox serve``: nothing native reads an untrusted file in
+    the calling process.
+
+    The office-server engine asked for by name (``server``) or by its configuration (``server`` given)
+    runs here (it only talks HTTP, reads from several threads and reports its connection state) with its
+    files opened and rendered in a page worker
+    (:class:`~desktop.core.engines.process.PagesInWorker`); every other engine runs in a worker process
+    (:func:`create_worker_engine`; its notes arrive as ``load_notes`` once it has started).
+
+    Raises:
+        EngineUnavailable, ValueError: as :func:`create_engine` (for the engine created here), or
+            unknown engine name.
+    """
+    if name == "server" or server is not None:
+        from desktop.core.engines.process import PagesInWorker
+
+        return PagesInWorker(create_engine(name, model_dir, notes=notes, **({"server": server} if server else {})))
+    return create_worker_engine(name, model_dir)
+

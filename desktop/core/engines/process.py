@@ -481,6 +481,15 @@ class WorkerEngine(Engine):
         return self._proc.pid if self._proc is not None and self._proc.is_alive() else None
 
     @property
+    def next_ready(self) -> bool:
+        """Whether the worker started ahead has loaded its engine (its start reply is waiting)."""
+        ahead = self._next
+        try:
+            return ahead is not None and ahead[0].is_alive() and ahead[1].poll()
+        except (OSError, ValueError):
+            return False
+
+    @property
     def next_pid(self) -> int | None:
         """The process id of the worker started ahead (a spare, or the replacement of a dead one), if any."""
         ahead = self._next
