@@ -80,16 +80,18 @@ __all__ = ["DEFAULT_RSS_LIMIT_MB", "SPARE_MAX_MB", "EngineSpec", "PagesInWorker"
 log = logging.getLogger(__name__)
 
 #: The worker is recycled between pages when its resident memory passes this. Measured (BENCHMARKS.md,
-#: "Engine worker process"): a PP-OCR worker holds about 270 MiB after warm-up and at most about
-#: 460 MiB after reading receipts, an A4 invoice scan and the 9000 x 9000 px ``ocrmypdf/multipage.pdf``
-#: page; 2 GiB is over four times the highest healthy figure, so only a leak or a runaway page
-#: reaches it. An engine whose model alone is larger (HunyuanOCR on the CPU, about 4 GiB in float32)
-#: gets twice its resident memory after warm-up instead (PP-OCR's highest was 1.7 times its warm-up).
+#: "Engine worker process"): a PP-OCR worker holds 270-370 MiB after warm-up and at most 460-600 MiB
+#: after reading receipts, an A4 invoice scan and the 9000 x 9000 px ``ocrmypdf/multipage.pdf`` page
+#: (two runs, 10:52 and 12:32 UTC, the second with the recognition workers of issue 11); 2 GiB is over
+#: three times the highest healthy figure, so only a leak or a runaway page reaches it. An engine whose
+#: model alone is larger (HunyuanOCR on the CPU, about 4 GiB in float32) gets twice its resident memory
+#: after warm-up instead (PP-OCR's highest was 1.6-1.7 times its warm-up).
 DEFAULT_RSS_LIMIT_MB = 2048
 
 #: A spare worker is kept only for an engine at most this large after warm-up (resident MiB) that runs
-#: on the CPU: a second PP-OCR worker costs about 270 MiB (measured, BENCHMARKS.md); a second
-#: HunyuanOCR (4 GiB on the CPU, or its GPU memory) is not worth holding for a rare crash.
+#: on the CPU: a second PP-OCR worker costs about 270-370 MiB (measured, BENCHMARKS.md "Engine worker
+#: process"); a second HunyuanOCR (4 GiB on the CPU, or its GPU memory) is not worth holding for a rare
+#: crash.
 SPARE_MAX_MB = 768
 
 
@@ -394,6 +396,7 @@ class WorkerEngine(Engine):
         restarts: how many times a worker was started after the first (crashes, timeouts, recycling).
         replacements: how many of those were started ahead (a spare, or at once when a worker died).
         last_rss: the worker's resident memory after its last call, in bytes.
+        warm_rss: the worker's resident memory once its engine was loaded and warmed up, in bytes.
         last_call_s: wall time of the last call as the parent saw it (the engine's own time is in the
             reading's ``seconds``; the difference is the cost of the process boundary).
     """
@@ -403,6 +406,7 @@ class WorkerEngine(Engine):
         self.spec = spec
         self.spare = bool(spare)
         self.replacements = 0
+        self.warm_rss = 0
         self._next: tuple[BaseProcess, Connection] | None = None  # started ahead: a spare or a replacement
         self.watchdog = watchdog or Watchdog()
         self._rss_fixed = rss_limit_mb is not None
@@ -554,7 +558,7 @@ class WorkerEngine(Engine):
                 if isinstance(error, EngineUnavailable):
                     self._start_error = error
                 raise error
-            self.last_rss = int(reply.get("rss", 0))
+            self.last_rss = self.warm_rss = int(reply.get("rss", 0))
             if not self._rss_fixed:
                 self.rss_limit_bytes = max(DEFAULT_RSS_LIMIT_MB * 2**20, 2 * self.last_rss)
             if reply["result"] is not None:
@@ -582,7 +586,7 @@ class WorkerEngine(Engine):
         """Start a spare when asked for one and the engine is small (between calls, never during one)."""
         info = self._info
         if (self.spare and self._proc is not None and info is not None and info.device == "cpu"
-                and 0 < self.last_rss <= SPARE_MAX_MB * 2**20):
+                and 0 < self.warm_rss <= SPARE_MAX_MB * 2**20):
             self._start_ahead()
 
     def _drop_next(self) -> None:
