@@ -190,6 +190,7 @@ class Code(StrEnum):
     # -- the vendor memory and duplicates (desktop.core.memory, desktop.core.duplicates) -------------
     MEMORY_CONFLICT = "memory_conflict"
     MEMORY_REPLACED = "memory_replaced"
+    MEMORY_REPAIRED = "memory_repaired"
     MEMORY_UNAVAILABLE = "memory_unavailable"
     POSSIBLE_DUPLICATE = "possible_duplicate"
     EINVOICE_QR_MISMATCH = "einvoice_qr_mismatch"
@@ -457,6 +458,9 @@ CATALOGUE: dict[Code, Entry] = {
                                 "票面为“{read}”；商家记忆（由 {taught} 学到）为“{value}”"),
     Code.MEMORY_REPLACED: Entry(_W, "the page also reads {read!r}; the vendor memory (taught by {taught}) says "
                                     "{value!r}", "票面上还有“{read}”；商家记忆（由 {taught} 学到）为“{value}”"),
+    Code.MEMORY_REPAIRED: Entry(_W, "the page reads {read!r}; words misread there are spelled as the vendor memory "
+                                    "(taught by {taught}) has them in {value!r}, the rest as read",
+                                "票面为“{read}”；其中误读的词已按商家记忆（由 {taught} 学到）“{value}”更正，其余照票面"),
     Code.MEMORY_UNAVAILABLE: Entry(_W, "the vendor memory could not be used ({detail})", "无法使用商家记忆（{detail}）"),
     Code.POSSIBLE_DUPLICATE: Entry(_W, "possible duplicate of {source} ({reason})", "可能与 {source} 重复（{reason}）"),
     Code.EINVOICE_QR_MISMATCH: Entry(_W, "e-invoice data says {label} {value}, the QR code says {qr}",
