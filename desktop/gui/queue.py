@@ -43,9 +43,10 @@ from PySide6.QtWidgets import (
     QStyleOptionViewItem,
 )
 
+from desktop.core import flags
 from desktop.core.diagnostics import Diagnostic
-from desktop.core.model import Document
-from desktop.core.review import attention_count
+from desktop.core.model import Document, Field
+from desktop.core.review import attention_count, field_checks
 from desktop.core.session import SessionEntry, SessionStore, status_of
 
 LOW_CONFIDENCE = 0.6
@@ -57,7 +58,18 @@ COL_FILE, COL_TYPE, COL_STATUS, COL_ATTENTION = range(4)
 ModelIndex = QModelIndex | QPersistentModelIndex
 
 
-__all__ = ["ATTENTION_ROLE", "QueueDelegate", "QueueEntry", "QueueModel", "QueueStore", "attention_count"]
+__all__ = ["ATTENTION_ROLE", "QueueDelegate", "QueueEntry", "QueueModel", "QueueStore", "attention_count",
+           "is_empty_key", "key_fields", "needs_check"]
+
+# The review core's rule under the names the widgets used before it existed (no rule of their own).
+key_fields = flags.key_fields
+is_empty_key = flags.is_empty_key
+
+
+def needs_check(field: Field, key: bool = False) -> bool:
+    """Whether the form tints ``field`` and the badge counts it: :func:`desktop.core.review.field_checks`
+    gives a reason."""
+    return bool(field_checks(field, key))
 
 
 @dataclass
