@@ -156,7 +156,7 @@ PLACE = re.compile(r"\b(MALAYSIA|SELANGOR|JOHOR|KUALA\s*LUMPUR|PULAU\s*PINANG|PE
                    r"NEGERI\s*SEMBILAN|PAHANG|SABAH|SARAWAK|KELANTAN|TERENGGANU|PUTRAJAYA|SINGAPORE|"
                    r"DEUTSCHLAND|GERMANY|FRANCE|NEDERLAND|NETHERLANDS|BELGIUM|BELGIQUE|AUSTRIA|ÖSTERREICH|"
                    r"SCHWEIZ|SWITZERLAND|UNITED\s*KINGDOM|UK|USA|INDIA|CHINA)\b", _I)
-OWNER = re.compile(r"\b(OWNED\s*BY|OPERATED\s*BY|A\s*DIVISION\s*OF|A\s*MEMBER\s*OF|MANAGED\s*BY|"
+OWNER = re.compile(r"\b(OWNED\s*BY|OPERATED\s*BY|A\s*DIVISION\s*OF|A\s*MEMBER\s*OF|MANAGED\s*BY|LICENSEE\s*OF|"
                    r"FRANCHISEE?\s*OF|SUBSIDIARY\s*OF|POWERED\s*BY)\b", _I)
 _AMOUNT_LIKE = re.compile(r"\d+[.,]\d{2}\b")
 _LETTER = re.compile(r"[^\W\d_]")
@@ -484,6 +484,13 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
             continue  # running text or a heading (TAX INVOICE, "Billing address") is never the vendor's name
         if value.islower() and len(value.split()) == 1 and not _text_features_of(value)["company"]:
             continue  # one lower-case word ("bosd", a handwritten note) is not a printed business name
+        if _is_fragment(value, raw, a, b, rows, only):
+            continue
+        if b > a and any(HEADER.search(rows.texts[i]) for i in range(a, b + 1)):
+            continue  # a span across a heading ("rapidKL / TAX INVOICE / RAPID RAIL SDN BHD")
+        if a > 0 and OWNER.search(rows.texts[a - 1] + " " + rows.texts[a]) and \
+                any(c.features["pos"] < (first.index(a) if a in first else len(first)) / 20 for c in out):
+            continue  # "Owned by: X SDN BHD" below the shop's own header: the owner, not the vendor
         key = _squash(value)
         if (key, a) in seen:  # type: ignore[comparison-overlap]
             continue
@@ -543,6 +550,48 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
     return out
 
 
+def _continues(rows: Rows, i: int, page: int) -> bool:
+    """Whether row ``i`` (on ``page``) can hold part of a business name: it exists on that page and
+    is a name-like line, not a heading, a registration number or a contact line."""
+    if not 0 <= i < len(rows.rows) or rows.rows[i][0].page != page:
+        return False
+    f = _text_features_of(rows.texts[i])
+    return bool(f["namey"] and not f["header"] and not f["regno"] and not f["contact"] and not f["date"])
+
+
+def _is_fragment(value: str, raw: str, a: int, b: int, rows: Rows, only: Ln | None = None) -> bool:
+    """Whether a vendor candidate is only part of a name printed over several rows, or a label.
+
+    A registered name ends with its legal form and never starts with it ("CO. (M) SDN BHD" below
+    "POPULAR BOOK"; Companies Act 2016 (Malaysia) s. 27, GmbHG s. 4, Code de commerce L210-2), a row
+    of only trade words and legal forms is the tail of the row above, and a row ending in "&", "-" or
+    an open parenthesis goes on in the next row. Such a candidate is dropped when the neighbouring
+    row it belongs with is there (the span of both rows is a candidate of its own). A value printed
+    as "Label:" (``Stylesheet-Version: 2.6``, ``Ansprechpartner: ...``) is a label, not a name.
+    """
+    page = rows.rows[a][0].page
+    if re.match(re.escape(value) + r"\s*[:：]", raw.strip()):
+        return True
+    if only is not None:  # one box of a row of several: its neighbours in the row are the context
+        row = rows.rows[a]
+        k = next(i for i, o in enumerate(row) if o is only)
+        if (k > 0 and _is_tail(value)) or (k + 1 < len(row) and _is_tail(row[k + 1].text)):
+            return True
+    if _continues(rows, a - 1, page) and (_is_tail(value) or value.count(")") > value.count("(")):
+        return True
+    if not _continues(rows, b + 1, page):
+        return False
+    return bool(re.search(r"[&-]\s*$", raw) or value.count("(") > value.count(")") or _is_tail(rows.texts[b + 1]))
+
+
+def _is_tail(text: str) -> bool:
+    """Whether a row can only end a name begun above it: it starts with a legal form or "&", or
+    holds nothing but trade words and legal forms ("RESTAURANT SDN BHD")."""
+    words = re.findall(r"[^\W\d_]+(?:/[^\W\d_]+)?|&", text.upper())
+    return bool(_SUFFIX_START.match(text) or text.lstrip().startswith("&") or
+                (words and all(w in _GENERIC_NAME_WORDS for w in words)))
+
+
 _SELLER_PREFIX = re.compile(r"^\s*(seller|supplier|vendor|from|verk[äa]ufer|lieferant|absender|vendeur|fournisseur|"
                             r"leverancier|verkoper|销\s*售\s*方(名\s*称)?)\s*[:：]\s*", _I)
 _NAME_LABEL = re.compile(r"^\s*[^\W\d_][^:：\d]{0,24}[:：]\s*(?=\S)")
@@ -589,6 +638,13 @@ NAME_WORDS = (
 )
 
 
+#: Words that alone never make a business name: the legal forms and the trade words of
+#: :data:`NAME_WORDS` ("RESTAURANT SDN BHD" is the tail of a name printed over two rows).
+_GENERIC_NAME_WORDS = frozenset({*NAME_WORDS, "SDN", "BHD", "S/B", "BERHAD", "CO", "M", "LTD", "PLT", "LLP", "GMBH",
+                                 "AG", "KG", "SARL", "SAS", "INC", "LLC", "PTE", "&", "AND", "THE", "SHOP", "MART",
+                                 "CAFE", "STORE", "STORES"})
+
+
 #: Character pairs PP-OCR confuses on thermal prints (seen in its misreads of the SROIE receipts).
 _CONFUSABLE = {frozenset(p) for p in ("IL", "I1", "L1", "O0", "D0", "DO", "NM", "EC", "UV", "HN", "RK", "S5", "B8",
                                       "G6", "Z2", "IT", "FE", "QO")}
@@ -617,6 +673,30 @@ def _vocab_fix(text: str, vocab: tuple[str, ...]) -> str:
     return re.sub(r"[A-Za-z]{5,}", fix, text)
 
 
+#: Trade words that OCR glues to their neighbours when a thermal print's letter spacing is tight
+#: ("SANYUSTATIONERYSHOP"): :data:`NAME_WORDS` and the short shop words.
+_GLUE_WORDS = tuple(sorted({*NAME_WORDS, "SHOP", "MART", "CAFE", "STORE", "STORES"}, key=len, reverse=True))
+_GLUED = re.compile(r"\b[A-Z]{9,}\b")
+
+
+def _unglue(m: re.Match[str]) -> str:
+    """Spaces restored around a trade word inside one long upper-case token, when every piece left
+    is two letters or more (``SANYUSTATIONERYSHOP`` -> ``SANYU STATIONERY SHOP``); a token that is a
+    word of its own (``SUPERMARKET``) stays."""
+    tok = m.group(0)
+    if tok in _GLUE_WORDS or (tok.endswith("S") and tok[:-1] in _GLUE_WORDS):
+        return tok
+    for w in _GLUE_WORDS:
+        i = tok.find(w)
+        if i < 0 or len(w) < 5 and i != 0 and i + len(w) != len(tok):
+            continue  # a short word ("MART", "BOOK") only at either end of the token
+        left, right = tok[:i], tok[i + len(w):]
+        if (left and len(left) < 2) or (right and len(right) < 2) or not (left or right):
+            continue
+        return " ".join(p for p in (_GLUED.sub(_unglue, left), w, _GLUED.sub(_unglue, right)) if p)
+    return tok
+
+
 @lru_cache(maxsize=2048)
 def clean_name(text: str) -> str:
     """A company name as printed, cleaned: :func:`~desktop.core.extraction.common.tidy_name`, then a
@@ -634,17 +714,21 @@ def clean_name(text: str) -> str:
     t = _LEADING_CODE.sub("", t)
     t = " ".join(_fix_token(w) for w in t.split())
     t = _vocab_fix(t, NAME_WORDS)
+    t = _GLUED.sub(_unglue, t)
     return t.strip(" ,;:")
 
 
 # --------------------------------------------------------------------------------------------------
 # vendor address
 
-_LEADING_REG = re.compile(r"^\s*(?:[(（]?\s*[A-Z]{0,3}\d{5,}[\s-]*[A-Z]\s*[)）]?(?=\s)|"
-                          r"(?:CO\.?\s*-?\s*REG|REG\.?\s*NO|COMPANY\s*NO|CO\.?\s*NO|GST\s*(?:REG|ID)\s*(?:NO)?)"
-                          r"\s*[.:]?\s*[A-Z]{0,3}\d[\w-]*)\s*", _I)
+_LEADING_REG = re.compile(r"^\s*(?:[(（]?\s*[A-Z]{0,3}\d{5,}[\s-]*[A-Z]\s*[)）]?(?=\s)|[(（]?\s*"
+                          r"(?:CO\.?\s*-?\s*REG|REG\.?\s*NO|COMPANY\s*NO|CO\.?\s*NO|GST\s*(?:REG|ID)?\s*(?:NO)?)"
+                          r"\s*[.:]?\s*[.:]?\s*[A-Z]{0,3}\d[\w-]*\s*[)）]?)\s*", _I)
 
 
+_COUNTRY_END = re.compile(r"\b(MALAYSIA|SINGAPORE|DEUTSCHLAND|GERMANY|FRANCE|NEDERLAND|NETHERLANDS|BELGIUM|"
+                          r"BELGIQUE|AUSTRIA|ÖSTERREICH|SCHWEIZ|SWITZERLAND|UNITED\s*KINGDOM|USA|INDIA|CHINA)\W*$", _I)
+_TRAILING_HEADING = re.compile(r"\s+(SIMPLIFIED\s+|FULL\s+)?TAX\s*INVOICE\W*$", _I)
 _PERIOD_AFTER_WORD = re.compile(r"(?:(?<=[A-Za-z]{3})|(?<=\d))\.(?=\s*[A-Za-z0-9])(?!\S*$)")
 #: A number misread with one letter in it ("29O", "4115O", "1I"): O/o -> 0, I/l -> 1, S -> 5, B -> 8.
 _NUMBER_MISREAD = re.compile(r"(?<![\w/-])(?=[\dOoIlSB]*\d[\dOoIlSB]*\d)([\dOoIlSB]{3,})(?![\w/-])")
@@ -663,6 +747,7 @@ def clean_address(text: str) -> str:
     :data:`ADDRESS_WORDS` (``Jaian`` -> ``Jalan``)."""
     t = re.sub(r"\s+", " ", text).strip()
     t = _LEADING_REG.sub("", t)
+    t = _TRAILING_HEADING.sub("", t)
     t = re.sub(r"(?<![\w-])(\d{5})(?=[A-Za-z]{2,})", r"\1 ", t)
     t = _vocab_fix(t, ADDRESS_WORDS)
     t = _NUMBER_MISREAD.sub(lambda m: m.group(1).translate(_DIGIT_FOR)
@@ -670,6 +755,16 @@ def clean_address(text: str) -> str:
     t = _ABBREV_MISREAD.sub(lambda m: "".join((a, "L" if b.isupper() else "l", b)) if (a := m.group(1) or m.group(3))
                             and (b := m.group(2) or m.group(4)) else m.group(0), t)
     return t.strip()
+
+
+def _ends_address(row: str) -> bool:
+    """Whether a row cannot be part of a postal address, so that no address span holds it: a heading
+    (TAX INVOICE), an owner's line ("Licensee of ...", "Owned by ..."), a registration or tax number,
+    a contact line (phone, fax, e-mail) or a date or time. None of the 218 annotated receipt addresses
+    of the samples holds one; the country, the last line of a postal address (UPU S42), ends a span
+    too (checked by the caller)."""
+    f = _text_features_of(row)
+    return bool(HEADER.search(row) or OWNER.search(row) or f["reg"] or f["contact"] or f["date"])
 
 
 def _address_candidates(layout: Layout, rows: Rows, rule_value: str | None, vendor_rule_rows: set[int],
@@ -692,6 +787,9 @@ def _address_candidates(layout: Layout, rows: Rows, rule_value: str | None, vend
             value = clean_address(raw)
             if not _text_features_of(texts[-1])["namey"]:
                 break  # a line of running text ends any address (and a longer span holds it too)
+            if _ends_address(texts[-1] if length > 1 else _LEADING_REG.sub("", texts[0])) or \
+                    (length > 1 and _COUNTRY_END.search(texts[-2])):
+                break
             if _letters(value) < 3:
                 continue
             nxt = rows.texts[first[si + length]] if si + length < len(first) else ""
