@@ -94,7 +94,28 @@ def test_date_label_kinds(label, text, feature):
 
 def test_billing_period_range_is_marked():
     cands = _cands([[("ACME LTD", 100)], [("Period: 1 July 2026 - 31 July 2026", 20)]], "invoice", "date")
-    assert len(cands) == 2 and all(c.features["range"] == 1.0 for c in cands)
+    # the start of the period follows the period's label and goes; the end is marked as a range's end
+    assert [c.value for c in cands] == ["2026-07-31"] and cands[0].features["range"] == 1.0
+
+
+@pytest.mark.parametrize("other", ["Due date", "Date de livraison :", "DATE DE FACTURE ASSOCIÉE :", "Auftrag-Datum :",
+                                   "Période du"])
+def test_a_date_after_another_dates_label_is_no_candidate(other):
+    rows = [[("ACME GMBH", 100)], [("Invoice date: 03.06.2025", 20)], [(f"{other} 01.07.2025", 20)]]
+    assert [c.value for c in _cands(rows, "invoice", "date")] == ["2025-06-03"]
+
+
+@pytest.mark.parametrize("row", ["Kunden-Nr. : 009420", "GLN 4304171000002", "Facture liée FA-2017-0010",
+                                 "Bestell-Nr : B123456789", "Handelsrechnung (380)"])
+def test_another_numbers_label_is_no_invoice_number(row):
+    rows = [[("ACME GMBH", 100)], [("Rechnung Nr. RE-2025-17", 20)], [(row, 20)]]
+    assert [c.value for c in _cands(rows, "invoice", "invoice_number")] == ["RE-2025-17"]
+
+
+def test_the_buyer_is_no_vendor_candidate():
+    rows = [[("Lieferant", 20), ("Käufer", 320)], [("MUSTERLIEFERANT GMBH", 20), ("MUSTER-KUNDE GMBH", 320)]]
+    values = {c.value for c in _cands(rows, "invoice", "vendor_name")}
+    assert "MUSTERLIEFERANT GMBH" in values and "MUSTER-KUNDE GMBH" not in values
 
 
 def test_vendor_name_broken_over_rows_is_one_candidate():

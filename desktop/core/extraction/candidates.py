@@ -93,15 +93,19 @@ LABELS: dict[str, re.Pattern[str]] = {
                              r"date\s*of\s*(issue|invoice)|datum\s*der\s*rechnung|facture\s*du|factuurdatum|"
                              r"date\s*(de\s*)?(facture|d'émission)|datum\s*factuur|ausstellungsdatum|开\s*票\s*日\s*期", _I),
     "other_date": re.compile(r"due|verval|f[äa]llig|échéance|echeance|expir|valid|order|bestel|liefer|lever|"
-                             r"deliver|ship|period|zeitraum|leistungs|service|print|from|until|bis\b|to\b|au\b|"
-                             r"closed|check[\s-]*(in|out)|arriv|depart|birth", _I),
+                             r"deliver|ship|period|p[ée]riode|zeitraum|leistungs|service|print|from|until|bis\b|"
+                             r"to\b|au\b|closed|check[\s-]*(in|out)|arriv|depart|birth|d[ée]but|\bfin\b|"
+                             r"prestation|livraison|commande|associ|li[ée]e|origin|contrat|vertrag|auftrag|start|end\b", _I),
     "number": re.compile(r"(invoice|inv|bill|receipt|rcpt|doc(ument)?)\s*(no\.?|number|nr\.?|num\.?|#|id)|"
                          r"factur[ae]\s*(n[°ºo]|nr|num|#)|num[ée]ro|rechnungs?\s*-?\s*(nummer|nr|no)|"
-                         r"rechnung\s*(nr|nummer|no)|factuur\s*-?\s*(nummer|nr|no)|发\s*票\s*号\s*码|\bno\b\.?|#", _I),
+                         r"rechnung\s*(nr|nummer|no)|factuur\s*-?\s*(nummer|nr|no)|发\s*票\s*号\s*码|\bno\b\.?|#|"
+                         r"\bnr\b\.?|beleg\s*-?\s*(nr|nummer)|gutschrift|avoir|credit\s*note|creditnota", _I),
     "invoice_word": re.compile(r"invoice|rechnung|factuur|facture|bill\b", _I),
     "other_number": re.compile(r"order|bestell|auftrag|commande|klant|kunde|customer|client|account|konto|"
                                r"tax|vat|btw|tva|ust|steuer|siret|siren|iban|bic|swift|tel|phone|fax|reg|"
-                               r"ref|member|table|cashier|terminal|pos\b|counter|trans|approval|batch|card", _I),
+                               r"ref|member|table|cashier|terminal|pos\b|counter|trans|approval|batch|card|"
+                               r"\bgln\b|\biln\b|\bean\b|lief|vertrag|contrat|contract|bon\s*de|li[ée]e|associ|origin|"
+                               r"bezug|storn", _I),
 }
 
 
@@ -349,11 +353,29 @@ def _total_candidates(layout: Layout, rows: Rows, rule_value: str | None, fname:
         f["rule_pick"] = 1.0 if rule_value is not None and a.text == rule_value else 0.0
         f["paren"] = 1.0 if re.search(r"\(\s*$", a.label) else 0.0
         out.append(FieldCandidate(fname, a.text, a.raw, [ln], f))
+    # a total per tax rate ("Total 0% supplies", "Total 6% supplies (Inc. GST)": the tax summary) is
+    # never the amount of the document when a strongly labelled total ("Total Payable") comes last
+    if any(c.features["lab_grand"] and c.features["is_last_total"] and not c.features["lab_per_rate"] for c in out):
+        out = [c for c in out if not c.features["lab_per_rate"] or c.features["lab_grand"]]
     return out
 
 
 # --------------------------------------------------------------------------------------------------
 # dates
+
+
+def near_label(left: str, words: int = 4) -> str:
+    """The label printed just before a value: the text after the last token holding a digit (the
+    value of the field before it, on a row of several), at most its last ``words`` words
+    (``"MUSTER-KUNDE GMBH Beleg-Nr :"`` -> ``"GMBH Beleg-Nr :"``)."""
+    seg = re.split(r"\S*\d\S*", left)[-1]
+    toks = seg.split()
+    out: list[str] = []
+    for t in reversed(toks):
+        out.insert(0, t)
+        if sum(1 for o in out if _LETTER.search(o)) >= words:
+            break
+    return " ".join(out)
 
 
 def _date_candidates(layout: Layout, rows: Rows, order: str, rule_value: str | None) -> list[FieldCandidate]:
@@ -395,7 +417,15 @@ def _date_candidates(layout: Layout, rows: Rows, order: str, rule_value: str | N
         f["year_ok"] = 1.0 if 2000 <= year <= 2040 else 0.0
         f["ocr_conf"] = ln.confidence
         f["rule_pick"] = 1.0 if rule_value is not None and value == rule_value else 0.0
+        own = ln.text[: d.start]
+        near = near_label(own if _letters(own) >= 2 else left, 3)
+        f["near_other"] = 1.0 if LABELS["other_date"].search(near) else 0.0
+        f["near_issue"] = 1.0 if LABELS["issue_date"].search(near) else 0.0
         out.append(FieldCandidate("date", value, d.raw, [ln], f, list(d.problems)))
+    # a date printed after the label of another date (due, delivery, order, the start or end of a
+    # billing period, the date of a related invoice) is not the document's date, when another is there
+    if any(not c.features["near_other"] for c in out):
+        out = [c for c in out if not c.features["near_other"]]
     return out
 
 
@@ -478,6 +508,8 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
                 variants += [(a, b, p, "segment", None) for p in parts
                              if _text_features_of(p)["company"] or p is parts[0]]
     for a, b, raw, kind, only in variants:
+        if a == b and kind in ("", "column") and _NAME_LABEL.match(raw):
+            continue  # "Name: Muster AG", "Nummer: 22 00": the label is not part of the name (see "label")
         lines = [only] if only is not None else [o for r in rows.rows[a: b + 1] for o in r]
         value = clean_name(raw)
         if _letters(value) < 2 or not _namey(value) or HEADER.search(value):
@@ -547,6 +579,16 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
         f["rule_pick"] = 1.0 if rule_key and key == rule_key else 0.0
         f["rule_part"] = 1.0 if rule_key and key and key in rule_key and key != rule_key else 0.0
         out.append(FieldCandidate("vendor_name", value, raw, lines, f))
+    # the vendor is never the buyer: a name under (or labelled with) "Käufer", "Bill to", "Client", ...
+    # and not under a seller label is the buyer's, when another candidate is there
+    def buyer(c: FieldCandidate) -> bool:
+        g = c.features
+        if g["above_buyer"] or g["above_seller"]:  # a label over this column says whose it is
+            return bool(g["above_buyer"] and not g["above_seller"])
+        return bool(g["buyer_label"] and not g["seller_label"])
+
+    if any(not buyer(c) for c in out):
+        out = [c for c in out if not buyer(c)]
     return out
 
 
@@ -855,8 +897,15 @@ def _number_candidates(layout: Layout, rows: Rows, rule_value: str | None) -> li
                 if len(tok) < 3 or find_dates(tok) or re.fullmatch(r"\d{1,3}([.,]\d{3})*[.,]\d{2}", tok):
                     continue
                 left = " ".join(o.text for o in row[:k]) + " " + ln.text[: m.start()]
+                if re.fullmatch(r"\d{3}", tok) and ln.text[m.start() - 1: m.start()] == "(" and \
+                        ln.text[m.end(): m.end() + 1] == ")":
+                    continue  # "Handelsrechnung (380)": a document type code (UNTDID 1001), not a number
                 near_left = left[-40:]
+                own = ln.text[: m.start()]
+                near = near_label(own if _letters(own) >= 2 else left, 2)
                 f: dict[str, float] = {}
+                f["near_number"] = 1.0 if LABELS["number"].search(near) else 0.0
+                f["near_other"] = 1.0 if LABELS["other_number"].search(near) else 0.0
                 f.update(_flags("lab_", near_left, ("number", "invoice_word", "other_number", "date", "total")))
                 f.update(_flags("above_", above, ("number", "invoice_word", "other_number", "date")))
                 f["lab_empty"] = 1.0 if _letters(near_left) < 2 else 0.0
@@ -872,6 +921,10 @@ def _number_candidates(layout: Layout, rows: Rows, rule_value: str | None) -> li
                 f["ocr_conf"] = ln.confidence
                 f["rule_pick"] = 1.0 if rule_value is not None and tok.lstrip("#") == rule_value.lstrip("#") else 0.0
                 out.append(FieldCandidate("invoice_number", tok, m.group(0), [ln], f))
+    # a number printed after another number's label (customer, order, delivery note, GLN, VAT ID, the
+    # invoice a credit note refers to) is not the document's number, when a labelled one is there
+    if any(c.features["near_number"] and not c.features["near_other"] for c in out):
+        out = [c for c in out if not c.features["near_other"]]
     return out
 
 
