@@ -85,7 +85,8 @@ LABELS: dict[str, re.Pattern[str]] = {
     "change": re.compile(r"change|balance(?!\s*due)|kembali|baki|rückgeld|rendu|wisselgeld|找\s*零", _I),
     "discount": re.compile(r"disc|saving|voucher|coupon|rebate|korting|rabatt|remise|less\b|promo|优\s*惠|折\s*扣|"
                            r"减\s*免", _I),
-    "count": re.compile(r"qty|quantity|item|pcs|units?\b|no\.\s*of|count|anzahl|menge|aantal|数\s*量", _I),
+    "count": re.compile(r"qty|quantity|item|pcs|units?\b|no\.\s*of|count|anzahl|menge|aantal|hoeveelheid|"
+                        r"quantit[ée]|数\s*量", _I),
     "service": re.compile(r"service|svc|tip|gratuity|deposit|delivery|shipping|porto|versand", _I),
     "per_rate": re.compile(r"\d\s*%|@|rate|summary|supplies|code\b", _I),
     "date": re.compile(r"d[a-z]?te\b|tarikh|datum|fecha|日\s*期|开\s*票", _I),
@@ -135,7 +136,7 @@ COMPANY = re.compile(
 LEGAL_SUFFIX = re.compile(r"\b(SDN\.?\s*BHD|S/B|BHD|BERHAD|LTD|LIMITED|LLC|INC|PLT|LLP|PTE|PLC|GMBH|AG|KG|"
                           r"B\.?V\.?|N\.?V\.?|SARL|SAS|SRL|\(M\))\.?(?=\W|$)|有\s*限\s*公\s*司", _I)
 HEADER = re.compile(
-    r"^\W*(SIMPLIFIED\s+)?(FULL\s+)?(TAX\s*INVOICE|INVOICE|RECEIPT|OFFICIAL RECEIPT|CASH\s*(SALES?|BILL|RECEIPT)|"
+    r"^\W*((KOPIE|COPY|COPIE|DUPLICATE|DUPLIKAT|DUPLICAAT)\s+)?(SIMPLIFIED\s+)?(FULL\s+)?(TAX\s*INVOICE|INVOICE|RECEIPT|OFFICIAL RECEIPT|CASH\s*(SALES?|BILL|RECEIPT)|"
     r"DUPLICATE|COPY|CUSTOMER'?S?\s*COPY|WELCOME|THANK YOU|BILL|CHECK|ORDER|TABLE|RECHNUNG|FACTURE|FACTUUR|"
     r"GUTSCHRIFT|CREDIT\s*NOTE|QUOTATION|DELIVERY\s*ORDER|SALES?\s*(RECEIPT|INVOICE)?)\W*$|"
     # a row of column headings: "Factuuradres Afleveradres", "Billing address  Shipping address"
@@ -518,6 +519,8 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
             continue  # one lower-case word ("bosd", a handwritten note) is not a printed business name
         if _is_fragment(value, raw, a, b, rows, only):
             continue
+        if PLACE.fullmatch(value.strip(" .,")) or _is_label(value):
+            continue  # a country or state alone ("Nederland") is where, not who; a label ("Bedrag") is no name
         if b > a and any(HEADER.search(rows.texts[i]) for i in range(a, b + 1)):
             continue  # a span across a heading ("rapidKL / TAX INVOICE / RAPID RAIL SDN BHD")
         if a > 0 and OWNER.search(rows.texts[a - 1] + " " + rows.texts[a]) and \
@@ -592,6 +595,16 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
     return out
 
 
+@lru_cache(maxsize=4096)
+def _is_label(text: str) -> bool:
+    """Whether a text is nothing but a field label of :data:`LABELS` ("Bedrag", "Total", "Datum")."""
+    words = re.sub(r"[^\w\s]|\d", " ", text).split()
+    if not words or len(words) > 3:
+        return False
+    return any(p.fullmatch(" ".join(words)) for p in LABELS.values()) or \
+        all(any(p.fullmatch(w) for p in LABELS.values()) for w in words)
+
+
 def _continues(rows: Rows, i: int, page: int) -> bool:
     """Whether row ``i`` (on ``page``) can hold part of a business name: it exists on that page and
     is a name-like line, not a heading, a registration number or a contact line."""
@@ -640,8 +653,12 @@ _NAME_LABEL = re.compile(r"^\s*[^\W\d_][^:：\d]{0,24}[:：]\s*(?=\S)")
 _SEPARATOR = re.compile(r"\s+[·•|–—-]\s+|\s{3,}|\s*[·•|]\s*")
 _SELLER_LABEL = re.compile(r"\b(seller|supplier|vendor|from|verk[äa]ufer|lieferant|absender|vendeur|fournisseur|"
                            r"leverancier|verkoper|销\s*售\s*方)\b", _I)
-_BUYER_LABEL = re.compile(r"\b(buyer|customer|client|bill\s*to|sold\s*to|ship\s*to|k[äa]ufer|kunde|empf[äa]nger|"
-                          r"acheteur|destinataire|klant|koper|购\s*买\s*方)\b", _I)
+_BUYER_LABEL = re.compile(r"\b(buyer|customer|client|bill\s*to|sold\s*to|ship\s*to|deliver\s*to|k[äa]ufer|kunde|"
+                          r"empf[äa]nger|acheteur|destinataire|klant|koper|购\s*买\s*方|"
+                          # the buyer's address blocks: invoice / delivery address in en, de, fr, nl
+                          r"(billing|invoice|shipping|delivery)\s*address|rechnungs(adresse|anschrift)|"
+                          r"liefer(adresse|anschrift)|adresse\s*de\s*(facturation|livraison)|factuuradres|"
+                          r"afleveradres|t\.\s*a\.\s*v\.?)", _I)
 _SUFFIX_START = re.compile(r"^\W*(SDN|BHD|S/B|BERHAD|ENTERPRISES?|TRADING|LTD|LIMITED|CO\.|\(M\)|PLT|GMBH|"
                            r"AG|B\.?V\.?|INC|LLC|HOLDINGS|RESOURCES|INDUSTRIES)(?=\W|$)", _I)
 _TRAILING_REG = re.compile(r"\s*[(（]?\s*(?:CO\.?\s*(?:REG|NO)\.?\s*:?\s*)?[A-Z]{0,3}\d{5,}[\s-]*[A-Z]?\s*[)）]?\s*$", _I)
