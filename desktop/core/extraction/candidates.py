@@ -491,7 +491,7 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
     first_name_pos = next((k for k, i in enumerate(first) if _text_features_of(rows.texts[i])["namey"]
                            and not _text_features_of(rows.texts[i])["header"]), len(first))
     out: list[FieldCandidate] = []
-    seen: set[str] = set()
+    seen: set[tuple[str, int]] = set()
     variants: list[tuple[int, int, str, str, Ln | None]] = []
     for a, b in spans:
         raw = " ".join(rows.texts[a: b + 1])
@@ -527,9 +527,9 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
                 any(c.features["pos"] < (first.index(a) if a in first else len(first)) / 20 for c in out):
             continue  # "Owned by: X SDN BHD" below the shop's own header: the owner, not the vendor
         key = _squash(value)
-        if (key, a) in seen:  # type: ignore[comparison-overlap]
+        if (key, a) in seen:
             continue
-        seen.add((key, a))  # type: ignore[arg-type]
+        seen.add((key, a))
         ln0 = rows.rows[a][0]
         pos = first.index(a) if a in first else len(first)
         h = max(o.h for o in lines)
