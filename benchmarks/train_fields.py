@@ -106,6 +106,8 @@ def load_receipts(cache: Path) -> list[Doc]:
                 continue
             d = json.loads(key.read_text(encoding="utf-8"))
             date, _p = parse_date(d.get("date"), "DMY")
+            if date is None:  # an annotation written month first ("12/28/2017")
+                date, _p = parse_date(d.get("date"), "MDY")
             truth = {"vendor_name": d.get("company"), "vendor_address": d.get("address"),
                      "date": date or d.get("date"), "total": normalise_for_compare("total", d.get("total"))}
             box = folder / f"{stem}.box.txt"

@@ -425,9 +425,13 @@ def _date_candidates(layout: Layout, rows: Rows, order: str, rule_value: str | N
         f["near_issue"] = 1.0 if LABELS["issue_date"].search(near) else 0.0
         out.append(FieldCandidate("date", value, d.raw, [ln], f, list(d.problems)))
     # a date printed after the label of another date (due, delivery, order, the start or end of a
-    # billing period, the date of a related invoice) is not the document's date, when another is there
-    if any(not c.features["near_other"] for c in out):
-        out = [c for c in out if not c.features["near_other"]]
+    # billing period, the date of a related invoice) or as an end of a range ("01.09.13 - 30.09.13")
+    # is not the document's date, when another is there
+    def other(c: FieldCandidate) -> bool:
+        return bool(c.features["near_other"] or c.features["range"])
+
+    if any(not other(c) for c in out):
+        out = [c for c in out if not other(c)]
     return out
 
 
