@@ -394,3 +394,19 @@ def test_calibration_holds_on_held_out_vendors(samples):
     confident = [r for p, r in zip(probs, right) if p >= 0.9]
     if len(confident) >= 10:
         assert np.mean(confident) >= 0.8
+
+
+def test_a_stray_accent_on_a_thermal_print_is_read_without_it():
+    filler = [[(f"ITEM {i} NASI LEMAK AYAM GORENG 1 X 3.50", 20)] for i in range(8)]
+    rows = [[("SANYU STATIONERY SHOP", 150)], [("NO. 31G&33G, JALAN SETIA INDAH X", 60)], [("40170 SETIA ÁLAM", 60)],
+            [("Tel: +603-3362 4137", 60)]] + filler
+    values = {c.value for c in _cands(rows, field="vendor_address")}
+    assert "NO. 31G&33G, JALAN SETIA INDAH X 40170 SETIA ALAM" in values
+
+
+def test_accents_of_a_language_that_has_them_stay():
+    rows = [[("Société Générale Équipements", 150)], [("12 rue de l'Église", 60)], [("75001 Paris", 60)],
+            [("Référence : désignation des matériaux, quantité livrée", 20)]] + \
+        [[(f"Article {i} prévu à l'entrepôt, délai écoulé", 20)] for i in range(6)]
+    values = {c.value for c in _cands(rows, "invoice", field="vendor_name")}
+    assert "Société Générale Équipements" in values

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from decimal import Decimal, InvalidOperation
@@ -172,6 +173,14 @@ _LETTER = re.compile(r"[^\W\d_]")
 # rows
 
 
+def _strip_accents(text: str) -> str:
+    """``text`` without combining marks on Latin letters (NFD, marks removed, NFC again)."""
+    if text.isascii():
+        return text
+    d = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFC", "".join(c for c in d if not unicodedata.combining(c)))
+
+
 class Rows:
     """The document's text rows: lines on one row joined left to right, top to bottom per page.
 
@@ -205,6 +214,12 @@ class Rows:
             hs = [ln.h for ln in layout.lines if ln.page == page]
             self.median_h[page] = median(hs) if hs else 1.0
         self.pages = sorted({ln.page for ln in layout.lines})
+        words = " ".join(self.texts).split()
+        accented = sum(1 for w in words if _strip_accents(w) != w)
+        #: the document's accented letters are OCR noise (a thermal print misread "ÁLAM", "JÁLAN"), not
+        #: its language: a few accented words among many (written French, German or Dutch has them
+        #: in every few lines); name and address candidates are then read without accents
+        self.spurious_accents = len(words) >= 40 and 0 < accented <= 2
 
     def page_rows(self, page: int) -> list[int]:
         """Indices of the rows of ``page``, top to bottom."""
@@ -517,7 +532,7 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
         if a == b and kind in ("", "column") and _NAME_LABEL.match(raw):
             continue  # "Name: Muster AG", "Nummer: 22 00": the label is not part of the name (see "label")
         lines = [only] if only is not None else [o for r in rows.rows[a: b + 1] for o in r]
-        value = clean_name(raw)
+        value = clean_name(_strip_accents(raw) if rows.spurious_accents else raw)
         if _letters(value) < 2 or not _namey(value) or HEADER.search(value):
             continue  # running text or a heading (TAX INVOICE, "Billing address") is never the vendor's name
         if value.islower() and len(value.split()) == 1 and not _text_features_of(value)["company"]:
@@ -848,7 +863,7 @@ def _address_candidates(layout: Layout, rows: Rows, rule_value: str | None, vend
             raw = " ".join(texts)
             if _letters(raw) < 3:
                 continue
-            value = clean_address(raw)
+            value = clean_address(_strip_accents(raw) if rows.spurious_accents else raw)
             if not _text_features_of(texts[-1])["namey"]:
                 break  # a line of running text ends any address (and a longer span holds it too)
             if _ends_address(texts[-1] if length > 1 else _LEADING_REG.sub("", texts[0])) or \
@@ -899,6 +914,7 @@ def _address_candidates(layout: Layout, rows: Rows, rule_value: str | None, vend
             alt = _PERIOD_AFTER_WORD.sub(",", value)
             if alt != value:
                 out.append(FieldCandidate("vendor_address", alt, raw, lines, {**f, "comma_variant": 1.0}))
+
     return out
 
 
