@@ -240,13 +240,12 @@ def _pipeline() -> ModuleType:
 
 
 def _create_engine(name: str, model_dir: Path | None, notes: list[Diagnostic], **kwargs: Any) -> Any:
-    """The engine: in a worker process (its notes arrive as ``load_notes`` once it has started), except
-    the office-server engine asked for explicitly, which only talks HTTP and runs here."""
-    from desktop.core.engines import create_engine, create_worker_engine
+    """The engine (:func:`desktop.core.engines.create_isolated_engine`): in a worker process, except the
+    office-server engine asked for explicitly, which only talks HTTP and runs here, with its files opened
+    and rendered in a page worker."""
+    from desktop.core.engines import create_isolated_engine
 
-    if name == "server" or kwargs:
-        return create_engine(name, model_dir, notes=notes, **kwargs)
-    return create_worker_engine(name, model_dir)
+    return create_isolated_engine(name, model_dir, notes=notes, **kwargs)
 
 
 def _open_memory() -> Any:

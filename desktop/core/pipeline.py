@@ -248,7 +248,7 @@ def _ocr(page: Any, engine: Engine, options: ScanOptions, *,
             page = page.rotated(turned.rotation)
             image = orientation.rotate_image(image, turned.rotation)
             notes.append(diag(Code.TURNED, degrees=turned.rotation, reason=turned.reason))
-        reading = PageReading(lines=turned.lines, seconds=turned.seconds)
+        reading = turned.page_reading()  # its lines, warnings and suspect mark, in the turned image's pixels
         lines = reading.lines
     else:
         reading = read_image(engine, image)
