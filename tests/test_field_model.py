@@ -410,3 +410,12 @@ def test_accents_of_a_language_that_has_them_stay():
         [[(f"Article {i} prévu à l'entrepôt, délai écoulé", 20)] for i in range(6)]
     values = {c.value for c in _cands(rows, "invoice", field="vendor_name")}
     assert "Société Générale Équipements" in values
+
+
+@pytest.mark.parametrize("name_row", ["MYDIN MART SRI MUDA", "SUSHI MENTAI PLAZA DANAU"])
+def test_a_shop_name_above_the_street_number_is_not_part_of_the_address(name_row):
+    rows = [[("TRI SHAAS SDN BHD", 150)], [(name_row, 100)], [("4-20, Jalan Ria 25/62", 60)],
+            [("40400 Shah Alam Selangor", 60)]]
+    values = {c.value for c in _cands(rows, field="vendor_address")}
+    assert "4-20, Jalan Ria 25/62 40400 Shah Alam Selangor" in values
+    assert not any(v.startswith(name_row) and "Jalan" in v for v in values)

@@ -846,6 +846,17 @@ def _ends_address(row: str) -> bool:
     return bool(HEADER.search(row) or OWNER.search(row) or f["reg"] or f["contact"] or f["date"])
 
 
+_STREET_START = re.compile(r"^\W*(\d|(NO|LOT|UNIT|BLOCK|BLK|LEVEL|TINGKAT)\b\.?\s*\d?)", _I)
+
+
+def _names_the_place(first: str, second: str) -> bool:
+    """Whether ``first`` names a shop, branch or building above the address proper: it holds no digit,
+    no street word and the row below starts the street address with a number ("4-20, Jalan Ria",
+    "NO.37-1, PLAZA ...", "Lot 3, ...")."""
+    return not re.search(r"\d", first) and not re.search(r"\b(JALAN|JLN|LORONG|STREET|ROAD|JL)\b", first, _I) \
+        and bool(_STREET_START.match(second))
+
+
 def _address_candidates(layout: Layout, rows: Rows, rule_value: str | None, vendor_rule_rows: set[int],
                         top_n: int = 20, max_len: int = 6) -> list[FieldCandidate]:
     if not rows.rows:
@@ -869,6 +880,8 @@ def _address_candidates(layout: Layout, rows: Rows, rule_value: str | None, vend
             if _ends_address(texts[-1] if length > 1 else _LEADING_REG.sub("", texts[0])) or \
                     (length > 1 and _COUNTRY_END.search(texts[-2])):
                 break
+            if length > 1 and _names_the_place(texts[0], texts[1]):
+                break  # "MYDIN MART SRI MUDA" over "4-20, Jalan Ria": a shop or branch name, then the address
             if _letters(value) < 3:
                 continue
             nxt = rows.texts[first[si + length]] if si + length < len(first) else ""
