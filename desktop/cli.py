@@ -404,7 +404,10 @@ def scan_main(argv: Sequence[str]) -> int:
         return stop.code
     if interrupted:
         return EXIT_INTERRUPTED
-    return exit_code_for([doc.error for doc in documents if doc.error is not None],
+    # a document read but for a page the engine could not read counts as failed too: a page is lost
+    page_errors = [w for doc in documents if doc.error is None for page in doc.page_results
+                   for w in page.warnings if w.severity is Severity.ERROR]
+    return exit_code_for([doc.error for doc in documents if doc.error is not None] + page_errors,
                          any_read=any(doc.error is None for doc in documents))
 
 
@@ -726,7 +729,9 @@ def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: A
                 continue
             for page in doc.page_results:  # read, but worth a look: blank, repaired, page failures
                 for warning in page.warnings:
-                    if _worth_a_note(warning):
+                    if warning.severity is Severity.ERROR:  # a page lost (the engine stopped on it)
+                        console.error(f"{doc.source}: page {page.number}: {warning.message()}")
+                    elif _worth_a_note(warning):
                         console.note(f"note: {doc.source}: page {page.number}: {warning.message()}")
         results.extend(docs)
         if concurrent:

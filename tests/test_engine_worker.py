@@ -441,3 +441,74 @@ def test_the_front_ends_engines_keep_native_file_readers_out_of_their_process():
         assert isinstance(fallback, WorkerEngine) and fallback.spec.kwargs["name"] == "ppocr"
     finally:
         remote.close()
+
+
+_PARENT = """
+import sys, time, threading
+import numpy as np
+sys.path.insert(0, {root!r})
+from desktop.core.engines.process import EngineSpec, Watchdog, WorkerEngine
+from tests.fault_engines import mark_poison
+eng = WorkerEngine(EngineSpec("tests.fault_engines:make", {{"fault": "hang"}}),
+                   watchdog=Watchdog(min_s=600.0, start_s=60.0, file_s=600.0))
+eng.warm_up()
+print(eng.pid, flush=True)
+eng.read_page(mark_poison(np.full((300, 200, 3), 255, np.uint8)))  # hangs; the test kills this process
+"""
+
+
+def test_a_worker_busy_with_a_page_ends_when_the_app_is_killed(tmp_path):
+    """kill -9 of the app (or a crash) with a page in flight leaves no worker holding CPU and memory."""
+    import signal
+    import subprocess
+    import sys
+
+    root = str(Path(__file__).resolve().parent.parent)
+    parent = subprocess.Popen([sys.executable, "-c", _PARENT.format(root=root)], stdout=subprocess.PIPE, text=True)
+    try:
+        pid = int(parent.stdout.readline())
+        assert worker_pid_alive(pid)
+        time.sleep(0.5)  # the page is in flight
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(10)
+        import psutil
+
+        def running() -> bool:  # an exited orphan may stay a zombie until init reaps it
+            try:
+                return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+            except psutil.NoSuchProcess:
+                return False
+
+        deadline = time.monotonic() + 10
+        while running() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not running(), "the worker outlived the app that started it"
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+
+
+def test_a_lost_page_of_a_multi_page_file_is_an_error_everywhere(tmp_path, monkeypatch, capsys):
+    """Page 2 of 3 kills the worker: the CLI says so as an error even with -q, exits 1, and the CSV
+    and xlsx say the page was not read (a lost page is never silent)."""
+    from PIL import Image
+
+    pages = [np.full((800, 600, 3), 255, np.uint8) for _ in range(3)]
+    mark_poison(pages[1])
+    pdf = tmp_path / "three.pdf"
+    Image.fromarray(pages[0]).save(pdf, save_all=True, append_images=[Image.fromarray(p) for p in pages[1:]])
+    monkeypatch.setattr(cli, "_create_engine", lambda name, model_dir, notes: worker("kill"))
+    good = png(tmp_path / "a_good.png")
+    for out in (tmp_path / "out.csv", tmp_path / "out.xlsx"):
+        status = cli.main(["scan", str(good), str(pdf), "--type", "receipt", "-o", str(out), "-q"])
+        err = capsys.readouterr().err
+        assert status == 1, err
+        errors = [ln for ln in err.splitlines() if ln.startswith("shoebox: error:")]
+        assert len(errors) == 1 and "three.pdf: page 2:" in errors[0] and "stopped unexpectedly" in errors[0], err
+    csv_text = (tmp_path / "out.csv").read_text(encoding="utf-8-sig")
+    assert "Error: page 2:" in csv_text
+    import openpyxl
+
+    wb = openpyxl.load_workbook(tmp_path / "out.xlsx")
+    problems = [" ".join(str(c) for c in row if c) for row in wb["Problems"].iter_rows(values_only=True)]
+    assert any("three.pdf" in r and "page 2 could not be read" in r for r in problems), problems

@@ -137,3 +137,21 @@ def test_the_viewer_opens_anything_but_an_image_in_its_page_worker(tmp_path):
     finally:
         if loader._pdf_worker is not None:
             loader._pdf_worker.close()
+
+
+def test_a_lost_page_of_a_multi_page_file_is_named_in_the_queue(qtbot, window, tmp_path):
+    import numpy as np
+    from PIL import Image
+
+    from tests.fault_engines import mark_poison
+
+    pages = [np.full((800, 600, 3), 255, np.uint8) for _ in range(3)]
+    mark_poison(pages[1])
+    pdf = tmp_path / "three.pdf"
+    Image.fromarray(pages[0]).save(pdf, save_all=True, append_images=[Image.fromarray(p) for p in pages[1:]])
+    w = window(factory("kill"))
+    ids = w.add_paths([pdf])
+    qtbot.waitUntil(lambda: not w.is_busy(), timeout=90_000)
+    entries = [w.model.entry(i) for i in ids]
+    texts = " ".join(w.model.status_text(e) for e in entries)
+    assert "stopped unexpectedly while reading page 2" in texts, texts

@@ -9,7 +9,8 @@ JSON
 
 Excel (.xlsx, written with openpyxl)
     ``Documents``: one row per document. Leading columns *Source file*, *Pages*, *Document type*,
-    *Status* (``Error: ...``, ``Reviewed`` or ``Not reviewed``), *Problems* (the number of fields to
+    *Status* (``Error: ...`` when the document or a page of it could not be read, ``Reviewed`` or
+    ``Not reviewed``), *Problems* (the number of fields to
     check: :func:`desktop.core.flags.flagged_fields`, the same count as the app's queue badge) and
     *Duplicate of* (``<earlier source> p. <pages> (<reason>)`` for a possible duplicate,
     ``Document.duplicate_of``; also a row in ``Problems``), then one column per canonical field in
@@ -276,9 +277,21 @@ def _type_label(name: str | None) -> str:
     return dtype.label_for("en") if dtype else name
 
 
+def _page_errors(doc: Document) -> list[tuple[int, str]]:
+    """``(page number, message)`` of every page of a read document that could not be read (a page
+    warning of severity error: the engine stopped or overran on it), so no lost page is silent."""
+    from desktop.core.diagnostics import Severity
+
+    return [(page.number, w.message()) for page in doc.page_results for w in page.warnings
+            if w.severity is Severity.ERROR]
+
+
 def _status(doc: Document) -> str:
     if doc.error:
         return f"Error: {doc.error.message()}"
+    lost = _page_errors(doc)
+    if lost:
+        return "Error: " + "; ".join(f"page {n}: {m}" for n, m in lost)
     return "Reviewed" if doc.reviewed else "Not reviewed"
 
 
@@ -515,6 +528,8 @@ def _build_workbook(documents: Sequence[Document]) -> Any:
         pages = _pages_text(doc)
         if doc.error:
             problems.append((doc.source, pages, "", f"could not be read: {doc.error.message()}"))
+        for number, message in _page_errors(doc):
+            problems.append((doc.source, pages, "", f"page {number} could not be read: {message}"))
         keys = flags.key_fields(doc.document_type)
         for name in flags.flagged_fields(doc):
             f = doc.fields.get(name)

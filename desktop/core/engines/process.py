@@ -238,10 +238,33 @@ def _error_reply(exc: BaseException) -> dict[str, Any]:
     return {"status": "error", "kind": kind, "message": message}
 
 
+PARENT_POLL_S = 1.0
+"""How often a worker checks that the app that started it is still there (seconds)."""
+
+
+def _die_with_parent() -> None:
+    """End this worker when the app that started it is gone (killed with SIGKILL, crashed, logged
+    out), even while the engine is busy with a page: a daemon thread compares the parent's pid every
+    :data:`PARENT_POLL_S` and exits the process when it changes (the orphan was re-parented). A worker
+    whose engine holds the GIL in native code for long is only ended when it lets go; Linux's
+    ``PR_SET_PDEATHSIG`` is not used because it fires when the *thread* that started the worker ends,
+    and the app starts workers from short-lived threads (the spare worker)."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            if os.getppid() != parent:
+                os._exit(1)
+            time.sleep(PARENT_POLL_S)
+
+    threading.Thread(target=watch, name="shoebox-parent-watch", daemon=True).start()
+
+
 def _worker_main(conn: Connection, spec: EngineSpec | None) -> None:
     """The worker's loop: create the engine, then answer calls until ``close`` or the pipe closes."""
     # Ctrl+C in a terminal reaches the whole process group; the parent decides when the worker stops.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent()
     from desktop.core import offline
 
     offline.enforce_offline_environment()
