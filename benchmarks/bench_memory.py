@@ -67,6 +67,23 @@ def ground_truth(image: Path) -> dict[str, Any]:
             "date": date or key.get("date"), "total": normalise_for_compare("total", key.get("total"))}
 
 
+def transcript(image: Path) -> str:
+    """The receipt's own SROIE transcript (``.box.txt``: ``x1,y1,...,x4,y4,text`` per line), its texts
+    joined by spaces and normalised as an address is compared (:func:`normalise_for_compare`); ``""``
+    when there is none."""
+    box = image.with_suffix("").with_suffix(".box.txt")
+    if not box.is_file():
+        return ""
+    texts = [ln.split(",", 8)[8] for ln in box.read_text(encoding="utf-8", errors="replace").splitlines()
+             if ln.count(",") >= 8]
+    return normalise_for_compare("vendor_address", " ".join(texts)) or ""
+
+
+def _in_transcript(name: str, value: Any, text: str) -> bool:
+    v = normalise_for_compare(name, value)
+    return bool(v) and bool(text) and v in text
+
+
 def _engine() -> Any:
     from desktop.core.engines.ppocr import PPOCREngine
 
@@ -156,6 +173,7 @@ def replay(images: list[Path], cache: list[Path], verbose: bool) -> dict[str, An
     seen: set[str] = set()
     confirmed: dict[tuple[str, str], set[str | None]] = defaultdict(set)  # (vendor, field) -> values taught
     learnable: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # field -> [repeat docs, misses with memory]
+    repeat_misses: list[dict[str, Any]] = []  # each repeat-vendor miss with memory, for the report
     started = time.perf_counter()
     try:
         with VendorMemory(tmp / "session.db") as memory:
@@ -176,9 +194,19 @@ def replay(images: list[Path], cache: list[Path], verbose: bool) -> dict[str, An
                     miss[(group, name, "without")] += not ok_plain
                     miss[(group, name, "with")] += not ok_mem
                     want = normalise_for_compare(name, truth[name])
-                    if group == "repeat" and want in confirmed[(company, name)]:
+                    taught_before = want in confirmed[(company, name)]
+                    if group == "repeat" and taught_before:
                         learnable[name][0] += 1
                         learnable[name][1] += not ok_mem
+                    if group == "repeat" and not ok_mem and name in FIELDS[:2]:
+                        got = (helped.fields.get(name) or Field(name)).value
+                        text = transcript(image)
+                        repeat_misses.append({
+                            "receipt": image.stem, "field": name, "taught_before": taught_before,
+                            "got": got, "truth": truth[name],
+                            "earlier": sorted(v for v in confirmed[(company, name)] if v)[:2],
+                            "transcript_got": _in_transcript(name, got, text),
+                            "transcript_truth": _in_transcript(name, truth[name], text)})
                     confirmed[(company, name)].add(want)
                     broke[name] += ok_plain and not ok_mem
                     fixed[name] += ok_mem and not ok_plain
@@ -198,7 +226,7 @@ def replay(images: list[Path], cache: list[Path], verbose: bool) -> dict[str, An
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return {"miss": dict(miss), "count": dict(count), "learnable": {k: list(v) for k, v in learnable.items()},
-            "broke": dict(broke), "fixed": dict(fixed),
+            "broke": dict(broke), "fixed": dict(fixed), "repeat_misses": repeat_misses,
             "suggestions": suggestions, "wrong_suggestions": wrong_suggestions, "documents": len(images),
             "profiles": profiles, "seconds": time.perf_counter() - started}
 
@@ -310,16 +338,37 @@ def report(r: dict[str, Any], d: dict[str, Any] | None, command: str) -> str:
                 "receipts of one vendor, e.g. `MALAYSIA` / `MALAYSI.`, `BERJUNTAI` / `BEJUNTAL`): misses with memory "
                 + ", ".join(f"{name} {m}/{k} ({100 * m / max(1, k):.1f}%)" for name, (k, m) in
                             sorted(r.get("learnable", {}).items()) if name in FIELDS[:2]) + "."]
+    misses = r.get("repeat_misses", [])
+    if misses:
+        out += ["", "Every repeat-vendor miss with memory (values as compared by `benchmarks.scoring.same`, the "
+                    "comparison of the extraction benchmark):", ""]
+        for x in misses:
+            why = ("this ground truth had been confirmed on an earlier receipt" if x["taught_before"] else
+                   "this receipt's ground truth differs from every earlier receipt's of the vendor (earlier: "
+                   + " / ".join(f"`{e}`" for e in x["earlier"]) + ")")
+            seen = {(True, False): "; its own transcript (`.box.txt`) reads what memory gave, not the ground truth",
+                    (False, True): "; its own transcript reads the ground truth",
+                    (True, True): "; its transcript holds both",
+                    (False, False): ""}[(bool(x.get("transcript_got")), bool(x.get("transcript_truth")))]
+            out.append(f"- {x['receipt']} {x['field']}: got `{x['got']}`, ground truth `{x['truth']}`; {why}{seen}")
+        odd = sum(1 for x in misses if x.get("transcript_got") and not x.get("transcript_truth"))
+        out += ["", f"{odd} of these {len(misses)} misses give what the receipt's own SROIE transcript reads; its "
+                    "key file (the ground truth) spells it otherwise."]
     s, w = r["suggestions"], r["wrong_suggestions"]
     out += ["", f"Memory suggestions (fields filled, corrected, flagged or located by the memory): {s}; "
                 f"wrong: {w} ({100 * w / max(1, s):.1f}%)."]
     rn = r["miss"].get(("repeat", "vendor_name", "with"), 0) / rep
     ra = r["miss"].get(("repeat", "vendor_address", "with"), 0) / rep
     worst = max(r["broke"].get(name, 0) for name in FIELDS) / max(1, n)
-    out += ["", "Targets: repeat-vendor vendor_name misses "
+    lk = {name: (m / max(1, k)) for name, (k, m) in r.get("learnable", {}).items()}
+    out += ["", "Targets, against the ground truth as annotated: repeat-vendor vendor_name misses "
                 f"{100 * rn:.1f}% ({'met' if rn < 0.02 else 'NOT met'}, < 2%), vendor_address {100 * ra:.1f}% "
                 f"({'met' if ra < 0.02 else 'NOT met'}, < 2%); worst field right → wrong with memory "
-                f"{100 * worst:.1f}% of documents ({'met' if worst <= 0.005 else 'NOT met'}, <= 0.5%)."]
+                f"{100 * worst:.1f}% of documents ({'met' if worst <= 0.005 else 'NOT met'}, <= 0.5%). "
+                "On the repeat receipts whose ground truth had been confirmed before: vendor_name "
+                f"{100 * lk.get('vendor_name', 0):.1f}%, vendor_address {100 * lk.get('vendor_address', 0):.1f}% "
+                "(the same target, < 2%: "
+                f"{'met' if max(lk.get('vendor_name', 0), lk.get('vendor_address', 0)) < 0.02 else 'NOT met'})."]
     if d is not None:
         out += ["", "### Duplicates (planted)", "",
                 f"{d['distinct']} distinct receipts (the whole corpus, with the near-miss pairs "

@@ -139,3 +139,26 @@ def make_render_killer(victim: str) -> FaultEngine:
 
     pdf._render_pdf_page = render
     return FaultEngine(None)
+
+
+def make_einvoice_killer(victim: str) -> FaultEngine:
+    """An ordinary engine whose worker crashes natively *reading the e-invoice data* of ``victim``.
+
+    Runs in the worker: the reading of a PDF's embedded files (:func:`desktop.core.einvoice.facturx.attachments`,
+    MuPDF's ``embfile_*`` calls on the opened document) is wrapped so that for ``victim`` it sends
+    ``SIGSEGV`` to the worker, as a MuPDF bug on a hostile attachment would. Opening and rendering
+    the file's pages are left alone, so only the e-invoice step fails.
+    """
+    from pathlib import Path
+
+    from desktop.core.einvoice import facturx
+
+    real = facturx.attachments
+
+    def attachments(doc: Any) -> Any:
+        if Path(str(doc.name)).name == victim:
+            os.kill(os.getpid(), signal.SIGSEGV)
+        return real(doc)
+
+    facturx.attachments = attachments
+    return FaultEngine(None)

@@ -127,6 +127,47 @@ def test_description_and_typed_capabilities(engine):
     assert engine.max_pixels > 0 and engine.seconds_per_megapixel > 0
 
 
+def test_read_upright_answers_a_sound_reading_or_refuses(engine):
+    from desktop.core.engines.upright import Reading, check_reading
+    from desktop.core.orientation import rotate_image
+
+    image = rotate_image(text_image(), 90)  # lying on its side: 300 wide, 600 tall
+    if Capability.UPRIGHT not in engine.capabilities:
+        with pytest.raises(EngineError):
+            engine.read_upright(image)
+        return
+    reading = engine.read_upright(image)
+    assert check_reading(reading, 300, 600) is reading
+    assert reading.rotation == 270 and reading.reason
+    assert [ln.text for ln in reading.lines] == ["CORNER SHOP", "TOTAL 12.50"]
+    again = Reading.from_dict(reading.to_dict())  # plain data keeps it (confidences rounded as Line.to_dict does)
+    assert (again.rotation, again.reason, again.scores) == (reading.rotation, reading.reason, reading.scores)
+    assert [ln.text for ln in again.lines] == [ln.text for ln in reading.lines]
+    assert Reading.from_dict(again.to_dict()) == again
+
+
+@pytest.mark.parametrize("bad, message", [
+    ({"rotation": 45, "lines": []}, "not a quarter turn"),
+    ({"rotation": 0, "lines": "x"}, "instead of a page reading"),
+    ({"rotation": "up", "lines": []}, "not numbers"),
+    ([], "instead of an upright reading"),
+])
+def test_malformed_upright_readings_are_refused(bad, message):
+    from desktop.core.engines.upright import Reading
+
+    with pytest.raises(MalformedOutput, match=message):
+        Reading.from_dict(bad)
+
+
+def test_an_upright_reading_is_checked_on_the_turned_image():
+    from desktop.core.engines.upright import Reading, check_reading
+
+    tall_line = Line("TOTAL", (10, 500, 290, 560), 0.9)  # inside 300 x 600, the image turned a quarter
+    assert check_reading(Reading(90, [tall_line]), 600, 300).rotation == 90
+    with pytest.raises(MalformedOutput, match="outside the 600x300 image"):
+        check_reading(Reading(0, [tall_line]), 600, 300)
+
+
 def test_read_fields_answers_canonical_names_or_refuses(engine):
     specs = get_document_type("receipt").field_specs()[:3] + [get_document_type("receipt").field_specs()[-1]]
     names = [s.name for s in specs]

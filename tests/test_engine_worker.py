@@ -198,6 +198,57 @@ def test_a_pdf_that_kills_the_renderer_is_one_documents_error(tmp_path):
     assert os.getpid() != eng.pid  # (the parent is alive to say so)
 
 
+#: The error of an e-invoice whose embedded data crashes the reader (tests.fault_engines.make_einvoice_killer).
+EINVOICE_STOPPED = "the reader stopped unexpectedly while reading the file's e-invoice data (crashed: SIGSEGV)"
+
+
+def einvoice_batch(tmp_path: Path) -> list[Path]:
+    """A good receipt, a Factur-X PDF whose embedded data crashes the reader (``b_evil.pdf``), a good receipt."""
+    from tests.einvoice_fixtures import cii_xml, facturx_pdf
+
+    return [png(tmp_path / "a_good.png"), facturx_pdf(tmp_path / "b_evil.pdf", cii_xml("EN16931")),
+            png(tmp_path / "c_good.png")]
+
+
+def einvoice_killer() -> WorkerEngine:
+    return WorkerEngine(EngineSpec("tests.fault_engines:make_einvoice_killer", {"victim": "b_evil.pdf"}), watchdog=FAST)
+
+
+def test_an_einvoice_whose_data_crashes_the_reader_is_one_documents_error(tmp_path):
+    """The e-invoice data is read in the worker: MuPDF dying on a hostile attachment costs that document."""
+    from tests.einvoice_fixtures import cii_xml, facturx_pdf
+
+    good_invoice = facturx_pdf(tmp_path / "rechnung.pdf", cii_xml("EN16931"))
+    eng = einvoice_killer()
+    try:
+        docs = [scan_file(p, eng, ScanOptions(auto_rotate=False)) for p in [*einvoice_batch(tmp_path), good_invoice]]
+        assert eng.restarts == 1
+    finally:
+        eng.close()
+    assert [len(d) for d in docs] == [1, 1, 1, 1]
+    a, b, c, invoice = (d[0] for d in docs)
+    assert b.error is not None and b.error.code.value == "einvoice_stopped" and EINVOICE_STOPPED in b.error.message()
+    assert b.page_results  # the pages read before the crash stay with the error
+    for d in (a, c):
+        assert d.error is None and d.page_results[0].text == "\n".join(TEXTS)
+    # the same reader, in the restarted worker, reads another e-invoice's data normally
+    assert invoice.error is None and invoice.extras["einvoice"]["data"]["syntax"]
+    assert invoice.fields["total"].value == "1487.50" and invoice.fields["total"].source == "xml"
+
+
+def test_cli_batch_with_an_einvoice_that_crashes_the_reader(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(cli, "_create_engine", lambda name, model_dir, notes: einvoice_killer())
+    out = tmp_path / "out.json"
+    status = cli.main(["scan", *map(str, einvoice_batch(tmp_path)), "-o", str(out), "-q"])
+    err = capsys.readouterr().err
+    assert status == 1, err
+    errors = [ln for ln in err.splitlines() if ln.startswith("shoebox: error:")]
+    assert len(errors) == 1 and "b_evil.pdf" in errors[0] and EINVOICE_STOPPED in errors[0], err
+    docs = ScanResult.load(out).documents
+    assert [Path(d.source).name for d in docs] == ["a_good.png", "b_evil.pdf", "c_good.png"]
+    assert docs[0].error is None and docs[2].error is None and docs[2].page_results[0].text == "\n".join(TEXTS)
+
+
 @pytest.mark.parametrize("fault", ["kill", "abort", "segfault", "hang", "hog", "garbage"])
 def test_cli_batch_finishes_with_one_named_error(fault, batch, tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(cli, "_create_engine", lambda name, model_dir, notes: worker(fault))
@@ -248,3 +299,37 @@ def test_default_memory_limit_leaves_room_for_a_big_model():
         assert eng.restarts == 0
     finally:
         eng.close()
+
+
+def test_the_worker_path_reads_a_turned_page_once_and_upright(samples, tmp_path):
+    """PP-OCR's own orientation (Capability.UPRIGHT) crosses the process boundary: a receipt lying on its
+    side costs one engine call, which answers it turned upright (no read, probe and second read)."""
+    pytest.importorskip("rapidocr")
+    from benchmarks.textmetrics import cer
+    from desktop.core.engines import create_worker_engine
+    from desktop.core.engines.base import Capability
+
+    sample = samples / "sroie" / "sroie_007.jpg"
+    truth = "\n".join(row.split(",", 8)[8] for row in sample.with_suffix(".box.txt").read_text().splitlines() if row)
+    upright = Image.open(sample).convert("RGB")
+    upright.rotate(90, expand=True).save(tmp_path / "turned.png")  # content a quarter turn anticlockwise
+    eng = create_worker_engine("ppocr")
+    calls: list[str] = []
+    send = eng._call
+
+    def spy(op, args, **kwargs):
+        calls.append(op)
+        return send(op, args, **kwargs)
+
+    eng._call = spy  # type: ignore[method-assign]
+    try:
+        assert Capability.UPRIGHT in eng.capabilities
+        (doc,) = scan_file(tmp_path / "turned.png", eng, ScanOptions(document_type="receipt", decode_qr=False))
+    finally:
+        eng.close()
+    assert [op for op in calls if op.startswith("read_")] == ["read_upright"], calls
+    page = doc.page_results[0]
+    assert page.rotation == 90 and any(w.code.value == "turned" for w in page.warnings)
+    assert (page.width, page.height) == upright.size  # the page as stored is the upright one
+    assert cer(page.text, truth) < 0.25  # 0.18 measured (the truth's line order differs); unturned: 0.9
+    assert doc.fields["total"].value == "20.00"

@@ -94,3 +94,39 @@ def test_cancel_stops_a_page_past_its_grace_period(qtbot, window, tmp_path, monk
     qtbot.waitUntil(lambda: not w.is_busy(), timeout=10_000)
     assert time.monotonic() - t0 < 3.0
     assert w.model.entry(entry_id).status == "queued" and w.model.entry(entry_id).document is None
+
+
+def test_an_einvoice_that_crashes_the_reader_fails_alone_and_the_window_goes_on(qtbot, window, tmp_path):
+    from tests.test_engine_worker import EINVOICE_STOPPED, einvoice_batch, einvoice_killer
+
+    w = window(lambda notes: einvoice_killer())
+    ids = w.add_paths(einvoice_batch(tmp_path))
+    qtbot.waitUntil(lambda: not w.is_busy(), timeout=90_000)
+    a, b, c = (w.model.entry(i) for i in ids)
+    assert a.status == "needs_review" and c.status == "needs_review", (a.document.error, c.document.error)
+    assert b.status == "failed" and EINVOICE_STOPPED in b.document.error.message()
+    w.select_entry(b.id)
+    assert EINVOICE_STOPPED in w.model.status_text(b)
+    (d,) = w.add_paths([png(tmp_path / "d_good.png")])
+    qtbot.waitUntil(lambda: not w.is_busy(), timeout=30_000)
+    assert w.model.entry(d).status == "needs_review"
+    assert w.model.entry(d).document.page_results[0].text == "\n".join(TEXTS)
+
+
+def test_the_viewer_opens_anything_but_an_image_in_its_page_worker(tmp_path):
+    """PDFs, OFD packages and XML invoices are parsed by native code (MuPDF, lxml): never in the window's process."""
+    from desktop.core.engines.base import LOCAL_PAGES
+    from desktop.gui.worker import ImageLoader
+    from tests.einvoice_fixtures import cii_xml, facturx_pdf
+
+    xml = tmp_path / "invoice.xml"
+    xml.write_bytes(cii_xml("EN16931"))
+    loader = ImageLoader()
+    try:
+        assert loader._host(str(png(tmp_path / "photo.png"))) is LOCAL_PAGES
+        for path in (xml, facturx_pdf(tmp_path / "rechnung.pdf", cii_xml("EN16931"))):
+            host = loader._host(str(path))
+            assert host is not LOCAL_PAGES and host is loader._pdf_worker.page_host()
+    finally:
+        if loader._pdf_worker is not None:
+            loader._pdf_worker.close()

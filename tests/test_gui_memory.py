@@ -169,3 +169,43 @@ def test_vendors_dialog_lists_renames_merges_deletes_and_shares(qtbot, tmp_path:
     assert t.rowCount() == 0 and memory.profiles() == []
     memory.close()
     other.close()
+
+
+def test_duplicates_are_found_across_sessions(qtbot, tmp_path: Path) -> None:
+    """A file read in an earlier session of the app is caught when it comes again: while it is still in
+    the (restored) queue, and after the clerk confirmed it and took it out of the queue (the memory
+    keeps what it learned)."""
+    pytest.importorskip("desktop.core.pipeline")
+    from desktop.gui.mainwindow import MainWindow
+
+    def opened() -> MainWindow:
+        w = MainWindow(engine_factory=lambda notes: ScriptedEngine())
+        qtbot.addWidget(w)
+        w.show()
+        return w
+
+    first = opened()
+    monday = _png(tmp_path / "monday.png")
+    entry = _read(qtbot, first, monday)
+    first.close()
+
+    second = opened()  # the queue comes back from the session database
+    assert [e.source for e in second.model.entries()] == [str(monday.resolve())]
+    again = tmp_path / "monday again.png"
+    again.write_bytes(monday.read_bytes())
+    copy_id = _read(qtbot, second, again)
+    mark = second.model.entry(copy_id).document.duplicate_of
+    assert mark is not None and mark["source"] == str(monday.resolve()) and mark["reason"] == "same file"
+    second.select_entry(entry)
+    second.set_reviewed(True)  # confirmed: the memory learns it
+    second.model.remove([entry, copy_id])  # exported and cleared from the queue
+    second.close()
+
+    third = opened()
+    assert third.model.entries() == [] and len(third.memory.profiles()) == 1
+    later = tmp_path / "monday third time.png"
+    later.write_bytes(monday.read_bytes())
+    later_id = _read(qtbot, third, later)
+    mark = third.model.entry(later_id).document.duplicate_of
+    assert mark is not None and mark["source"] == str(monday.resolve()) and mark["reason"] == "same file"
+    third.close()

@@ -217,6 +217,107 @@ def test_ocr_variant_takes_the_confirmed_spelling(memory: VendorMemory) -> None:
     assert f.value == "GARDENIA BAKERIES (KL) SDN BHD" and f.source == "memory" and not f.problems
 
 
+ADDRESS = "LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM, SELANGOR."
+
+
+def test_a_profile_keeps_each_spelling_and_uses_the_one_the_page_supports(memory: VendorMemory) -> None:
+    """One shop's receipts transcribed two ways: the newest spelling does not overwrite a page that
+    reads the older one."""
+    _confirm(memory, BAKERY, "a.jpg", vendor_address=ADDRESS)
+    _confirm(memory, BAKERY, "b.jpg", vendor_address="LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM, SELANGO.")
+    (p,) = memory.profiles()
+    assert [v for v, _l in p.choices("vendor_address")] == [
+        "LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM, SELANGO.", ADDRESS]
+    doc = _doc(BAKERY, "c.jpg")
+    doc.fields["vendor_address"].value = ADDRESS.title()
+    memory.apply(doc)
+    f = doc.fields["vendor_address"]
+    assert f.value.upper() == ADDRESS and not f.problems
+    assert doc.extras["memory"]["taught_by"]["vendor_address"] == "a.jpg"
+    # with nothing read, the spelling the page supports fills the field
+    doc = _doc(BAKERY, "d.jpg")
+    doc.fields["vendor_address"].value = None
+    memory.apply(doc)
+    assert doc.fields["vendor_address"].value == ADDRESS
+
+
+def test_punctuation_confirmed_once_does_not_outweigh_the_page(memory: VendorMemory) -> None:
+    """The same words with other commas: the page's punctuation stays until two documents confirmed the
+    clerk's; a difference of case and spacing only takes the clerk's spelling at once."""
+    read = "LOT 3, JALAN PELABUR 23/1. 40300 SHAH ALAM, SELANGOR."
+    _confirm(memory, BAKERY, "a.jpg", vendor_address=ADDRESS)
+    doc = _doc(BAKERY, "b.jpg")
+    doc.fields["vendor_address"].value = read
+    memory.apply(doc)
+    assert doc.fields["vendor_address"].value == read and doc.extras["memory"]["fields"]["vendor_address"] == "confirmed"
+    doc.fields["vendor_address"].value = ADDRESS.lower().replace(", ", " ,")
+    memory.apply(doc)
+    assert doc.fields["vendor_address"].value == ADDRESS and doc.fields["vendor_address"].source == "memory"
+    _confirm(memory, BAKERY, "c.jpg", vendor_address=ADDRESS)
+    doc = _doc(BAKERY, "d.jpg")
+    doc.fields["vendor_address"].value = read
+    memory.apply(doc)
+    f = doc.fields["vendor_address"]
+    assert f.value == ADDRESS and f.source == "memory" and not f.problems
+
+
+def test_a_chains_branch_number_stays_and_misread_words_are_repaired(memory: VendorMemory) -> None:
+    """A chain prints one address with each branch's own number and name after it: the shared words
+    are spelled as confirmed, a misread word corrected, the branch's own words kept, flagged."""
+    _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD",
+             vendor_address="LOT P.T. 33198, BATU 4 JALAN KAPAR, 42100 KLANG, SELANGOR 1320-TMN BATU")
+    doc = _doc(BAKERY, "b.jpg")
+    doc.fields["vendor_address"].value = "LOT P.T, 33198, 0ATU 4 JALAN KAPAR, 42100 KLANG, SELANGOR 1174-PERMATA MAGNA"
+    memory.apply(doc)
+    f = doc.fields["vendor_address"]
+    assert f.value == "LOT P.T. 33198, BATU 4 JALAN KAPAR, 42100 KLANG, SELANGOR 1174-PERMATA MAGNA"
+    assert f.source == "memory" and f.needs_review and "0ATU" in f.problems[0].message()
+    assert doc.extras["memory"]["fields"]["vendor_address"] == "repaired"
+
+
+def test_repair_words_needs_most_words_to_agree() -> None:
+    from desktop.core.memory import repair_words
+
+    assert repair_words("NO 8, JALAN KENANGA 3, 68000 AMPANG", "LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM") is None
+    assert repair_words("SANYU STAT1ONERY SH0P", "SANYU STATIONERY SHOP") == "SANYU STATIONERY SHOP"
+    assert repair_words("NO 12 JALAN 5", "NO 13 JALAN 5") == "NO 12 JALAN 5"  # digits stay as read
+
+
+def test_a_branch_the_profile_does_not_know_keeps_its_own_name(memory: VendorMemory) -> None:
+    """The chain's tax ID matches, but the page's own address is none of the profile's: a name printed
+    on the page is not replaced by the one confirmed for another branch, only flagged."""
+    _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD",
+             vendor_address="LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM")
+    branch = _noisy(BAKERY, {"LOT 3, JALAN PELABUR 23/1,": "NO 8, JALAN KENANGA 3,",
+                             "40300 SHAH ALAM, SELANGOR.": "68000 AMPANG, SELANGOR.",
+                             "TEL: 03-55423228 FAX: 03-55423213": "TEL: 03-42961111"})
+    branch.insert(1, [("GARDENIA AMPANG OUTLET", 40)])
+    doc = _doc(branch, "b.jpg")
+    doc.fields["vendor_name"].value = "GARDENIA AMPANG OUTLET"
+    doc.fields["vendor_address"].value = "NO 8, JALAN KENANGA 3, 68000 AMPANG, SELANGOR."
+    m = memory.apply(doc)
+    assert m is not None and m.score >= STRONG_MATCH
+    f = doc.fields["vendor_name"]
+    assert f.value == "GARDENIA AMPANG OUTLET" and f.needs_review
+    assert doc.extras["memory"]["fields"]["vendor_name"] == "conflict"
+
+
+def test_a_chains_branches_are_told_apart_by_the_address_the_page_supports(memory: VendorMemory) -> None:
+    """Three branches share the chain's GST ID and name; the page's address, misread, is closest to the
+    second's: that profile matches, whatever order the profiles are in."""
+    addresses = ["LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM", "NO 8, JALAN KENANGA 3, 68000 AMPANG",
+                 "NO 21, JALAN MELATI 7, 43000 KAJANG"]
+    for i, address in enumerate(addresses):
+        rows = _noisy(BAKERY, {"LOT 3, JALAN PELABUR 23/1,": address, "40300 SHAH ALAM, SELANGOR.": "SELANGOR.",
+                               "TEL: 03-55423228 FAX: 03-55423213": f"TEL: 03-4296111{i}"})
+        _confirm(memory, rows, f"{i}.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD", vendor_address=address)
+    assert len(memory.profiles()) == 3
+    rows = _noisy(BAKERY, {"LOT 3, JALAN PELABUR 23/1,": "N0 8, JALAN KENANGA 3, 68000 AMPAN6",
+                           "40300 SHAH ALAM, SELANGOR.": "SELANGOR.", "TEL: 03-55423228 FAX: 03-55423213": ""})
+    m = memory.match(_doc(rows, "x.jpg"))
+    assert m is not None and m.profile.values["vendor_address"] == addresses[1]
+
+
 def test_edited_fields_are_never_touched(memory: VendorMemory) -> None:
     _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD")
     doc = _doc(BAKERY, "b.jpg", edit={"vendor_name": "MY OWN NAME"})

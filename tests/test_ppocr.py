@@ -34,7 +34,7 @@ def test_models_come_from_the_wheel_and_the_version_names_them():
     e = PPOCREngine()
     assert e.version.startswith("rapidocr 3.10.0")
     assert "PP-OCRv6_det_small" in e.version and "PP-OCRv6_rec_small" in e.version
-    assert e.name == "ppocr" and e.languages == ("zh", "en") and e.capabilities == frozenset()
+    assert e.name == "ppocr" and e.languages == ("zh", "en") and e.capabilities == frozenset({"upright"})
     assert e.describe().startswith("ppocr rapidocr 3.10.0")
 
 

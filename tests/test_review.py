@@ -49,6 +49,22 @@ def test_checks_follow_needs_review_problems_and_empty_keys() -> None:
     assert attention_count(Document(source="x", error="broken")) == 0
 
 
+def test_review_and_flags_share_one_rule() -> None:
+    """The review core asks desktop.core.flags: a value the clerk typed (source "user") is flagged only by
+    a failed check, even when it is not marked edited (they used to disagree on exactly this field)."""
+    from desktop.core import flags
+
+    typed = Field("total", "1.00", needs_review=True, source="user")
+    assert field_checks(typed) == () and not flags.is_flagged(typed)
+    typed.problems.append(diag(Code.NOT_AN_AMOUNT, name="total", value="x"))
+    assert field_checks(typed) == (Reason.PROBLEM,) and flags.is_flagged(typed)
+    cleared = Field("total", None, source="user")  # emptied on purpose by the clerk
+    assert field_checks(cleared, key=True) == () and not flags.is_flagged(cleared, key=True)
+    doc = _receipt(total=Field("total", "12.50", needs_review=True, source="user"),
+                   tax=Field("tax", "2.50", needs_review=True), date=Field("date", None))
+    assert [c.field for c in document_checks(doc)] == flags.flagged_fields(doc) == ["date", "tax"]
+
+
 def test_edit_normalises_revalidates_and_clears_the_flag(session: ReviewSession) -> None:
     entry = session.store.add("/scans/a.jpg", _receipt(total=Field("total", "12.50", needs_review=True)))
     command = session.edit_field(entry, "total", "RM13.00")

@@ -186,9 +186,11 @@ class Code(StrEnum):
     EINVOICE_MISMATCH = "einvoice_mismatch"
     EINVOICE_NOT_PRINTED = "einvoice_not_printed"
     EINVOICE_UNREADABLE = "einvoice_unreadable"
+    EINVOICE_STOPPED = "einvoice_stopped"
     # -- the vendor memory and duplicates (desktop.core.memory, desktop.core.duplicates) -------------
     MEMORY_CONFLICT = "memory_conflict"
     MEMORY_REPLACED = "memory_replaced"
+    MEMORY_REPAIRED = "memory_repaired"
     MEMORY_UNAVAILABLE = "memory_unavailable"
     POSSIBLE_DUPLICATE = "possible_duplicate"
     EINVOICE_QR_MISMATCH = "einvoice_qr_mismatch"
@@ -449,10 +451,16 @@ CATALOGUE: dict[Code, Entry] = {
                                      "电子发票数据为 {value}，但票面上没有印出"),
     Code.EINVOICE_UNREADABLE: Entry(_W, "the e-invoice data could not be read: {detail}; the pages were read instead",
                                     "无法读取电子发票数据：{detail}；已改为识别页面"),
+    Code.EINVOICE_STOPPED: Entry(_E, "the reader stopped unexpectedly while reading the file's e-invoice data ({detail}): "
+                                 "the file may be damaged or hostile",
+                                 "读取文件中的电子发票数据时读取进程意外停止（{detail}）：文件可能已损坏或含有恶意内容"),
     Code.MEMORY_CONFLICT: Entry(_W, "the page reads {read!r}; the vendor memory (taught by {taught}) says {value!r}",
                                 "票面为“{read}”；商家记忆（由 {taught} 学到）为“{value}”"),
     Code.MEMORY_REPLACED: Entry(_W, "the page also reads {read!r}; the vendor memory (taught by {taught}) says "
                                     "{value!r}", "票面上还有“{read}”；商家记忆（由 {taught} 学到）为“{value}”"),
+    Code.MEMORY_REPAIRED: Entry(_W, "the page reads {read!r}; words misread there are spelled as the vendor memory "
+                                    "(taught by {taught}) has them in {value!r}, the rest as read",
+                                "票面为“{read}”；其中误读的词已按商家记忆（由 {taught} 学到）“{value}”更正，其余照票面"),
     Code.MEMORY_UNAVAILABLE: Entry(_W, "the vendor memory could not be used ({detail})", "无法使用商家记忆（{detail}）"),
     Code.POSSIBLE_DUPLICATE: Entry(_W, "possible duplicate of {source} ({reason})", "可能与 {source} 重复（{reason}）"),
     Code.EINVOICE_QR_MISMATCH: Entry(_W, "e-invoice data says {label} {value}, the QR code says {qr}",

@@ -536,8 +536,8 @@ def _build_workbook(documents: Sequence[Document]) -> Any:
     # Line items
     items_ws = wb.create_sheet("Line items")
     sheet = _Sheet(items_ws, problems)
-    keys = _item_keys(documents)
-    sheet.header(["Source file", "Pages", "Invoice number"] + [_key_label(k) for k in keys])
+    item_keys = _item_keys(documents)
+    sheet.header(["Source file", "Pages", "Invoice number"] + [_key_label(k) for k in item_keys])
     for doc in documents:
         pages = _pages_text(doc)
         for item in doc.line_items:
@@ -545,7 +545,7 @@ def _build_workbook(documents: Sequence[Document]) -> Any:
             sheet.put(sheet.row, 1, doc.source)
             sheet.put(sheet.row, 2, pages)
             sheet.put(sheet.row, 3, _field_text(doc, "invoice_number"), kind="code")
-            for offset, key in enumerate(keys, start=4):
+            for offset, key in enumerate(item_keys, start=4):
                 value = item.get(key) if isinstance(item, dict) else None
                 if isinstance(value, (dict, list)):
                     value = json.dumps(value, ensure_ascii=False)

@@ -9,13 +9,25 @@ A field is flagged when
   curve in ``benchmarks/train_fields.py``; for other values: a heuristic confidence under 0.6), or
 * it is one of its document type's key fields (``key_fields`` in ``resources/doctypes``) and empty.
 
-A value the clerk typed or confirmed by editing is flagged only by a failed check.
+A value the clerk typed or confirmed by editing (``Field.edited``, or ``Field.source == "user"``) is
+flagged only by a failed check. :func:`field_reasons` is the rule; :func:`is_flagged`, :func:`flagged_fields`
+and :mod:`desktop.core.review` ask it.
 """
 from __future__ import annotations
 
+from enum import StrEnum
+
 from desktop.core.model import Document, Field
 
-__all__ = ["flag_reason", "flagged_fields", "is_empty_key", "is_flagged", "key_fields"]
+__all__ = ["Reason", "field_reasons", "flag_reason", "flagged_fields", "is_empty_key", "is_flagged", "key_fields"]
+
+
+class Reason(StrEnum):
+    """Why a field needs the clerk's eye."""
+
+    FLAGGED = "flagged"  # Field.needs_review: set by extraction (confidence, a cross-check)
+    PROBLEM = "problem"  # a failed check (Field.problems)
+    EMPTY_KEY = "empty_key"  # a key field of the document type with no value
 
 
 def key_fields(document_type: str | None) -> frozenset[str]:
@@ -39,14 +51,34 @@ def is_empty_key(field: Field | None, key: bool) -> bool:
         return False
     if field is None:
         return True
-    return _empty(field) and not field.edited and field.source != "user"
+    return _empty(field) and not _by_clerk(field)
+
+
+def _by_clerk(field: Field) -> bool:
+    return field.edited or field.source == "user"
+
+
+def field_reasons(field: Field | None, key: bool = False) -> tuple[Reason, ...]:
+    """Why the clerk must check ``field``, in :class:`Reason` order (empty: they need not).
+
+    Args:
+        field: the field, or ``None`` when the document has no such field.
+        key: it is a key field of the document's type (:func:`key_fields`).
+    """
+    reasons: list[Reason] = []
+    if field is not None and field.needs_review and not _by_clerk(field):
+        reasons.append(Reason.FLAGGED)
+    if field is not None and field.problems:
+        reasons.append(Reason.PROBLEM)
+    if is_empty_key(field, key):
+        reasons.append(Reason.EMPTY_KEY)
+    return tuple(reasons)
 
 
 def is_flagged(field: Field, key: bool = False) -> bool:
-    """Whether the clerk must check ``field`` (see the module docstring); ``key``: it is a key field."""
-    if field.edited or field.source == "user":
-        return bool(field.problems)
-    return bool(field.problems) or field.needs_review or is_empty_key(field, key)
+    """Whether the clerk must check ``field`` (:func:`field_reasons` gives a reason); ``key``: it is a
+    key field."""
+    return bool(field_reasons(field, key))
 
 
 def flag_reason(field: Field, key: bool = False) -> str | None:

@@ -22,28 +22,41 @@ Recognising a vendor (:meth:`VendorMemory.match`) uses the evidence on the docum
   ``rapidfuzz.fuzz.ratio`` (normalised Indel similarity, 0-100) against the headers of the profile's
   documents, counted from :data:`HEADER_MIN` (score = ratio / 100 x 0.95).
 
-When one of these agrees, the profile's address printed on the page (:func:`printed_on`) adds 0.9 (it
-tells a chain's branches apart). An ID or phone number known to more than one profile (an office's own number printed on its
-suppliers' invoices) is no evidence for either, except a tax ID whose profiles all bear one vendor name
-(a chain's branches share its GST ID: it names the chain, the header and address tell the branch). Independent pieces combine
-as ``1 - prod(1 - s)``. A tax ID on the page that differs from every ID of the profile is conflicting
+When one of these agrees, the profile's address printed on the page (:func:`printed_on`, any of the
+spellings its documents taught) adds 0.9 (it tells a chain's branches apart). Profiles of one vendor
+name whose scores are within :data:`BRANCH_TIE` of the best (a chain's branches, all matching its
+shared tax ID) are told apart by how well the page supports their address (:func:`support_on`).
+An ID or phone number known to more than one profile (an office's own number printed on its
+suppliers' invoices) is no evidence for either, except a tax ID whose profiles all bear one vendor
+name (a chain's branches share its GST ID: it names the chain, the header and address tell the
+branch). Independent pieces combine as ``1 - prod(1 - s)``. A tax ID on the page that differs from every ID of the profile is conflicting
 evidence: the score is halved and the conflict named.
 
 Applying a profile (:meth:`VendorMemory.apply`) to a document whose match score is at least
-:data:`MATCH_MIN`:
+:data:`MATCH_MIN`. A profile keeps every distinct value its documents taught for a field
+(:attr:`VendorProfile.variants`: one shop's receipts are transcribed with and without a comma, a word
+cut short): the one spelled most like the value read, or with none read the one the page supports best,
+is used (:func:`pick_choice`). Then:
 
 * vendor name, address, tax ID and currency: an empty field is filled (source ``memory``; flagged for
   review when the value is not printed on the page, :func:`printed_on`, or the match is not strong,
   score < :data:`STRONG_MATCH`). A value that agrees (the same words, whatever the case and
-  punctuation) is kept as printed. A value that differs takes the confirmed one (source ``memory``, the page's text stays in
+  punctuation) is spelled as the clerk confirmed it when the two differ only in case and spacing, or
+  when :data:`SPELLING_VOTES` documents confirmed its punctuation; else it is kept as printed (one
+  confirmation does not outweigh the page's own commas). A value that differs takes the confirmed one (source ``memory``, the page's text stays in
   ``raw``) without a flag when it is a misreading of it (``fuzz.ratio`` >= :data:`VARIANT_MIN`) or a
   fragment of it or it of the extracted value (``fuzz.partial_ratio`` >= :data:`EVIDENCE_MIN`: half a
   name, an address with the name line in front) and the confirmed value is printed on this page, or
   when both hold the same words in another order (``fuzz.token_sort_ratio`` >= :data:`EVIDENCE_MIN`).
   Any other difference is *flagged*, never silently replaced (``needs_review`` and a problem naming
   both values): when the confirmed value is printed on this page too and the match is strong (a shop's
-  name beside its company's name), it goes in the field (``replaced``); otherwise the page's value stays
-  (``conflict``: a chain's branch has its own address). Values from an e-invoice's data or a QR code
+  name beside its company's name), it goes in the field (``replaced``), except on a branch the profile
+  does not know (the page's own address is none of the profile's, :func:`_new_branch`: a chain's branch
+  under its brand name); otherwise, when most of the page's words agree with the confirmed value
+  (:func:`repair_words`: a chain's branch with its own branch number, misread words), the shared words
+  are spelled as confirmed and single-character misreadings of confirmed words are corrected, the rest
+  stays as read (``repaired``, flagged); otherwise the page's value stays (``conflict``: a chain's branch
+  with an address of its own). Values from an e-invoice's data or a QR code
   (:data:`AUTHORITATIVE`) are never replaced, only flagged.
 * document type: returned as a suggestion (the pipeline reads the fields again as that type).
 * total and date are never copied: the memory only *locates* them. When extraction found no total
@@ -69,6 +82,7 @@ from pathlib import Path
 from typing import Any
 
 from rapidfuzz import fuzz
+from rapidfuzz.distance import Levenshtein
 
 from desktop.core.diagnostics import Code, diag
 from desktop.core.model import Document, Field, PageResult
@@ -91,6 +105,8 @@ __all__ = [
 MEMORY_FIELDS = ("vendor_name", "vendor_address", "vendor_tax_id", "currency")
 #: Fields the memory only helps to locate on the page (never copies).
 LOCATED_FIELDS = ("total", "date")
+#: Text fields whose misread words the memory repairs (:func:`repair_words`); IDs and codes never.
+REPAIRED_FIELDS = ("vendor_name", "vendor_address")
 
 HEADER_LINES = 6
 HEADER_MIN = 82.0
@@ -101,12 +117,21 @@ EVIDENCE_MIN = 94.0
 #: Field sources the memory never replaces: the data of an e-invoice (XML, OFD) and QR codes.
 AUTHORITATIVE = frozenset({"xml", "ofd_text", "qr"})
 BRANCH_MIN = 92.0
+#: Profiles of one vendor name whose match scores are this close are told apart by their address.
+BRANCH_TIE = 0.01
 LABEL_MIN = 85.0
 TAX_ID_SCORE = 0.99
 PHONE_SCORE = 0.93
 HEADER_WEIGHT = 0.95
 ADDRESS_SCORE = 0.9
 MAX_HEADERS = 12
+MAX_VARIANTS = 8
+#: Documents that must have confirmed a value's punctuation before it overrides the page's own.
+SPELLING_VOTES = 2
+#: Word-level repair (:func:`repair_words`): at most one edit per this many characters of a word.
+REPAIR_CHARS_PER_EDIT = 4
+#: ... and only when at least this share of the page's words agree with the confirmed value.
+REPAIR_AGREEMENT = 0.6
 EXPORT_FORMAT = "shoebox-vendors"
 EXPORT_VERSION = 1
 
@@ -268,6 +293,11 @@ class VendorProfile:
         documents: how many confirmed documents taught it.
         last_seen: POSIX time of its newest lesson (or edit).
         overrides: the clerk's edits.
+        variants: ``{field: [(value, label), ...]}``: every distinct value its documents taught for a
+            field, newest first (at most :data:`MAX_VARIANTS`), with the document that taught it; one
+            shop's documents may spell its address differently (with or without a comma, a word cut
+            short), and :meth:`VendorMemory.apply` uses the one the page supports. A field the clerk
+            edited in the Vendors list has that value only.
     """
 
     id: int
@@ -280,6 +310,25 @@ class VendorProfile:
     documents: int = 0
     last_seen: float = 0.0
     overrides: dict[str, str] = field(default_factory=dict)
+    variants: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    spellings: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def confirmations(self, name: str, value: str) -> int:
+        """How many of its documents confirmed ``value`` for field ``name`` spelled alike
+        (:func:`_spelling`: the same letters, digits and punctuation); a value edited in the Vendors
+        list counts as confirmed for good (a large number)."""
+        if self.overrides.get(name):
+            return 1_000_000 if _spelling(self.overrides[name]) == _spelling(value) else 0
+        return self.spellings.get(name, {}).get(_spelling(value), 0)
+
+    def choices(self, name: str) -> list[tuple[str, str]]:
+        """The values known for field ``name`` as ``(value, label)`` pairs, newest first (the current
+        value alone when no lesson recorded variants)."""
+        got = self.variants.get(name)
+        if got:
+            return list(got)
+        value = self.values.get(name)
+        return [(value, self.taught_by.get(name, ""))] if value else []
 
     @property
     def name(self) -> str:
@@ -367,6 +416,22 @@ def _label_of(page: PageResult, f: Field) -> tuple[str, list[float]] | None:
     return min(found)[1], rel
 
 
+def _new_branch(document: Document, p: VendorProfile, page_text: str) -> bool:
+    """Whether ``document`` is from a branch of ``p``'s vendor that ``p`` does not know: the page has an
+    address of its own (field ``vendor_address``) that is none of ``p``'s addresses told another way,
+    and none of them is printed on the page (a chain's branches share its tax ID)."""
+    f = document.fields.get("vendor_address")
+    read = normalise_text(f.value if f is not None else None)
+    known = p.choices("vendor_address")
+    if not read or not known:
+        return False
+    for value, _label in known:
+        v = normalise_text(value)
+        if fuzz.ratio(read, v) >= VARIANT_MIN or fuzz.partial_ratio(read, v) >= EVIDENCE_MIN or printed_on(value, page_text):
+            return False
+    return True
+
+
 class VendorMemory:
     """The vendor memory in the session database.
 
@@ -440,9 +505,9 @@ class VendorMemory:
     def _load_profiles(self) -> list[VendorProfile]:
         profiles: dict[int, VendorProfile] = {}
         for pid, overrides, updated in self._db.execute("SELECT id, overrides, updated FROM vendor_profiles"):
-            p = VendorProfile(pid, overrides=json.loads(overrides or "{}"))
-            p.last_seen = float(updated) if p.overrides else 0.0
-            profiles[pid] = p
+            loaded = VendorProfile(pid, overrides=json.loads(overrides or "{}"))
+            loaded.last_seen = float(updated) if loaded.overrides else 0.0
+            profiles[pid] = loaded
         rows = self._db.execute(
             "SELECT profile_id, source, pages, taught, evidence, layout, created FROM vendor_lessons "
             "ORDER BY created DESC, id DESC")
@@ -456,6 +521,12 @@ class VendorMemory:
             for name, value in json.loads(taught).items():
                 if value and name not in p.values:
                     p.values[name], p.taught_by[name] = value, label
+                if value and name in MEMORY_FIELDS:
+                    counts = p.spellings.setdefault(name, {})
+                    counts[_spelling(value)] = counts.get(_spelling(value), 0) + 1
+                    known = p.variants.setdefault(name, [])
+                    if len(known) < MAX_VARIANTS and all(v != value for v, _l in known):
+                        known.append((value, label))
             ev = Evidence.from_dict(json.loads(evidence))
             p.tax_ids.extend(x for x in ev.tax_ids if x not in p.tax_ids)
             p.phones.extend(x for x in ev.phones if x not in p.phones)
@@ -468,8 +539,10 @@ class VendorMemory:
             for name, value in p.overrides.items():
                 if value:
                     p.values[name], p.taught_by[name] = value, "edited in the Vendors list"
+                    p.variants[name] = [(value, "edited in the Vendors list")]
                 else:
                     p.values.pop(name, None)
+                    p.variants.pop(name, None)
             tid = p.values.get("vendor_tax_id")
             if tid and _squash_id(tid) not in p.tax_ids:
                 p.tax_ids.append(_squash_id(tid))
@@ -506,8 +579,8 @@ class VendorMemory:
             for x in p.phones:
                 phone_owners.setdefault(x, set()).add(p.id)
         names = {p.id: normalise_text(p.values.get("vendor_name")) for p in profiles}
-        best: Match | None = None
-        page_text = ""
+        found: list[tuple[Match, float]] = []  # each with how well the page supports its address
+        page_text: str | None = None
         for p in profiles:
             parts: list[float] = []
             reasons: list[str] = []
@@ -527,9 +600,10 @@ class VendorMemory:
                     reasons.append(f"header text {ratio:.0f}% alike")
             if not parts:
                 continue
-            address = p.values.get("vendor_address")
-            if address and printed_on(address, page_text or _page_text(document)):
-                page_text = page_text or _page_text(document)
+            if page_text is None:
+                page_text = _page_text(document)
+            support = max((support_on(a, page_text) for a, _l in p.choices("vendor_address")), default=0.0)
+            if support >= EVIDENCE_MIN:
                 parts.append(ADDRESS_SCORE)  # supporting only: tells a chain's branches apart
                 reasons.append("its address is printed")
             miss = 1.0
@@ -539,8 +613,17 @@ class VendorMemory:
             if ev.tax_ids and p.tax_ids and not shared_ids and not _near_any(ev.tax_ids, p.tax_ids):
                 conflicts.append(f"the page's tax ID {ev.tax_ids[0]} is not the profile's {p.tax_ids[0]}")
                 score *= 0.5
-            if best is None or score > best.score:
-                best = Match(p, round(score, 4), reasons, conflicts)
+            found.append((Match(p, round(score, 4), reasons, conflicts), support))
+        if not found:
+            return None
+        best = max(found, key=lambda ms: ms[0].score)[0]
+        # a chain's branches (one name, several profiles) tie on the chain's shared evidence: the
+        # branch whose address the page supports best is the one
+        name = names[best.profile.id]
+        branches = [ms for ms in found if name and names[ms[0].profile.id] == name
+                    and ms[0].score >= best.score - BRANCH_TIE and not ms[0].conflicts]
+        if len(branches) > 1:
+            best = max(branches, key=lambda ms: (ms[1], ms[0].score))[0]
         return best
 
     # -- applying ----------------------------------------------------------------------------------
@@ -567,22 +650,24 @@ class VendorMemory:
         actions: dict[str, str] = {}
         taught: dict[str, str] = {}
         page_text = _page_text(document)
+        new_branch = _new_branch(document, p, page_text)
         for name in MEMORY_FIELDS:
-            value = p.values.get(name)
-            if not value or name not in document.fields:
+            choices = p.choices(name)
+            if not choices or name not in document.fields:
                 continue
             f = document.fields[name]
             if f.edited or f.source == "user":
                 continue
-            label = p.taught_by.get(name, "")
-            action = _apply_value(f, value, m, label, page_text)
+            value, label = pick_choice(f, choices, page_text)
+            action = _apply_value(f, value, m, label, page_text, may_replace=not new_branch,
+                                  confirmations=p.confirmations(name, value))
             if action:
                 actions[name], taught[name] = action, label
         for name in LOCATED_FIELDS:
             where = p.layout.get(name)
-            f = document.fields.get(name)
-            if where and f is not None and f.value is None and not f.edited:
-                if _locate(document, f, where, m.score):
+            empty = document.fields.get(name)
+            if where and empty is not None and empty.value is None and not empty.edited:
+                if _locate(document, empty, where, m.score):
                     actions[name], taught[name] = "located", str(where.get("taught_by", ""))
         info: dict[str, Any] = {"profile_id": p.id, "vendor": p.name, "score": m.score, "reasons": m.reasons,
                                 "conflicts": m.conflicts, "fields": actions, "taught_by": taught}
@@ -641,15 +726,15 @@ class VendorMemory:
             created = pid is None
             now = time.time()
             if pid is None:
-                pid = int(self._db.execute(
-                    "INSERT INTO vendor_profiles(overrides, created, updated) VALUES ('{}', ?, ?)", (now, now)).lastrowid)
+                pid = _row_id(self._db.execute(
+                    "INSERT INTO vendor_profiles(overrides, created, updated) VALUES ('{}', ?, ?)", (now, now)))
             cur = self._db.execute(
                 "INSERT INTO vendor_lessons(profile_id, doc_key, source, pages, taught, evidence, layout, facts, created) "
                 "VALUES (?,?,?,?,?,?,?,?,?)",
                 (pid, key, document.source, json.dumps(list(document.pages)), json.dumps(taught, ensure_ascii=False),
                  json.dumps(ev.to_dict(), ensure_ascii=False), json.dumps(layout, ensure_ascii=False),
                  json.dumps(facts, ensure_ascii=False), max(now, self._newest() + 1e-6)))
-            return Lesson(key, int(cur.lastrowid), pid, replaced, created)  # type: ignore[arg-type]
+            return Lesson(key, _row_id(cur), pid, replaced, created)
 
         return self._tx(run)
 
@@ -663,8 +748,9 @@ class VendorMemory:
         if name:
             same_name = [p for p in profiles if _same_text(p.values.get("vendor_name"), name)]
             for p in same_name:
-                have = p.values.get("vendor_address")
-                if not address or not have or _similarity(have, address) >= BRANCH_MIN or printed_on(have, page_text):
+                have = [v for v, _l in p.choices("vendor_address")]
+                if not address or not have or any(
+                        _similarity(h, address) >= BRANCH_MIN or printed_on(h, page_text) for h in have):
                     return p.id
             if same_name:
                 return None  # another branch of a known name
@@ -869,9 +955,9 @@ class VendorMemory:
                 pid = self._profile_for(values, Evidence()) if values.get("vendor_name") else None
                 now = time.time()
                 if pid is None:
-                    pid = int(self._db.execute(
+                    pid = _row_id(self._db.execute(
                         "INSERT INTO vendor_profiles(overrides, created, updated) VALUES (?, ?, ?)",
-                        (json.dumps(v.get("overrides") or {}, ensure_ascii=False), now, now)).lastrowid)
+                        (json.dumps(v.get("overrides") or {}, ensure_ascii=False), now, now)))
                 for les in v.get("lessons") or []:
                     try:
                         key = f"{les['source']}#{les['pages'][0]}-{les['pages'][1]}"
@@ -924,23 +1010,141 @@ def _page_text(document: Document) -> str:
     return " ".join(normalise_text(t) for p in document.page_results for t in _reading_lines(p))
 
 
+def support_on(value: str | None, page_text: str) -> float:
+    """How well ``page_text`` (:func:`_page_text`) supports ``value``, 0-100: ``fuzz.partial_ratio`` of
+    the normalised value against the page (the best-aligned stretch); values under 6 characters score
+    100 when they appear exactly, else 0."""
+    v = normalise_text(value)
+    if not v or not page_text:
+        return 0.0
+    if len(v) < 6:
+        return 100.0 if f" {v} " in f" {page_text} " else 0.0
+    return float(fuzz.partial_ratio(v, page_text))
+
+
 def printed_on(value: str, page_text: str) -> bool:
     """Whether ``value`` is printed on the page, allowing OCR misreadings: ``rapidfuzz.fuzz.partial_ratio``
     (the best-aligned stretch of the page text) >= :data:`EVIDENCE_MIN`; values under 6 characters must
     appear exactly."""
-    v = normalise_text(value)
-    if not v or not page_text:
+    return support_on(value, page_text) >= EVIDENCE_MIN
+
+
+def _spelling(text: str) -> str:
+    """Text as spelled (NFKC, upper case, runs of white space as one, none beside ``. , : ;``): two
+    spellings of one value differ here only by their letters, digits and punctuation."""
+    t = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text).upper()).strip()
+    return re.sub(r"\s*([.,:;])\s*", r"\1", t)
+
+
+def pick_choice(f: Field, choices: list[tuple[str, str]], page_text: str) -> tuple[str, str]:
+    """The known value (of :meth:`VendorProfile.choices`) the document supports best: the one spelled
+    most like the value read (``fuzz.ratio`` of :func:`_spelling`), or, with no value read, the one
+    best supported by the page (:func:`support_on`, then the most of its words printed whole); ties go
+    to the newest.
+
+    Raises:
+        ValueError: ``choices`` is empty.
+    """
+    if not choices:
+        raise ValueError("no known values to choose from")
+    read = str(f.value).strip() if f.value is not None else ""
+    if read:
+        spelled = _spelling(read)
+        scores = [float(fuzz.ratio(spelled, _spelling(v))) for v, _l in choices]
+    else:
+        # partial_ratio scores a word cut short as high as the whole word: whole words printed decide
+        words = set(page_text.split())
+        scores = [support_on(v, page_text) + sum(w in words for w in normalise_text(v).split()) / 1000.0
+                  for v, _l in choices]
+    best = max(range(len(choices)), key=lambda i: (scores[i], -i))
+    return choices[best]
+
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _pieces(text: str) -> tuple[str, list[str], list[str]]:
+    """``(lead, words, pieces)``: the text before the first word, the words (letters and digits, upper
+    case) and each word with the separator that follows it as written."""
+    t = unicodedata.normalize("NFKC", text)
+    found = list(_WORD.finditer(t))
+    if not found:
+        return t, [], []
+    ends = [m.start() for m in found[1:]] + [len(t)]
+    return t[:found[0].start()], [m.group().upper() for m in found], \
+        [t[m.start():end] for m, end in zip(found, ends, strict=True)]
+
+
+def _misread_word(read: str, known: str) -> bool:
+    """Whether ``read`` is an OCR misreading of the confirmed word ``known``: ``known`` has at least
+    three characters and no digit (numbers tell a branch, a unit, a lot apart and are never repaired),
+    and at most one edit per :data:`REPAIR_CHARS_PER_EDIT` characters separates them (engines misread
+    single characters: B/8, O/0, I/1, S/5)."""
+    if len(known) < 3 or any(c.isdigit() for c in known):
         return False
-    if len(v) < 6:
-        return f" {v} " in f" {page_text} "
-    return float(fuzz.partial_ratio(v, page_text)) >= EVIDENCE_MIN
+    return Levenshtein.distance(read, known) <= max(1, len(known) // REPAIR_CHARS_PER_EDIT)
 
 
-def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str) -> str | None:
-    """Fill, confirm, correct or flag one field (in place, rules in the module docstring).
+def _row_id(cursor: sqlite3.Cursor) -> int:
+    """The id SQLite gave the row an ``INSERT`` on ``cursor`` just added.
+
+    Raises:
+        MemoryError_: when the statement inserted no row (``lastrowid`` is ``None``).
+    """
+    if cursor.lastrowid is None:
+        raise MemoryError_("the vendor memory did not store the new row")
+    return int(cursor.lastrowid)
+
+
+def repair_words(read: str, known: str) -> str | None:
+    """``read`` (a value read from the page) with the words it shares with ``known`` (a value the clerk
+    confirmed) spelled as confirmed, and its OCR-misread words (:func:`_misread_word`) corrected; the
+    words where the two really differ (a branch's own name or number) stay as read.
+
+    The words are aligned by ``rapidfuzz.distance.Levenshtein.opcodes`` over the word sequences.
 
     Returns:
-        ``filled``, ``confirmed``, ``corrected``, ``replaced`` (flagged) or ``conflict`` (flagged).
+        The repaired text, or ``None`` when fewer than :data:`REPAIR_AGREEMENT` of the page's words
+        agree with ``known`` (equal or misread: they are not one value told two ways).
+    """
+    lead_r, words_r, pieces_r = _pieces(read)
+    lead_k, words_k, pieces_k = _pieces(known)
+    if not words_r or not words_k:
+        return None
+    ops = Levenshtein.opcodes(words_r, words_k)
+    out: list[str] = []
+    agree = 0
+    for op in ops:
+        if op.tag == "equal":
+            out += pieces_k[op.dest_start:op.dest_end]
+            agree += op.src_end - op.src_start
+        elif op.tag == "replace":
+            for i, j in zip(range(op.src_start, op.src_end), range(op.dest_start, op.dest_end), strict=True):
+                misread = _misread_word(words_r[i], words_k[j])
+                out.append(pieces_k[j] if misread else pieces_r[i])
+                agree += misread
+        elif op.tag == "delete":  # words of the page the confirmed value does not have
+            out += pieces_r[op.src_start:op.src_end]
+        # "insert": confirmed words the page does not show are not added
+    if agree < REPAIR_AGREEMENT * len(words_r):
+        return None
+    lead = lead_k if ops and ops[0].tag == "equal" else lead_r
+    return (lead + "".join(out)).strip() or None
+
+
+def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str, *,
+                 may_replace: bool = True, confirmations: int = 1) -> str | None:
+    """Fill, confirm, correct or flag one field (in place, rules in the module docstring).
+
+    Args:
+        may_replace: whether a different value printed on the page may replace the one read
+            (``False`` on a chain's branch the memory has not seen: :meth:`VendorMemory.apply`).
+        confirmations: how many documents confirmed ``value`` spelled so
+            (:meth:`VendorProfile.confirmations`).
+
+    Returns:
+        ``filled``, ``confirmed``, ``corrected``, ``replaced`` (flagged), ``repaired`` (flagged) or
+        ``conflict`` (flagged).
     """
     taught = label or "an earlier document"
     printed = printed_on(value, page_text)
@@ -953,7 +1157,16 @@ def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str) -> 
         return "filled"
     read = str(f.value)
     own = f.source not in AUTHORITATIVE  # an e-invoice's data or a QR code is never overruled
-    if _same_text(read, value):  # the same words: the page's case and punctuation stay
+    if _same_text(read, value):
+        # the same words: spelled as the clerk confirmed them (the page's reading stays in ``raw``) when
+        # they differ only in case and spacing, or when the clerk's punctuation was confirmed on
+        # SPELLING_VOTES documents; a single confirmation does not outweigh the page's own punctuation
+        # (one receipt's transcription may drop a comma that every receipt prints)
+        spelled_alike = _spelling(read) == _spelling(value)
+        if own and read != value and (spelled_alike or confirmations >= SPELLING_VOTES):
+            if f.raw is None:
+                f.raw = read
+            f.value, f.source = value, "memory"
         f.confidence = max(f.confidence, m.score)
         return "confirmed"
     a, b = normalise_text(read), normalise_text(value)
@@ -965,7 +1178,7 @@ def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str) -> 
         f.value, f.source, f.confidence = value, "memory", m.score
         f.needs_review = f.needs_review or m.score < STRONG_MATCH
         return "corrected"
-    if own and printed and m.score >= STRONG_MATCH:
+    if own and printed and m.score >= STRONG_MATCH and may_replace:
         # both are printed (a shop's name and its company's): the one the clerk confirmed for this
         # vendor goes in, flagged, with what extraction had chosen in the problem
         problem = diag(Code.MEMORY_REPLACED, field=f.name, read=read, value=value, taught=taught)
@@ -974,8 +1187,18 @@ def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str) -> 
         f.value, f.source, f.confidence = value, "memory", m.score
         action = "replaced"
     else:
-        problem = diag(Code.MEMORY_CONFLICT, field=f.name, read=read, value=value, taught=taught)
-        action = "conflict"
+        fixed = repair_words(read, value) if own and f.name in REPAIRED_FIELDS else None
+        if fixed is not None and fixed != read:
+            # the same value told two ways (a chain's branch with its own number, misread words): the
+            # words the clerk confirmed are taken, the rest stays as read, flagged
+            problem = diag(Code.MEMORY_REPAIRED, field=f.name, read=read, value=value, taught=taught)
+            if f.raw is None:
+                f.raw = read
+            f.value, f.source, f.confidence = fixed, "memory", m.score
+            action = "repaired"
+        else:
+            problem = diag(Code.MEMORY_CONFLICT, field=f.name, read=read, value=value, taught=taught)
+            action = "conflict"
     if problem not in f.problems:
         f.problems.append(problem)
     f.needs_review = True

@@ -21,7 +21,8 @@ harm than good (it flips upright lines), so Shoebox decides per page instead:
 4. The best-scoring rotation wins if it beats rotation 0 by a margin (:data:`MARGIN`); the caller then
    reads the page again, turned, at the full budget.
 
-Engines that can decide before recognising (PP-OCR: ``read_upright``, see
+Engines that can decide before recognising (:attr:`~desktop.core.engines.base.Capability.UPRIGHT`, PP-OCR's
+``read_upright``, see
 :mod:`desktop.core.engines.ppocr_stages`) do better: the detector finds the text-line boxes once, their
 geometry tells upright/upside-down pages (wide lines) from pages on their side (tall lines), rapidocr's
 text-line angle classifier votes on a sample of :data:`SAMPLE_LINES` line crops between the two
@@ -40,7 +41,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from desktop.core.engines.base import Engine, EngineError, check_page_reading
+from desktop.core.engines.base import Capability, Engine, EngineError, check_page_reading
 
 # The rules shared with engines that decide the orientation themselves live beside them (engines may
 # not import this module): re-exported here.
@@ -53,6 +54,7 @@ from desktop.core.engines.upright import (
     TALL_SHARE,
     VOTE_CLEAR,
     Reading,
+    check_reading,
     flip_vote,
 )
 from desktop.core.model import Line
@@ -104,8 +106,9 @@ def read_upright(image: np.ndarray, engine: Engine) -> Reading:
 
     Args:
         image: the page as rendered, ``(H, W, 3)`` uint8 RGB.
-        engine: the engine; its ``read_upright(image) -> Reading`` is used when it has one (one read,
-            orientation decided before recognition), otherwise :meth:`~Engine.read_page` at rotation 0,
+        engine: the engine; its :meth:`~desktop.core.engines.base.Engine.read_upright` is used when it has
+            :attr:`~desktop.core.engines.base.Capability.UPRIGHT` (one read, orientation decided before
+            recognition), otherwise :meth:`~Engine.read_page` at rotation 0,
             :func:`choose_rotation`, and a second read of the turned image when it needs turning.
 
     Returns:
@@ -115,11 +118,8 @@ def read_upright(image: np.ndarray, engine: Engine) -> Reading:
         EngineError: the page could not be read. On the fallback path a failed probe or second read
             does not raise: the first read is kept, with ``check_failed`` saying why.
     """
-    own = getattr(engine, "read_upright", None)
-    if callable(own):
-        reading = own(image)
-        if isinstance(reading, Reading):
-            return reading
+    if Capability.UPRIGHT in engine.capabilities:
+        return check_reading(engine.read_upright(image), int(image.shape[1]), int(image.shape[0]))
     lines = check_page_reading(engine.read_page(image), int(image.shape[1]), int(image.shape[0])).lines
     try:
         rotation, verdict = choose_rotation(image, lines, engine)

@@ -235,25 +235,25 @@ def _ocr(page: Any, engine: Engine, options: ScanOptions, *,
     if scale < 1.0:
         notes.append(diag(Code.DOWNSCALED, width=int(image.shape[1]), height=int(image.shape[0]),
                           page_width=int(page.width), page_height=int(page.height)))
-    upright = getattr(engine, "read_upright", None) if auto_rotate else None
-    if callable(upright):
+    own_upright = auto_rotate and Capability.UPRIGHT in engine.capabilities
+    if own_upright:
         # The engine decides the orientation between detection and recognition and reads every line
         # once (PP-OCR: desktop.core.engines.ppocr_stages): no second read of a turned page.
         from desktop.core import orientation
+        from desktop.core.engines.upright import check_reading
 
-        turned = upright(image)
+        turned = check_reading(engine.read_upright(image), int(image.shape[1]), int(image.shape[0]))
         if turned.rotation:
             # The render of the turned page is the render turned (same budget, same scale).
             page = page.rotated(turned.rotation)
             image = orientation.rotate_image(image, turned.rotation)
             notes.append(diag(Code.TURNED, degrees=turned.rotation, reason=turned.reason))
-        reading = check_page_reading(PageReading(lines=turned.lines, seconds=turned.seconds),
-                                     int(image.shape[1]), int(image.shape[0]))
+        reading = PageReading(lines=turned.lines, seconds=turned.seconds)
         lines = reading.lines
     else:
         reading = read_image(engine, image)
         lines = reading.lines
-    if auto_rotate and not callable(upright):
+    if auto_rotate and not own_upright:
         from desktop.core import orientation
 
         try:
@@ -450,6 +450,36 @@ def _extract(doc: Document, reads: list[_PageRead], engine: Engine | None, optio
     doc.fields, doc.line_items = _own_fields(pages, doc.document_type, options.date_order, qr, doc)
 
 
+def _einvoice_data(source: Path, engine: Engine, *, ask_engine: bool) -> tuple[Any, Diagnostic | None, Diagnostic | None]:
+    """The file's e-invoice data (:func:`desktop.core.einvoice.structured_for`), read on the engine's page
+    host: in the worker process for a worker engine, so that MuPDF or lxml crashing on a hostile file
+    costs this document, not the application.
+
+    Returns:
+        ``(data or None, note or None, error or None)``: the note when the data cannot be read (the
+        pages stand), the error (code ``einvoice_stopped``) when the reader's process died or overran
+        its time on this file.
+
+    Raises:
+        EngineInterrupted: stopped on request (only with ``ask_engine``; a cancelled scan's partial
+            documents go without the data).
+    """
+    try:
+        structured, problem = engine.page_host().call("desktop.core.einvoice:structured_for", str(source),
+                                                      doing="reading the e-invoice data")
+    except EngineInterrupted:
+        if ask_engine:
+            raise
+        return None, None, None
+    except EngineCrashed as exc:
+        return None, None, diag(Code.EINVOICE_STOPPED, detail=exc.detail or "?")
+    except EngineTimedOut as exc:
+        return None, None, diag(Code.EINVOICE_STOPPED, detail=f"longer than {round(exc.limit_s)} s")
+    except Exception as exc:  # structured_for itself never raises: a broken host, or out of memory
+        return None, diag(Code.EINVOICE_UNREADABLE, detail=str(exc).strip() or type(exc).__name__), None
+    return structured, problem, None
+
+
 def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, options: ScanOptions,
                      *, ask_engine: bool = True) -> list[Document]:
     """Split the pages read into documents and extract each one's fields (``ask_engine=False``: only
@@ -471,7 +501,10 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
                          engine=engine.name, engine_version=engine.version, page_results=results)]
     from desktop.core.boundaries import PageRange, document_ranges
 
-    structured, structured_problem = einvoice.structured_for(source)
+    structured, structured_problem, stopped = _einvoice_data(source, engine, ask_engine=ask_engine)
+    if stopped is not None:  # the reader died on this file: it is this document's error, nothing else's
+        return [Document(source=str(source), pages=(results[0].number, results[-1].number), error=stopped,
+                         engine=engine.name, engine_version=engine.version, page_results=results)]
     if structured is not None:  # one e-invoice: its pages are one document, nothing to decide
         ranges = [PageRange(results[0].number, results[-1].number,
                             [diag(Code.PAGES_JOINED_EINVOICE)] if len(results) > 1 else [])]

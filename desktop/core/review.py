@@ -10,11 +10,12 @@ it, saving it or sending it elsewhere needs nothing but the data. Building a com
 :meth:`ReviewSession.do` / :meth:`undo` / :meth:`redo` keep an undo history. The GUI wraps the same
 commands in ``QUndoCommand`` objects; a command-line tool or a server can use this class as it is.
 
-What needs checking (:func:`field_checks`, one rule for the form's tint, the queue badge and the
-summary): a field the extraction flagged (``Field.needs_review``: low calibrated confidence, a failed
-cross-check), a field with a validation problem, or an empty key field of the document type
-(``key_fields`` in its ``resources/doctypes`` JSON). An edit by the clerk clears ``needs_review``
-(the clerk has looked at it); problems are recomputed (:func:`desktop.core.extraction.validate`).
+What needs checking is :func:`desktop.core.flags.field_reasons`, the one rule the form's tint, the queue
+badge, the summary, the CLI and the Problems sheet share: a field the extraction flagged
+(``Field.needs_review``: low calibrated confidence, a failed cross-check) that the clerk has not typed
+or edited, a field with a validation problem, or an empty key field of the document type (``key_fields``
+in its ``resources/doctypes`` JSON). An edit by the clerk clears ``needs_review`` (the clerk has looked at
+it); problems are recomputed (:func:`desktop.core.extraction.validate`).
 """
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from desktop.core.flags import is_empty_key, key_fields
+from desktop.core.flags import Reason, key_fields
+from desktop.core.flags import field_reasons as field_checks
 from desktop.core.model import Box, Document, Field
 from desktop.core.session import SessionStore, status_of
 
@@ -51,32 +53,12 @@ __all__ = [
 # what needs checking
 
 
-class Reason(StrEnum):
-    """Why a field needs the clerk's eye."""
-
-    FLAGGED = "flagged"  # Field.needs_review: set by extraction (confidence, a cross-check)
-    PROBLEM = "problem"  # a validation problem (Field.problems)
-    EMPTY_KEY = "empty_key"  # a key field of the document type with no value
-
-
 @dataclass(frozen=True)
 class Check:
     """One field to check: its name and every reason (in :class:`Reason` order)."""
 
     field: str
     reasons: tuple[Reason, ...]
-
-
-def field_checks(f: Field | None, key: bool = False) -> tuple[Reason, ...]:
-    """The reasons ``f`` needs checking (empty: it does not); ``key``: a key field of its type."""
-    reasons: list[Reason] = []
-    if f is not None and f.needs_review and not f.edited:
-        reasons.append(Reason.FLAGGED)
-    if f is not None and f.problems:
-        reasons.append(Reason.PROBLEM)
-    if is_empty_key(f, key):
-        reasons.append(Reason.EMPTY_KEY)
-    return tuple(reasons)
 
 
 def document_checks(document: Document | None) -> list[Check]:

@@ -324,13 +324,18 @@ def _diagnostic(exc: BaseException) -> Diagnostic:
     return diag(Code.EXCEPTION, detail=str(exc) or type(exc).__name__)
 
 
+#: Formats the viewer decodes in the window's process (Pillow); every other file goes to the page worker.
+IMAGE_FORMATS = frozenset({"jpeg", "png", "tiff", "bmp", "webp", "heif"})
+
+
 class ImageLoader(QObject):
     """Loads page images (``load_page(...)`` then ``render(max_pixels)``) in its own thread.
 
-    PDF pages are opened and rendered in a worker process of their own (a page-only
-    :class:`~desktop.core.engines.process.WorkerEngine`, started on the first PDF): MuPDF is native
-    code fed untrusted files, and a crash there must cost the viewer one page, not the window.
-    Image files are decoded here (Pillow).
+    PDF pages, OFD packages and XML invoices (anything not an image by its first bytes,
+    :func:`desktop.core.intake.magic_format`) are opened and rendered in a worker process of their own
+    (a page-only :class:`~desktop.core.engines.process.WorkerEngine`, started on the first such file):
+    MuPDF and lxml are native code fed untrusted files, and a crash there must cost the viewer one
+    page, not the window. Image files are decoded here (Pillow).
 
     Requests on a channel (``viewer``, ``thumb``) older than the latest request on the same channel
     are skipped, so paging quickly through documents does not queue up stale decodes.
@@ -353,11 +358,7 @@ class ImageLoader(QObject):
         from desktop.core import intake
         from desktop.core.engines.base import LOCAL_PAGES
 
-        try:
-            is_pdf = intake.sniff_format(path) == "pdf"
-        except Exception:
-            is_pdf = False
-        if not is_pdf:
+        if intake.magic_format(path) in IMAGE_FORMATS:
             return LOCAL_PAGES
         if self._pdf_worker is None:
             from desktop.core.engines.process import WorkerEngine

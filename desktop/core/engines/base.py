@@ -8,7 +8,9 @@ An engine reads one page image at a time and answers in plain data:
 - :meth:`Engine.read_fields` (engines with :attr:`Capability.FIELDS`) takes field specifications
   (:class:`~desktop.core.doctypes.FieldSpec`: the canonical name and the prompt wording per language)
   and returns a :class:`FieldReading` keyed by the *canonical* names;
-- :meth:`Engine.run_task` (markdown, table, translate) -> :class:`TaskReading`.
+- :meth:`Engine.run_task` (markdown, table, translate) -> :class:`TaskReading`;
+- :meth:`Engine.read_upright` (engines with :attr:`Capability.UPRIGHT`) -> an
+  :class:`~desktop.core.engines.upright.Reading`: the page read once, turned upright by the engine itself.
 
 Everything an engine reports travels inside these readings (never on engine attributes read
 afterwards), so an engine can run in a child process (:mod:`desktop.core.engines.process`): a reading
@@ -22,7 +24,8 @@ the worker process's main thread); engines may hold a lock of their own but need
 Where pages come from: :meth:`Engine.page_host` names the :class:`PageHost` that opens and renders the
 (untrusted) files for this engine: :class:`LocalPageHost` in this process for an in-process engine,
 the worker process for :class:`~desktop.core.engines.process.WorkerEngine`, so that a native crash in
-MuPDF or an image decoder costs one document, not the application.
+MuPDF or an image decoder costs one document, not the application. The same host runs the other
+readers of untrusted files (:meth:`PageHost.call`: the e-invoice data embedded in a PDF or an OFD).
 """
 from __future__ import annotations
 
@@ -43,6 +46,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from desktop.core.doctypes import FieldSpec
+    from desktop.core.engines.upright import Reading
     from desktop.core.intake import PageImage
 
 __all__ = [
@@ -122,6 +126,10 @@ class Capability(StrEnum):
     MARKDOWN = "markdown"
     TABLE = "table"
     TRANSLATE = "translate"
+    #: :meth:`Engine.read_upright`: the engine decides a page's orientation itself, between detection
+    #: and recognition, and recognises every line once (PP-OCR), instead of the pipeline's
+    #: read-probe-reread (:mod:`desktop.core.orientation`).
+    UPRIGHT = "upright"
 
     @classmethod
     def for_task(cls, task: str) -> Capability:
@@ -400,6 +408,49 @@ class PageHost(ABC):
         x0, y0, x1, y1 = (int(round(v * got)) for v in box)
         return np.ascontiguousarray(full[y0:max(y0 + 1, y1), x0:max(x0 + 1, x1)])
 
+    @abstractmethod
+    def call(self, function: str, *args: Any, doing: str = "reading the file") -> Any:
+        """Run another reader of untrusted files on this host: ``function(*args)``.
+
+        For readers that open a file with native code outside page rendering (the e-invoice data
+        embedded in a PDF or an OFD package, :func:`desktop.core.einvoice.structured_for`). The
+        function is named by import path so that engines need not import the layers above them.
+
+        Args:
+            function: ``"desktop.package.module:name"`` (only Shoebox's own modules).
+            args: plain, picklable arguments (paths as text).
+            doing: what the call does, for the named error when the host's process dies ("reading the
+                e-invoice data").
+
+        Returns:
+            What ``function`` returns (picklable data).
+
+        Raises:
+            EngineCrashed, EngineTimedOut: the host's worker process died or overran
+                :attr:`~desktop.core.engines.process.Watchdog.file_s` (worker hosts only).
+            EngineError: ``function`` is not one of Shoebox's readers, or raised (its message).
+        """
+
+
+def resolve_function(function: str) -> Any:
+    """The callable named ``"desktop.package.module:name"`` (for :meth:`PageHost.call`).
+
+    Raises:
+        EngineError: not a Shoebox module, or no such function.
+    """
+    import importlib
+
+    module_name, _, attr = function.partition(":")
+    if not module_name.startswith("desktop.") or not attr:
+        raise EngineError(f"{function!r} is not one of Shoebox's file readers")
+    try:
+        target = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise EngineError(f"the file reader {function} cannot be loaded: {exc}") from exc
+    if not callable(target):
+        raise EngineError(f"{function} is not a function")
+    return target
+
 
 class LocalPageHost(PageHost):
     """Pages opened and rendered in this process (the intake module directly)."""
@@ -425,6 +476,9 @@ class LocalPageHost(PageHost):
     def render_region(self, page: PageImage, box: tuple[float, float, float, float], scale: float) -> np.ndarray:
         return page.render_region(box, scale)
 
+    def call(self, function: str, *args: Any, doing: str = "reading the file") -> Any:
+        return resolve_function(function)(*args)
+
 
 LOCAL_PAGES = LocalPageHost()
 
@@ -442,7 +496,7 @@ class Engine(ABC):
         max_pixels: pixel budget: intake renders larger pages to at most this many pixels before
             :meth:`read_page`, and the pipeline maps the boxes back to page pixels.
         capabilities: typed set of :class:`Capability`: ``FIELDS`` (:meth:`read_fields`),
-            ``MARKDOWN``, ``TABLE``, ``TRANSLATE`` (:meth:`run_task`).
+            ``MARKDOWN``, ``TABLE``, ``TRANSLATE`` (:meth:`run_task`), ``UPRIGHT`` (:meth:`read_upright`).
         turns_tall_lines_ccw: the engine turns text-line crops at least 1.5x taller than wide a quarter
             turn anticlockwise before recognising them (rapidocr does); used by
             :func:`desktop.core.orientation.choose_rotation`.
@@ -495,6 +549,23 @@ class Engine(ABC):
             EngineError: the engine cannot extract fields, or failed on this page.
         """
         raise EngineError(f"engine {self.name} cannot extract fields directly")
+
+    def read_upright(self, image: np.ndarray) -> Reading:
+        """Read a page that may lie on its side or upside down, upright (engines with :attr:`Capability.UPRIGHT`).
+
+        Args:
+            image: ``(H, W, 3)`` uint8 RGB array as rendered, in any orientation.
+
+        Returns:
+            A :class:`~desktop.core.engines.upright.Reading`: the clockwise rotation (0/90/180/270) that
+            makes the page upright, why, and the lines in the pixels of the image turned by it
+            (:func:`desktop.core.orientation.rotate_image`), as :meth:`read_page` returns them for an
+            upright image; it passes :func:`~desktop.core.engines.upright.check_reading`.
+
+        Raises:
+            EngineError: the engine cannot decide orientation itself, or failed on this page.
+        """
+        raise EngineError(f"engine {self.name} cannot turn pages upright itself")
 
     def run_task(self, image: np.ndarray, task: str, language: str = "en") -> TaskReading:
         """Run a document task (``markdown``, ``table``, ``translate_en``, ``translate_zh``) on one page.

@@ -63,7 +63,7 @@ of dots or dashes on a receipt is far shorter)."""
 
 
 def repeating_period(
-    tokens: Sequence[int],
+    tokens: Sequence[object],
     *,
     max_period: int = GUARD_MAX_PERIOD,
     min_repeats: int = GUARD_MIN_REPEATS,
@@ -75,7 +75,8 @@ def repeating_period(
     identical copies of a ``p``-token unit, with ``k = max(min_repeats, ceil(min_span / p))``.
 
     Args:
-        tokens: generated token ids so far (prompt excluded).
+        tokens: generated token ids so far (prompt excluded), or any sequence compared item by item
+            (the office-server engine passes the streamed text, one character per item).
 
     Returns:
         The smallest such period ``p`` (1..``max_period``), or ``None`` when the tail does not loop.

@@ -3,7 +3,8 @@
 :class:`WorkerEngine` implements the :class:`~desktop.core.engines.base.Engine` contract by sending each
 call to a child process (``multiprocessing``, spawn start method) that creates the real engine once
 (:class:`EngineSpec`), warms it up and keeps it warm. The same child opens and renders the input files
-(:class:`~desktop.core.engines.base.PageHost`: PyMuPDF and Pillow are native code fed untrusted bytes).
+and runs the other readers of untrusted files, such as the e-invoice data embedded in a PDF
+(:class:`~desktop.core.engines.base.PageHost`: PyMuPDF, Pillow and lxml are native code fed untrusted bytes).
 
 Protocol (one call at a time, over a ``multiprocessing`` pipe): the parent sends ``(op, args)`` and, for
 calls on a page image, the pixels as raw bytes (``send_bytes``, no pickling of the array); the child
@@ -60,6 +61,7 @@ from desktop.core.engines.base import (
     TaskReading,
     check_page_reading,
 )
+from desktop.core.engines.upright import Reading, check_reading
 
 if TYPE_CHECKING:
     from multiprocessing.process import BaseProcess
@@ -261,12 +263,14 @@ def _worker_main(conn: Connection, spec: EngineSpec | None) -> None:
             break
         image_out: np.ndarray | None = None
         try:
-            if op in ("read_page", "read_fields", "run_task"):
+            if op in ("read_page", "read_upright", "read_fields", "run_task"):
                 image = _recv_image(conn, args)
                 if engine is None:
                     raise EngineError("this worker has no engine")
                 if op == "read_page":
                     result: Any = engine.read_page(image)
+                elif op == "read_upright":
+                    result = engine.read_upright(image)
                 elif op == "read_fields":
                     result = engine.read_fields(image, args["fields"], args["language"])
                 else:
@@ -283,6 +287,8 @@ def _worker_main(conn: Connection, spec: EngineSpec | None) -> None:
             elif op == "render_region":
                 image_out = LOCAL_PAGES.render_region(args["page"], tuple(args["box"]), float(args["scale"]))
                 result = {"scale": float(args["scale"]), **_image_meta(image_out)}
+            elif op == "call":
+                result = LOCAL_PAGES.call(str(args["function"]), *args["args"])
             else:
                 raise EngineError(f"unknown worker call {op!r}")
             reply = {"status": "ok", "result": result, "rss": _rss_bytes(), "image": image_out is not None}
@@ -351,6 +357,10 @@ class _RemotePages(PageHost):
             "render_region", {"page": page, "box": [float(v) for v in box], "scale": float(scale)},
             limit_s=self._worker.watchdog.render_limit(pixels), doing=f"rendering part of page {page.number}")
         return image
+
+    def call(self, function: str, *args: Any, doing: str = "reading the file") -> Any:
+        return self._worker._call("call", {"function": str(function), "args": list(args)},
+                                  limit_s=self._worker.watchdog.file_s, doing=doing)
 
 
 class WorkerEngine(Engine):
@@ -637,6 +647,20 @@ class WorkerEngine(Engine):
         result = self._call("read_page", _image_meta(image), image=image, limit_s=self._page_limit(image),
                             doing="reading the page")
         return check_page_reading(PageReading.from_dict(result), int(image.shape[1]), int(image.shape[0]))
+
+    def read_upright(self, image: np.ndarray) -> Reading:
+        """The worker engine's :meth:`~desktop.core.engines.base.Engine.read_upright` (one call, one read).
+
+        Raises:
+            EngineError: the engine has no :attr:`Capability.UPRIGHT` (refused here, nothing is sent),
+                or failed; EngineCrashed, EngineTimedOut, MalformedOutput as :meth:`read_page`.
+        """
+        if Capability.UPRIGHT not in self.capabilities:
+            raise EngineError(f"engine {self.name} cannot turn pages upright itself")
+        image = np.ascontiguousarray(image)
+        result = self._call("read_upright", _image_meta(image), image=image, limit_s=self._page_limit(image),
+                            doing="reading the page")
+        return check_reading(Reading.from_dict(result), int(image.shape[1]), int(image.shape[0]))
 
     def read_fields(self, image: np.ndarray, fields: Sequence[FieldSpec], language: str = "en") -> FieldReading:
         image = np.ascontiguousarray(image)

@@ -63,7 +63,6 @@ from desktop.core.engines.base import (
     Capability,
     Engine,
     EngineError,
-    EngineInfo,
     EngineUnavailable,
     FieldReading,
     PageReading,
@@ -335,7 +334,7 @@ def _is_ip(host: str) -> bool:
 
 
 def _resolve(host: str) -> list[str]:
-    return sorted({info[4][0] for info in socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)})
+    return sorted({str(info[4][0]) for info in socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)})
 
 
 # --------------------------------------------------------------------------------------------------
@@ -727,7 +726,8 @@ def encode_page(image: Any, max_pixels: int) -> tuple[bytes, int, int]:
 def _image_size(image: Any) -> tuple[int, int]:
     if isinstance(image, np.ndarray):
         return int(image.shape[1]), int(image.shape[0])
-    return tuple(image.size)  # type: ignore[return-value]
+    width, height = image.size
+    return int(width), int(height)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -853,12 +853,6 @@ class ServerEngine(Engine):
             note = diag(Code.SERVER_DOWN_CPU, url=self.url, detail=_detail(exc))
             log.warning("%s", note)
             self.load_notes.append(note)
-
-    def info(self) -> EngineInfo:
-        """:meth:`Engine.info`, with the load notes (diagnostics here) as their English text."""
-        base = super().info()
-        base.notes = [str(n) for n in self.load_notes]
-        return base
 
     def describe(self) -> str:
         if self.server_info is None:

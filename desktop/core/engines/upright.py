@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from desktop.core.engines.base import MalformedOutput, PageReading, check_page_reading
 from desktop.core.model import Line
 
 __all__ = ["ELONGATED", "MARGIN", "MIN_CONFIDENCE", "SAMPLE_LINES", "TALL_RATIO", "TALL_SHARE", "VOTE_CLEAR",
-           "Reading", "flip_vote"]
+           "Reading", "check_reading", "flip_vote"]
 
 #: Below this length-weighted mean confidence a read is suspected upside down (upright pages measured
 #: 0.95-0.99, upside-down ones 0.64-0.71; poor phone photos 0.85-0.93).
@@ -59,6 +61,56 @@ class Reading:
     scores: dict[int, float] = field(default_factory=dict)
     check_failed: str = ""
     seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for a process boundary (:meth:`Engine.read_upright <desktop.core.engines.base.Engine.read_upright>`
+        in the worker)."""
+        return {"rotation": int(self.rotation), "lines": [ln.to_dict() for ln in self.lines], "reason": str(self.reason),
+                "scores": {str(k): float(v) for k, v in self.scores.items()}, "check_failed": str(self.check_failed),
+                "seconds": float(self.seconds)}
+
+    @classmethod
+    def from_dict(cls, d: Any) -> Reading:
+        """The reverse of :meth:`to_dict`.
+
+        Raises:
+            MalformedOutput: not such a reading (missing or mistyped entries, a rotation that is not a
+                quarter turn).
+        """
+        if not isinstance(d, dict) or not isinstance(d.get("scores", {}), dict):
+            raise MalformedOutput(f"the engine returned {type(d).__name__} instead of an upright reading")
+        page = PageReading.from_dict({"lines": d.get("lines"), "seconds": d.get("seconds")})
+        try:
+            scores = {int(k): float(v) for k, v in d.get("scores", {}).items()}
+            rotation = int(d.get("rotation", -1))
+        except (TypeError, ValueError):
+            raise MalformedOutput("the engine's upright reading has a rotation or scores that are not numbers") from None
+        if rotation not in (0, 90, 180, 270):
+            raise MalformedOutput(f"the engine's upright reading turns the page by {d.get('rotation')!r}, not a quarter turn")
+        return cls(rotation, page.lines, str(d.get("reason", "")), scores, str(d.get("check_failed", "")), page.seconds)
+
+
+def check_reading(reading: Any, width: int, height: int) -> Reading:
+    """Check an :meth:`~desktop.core.engines.base.Engine.read_upright` answer against the contract.
+
+    Args:
+        reading: what the engine returned.
+        width, height: size of the image it was given (before turning), in pixels.
+
+    Returns:
+        ``reading`` itself when it is sound: a :class:`Reading` with a quarter-turn rotation whose lines
+        pass :func:`~desktop.core.engines.base.check_page_reading` on the image turned by it.
+
+    Raises:
+        MalformedOutput: anything else (the message names the line).
+    """
+    if not isinstance(reading, Reading):
+        raise MalformedOutput(f"the engine returned {type(reading).__name__} instead of an upright reading")
+    if reading.rotation not in (0, 90, 180, 270):
+        raise MalformedOutput(f"the engine's upright reading turns the page by {reading.rotation!r}, not a quarter turn")
+    turned_w, turned_h = (height, width) if reading.rotation % 180 else (width, height)
+    check_page_reading(PageReading(lines=reading.lines, seconds=reading.seconds), turned_w, turned_h)
+    return reading
 
 
 def flip_vote(labels: Sequence[tuple[str, float]]) -> float:

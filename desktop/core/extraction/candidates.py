@@ -460,7 +460,7 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
     first_name_pos = next((k for k, i in enumerate(first) if _text_features_of(rows.texts[i])["namey"]
                            and not _text_features_of(rows.texts[i])["header"]), len(first))
     out: list[FieldCandidate] = []
-    seen: set[str] = set()
+    seen: set[tuple[str, int]] = set()
     variants: list[tuple[int, int, str, str, Ln | None]] = []
     for a, b in spans:
         raw = " ".join(rows.texts[a: b + 1])
@@ -485,9 +485,9 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
         if value.islower() and len(value.split()) == 1 and not _text_features_of(value)["company"]:
             continue  # one lower-case word ("bosd", a handwritten note) is not a printed business name
         key = _squash(value)
-        if (key, a) in seen:  # type: ignore[comparison-overlap]
+        if (key, a) in seen:
             continue
-        seen.add((key, a))  # type: ignore[arg-type]
+        seen.add((key, a))
         ln0 = rows.rows[a][0]
         pos = first.index(a) if a in first else len(first)
         h = max(o.h for o in lines)

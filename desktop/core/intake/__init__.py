@@ -74,7 +74,7 @@ from desktop.core.intake.common import (
 from desktop.core.intake.images import _image_error, _open_image, _probe_image
 from desktop.core.intake.page import PageImage
 from desktop.core.intake.pdf import MUPDF_LOCK, _iter_pdf_pages, _open_pdf, _pdf_page_image
-from desktop.core.intake.sniffing import sniff_format
+from desktop.core.intake.sniffing import magic_format, sniff_format
 
 __all__ = [
     "MAX_IMAGE_PIXELS",
@@ -93,6 +93,7 @@ __all__ = [
     "UnsupportedFormatError",
     "count_pages",
     "load_page",
+    "magic_format",
     "open_pages",
     "sniff_format",
 ]

@@ -94,6 +94,19 @@ def _sniff_bytes(head: bytes) -> str | None:
     return None
 
 
+def magic_format(path: str | os.PathLike[str]) -> str | None:
+    """The format named by a file's first bytes alone (:func:`sniff_format` without looking inside ZIP
+    or XML files): ``"jpeg"``, ``"png"``, ``"tiff"``, ``"bmp"``, ``"webp"``, ``"heif"``, ``"avif"``,
+    ``"pdf"``, or ``None`` for anything else (an OFD package, an XML invoice, an unreadable file).
+
+    Nothing is parsed, so it is safe to call in the application's process on any file.
+    """
+    try:
+        return _sniff_bytes(_read_head(Path(path)))
+    except IntakeError:
+        return None
+
+
 def sniff_format(path: str | os.PathLike[str]) -> str:
     """Tell a file's format from its first bytes (magic numbers), ignoring its name.
 
