@@ -92,21 +92,26 @@ class PPOCREngine(Engine):
             its buffers instead of allocating afresh), but the arena keeps the detector's peak
             buffers: peak RSS reading ``ocrmypdf/multipage.pdf`` (a 9000 x 9000 px page) rose from
             1054 to 1359 MiB and a whole benchmark run to 1610 MiB, over the 1.5 GB target. So off.
-        det_max_side: the detector sees the image shrunk to this longer side (pixels) while the lines
-            are still cropped from it at full resolution (as faster-paddle does); ``None`` = the detector
-            sees what ``max_side_len`` leaves. The detector's work grows with the pixels, so 1280 instead
-            of 2000 is about 40% of it. Measured 2026-12-01 (loaded machine, in-process CPU seconds,
-            interleaved): 16 receipts of ``sroie`` + ``sroie_dev``: CPU per receipt 2.40 s at 1280 with a
-            word recall of 87.54% against 87.60% at 1280 + ``rec_min_width`` 48 and 1.94 s; 960 px cut
-            more (1.53 s) but recall fell to 87.00%, 1120 px to 86.94%. Earlier (14 receipts): 1280
-            left the CER of linn.png, cardinal.pdf, skew.pdf and phototest.tif unchanged. Field
-            accuracy over all of ``sroie`` + ``sroie_dev``: BENCHMARKS.md ("Speed of the CPU path").
+        det_max_side: when set, the detector sees the image shrunk to this longer side (pixels) while
+            the lines are still cropped from it at full resolution (as faster-paddle does); ``None`` =
+            the detector sees what ``max_side_len`` leaves. Off: it costs field accuracy. Measured
+            2026-12-01 (loaded machine): in-process CPU per receipt on 16 receipts of ``sroie`` +
+            ``sroie_dev``, interleaved, with ``rec_min_width`` 48: 1.94 s at 1280 px against about 2.8 s
+            without (960 px: 1.53 s, word recall 87.00% against 87.60%); over all 218 receipts of
+            ``sroie`` + ``sroie_dev`` (recorded, then ``benchmarks/train_fields.py --only receipt
+            --no-write``, cross-validated by vendor) 1280 px raised word recall (87.57% -> 88.27%)
+            and total/vendor name accuracy, but vendor address fell from 65.1% to 61.9% (OCR errors 44
+            -> 49: digits and spacing in small print read from the coarser boxes) and date from
+            97.2% to 96.8%. On 24 of those receipts ``rec_min_width`` 48 alone kept every address
+            word the old reading found (97.25%), 1280 px lost three (96.22%).
         rec_min_width: the recogniser's narrowest input (pixels, at its height of 48). rapidocr pads
             every line crop to at least 320 px (``Rec.rec_img_shape`` ``[3, 48, 320]``, PaddleOCR's
             alignment for batches); 77% of receipt lines are narrower (median 134 px), so the padding
-            was 40% of the recogniser's input. 48 pads only crops narrower than tall. Measured with
-            ``det_max_side`` 1280 (16 receipts, as above): CPU per receipt 2.40 -> 1.94 s, word
-            recall 87.54% -> 87.60%.
+            was 40% of the recogniser's input. 48 pads only crops narrower than tall. Measured
+            2026-12-01 (loaded machine, in-process CPU, interleaved): 12 receipts, 3.25 -> 2.81 CPU s
+            per receipt (-14%) at the same word recall (86.71%); with ``det_max_side`` 1280 on 16
+            receipts 2.40 -> 1.94 s, recall 87.54% -> 87.60%; on 24 receipts recorded in full, word
+            recall 88.79% -> 89.09% and the same address words found.
 
     Attributes:
         max_pixels: the pixel budget the pipeline renders pages to (about 2000 x 2000). rapidocr
@@ -137,7 +142,7 @@ class PPOCREngine(Engine):
         det_min_side: int = 448,
         rec_batch_num: int = 1,
         mem_arena: bool = False,
-        det_max_side: int | None = 1280,
+        det_max_side: int | None = None,
         rec_min_width: int = 48,
     ) -> None:
         self.max_side_len = int(max_side_len)
