@@ -240,13 +240,12 @@ def _pipeline() -> ModuleType:
 
 
 def _create_engine(name: str, model_dir: Path | None, notes: list[Diagnostic], **kwargs: Any) -> Any:
-    """The engine: in a worker process (its notes arrive as ``load_notes`` once it has started), except
-    the office-server engine asked for explicitly, which only talks HTTP and runs here."""
-    from desktop.core.engines import create_engine, create_worker_engine
+    """The engine (:func:`desktop.core.engines.create_isolated_engine`): in a worker process, except the
+    office-server engine asked for explicitly, which only talks HTTP and runs here, with its files opened
+    and rendered in a page worker."""
+    from desktop.core.engines import create_isolated_engine
 
-    if name == "server" or kwargs:
-        return create_engine(name, model_dir, notes=notes, **kwargs)
-    return create_worker_engine(name, model_dir)
+    return create_isolated_engine(name, model_dir, notes=notes, **kwargs)
 
 
 def _open_memory() -> Any:
@@ -372,58 +371,110 @@ def _worth_a_note(warning: Diagnostic) -> bool:
     return warning.severity in (Severity.WARNING, Severity.ERROR)
 
 
+class _Exit(Exception):
+    """A step of ``shoebox scan`` stops the command with ``code`` (it has said why on stderr)."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
 def scan_main(argv: Sequence[str]) -> int:
-    """``shoebox scan``: see the module docstring. Returns the exit status."""
-    from desktop.core.export import EXPORT_SUFFIXES, ExportError, export
-    from desktop.core.model import Document, ScanResult
+    """``shoebox scan``: see the module docstring. Returns the exit status.
+
+    The steps: the arguments and the output file (:func:`_scan_arguments`), the inputs, the engine
+    (:func:`_start_engine`), the batch (:func:`_run_batch`), the notes on what to check
+    (:func:`_note_to_check`), the output (:func:`_write_output`) and the exit status
+    (:func:`desktop.core.diagnostics.exit_code_for`).
+    """
+    try:
+        args, out = _scan_arguments(argv)
+        console = _Console(args.quiet)
+        try:
+            pipeline = _pipeline()
+        except ImportError as exc:  # a broken installation
+            console.error(f"the scanning pipeline cannot load: {exc}")
+            return EXIT_NOTHING_DONE
+        files, documents = _inputs(pipeline, args.paths, console)
+        engine = _start_engine(args, console)
+        documents, interrupted = _run_batch(pipeline, files, engine, args, console, documents)
+        _note_to_check(documents, console)
+        _write_output(documents, out, console, interrupted)
+    except _Exit as stop:
+        return stop.code
+    if interrupted:
+        return EXIT_INTERRUPTED
+    return exit_code_for([doc.error for doc in documents if doc.error is not None],
+                         any_read=any(doc.error is None for doc in documents))
+
+
+def _scan_arguments(argv: Sequence[str]) -> tuple[argparse.Namespace, Path | None]:
+    """Parse ``argv`` and check the output file now, not after an hour of reading.
+
+    Returns:
+        The arguments and the output path (``None``: JSON to stdout).
+
+    Raises:
+        _Exit: ``--help`` (0), a usage error (2), an output that cannot be written (3).
+    """
+    from desktop.core.export import EXPORT_SUFFIXES, ExportError, check_writable
+    from desktop.core.inputs import printable
 
     parser = build_scan_parser()
     try:
         args = parser.parse_args(list(argv))
     except _UsageError:
-        return EXIT_USAGE
+        raise _Exit(EXIT_USAGE) from None
     except SystemExit as exc:  # --help
-        return int(exc.code or 0)
-
+        raise _Exit(int(exc.code or 0)) from None
     out: Path | None = Path(args.output) if args.output else None
-    if out is not None:
-        if out.suffix.lower() not in EXPORT_SUFFIXES:
-            try:
-                parser.error(f"cannot tell the format of {out}: use a name ending in "
-                             f"{', '.join(EXPORT_SUFFIXES)}")
-            except _UsageError:
-                return EXIT_USAGE
-        if out.is_dir():
-            print(f"{_PROG}: error: Could not write {out}: it is a folder", file=sys.stderr)
-            return EXIT_NOTHING_DONE
-        if not out.parent.is_dir():
-            print(f"{_PROG}: error: Could not write {out}: the folder {out.parent} does not exist",
-                  file=sys.stderr)
-            return EXIT_NOTHING_DONE
-        from desktop.core.export import check_writable
-        from desktop.core.inputs import printable
-
+    if out is None:
+        return args, None
+    if out.suffix.lower() not in EXPORT_SUFFIXES:
         try:
-            check_writable(out)  # now, not after an hour of reading
-        except ExportError as exc:
-            print(f"{_PROG}: error: {printable(str(exc))}", file=sys.stderr)
-            return EXIT_NOTHING_DONE
-
-    console = _Console(args.quiet)
+            parser.error(f"cannot tell the format of {out}: use a name ending in {', '.join(EXPORT_SUFFIXES)}")
+        except _UsageError:
+            raise _Exit(EXIT_USAGE) from None
+    if out.is_dir():
+        print(f"{_PROG}: error: Could not write {out}: it is a folder", file=sys.stderr)
+        raise _Exit(EXIT_NOTHING_DONE)
+    if not out.parent.is_dir():
+        print(f"{_PROG}: error: Could not write {out}: the folder {out.parent} does not exist", file=sys.stderr)
+        raise _Exit(EXIT_NOTHING_DONE)
     try:
-        pipeline = _pipeline()
-    except ImportError as exc:  # a broken installation
-        console.error(f"the scanning pipeline cannot load: {exc}")
-        return EXIT_NOTHING_DONE
+        check_writable(out)
+    except ExportError as exc:
+        print(f"{_PROG}: error: {printable(str(exc))}", file=sys.stderr)
+        raise _Exit(EXIT_NOTHING_DONE) from None
+    return args, out
 
-    files, documents = pipeline.collect_inputs(args.paths)
+
+def _inputs(pipeline: ModuleType, paths: list[str], console: _Console) -> tuple[list[Path], list[Any]]:
+    """The files to read and the error documents of the inputs that cannot be (each said on stderr).
+
+    Raises:
+        _Exit: no supported file (3).
+    """
+    files, documents = pipeline.collect_inputs(paths)
     documents = list(documents)
     for doc in documents:
         console.error(f"{doc.source}: {doc.error.message() if doc.error else 'cannot be read'}")
     if not files:
         if not documents:
-            console.error(f"no supported files in {', '.join(args.paths)}")
-        return EXIT_NOTHING_DONE
+            console.error(f"no supported files in {', '.join(paths)}")
+        raise _Exit(EXIT_NOTHING_DONE)
+    return files, documents
+
+
+def _start_engine(args: argparse.Namespace, console: _Console) -> Any:
+    """Create the engine ``--engine`` names and load its models once, before the batch: a broken model
+    folder is one engine error, not the same load failure repeated on every page. Its notes (why
+    ``auto`` fell back to PP-OCR, "slow on the CPU", a task it cannot do) go to stderr.
+
+    Raises:
+        _Exit: the engine is unavailable or cannot start (4).
+    """
+    from desktop.core.engines import EngineError, EngineUnavailable
 
     model_dir = args.model_dir
     if model_dir is None:
@@ -432,32 +483,28 @@ def scan_main(argv: Sequence[str]) -> int:
         saved = Settings.load().model_dir
         model_dir = Path(saved) if saved else None
     notes: list[Diagnostic] = []
-    from desktop.core.engines import EngineError, EngineUnavailable
-
     try:
         server = server_config_from_args(args)
     except EngineError as exc:
         console.error(str(exc))
-        return EXIT_ENGINE_UNAVAILABLE
+        raise _Exit(EXIT_ENGINE_UNAVAILABLE) from None
     try:
         engine = _create_engine(args.engine, model_dir, notes, **({"server": server} if server else {}))
     except EngineError as exc:  # EngineUnavailable and engines that fail to load
         console.error(f"the {args.engine} engine is unavailable: {exc}")
-        return EXIT_ENGINE_UNAVAILABLE
+        raise _Exit(EXIT_ENGINE_UNAVAILABLE) from None
     for note in notes:
         console.note(f"note: {as_diagnostic(note).message()}")
     warm_up = getattr(engine, "warm_up", None)
     if callable(warm_up):
-        # Load the models once, before the batch: a broken model folder is one engine error (exit 4),
-        # not the same load failure repeated on every page.
         try:
             warm_up()
         except EngineUnavailable as exc:
             console.error(f"the {args.engine} engine is unavailable: {exc}")
-            return EXIT_ENGINE_UNAVAILABLE
+            raise _Exit(EXIT_ENGINE_UNAVAILABLE) from None
         except EngineError as exc:
             console.error(f"the {args.engine} engine could not start: {exc}")
-            return EXIT_ENGINE_UNAVAILABLE
+            raise _Exit(EXIT_ENGINE_UNAVAILABLE) from None
     for note in engine.load_notes:  # from the worker: why auto fell back to PP-OCR, "slow on the CPU"
         if as_diagnostic(note) not in notes:
             console.note(f"note: {as_diagnostic(note).message()}")
@@ -466,6 +513,23 @@ def scan_main(argv: Sequence[str]) -> int:
         console.note(f"engine: {describe()}")
     if args.task and TASK_CAPABILITY[args.task] not in getattr(engine, "capabilities", frozenset()):
         console.note(f"note: --task {args.task} needs HunyuanOCR; the {engine.name} engine skips it")
+    return engine
+
+
+def _run_batch(pipeline: ModuleType, files: list[Path], engine: Any, args: argparse.Namespace, console: _Console,
+               documents: list[Any]) -> tuple[list[Any], bool]:
+    """Read ``files`` with the vendor memory (unless ``--no-memory``), then mark possible duplicates
+    (within the batch and against what the memory learned). The engine and the memory are closed
+    whatever happens.
+
+    Returns:
+        ``documents`` (the inputs' error documents) followed by every document read, and whether
+        Ctrl+C stopped the batch (what was read before it is kept).
+
+    Raises:
+        _Exit: Ctrl+C before any file was read (130).
+    """
+    from desktop.core.model import Document
 
     options = pipeline.ScanOptions(
         document_type=args.document_type,
@@ -487,16 +551,20 @@ def scan_main(argv: Sequence[str]) -> int:
             close()
         if memory is not None:
             memory.close()
-    documents += read
+    documents = documents + read
     if interrupted:
         if not read:
             console.error(diag(Code.INTERRUPTED).message())
-            return EXIT_INTERRUPTED
+            raise _Exit(EXIT_INTERRUPTED)
         # Ctrl+C after an hour of reading keeps that hour: what was read is written, and said so
         console.error(diag(Code.INTERRUPTED_WRITING, done=len({d.source for d in read}), files=len(files),
                            count=len(read)).message())
     _mark_duplicates(documents, known, console)
+    return documents, interrupted
 
+
+def _note_to_check(documents: list[Any], console: _Console) -> None:
+    """One note on how many fields the clerk must check (:mod:`desktop.core.flags`), and where."""
     from desktop.core.flags import flagged_fields
 
     to_check = sum(len(flagged_fields(d)) for d in documents)
@@ -504,23 +572,29 @@ def scan_main(argv: Sequence[str]) -> int:
         docs_n = sum(1 for d in documents if flagged_fields(d))
         console.note(f"to check: {to_check} field{'s' if to_check != 1 else ''} in {docs_n} "
                      f"document{'s' if docs_n != 1 else ''} (needs_review in the JSON, the Problems sheet in xlsx)")
+
+
+def _write_output(documents: list[Any], out: Path | None, console: _Console, interrupted: bool) -> None:
+    """Write the documents to ``out`` (all or nothing), or their JSON to stdout.
+
+    Raises:
+        _Exit: the output could not be written (3, or 130 after Ctrl+C), or stdout went away.
+    """
+    from desktop.core.export import ExportError, export
+    from desktop.core.model import ScanResult
+
     if out is not None:
         try:
             export(documents, out)
         except ExportError as exc:
             console.error(str(exc))
-            return EXIT_INTERRUPTED if interrupted else EXIT_NOTHING_DONE
+            raise _Exit(EXIT_INTERRUPTED if interrupted else EXIT_NOTHING_DONE) from None
         (console.always if interrupted else console.note)(
             f"wrote {len(documents)} document{'s' if len(documents) != 1 else ''} to {out}")
-    else:
-        status = _write_stdout(ScanResult(documents).to_json() + "\n")
-        if status is not None:
-            return EXIT_INTERRUPTED if interrupted else status
-    if interrupted:
-        return EXIT_INTERRUPTED
-
-    return exit_code_for([doc.error for doc in documents if doc.error is not None],
-                         any_read=any(doc.error is None for doc in documents))
+        return
+    status = _write_stdout(ScanResult(documents).to_json() + "\n")
+    if status is not None:
+        raise _Exit(EXIT_INTERRUPTED if interrupted else status)
 
 
 def _memory_for_scan(wanted: bool, console: _Console) -> Any:
@@ -607,53 +681,6 @@ def learn_main(argv: Sequence[str]) -> int:
     console.note(f"learned from {learned} document{'s' if learned != 1 else ''}; "
                  f"the vendor memory knows {vendors} vendor{'s' if vendors != 1 else ''}")
     return EXIT_OK
-
-
-class _Throughput:
-    """Pages done, pages per minute and the time left of a batch (for the progress line).
-
-    The time left is the pages still to read -- the rest of the current file plus, for every file not
-    started, the mean page count of the files read so far -- at the rate measured so far.
-    """
-
-    def __init__(self, files: int, clock: Any = None) -> None:
-        import time
-
-        self._clock = clock or time.monotonic
-        self.start = self._clock()
-        self.files = files
-        self.files_done = 0
-        self.pages_before = 0  # pages of the files finished
-        self.pages_now = 0  # pages finished in the current file
-        self.pages_in_file = 0
-
-    def page(self, page: int, pages: int, finished: bool) -> None:
-        self.pages_in_file = pages
-        self.pages_now = page if finished else max(0, page - 1)
-
-    def file_done(self) -> None:
-        self.files_done += 1
-        self.pages_before += max(self.pages_now, self.pages_in_file)
-        self.pages_now = self.pages_in_file = 0
-
-    @property
-    def pages_done(self) -> int:
-        return self.pages_before + self.pages_now
-
-    def text(self) -> str:
-        """``"12 pages, 8.0 pages/min, 3:05 left"`` (rate and time left once a page is done)."""
-        done = self.pages_done
-        elapsed = max(1e-6, self._clock() - self.start)
-        if not done:
-            return "0 pages"
-        rate = done / elapsed * 60
-        per_file = self.pages_before / self.files_done if self.files_done else max(1, self.pages_in_file)
-        left_files = max(0, self.files - self.files_done - (1 if self.pages_in_file else 0))
-        remaining = max(0, self.pages_in_file - self.pages_now) + left_files * per_file
-        seconds = int(round(remaining / rate * 60)) if rate > 0 else 0
-        left = f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}" if seconds >= 3600 \
-            else f"{seconds // 60}:{seconds % 60:02d}"
-        return f"{done} page{'s' if done != 1 else ''}, {rate:.1f} pages/min, {left} left"
 
 
 def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: Any, console: _Console,

@@ -21,7 +21,7 @@ from desktop.core.engines.base import (
     EngineTimedOut,
     MalformedOutput,
 )
-from desktop.core.engines.process import EngineSpec, Watchdog, WorkerEngine, describe_exit
+from desktop.core.engines.process import EngineSpec, Watchdog, WorkerEngine, describe_exit, worker_pid_alive
 from desktop.core.model import ScanResult
 from desktop.core.pipeline import Cancelled, ScanOptions, scan_file
 from tests.fault_engines import TEXTS, mark_poison
@@ -333,3 +333,107 @@ def test_the_worker_path_reads_a_turned_page_once_and_upright(samples, tmp_path)
     assert (page.width, page.height) == upright.size  # the page as stored is the upright one
     assert cer(page.text, truth) < 0.25  # 0.18 measured (the truth's line order differs); unturned: 0.9
     assert doc.fields["total"].value == "20.00"
+
+
+def test_a_dead_workers_replacement_starts_at_once():
+    """The replacement loads while the caller deals with the failed page; the next call takes it over."""
+    eng = worker("kill")
+    try:
+        eng.read_page(blank())
+        first = eng.pid
+        with pytest.raises(EngineCrashed):
+            eng.read_page(mark_poison(blank()))
+        ahead = eng.next_pid
+        assert eng.pid is None and ahead is not None and ahead != first  # started before anyone asked
+        assert len(eng.read_page(blank()).lines) == 3
+        assert eng.pid == ahead and eng.restarts == 1 and eng.replacements == 1 and eng.next_pid is None
+    finally:
+        eng.close()
+
+
+def test_a_spare_worker_takes_over_after_a_crash_and_a_new_spare_follows():
+    eng = worker("segfault", spare=True)
+    try:
+        eng.warm_up()
+        spare = eng.next_pid
+        assert spare is not None and spare != eng.pid  # kept warm beside the worker in use
+        eng.read_page(blank())
+        with pytest.raises(EngineCrashed):
+            eng.read_page(mark_poison(blank()))
+        assert eng.next_pid == spare  # no second replacement: the spare is it
+        assert len(eng.read_page(blank()).lines) == 3 and eng.pid == spare and eng.restarts == 1
+        new_spare = eng.next_pid
+        assert new_spare is not None and new_spare != spare
+    finally:
+        eng.close()
+    assert not worker_pid_alive(spare) and not worker_pid_alive(new_spare)  # close stops both
+
+
+def test_no_spare_for_a_big_engine(monkeypatch):
+    from desktop.core.engines import process
+
+    monkeypatch.setattr(process, "SPARE_MAX_MB", 1)  # any worker is bigger than 1 MiB
+    eng = worker(spare=True)
+    try:
+        eng.warm_up()
+        eng.read_page(blank())
+        assert eng.pid is not None and eng.next_pid is None
+    finally:
+        eng.close()
+
+
+def test_an_interrupt_starts_no_replacement():
+    eng = worker(delay=30, spare=False)
+    try:
+        eng.warm_up()
+        threading.Timer(0.3, eng.interrupt).start()
+        with pytest.raises(EngineInterrupted):
+            eng.read_page(blank())
+        assert eng.pid is None and eng.next_pid is None
+    finally:
+        eng.close()
+
+
+def test_an_engine_here_has_its_files_opened_and_rendered_in_a_page_worker(tmp_path):
+    """PagesInWorker (the office-server engine's wrapper): a PDF that crashes MuPDF costs one document."""
+    import pymupdf
+
+    from desktop.core.engines.process import PagesInWorker
+    from tests.fake_engines import FakeEngine
+
+    pdf = tmp_path / "evil.pdf"
+    doc = pymupdf.open()
+    doc.new_page(width=200, height=300)
+    doc.save(pdf)
+    pages = WorkerEngine(EngineSpec("tests.fault_engines:make_render_killer", {"victim": "evil.pdf"}), watchdog=FAST)
+    here = FakeEngine([{"width": 300, "height": 400, "lines": [{"text": "TOTAL 9.00", "box": [10, 10, 200, 40]}]}],
+                      capabilities={"markdown"})
+    here.concurrency = 3  # an attribute of the engine itself reads through
+    eng = PagesInWorker(here, pages=pages)
+    try:
+        assert eng.name == here.name and eng.capabilities == here.capabilities and eng.concurrency == 3
+        bad = scan_file(pdf, eng, ScanOptions(auto_rotate=False))
+        good = scan_file(png(tmp_path / "good.png"), eng, ScanOptions(auto_rotate=False))
+        assert pages.pid is not None and pages.pid != os.getpid()
+    finally:
+        eng.close()
+    assert len(bad) == 1 and bad[0].error is not None and "stopped unexpectedly" in bad[0].error.message()
+    assert good[0].error is None and good[0].page_results[0].text == "TOTAL 9.00"
+    assert pages.pid is None  # closed with the engine
+
+
+
+def test_the_front_ends_engines_keep_native_file_readers_out_of_their_process():
+    """shoebox scan / serve: a worker engine, or the office-server engine here with a page worker."""
+    from desktop.core.engines import create_isolated_engine
+    from desktop.core.engines.process import PagesInWorker
+    from desktop.core.engines.server import ServerConfig, ServerEngine
+
+    local = create_isolated_engine("ppocr")
+    assert isinstance(local, WorkerEngine) and local.pid is None  # nothing started yet
+    remote = create_isolated_engine("server", server=ServerConfig("http://127.0.0.1:9"))  # connects on warm_up
+    try:
+        assert isinstance(remote, PagesInWorker) and isinstance(remote.engine, ServerEngine)
+        assert remote.page_host() is remote.pages.page_host() and remote.pages.spec is None
+    finally:
+        remote.close()

@@ -56,7 +56,7 @@ def test_split_merge_undo_and_export(qtbot, tmp_path) -> None:
         return [e.document.fields["total"].value for e in w.model.entries()]
 
     assert pages() == [(1, 1), (2, 2), (3, 3)] and totals() == ["10.60", "21.20", "5.30"]
-    assert w._throughput.pages_done == 3 and w._throughput.files_done == 1
+    assert w.reading.throughput.pages_done == 3 and w.reading.throughput.files_done == 1
     first = w.model.entries()[0].id
     w.select_entry(first)
     assert w.merge_action.isEnabled() and not w.split_action.isEnabled()

@@ -20,10 +20,10 @@ FAST = Watchdog(min_s=3.0, start_s=60.0, file_s=30.0)
 HOG = Watchdog(min_s=20.0, start_s=60.0, file_s=30.0)
 
 
-def factory(fault: str | None = None, delay: float = 0.0):
+def factory(fault: str | None = None, delay: float = 0.0, spare: bool = False):
     def make(notes: list[str]) -> WorkerEngine:
         return WorkerEngine(EngineSpec("tests.fault_engines:make", {"fault": fault, "delay": delay}),
-                            watchdog=HOG if fault == "hog" else FAST)
+                            watchdog=HOG if fault == "hog" else FAST, spare=spare)
 
     return make
 
@@ -65,16 +65,23 @@ def test_failed_document_shows_its_error_and_the_queue_goes_on(qtbot, window, tm
     assert w.model.entry(d).document.page_results[0].text == "\n".join(TEXTS)
 
 
-def test_closing_with_a_page_in_flight_ends_within_2_s_and_the_file_is_read_again(qtbot, window, tmp_path):
-    w = window(factory(delay=60))
+@pytest.mark.parametrize("spare", [False, True], ids=["one_worker", "with_spare"])
+def test_closing_with_a_page_in_flight_ends_within_2_s_and_the_file_is_read_again(qtbot, window, tmp_path, spare):
+    from desktop.core.engines.process import worker_pid_alive
+
+    w = window(factory(delay=60, spare=spare))
     (entry_id,) = w.add_paths([png(tmp_path / "slow.png")])
     qtbot.waitUntil(lambda: w.worker._engine is not None and w.worker._engine.pid is not None
                     and w.model.entry(entry_id).status == "reading", timeout=30_000)
     time.sleep(0.3)  # the page is in the worker now
+    engine = w.worker._engine
+    pids = [engine.pid, engine.next_pid]
+    assert (pids[1] is not None) == spare
     t0 = time.monotonic()
     w.close()
     assert not w.threads_running()
     assert time.monotonic() - t0 < 2.0
+    assert not any(pid is not None and worker_pid_alive(pid) for pid in pids)  # no worker outlives the window
     again = window(factory())
     qtbot.waitUntil(lambda: again.model.entries() and again.model.entries()[0].status == "needs_review",
                     timeout=30_000)

@@ -150,9 +150,9 @@ def test_change_type_rotate_reread_click_to_fill(qtbot, make_window, samples) ->
     index = next(i for i, ln in enumerate(lines) if any(c.isdigit() for c in ln.text))
     w.viewer.centerOn(w.viewer.line_items()[index])
     qtbot.mouseClick(w.viewer.viewport(), Qt.MouseButton.LeftButton, pos=w.viewer.view_pos_of_line(index))
-    fill = next(a for a in w._fill_menu.actions() if a.objectName() == "fill_action")
+    fill = next(a for a in w.pages.fill_menu.actions() if a.objectName() == "fill_action")
     fill.trigger()
-    w._fill_menu.close()
+    w.pages.fill_menu.close()
     field = w.current_document().fields["vendor_name"]
     assert field.raw == lines[index].text.strip() and field.source == "user" and field.boxes
     assert "Entered by you" in w.form.rows["vendor_name"].source.toolTip()

@@ -73,7 +73,7 @@ def test_actions_need_the_capability_and_a_read_document(qtbot, make_window, tmp
     w.close()
 
     w2 = make_window(FakeEngine([PAGE], capabilities=CAPS))
-    w2._show_document(None)
+    w2.show_document(None)
     assert all(not a.isEnabled() and "read first" in a.toolTip() for a in w2.task_actions.values())
     w2.select_entry(w2.model.entries()[0].id)
     assert all(a.isEnabled() for a in w2.task_actions.values())

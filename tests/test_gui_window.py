@@ -188,8 +188,9 @@ def test_read_edit_undo_redo_export_reopen(qtbot, make_window, pipeline, samples
     doc = w.model.entry(entry_id).document
     assert doc.fields["total"].value == "45.60" and doc.fields["total"].edited
     assert doc.fields["total"].source == "user"
-    before_value = w.undo_stack.command(0).model  # the stack holds the edit
-    assert before_value is w.model and w.undo_stack.count() == 1
+    edit_command = w.undo_stack.command(0).command  # the stack holds the review core's edit, as data
+    assert w.undo_stack.count() == 1 and edit_command.action == "edit_field"
+    assert edit_command.params["field"] == "total" and edit_command.entry_ids == [entry_id]
 
     qtbot.keyClick(edit, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # committed: the stack undoes
     assert w.model.entry(entry_id).document.fields["total"].value != "45.60"
@@ -290,11 +291,11 @@ def test_click_to_fill_and_field_highlight(qtbot, make_window, pipeline, tmp_pat
     qtbot.waitUntil(lambda: w.form.current_field == "vendor_name")
     pos = w.viewer.view_pos_of_line(2)  # "TOTAL 12.50"
     qtbot.mouseClick(w.viewer.viewport(), Qt.MouseButton.LeftButton, pos=pos)
-    assert w._fill_menu is not None
-    fill = next(a for a in w._fill_menu.actions() if a.objectName() == "fill_action")
+    assert w.pages.fill_menu is not None
+    fill = next(a for a in w.pages.fill_menu.actions() if a.objectName() == "fill_action")
     assert "TOTAL 12.50" in fill.text()
     fill.trigger()
-    w._fill_menu.close()
+    w.pages.fill_menu.close()
     field = w.model.entry(entry_id).document.fields["vendor_name"]
     assert field.value == "TOTAL 12.50" and field.source == "user"
     assert field.box == pytest.approx((40, 480, 280, 504))

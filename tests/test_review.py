@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -10,11 +11,17 @@ from desktop.core.model import Document, Field, Line, PageResult
 from desktop.core.review import (
     Action,
     Command,
+    DuplicateMarker,
     Reason,
     ReviewSession,
     attention_count,
+    can_split_at,
     document_checks,
+    documents_to_export,
     field_checks,
+    has_clerk_work,
+    mergeable,
+    next_needing_review,
 )
 from desktop.core.session import SessionStore
 
@@ -176,3 +183,128 @@ def test_split_and_merge_are_undoable(session: ReviewSession) -> None:
     assert [e.id for e in session.store.entries()] == [first, after_it] and session.document(first).pages == (1, 2)
     session.redo()
     assert [e.id for e in session.store.entries()] == [first, second, after_it]
+
+
+# -- what the window used to decide itself ---------------------------------------------------------
+
+def test_reread_replaces_the_document_and_undo_brings_it_back(session: ReviewSession) -> None:
+    entry = session.store.add("/scans/a.jpg", _receipt())
+    turned = _receipt(total=Field("total", "99.00", confidence=0.9))
+    turned.page_results[0].rotation = 90
+    command = session.reread(entry, turned, page=1)
+    assert command.action is Action.REREAD and command.params == {"page": 1}
+    session.do(command)
+    assert session.document(entry).fields["total"].value == "99.00"
+    assert session.document(entry).page_results[0].rotation == 90
+    session.undo()
+    assert session.document(entry).fields["total"].value == "12.50"
+
+
+def test_keep_duplicate_clears_the_mark_and_remembers_it(session: ReviewSession) -> None:
+    plain = session.store.add("/scans/b.jpg", _receipt())
+    with pytest.raises(ValueError, match="not marked as a duplicate"):
+        session.keep_duplicate(plain)
+    doc = _receipt()
+    doc.duplicate_of = {"source": "/scans/a.jpg", "why": "same_file"}
+    entry = session.store.add(doc.source, doc)
+    session.do(session.keep_duplicate(entry))
+    kept = session.document(entry)
+    assert kept.duplicate_of is None and kept.extras["duplicate_kept"] == {"source": "/scans/a.jpg", "why": "same_file"}
+    session.undo()
+    assert session.document(entry).duplicate_of == {"source": "/scans/a.jpg", "why": "same_file"}
+
+
+class _Memory:
+    """Records what the review core teaches (the VendorMemory hook: teach_change / untaught)."""
+
+    def __init__(self, fail: bool = False) -> None:
+        self.log: list[tuple[str, Any]] = []
+        self.fail = fail
+
+    def teach_change(self, before: dict[str, Any], after: dict[str, Any]) -> str:
+        if self.fail:
+            raise RuntimeError("memory is broken")
+        lesson = f"lesson-{len(self.log)}"
+        self.log.append(("teach", (before["reviewed"], after["reviewed"], lesson)))
+        return lesson
+
+    def untaught(self, lesson: str) -> None:
+        self.log.append(("untaught", lesson))
+
+
+def test_confirmations_teach_the_memory_and_undo_takes_it_back(tmp_path) -> None:
+    memory = _Memory()
+    session = ReviewSession(SessionStore(tmp_path / "s.db"), memory=memory)
+    entry = session.store.add("/scans/a.jpg", _receipt())
+    session.do(session.mark_reviewed([entry]))
+    assert memory.log == [("teach", (False, True, "lesson-0"))]
+    session.undo()
+    assert memory.log[-1] == ("untaught", "lesson-0")
+    session.redo()
+    assert memory.log[-1] == ("teach", (False, True, "lesson-2"))
+    # reading again as another type is not a confirmation: nothing taught
+    n = len(memory.log)
+    session.do(session.change_type(entry, "invoice"))
+    assert len(memory.log) == n
+
+
+def test_a_broken_memory_never_blocks_the_change(tmp_path) -> None:
+    session = ReviewSession(SessionStore(tmp_path / "s.db"), memory=_Memory(fail=True))
+    entry = session.store.add("/scans/a.jpg", _receipt())
+    session.do(session.edit_field(entry, "total", "13.00"))
+    assert session.document(entry).fields["total"].value == "13.00"
+    session.undo()
+    assert session.document(entry).fields["total"].value == "12.50"
+
+
+def test_split_merge_and_removal_rules() -> None:
+    two = _two_page_doc()
+    assert can_split_at(two, 2) and not can_split_at(two, 1) and not can_split_at(two, None)
+    assert not can_split_at(Document(source="x", error="broken"), 2)
+    first = Document(source="/f.pdf", pages=(1, 2), page_results=[PageResult(1, 10, 10), PageResult(2, 10, 10)])
+    second = Document(source="/f.pdf", pages=(3, 3), page_results=[PageResult(3, 10, 10)])
+    assert mergeable(("/f.pdf", first), ("/f.pdf", second))
+    assert not mergeable(("/f.pdf", first), ("/g.pdf", second))  # another file
+    assert not mergeable(("/f.pdf", second), ("/f.pdf", first))  # not the next pages
+    assert not mergeable(("/f.pdf", first), ("/f.pdf", None))  # not read yet
+    assert not has_clerk_work(_receipt()) and not has_clerk_work(None)
+    edited = _receipt(total=Field("total", "1.00", edited=True, source="user"))
+    assert has_clerk_work(edited)
+
+
+def test_next_needing_review_wraps_around() -> None:
+    statuses = ["reviewed", "needs_review", "failed", "needs_review"]
+    assert next_needing_review(statuses, -1) == 1
+    assert next_needing_review(statuses, 1) == 3
+    assert next_needing_review(statuses, 3) == 1
+    assert next_needing_review(["reviewed", "failed"], 0) is None
+
+
+def test_documents_to_export_by_scope() -> None:
+    done, todo, failed = _receipt(), _receipt(), Document(source="/x.jpg", error="broken")
+    done.reviewed = True
+    failed.reviewed = True
+    assert documents_to_export([done, todo, failed, None], "reviewed") == [done]
+    assert documents_to_export([done, todo, failed, None], "all") == [done, todo, failed]
+
+
+def test_duplicate_marker_marks_a_repeat_of_a_queued_document() -> None:
+    pytest.importorskip("desktop.core.duplicates")
+    marker = DuplicateMarker()
+    queued = _receipt()
+    again = _receipt()
+    again.source = "/scans/b.jpg"
+    other = _receipt(total=Field("total", "99.99", confidence=0.95), vendor_name=Field("vendor_name", "Other Shop"))
+    other.source = "/scans/c.jpg"
+    marker.mark([again, other], [(1, queued), (2, None)])
+    assert again.duplicate_of is not None and other.duplicate_of is None
+
+
+def test_store_reads_one_entry_and_places_one_after_another(tmp_path) -> None:
+    store = SessionStore(tmp_path / "s.db")
+    a = store.add("/a.jpg", _receipt())
+    b = store.add("/b.jpg")
+    assert store.entry(a).document.fields["total"].value == "12.50" and store.entry(b).document is None
+    assert store.entry(9999) is None
+    pa, pb = store.entry(a).position, store.entry(b).position
+    assert pa < store.position_after(pa) < pb and store.position_after(pb) > pb

@@ -207,7 +207,8 @@ def document_ranges(pages: list[PageResult]) -> list[PageRange]:
             current = [p]
         else:
             ranges[-1].last = p.number
-            ranges[-1].notes.append(join)  # type: ignore[arg-type]
+            if join is not None:  # every branch above that does not start a document says why it joins
+                ranges[-1].notes.append(join)
             current.append(p)
     return ranges
 

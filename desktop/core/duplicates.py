@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +39,8 @@ from rapidfuzz import fuzz
 
 from desktop.core.model import Document
 
-__all__ = ["NAME_MIN", "DuplicateChecker", "content_hash", "duplicate_reason", "facts_of", "find_duplicate"]
+__all__ = ["NAME_MIN", "DuplicateChecker", "content_hash", "duplicate_reason", "facts_of", "find_duplicate",
+           "normalise_text"]
 
 NAME_MIN = 90.0
 FIGURES_MIN = 97.0
@@ -97,6 +99,15 @@ def facts_of(document: Document) -> dict[str, Any]:
     }
 
 
+def normalise_text(text: str | None) -> str:
+    """Text as compared by the duplicate check and the vendor memory: NFKC, upper case, runs of
+    non-alphanumerics -> one space."""
+    if not text:
+        return ""
+    t = unicodedata.normalize("NFKC", text).upper()
+    return re.sub(r"[\W_]+", " ", t).strip()
+
+
 def _squash(text: str | None) -> str:
     return "".join(c for c in (text or "").upper() if c.isalnum())
 
@@ -107,8 +118,6 @@ def _same_vendor(a: dict[str, Any], b: dict[str, Any]) -> bool:
     ta, tb = _squash(a.get("vendor_tax_id")), _squash(b.get("vendor_tax_id"))
     if ta and tb:
         return ta == tb
-    from desktop.core.memory import normalise_text
-
     na, nb = normalise_text(a.get("vendor_name")), normalise_text(b.get("vendor_name"))
     return bool(na) and bool(nb) and fuzz.ratio(na, nb) >= NAME_MIN
 

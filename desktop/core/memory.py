@@ -85,6 +85,7 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 from desktop.core.diagnostics import Code, diag
+from desktop.core.duplicates import normalise_text
 from desktop.core.model import Document, Field, PageResult
 
 __all__ = [
@@ -178,14 +179,6 @@ _PHONE = re.compile(
 
 def _squash_id(text: str) -> str:
     return re.sub(r"[^0-9A-Z]", "", unicodedata.normalize("NFKC", text).upper())
-
-
-def normalise_text(text: str | None) -> str:
-    """Text as compared by the memory: NFKC, upper case, runs of non-alphanumerics -> one space."""
-    if not text:
-        return ""
-    t = unicodedata.normalize("NFKC", text).upper()
-    return re.sub(r"[\W_]+", " ", t).strip()
 
 
 def _phone_key(raw: str) -> str | None:

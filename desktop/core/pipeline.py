@@ -248,7 +248,7 @@ def _ocr(page: Any, engine: Engine, options: ScanOptions, *,
             page = page.rotated(turned.rotation)
             image = orientation.rotate_image(image, turned.rotation)
             notes.append(diag(Code.TURNED, degrees=turned.rotation, reason=turned.reason))
-        reading = PageReading(lines=turned.lines, seconds=turned.seconds)
+        reading = turned.page_reading()  # its lines, warnings and suspect mark, in the turned image's pixels
         lines = reading.lines
     else:
         reading = read_image(engine, image)
@@ -489,7 +489,7 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
     invoice) is one invoice: it is not split, and its data overrides and cross-checks the fields read
     from the pages.
     """
-    from desktop.core import einvoice
+    from desktop.core.structured import apply_to_document
 
     name = source.name
     results = [r.result for r in reads]
@@ -538,7 +538,7 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
             doc.error = diag(Code.FIELDS_FAILED, reason=_reason(exc))
         if structured is not None and doc.error is None:
             forced = options.document_type if options.document_type not in (None, "", "auto") else None
-            einvoice.apply_to_document(doc, structured, forced_type=forced)
+            apply_to_document(doc, structured, forced_type=forced)
         elif structured_problem:
             notes.append(structured_problem)
         notes.extend(apply_memory(doc, options))
@@ -726,8 +726,9 @@ def reextract(document: Document, document_type: str, date_order: str | None = N
     data = (document.extras.get("einvoice") or {}).get("data")
     if data:  # the e-invoice's own data wins again over the new reading of the page
         from desktop.core import einvoice
+        from desktop.core.structured import apply_to_document
 
-        einvoice.apply_to_document(doc, einvoice.EInvoice.from_dict(data), forced_type=document_type)
+        apply_to_document(doc, einvoice.EInvoice.from_dict(data), forced_type=document_type)
     for name, f in document.fields.items():
         if f.edited and name in doc.fields:
             doc.fields[name] = dataclasses.replace(f)

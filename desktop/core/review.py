@@ -8,7 +8,14 @@ touched entry's document before and after (as ``Document.to_dict`` dicts), so ap
 it, saving it or sending it elsewhere needs nothing but the data. Building a command changes nothing;
 :meth:`ReviewSession.apply` and :meth:`ReviewSession.revert` write it to the store, and
 :meth:`ReviewSession.do` / :meth:`undo` / :meth:`redo` keep an undo history. The GUI wraps the same
-commands in ``QUndoCommand`` objects; a command-line tool or a server can use this class as it is.
+commands in ``QUndoCommand`` objects over its queue (an :class:`EntryStore` that also tells the views);
+a command-line tool or a server can use this class over the session store as it is.
+
+With a vendor memory (:class:`~desktop.core.memory.VendorMemory`), applying an edit, a change of the
+reviewed mark or "keep both" on a suspected duplicate also teaches it
+(:meth:`~desktop.core.memory.VendorMemory.teach_change`: a document reviewed after the change is learned,
+one that stops being reviewed is forgotten) and reverting takes exactly that back. A memory failure is
+logged and never blocks the change.
 
 What needs checking is :func:`desktop.core.flags.field_reasons`, the one rule the form's tint, the queue
 badge, the summary, the CLI and the Problems sheet share: a field the extraction flagged
@@ -21,32 +28,44 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 from desktop.core.flags import Reason, key_fields
 from desktop.core.flags import field_reasons as field_checks
 from desktop.core.model import Box, Document, Field
-from desktop.core.session import SessionStore, status_of
+from desktop.core.session import SessionEntry, status_of
 
 __all__ = [
+    "TEACHING_ACTIONS",
     "Action",
     "Change",
     "Check",
     "Command",
+    "DuplicateMarker",
+    "EntryStore",
     "Reason",
     "ReviewSession",
     "attention_count",
+    "can_split_at",
     "document_checks",
+    "documents_to_export",
     "edited_document",
+    "field_checks",
+    "has_clerk_work",
+    "kept_duplicate",
+    "key_fields",
+    "mergeable",
+    "next_needing_review",
     "retyped_document",
     "reviewed_document",
     "with_task_output",
-    "field_checks",
-    "key_fields",
 ]
+
+log = logging.getLogger(__name__)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -90,6 +109,12 @@ class Action(StrEnum):
     ATTACH_TASK = "attach_task"
     SPLIT = "split"
     MERGE = "merge"
+    REREAD = "reread"  # a page read again (turned): the engine's new reading of the document
+    KEEP_DUPLICATE = "keep_duplicate"  # the clerk says a suspected duplicate is not one
+
+
+TEACHING_ACTIONS = frozenset({Action.EDIT_FIELD, Action.MARK_REVIEWED, Action.KEEP_DUPLICATE})
+"""The actions that teach the vendor memory when applied (the clerk's own confirmations)."""
 
 
 @dataclass(frozen=True)
@@ -230,28 +255,144 @@ def with_task_output(document: Document, task: str, result: Document) -> Documen
     return after
 
 
+def kept_duplicate(document: Document) -> Document:
+    """A copy of ``document`` the clerk says is not a duplicate: ``duplicate_of`` cleared, what it was
+    suspected of kept in ``extras["duplicate_kept"]`` (so it is not suspected again)."""
+    after = _copy(document)
+    if document.duplicate_of:
+        after.extras["duplicate_kept"] = dict(document.duplicate_of)
+    after.duplicate_of = None
+    return after
+
+
+def has_clerk_work(document: Document | None) -> bool:
+    """Whether removing ``document`` would lose the clerk's work: it is reviewed or has an edited field."""
+    return document is not None and (document.reviewed or any(f.edited for f in document.fields.values()))
+
+
+def can_split_at(document: Document | None, page: int | None) -> bool:
+    """Whether ``document`` can be split so that ``page`` starts the second part (a read page that is
+    not its first)."""
+    if document is None or document.error or page is None:
+        return False
+    numbers = [p.number for p in document.page_results]
+    return page in numbers[1:]
+
+
+def mergeable(first: tuple[str, Document | None], second: tuple[str, Document | None]) -> bool:
+    """Whether two queue entries ``(source, document)`` can be merged: both read, of the same file, the
+    second starting on the page after the first ends (:func:`desktop.core.boundaries.merge_documents`)."""
+    (source_a, a), (source_b, b) = first, second
+    if a is None or b is None or a.error or b.error or source_a != source_b:
+        return False
+    return b.pages[0] == a.pages[1] + 1
+
+
+def next_needing_review(statuses: Sequence[str], start: int) -> int | None:
+    """The index of the next entry whose status is ``needs_review`` after index ``start`` (``-1``: from
+    the top), wrapping around; ``None`` when none needs review."""
+    n = len(statuses)
+    for k in range(1, n + 1):
+        i = (start + k) % n
+        if statuses[i] == "needs_review":
+            return i
+    return None
+
+
+def documents_to_export(documents: Iterable[Document | None], scope: str) -> list[Document]:
+    """The documents an export of ``scope`` writes, in the order given.
+
+    Args:
+        documents: the queue's documents (``None``: not read yet; skipped).
+        scope: ``reviewed`` (reviewed, read documents), ``all`` or ``selected`` (every read or failed
+            document given: a failed one is exported as a row naming its error).
+    """
+    docs = [d for d in documents if d is not None]
+    if scope == "reviewed":
+        docs = [d for d in docs if d.reviewed and not d.error]
+    return docs
+
+
+class DuplicateMarker:
+    """Marks documents just read that duplicate one already in the queue or one the memory learned
+    (:class:`desktop.core.duplicates.DuplicateChecker`), keeping each queued document's facts until the
+    document is replaced (documents are replaced, never changed in place)."""
+
+    def __init__(self) -> None:
+        self._facts: dict[int, tuple[Document, Any]] = {}
+
+    def mark(self, documents: Sequence[Document], queued: Iterable[tuple[int, Document | None]],
+             memory: Any = None) -> None:
+        """Set ``duplicate_of`` on each of ``documents`` that repeats a queued document or one the
+        memory knows.
+
+        Args:
+            documents: the documents just read.
+            queued: the other queue entries, ``(entry id, document)`` (unread and failed ones are skipped).
+            memory: a :class:`~desktop.core.memory.VendorMemory`, or ``None``; a memory that cannot be read
+                is logged and skipped.
+        """
+        from desktop.core.duplicates import DuplicateChecker, facts_of
+
+        known = []
+        for entry_id, doc in queued:
+            if doc is None or doc.error:
+                continue
+            cached = self._facts.get(entry_id)
+            if cached is None or cached[0] is not doc:
+                cached = self._facts[entry_id] = (doc, facts_of(doc))
+            known.append(cached[1])
+        if memory is not None:
+            try:
+                known += memory.known_documents()
+            except Exception:
+                log.exception("the vendor memory's documents cannot be read")
+        checker = DuplicateChecker(known)
+        for doc in documents:
+            checker.check(doc)
+
+
+class EntryStore(Protocol):
+    """Where a :class:`ReviewSession` reads and writes entries: the
+    :class:`~desktop.core.session.SessionStore` itself, or the GUI's queue (which saves to it and tells
+    the views)."""
+
+    def entry(self, entry_id: int) -> SessionEntry | None: ...
+
+    def put(self, entry_id: int, source: str, position: float, document: Document | None,
+            status: str | None = None) -> None: ...
+
+    def remove(self, entry_ids: Iterable[int]) -> None: ...
+
+    def next_id(self) -> int: ...
+
+    def position_after(self, position: float) -> float: ...
+
+
 class ReviewSession:
     """The clerk's operations over a session store (see the module docstring).
 
     Args:
-        store: the session.
+        store: the session (:class:`~desktop.core.session.SessionStore`, or any :class:`EntryStore`).
         date_order: ``DMY``/``MDY`` for ambiguous dates typed by the clerk (``None``: per document).
+        memory: the vendor memory that applied commands teach (see the module docstring), or ``None``.
     """
 
-    def __init__(self, store: SessionStore, *, date_order: str | None = None) -> None:
+    def __init__(self, store: EntryStore, *, date_order: str | None = None, memory: Any = None) -> None:
         self.store = store
         self.date_order = date_order
-        self._done: list[Command] = []
+        self.memory = memory
+        self._done: list[tuple[Command, list[Any]]] = []
         self._undone: list[Command] = []
 
     # -- reading -----------------------------------------------------------------------------------
     def _entry(self, entry_id: int) -> tuple[str, float, Document]:
-        for e in self.store.entries():
-            if e.id == entry_id:
-                if e.document is None:
-                    raise ValueError(f"entry {entry_id} ({e.source}) has not been read yet")
-                return e.source, e.position, e.document
-        raise KeyError(entry_id)
+        e = self.store.entry(entry_id)
+        if e is None:
+            raise KeyError(entry_id)
+        if e.document is None:
+            raise ValueError(f"entry {entry_id} ({e.source}) has not been read yet")
+        return e.source, e.position, e.document
 
     def document(self, entry_id: int) -> Document:
         """The entry's document (a copy).
@@ -312,6 +453,27 @@ class ReviewSession:
         after = with_task_output(self._readable(entry_id), task, result)
         return self._one(Action.ATTACH_TASK, entry_id, after, task=task)
 
+    def reread(self, entry_id: int, document: Document, *, page: int | None = None) -> Command:
+        """Replace the entry's document by the engine's new reading of it (a page turned and read again).
+
+        Raises:
+            KeyError: no such entry. ValueError: the entry was not read.
+        """
+        self._entry(entry_id)
+        return self._one(Action.REREAD, entry_id, _copy(document), page=page)
+
+    def keep_duplicate(self, entry_id: int) -> Command:
+        """The clerk says the entry's document is not the duplicate it was suspected of
+        (:func:`kept_duplicate`).
+
+        Raises:
+            KeyError: no such entry. ValueError: the entry was not read, or is not a suspected duplicate.
+        """
+        doc = self._readable(entry_id)
+        if not doc.duplicate_of:
+            raise ValueError(f"{doc.source} is not marked as a duplicate")
+        return self._one(Action.KEEP_DUPLICATE, entry_id, kept_duplicate(doc))
+
     def split(self, entry_id: int, at_page: int) -> Command:
         """Split the entry's document before page ``at_page`` into two entries (the second placed right
         after the first): :func:`desktop.core.boundaries.split_document`.
@@ -323,7 +485,7 @@ class ReviewSession:
 
         source, position, doc = self._entry(entry_id)
         first, second = split_document(doc, at_page)
-        new_id, new_position = self.store.next_id(), self._position_after(position)
+        new_id, new_position = self.store.next_id(), self.store.position_after(position)
         return Command(Action.SPLIT, {"page": at_page}, (
             Change(entry_id, source, position, doc.to_dict(), first.to_dict()),
             Change(new_id, source, new_position, None, second.to_dict()),
@@ -346,10 +508,6 @@ class ReviewSession:
             Change(next_id, source_b, position_b, b.to_dict(), None),
         ))
 
-    def _position_after(self, position: float) -> float:
-        later = [e.position for e in self.store.entries() if e.position > position]
-        return (position + min(later)) / 2 if later else position + 1.0
-
     # -- applying ------------------------------------------------------------------------------------
     def _write(self, changes: Iterable[Change], side: str) -> None:
         for c in changes:
@@ -360,26 +518,56 @@ class ReviewSession:
             doc = Document.from_dict(data)
             self.store.put(c.entry_id, c.source, c.position, doc, status_of(doc))
 
-    def apply(self, command: Command) -> None:
-        """Write the command's "after" side to the store."""
-        self._write(command.changes, "after")
+    def _teach(self, command: Command) -> list[Any]:
+        if self.memory is None or command.action not in TEACHING_ACTIONS:
+            return []
+        taught = []
+        for c in command.changes:
+            if c.before is None or c.after is None:
+                continue
+            try:
+                taught.append(self.memory.teach_change(c.before, c.after))
+            except Exception:
+                log.exception("the vendor memory could not learn from %s", c.source)
+        return taught
 
-    def revert(self, command: Command) -> None:
-        """Write the command's "before" side to the store (its undo)."""
+    def _untaught(self, taught: Sequence[Any]) -> None:
+        if self.memory is None:
+            return
+        for teaching in reversed(taught):
+            try:
+                self.memory.untaught(teaching)
+            except Exception:
+                log.exception("the vendor memory could not take a lesson back")
+
+    def apply(self, command: Command) -> list[Any]:
+        """Write the command's "after" side to the store and teach the memory (see the module docstring).
+
+        Returns:
+            What the memory was taught (:class:`~desktop.core.memory.Teaching` objects): give it to
+            :meth:`revert` to take it back.
+        """
+        self._write(command.changes, "after")
+        return self._teach(command)
+
+    def revert(self, command: Command, taught: Sequence[Any] = ()) -> None:
+        """Write the command's "before" side to the store (its undo) and take back what applying it
+        taught the memory (``taught``: what :meth:`apply` returned)."""
         self._write(reversed(command.changes), "before")
+        self._untaught(taught)
 
     def do(self, command: Command) -> None:
         """:meth:`apply` and remember it for :meth:`undo` (clears the redo history)."""
-        self.apply(command)
-        self._done.append(command)
+        taught = self.apply(command)
+        self._done.append((command, taught))
         self._undone.clear()
 
     def undo(self) -> Command | None:
         """Revert the last command done; returns it (``None``: nothing to undo)."""
         if not self._done:
             return None
-        command = self._done.pop()
-        self.revert(command)
+        command, taught = self._done.pop()
+        self.revert(command, taught)
         self._undone.append(command)
         return command
 
@@ -388,6 +576,5 @@ class ReviewSession:
         if not self._undone:
             return None
         command = self._undone.pop()
-        self.apply(command)
-        self._done.append(command)
+        self._done.append((command, self.apply(command)))
         return command

@@ -81,6 +81,28 @@ class SessionEntry:
     position: float
 
 
+def _row_id(cursor: sqlite3.Cursor) -> int:
+    """The id SQLite gave the row an ``INSERT`` on ``cursor`` just added.
+
+    Raises:
+        sqlite3.DatabaseError: the statement inserted no row (``lastrowid`` is ``None``).
+    """
+    if cursor.lastrowid is None:
+        raise sqlite3.DatabaseError("the session did not store the new entry")
+    return int(cursor.lastrowid)
+
+
+def _entry_of(row_id: int, position: float, source: str, status: str, data: str | None) -> SessionEntry:
+    doc: Document | None = None
+    if data is not None:
+        try:
+            doc = Document.from_dict(json.loads(data))
+        except (ValueError, KeyError, TypeError) as exc:
+            doc = Document(source=source, error=diag(Code.SAVED_RESULT_UNREADABLE, detail=str(exc)))
+            status = "failed"
+    return SessionEntry(row_id, source, status, doc, position)
+
+
 class SessionStore:
     """The session database (one per user data folder).
 
@@ -117,19 +139,20 @@ class SessionStore:
     # -- reading -----------------------------------------------------------------------------------
     def entries(self) -> list[SessionEntry]:
         """Every entry in queue order. A row whose JSON cannot be parsed comes back as a failed document."""
-        out = []
-        for row_id, position, source, status, _error, data in self._db.execute(
-            "SELECT id, position, source, status, error, document FROM entries ORDER BY position, id"
-        ):
-            doc: Document | None = None
-            if data is not None:
-                try:
-                    doc = Document.from_dict(json.loads(data))
-                except (ValueError, KeyError, TypeError) as exc:
-                    doc = Document(source=source, error=diag(Code.SAVED_RESULT_UNREADABLE, detail=str(exc)))
-                    status = "failed"
-            out.append(SessionEntry(row_id, source, status, doc, position))
-        return out
+        return [_entry_of(*row) for row in self._db.execute(
+            "SELECT id, position, source, status, document FROM entries ORDER BY position, id")]
+
+    def entry(self, entry_id: int) -> SessionEntry | None:
+        """One entry (``None``: no such id), read as :meth:`entries` reads it."""
+        row = self._db.execute(
+            "SELECT id, position, source, status, document FROM entries WHERE id=?", (entry_id,)).fetchone()
+        return _entry_of(*row) if row is not None else None
+
+    def position_after(self, position: float) -> float:
+        """A queue position right after ``position`` and before the next entry's (for an entry inserted
+        there, such as the second part of a split document)."""
+        later = self._db.execute("SELECT MIN(position) FROM entries WHERE position > ?", (position,)).fetchone()[0]
+        return (position + float(later)) / 2 if later is not None else position + 1.0
 
     def __len__(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM entries").fetchone()[0])
@@ -152,7 +175,7 @@ class SessionStore:
             "INSERT INTO entries(position, source, status, reviewed, error, document, updated) VALUES (?,?,?,?,?,?,?)",
             self._row(str(source), status, document, self._next_position()),
         )
-        return int(cur.lastrowid)  # type: ignore[arg-type]
+        return _row_id(cur)
 
     @staticmethod
     def _row(source: str, status: str, document: Document | None, position: float) -> tuple:
@@ -235,7 +258,7 @@ class SessionStore:
                     "INSERT INTO entries(position, source, status, reviewed, error, document, updated) VALUES (?,?,?,?,?,?,?)",
                     self._row(source, status_of(doc), doc, position + i * step),
                 )
-                ids.append(int(cur.lastrowid))  # type: ignore[arg-type]
+                ids.append(_row_id(cur))
             self._db.execute("COMMIT")
         except BaseException:
             self._db.execute("ROLLBACK")

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from desktop.core.diagnostics import Diagnostic
 from desktop.core.doctypes import FieldSpec, get_document_type
 from desktop.core.model import Document, Field
-from desktop.gui.queue import is_empty_key, needs_check
+from desktop.core.review import Reason, field_checks
 
 SOURCE_STYLE = {
     "ocr": "QLabel { color: #455a64; background: #eceff1; border-radius: 6px; padding: 1px 6px; }",
@@ -174,12 +174,13 @@ class FieldRow(QObject):
         self.source.setToolTip(tip)
         self.source.setStyleSheet(SOURCE_STYLE.get("user" if by_user else field.source, SOURCE_STYLE["ocr"]))
         self.source.setVisible(bool(chip))
-        low = needs_check(field, self.key) and not field.problems
+        reasons = field_checks(field, self.key)  # the review core's one rule (the queue badge counts the same)
+        low = bool(reasons) and not field.problems
         if by_user:
             self.badge.setText("")
             self.badge.setToolTip(tip)
             style = ""
-        elif is_empty_key(field, self.key):
+        elif Reason.EMPTY_KEY in reasons:
             self.badge.setText(self.tr("empty"))
             self.badge.setToolTip(self.tr("Not found on the page, and this document needs it: type it in"))
             style = "color: #e65100; font-weight: bold;"

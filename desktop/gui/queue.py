@@ -2,10 +2,13 @@
 
 :class:`QueueModel` is the single owner of the session's documents while the app runs. Every change
 goes through it and is written to the :class:`~desktop.core.session.SessionStore` before the model
-tells the views (so what the clerk sees is what is saved).
+tells the views (so what the clerk sees is what is saved). :class:`QueueStore` lets the review core
+(:class:`desktop.core.review.ReviewSession`) apply the clerk's commands through it. What needs checking
+is the review core's rule (:func:`desktop.core.review.attention_count`); the model has no rule of its own.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,7 +44,8 @@ from PySide6.QtWidgets import (
 from desktop.core import flags
 from desktop.core.diagnostics import Diagnostic
 from desktop.core.model import Document, Field
-from desktop.core.session import SessionStore, status_of
+from desktop.core.review import attention_count, field_checks
+from desktop.core.session import SessionEntry, SessionStore, status_of
 
 LOW_CONFIDENCE = 0.6
 """Outline colour threshold for recognised lines in the viewer (the engine's line confidence). Fields
@@ -52,26 +56,18 @@ COL_FILE, COL_TYPE, COL_STATUS, COL_ATTENTION = range(4)
 ModelIndex = QModelIndex | QPersistentModelIndex
 
 
-def key_fields(document_type: str | None) -> frozenset[str]:
-    """The fields of ``document_type`` that must not stay empty (``key_fields`` in its doctype JSON)."""
-    return flags.key_fields(document_type)
+__all__ = ["ATTENTION_ROLE", "QueueDelegate", "QueueEntry", "QueueModel", "QueueStore", "attention_count",
+           "is_empty_key", "key_fields", "needs_check"]
 
-
+# The review core's rule under the names the widgets used before it existed (no rule of their own).
+key_fields = flags.key_fields
 is_empty_key = flags.is_empty_key
-"""A key field with nothing in it that the clerk did not clear on purpose (:func:`desktop.core.flags.is_empty_key`)."""
 
 
 def needs_check(field: Field, key: bool = False) -> bool:
-    """The field needs the clerk's eye (:func:`desktop.core.flags.is_flagged`: a failed check,
-    ``needs_review`` from extraction, or an empty key field). The form tints exactly these fields;
-    the queue badge counts them."""
-    return flags.is_flagged(field, key)
-
-
-def attention_count(document: Document | None) -> int:
-    """How many fields of ``document`` :func:`needs_check` (the queue's badge and the form's summary),
-    counting its type's key fields that are missing from ``document.fields`` as empty."""
-    return len(flags.flagged_fields(document))
+    """Whether the form tints ``field`` and the badge counts it: :func:`desktop.core.review.field_checks`
+    gives a reason."""
+    return bool(field_checks(field, key))
 
 
 @dataclass
@@ -85,6 +81,7 @@ class QueueEntry:
         document: the document, once read.
         message: a transient note (``page 2 of 3``, ``cancelled``).
         thumbnail: small picture of the first page, once loaded.
+        position: its sort key in the session (:attr:`desktop.core.session.SessionEntry.position`).
     """
 
     id: int
@@ -93,6 +90,7 @@ class QueueEntry:
     document: Document | None = None
     message: str = ""
     thumbnail: QPixmap | None = None
+    position: float = 0.0
 
     @property
     def name(self) -> str:
@@ -125,7 +123,7 @@ class QueueModel(QAbstractTableModel):
         self.language = "en"  # the UI language errors are worded in (the window sets it)
         for e in store.entries():
             status = "queued" if e.status == "reading" else e.status
-            self._entries.append(QueueEntry(e.id, e.source, status, e.document))
+            self._entries.append(QueueEntry(e.id, e.source, status, e.document, position=e.position))
         self._reindex()
 
     # -- access ------------------------------------------------------------------------------------
@@ -231,16 +229,21 @@ class QueueModel(QAbstractTableModel):
         if row >= 0:
             self.dataChanged.emit(self.index(row, 0), self.index(row, self.columnCount() - 1))
 
+    def _position(self, entry_id: int) -> float:
+        saved = self.store.entry(entry_id)
+        return saved.position if saved is not None else float(entry_id)
+
     def add_file(self, source: str | Path) -> int:
         """Append a file waiting to be read; returns its entry id."""
         entry_id = self.store.add(str(source))
-        self._append(QueueEntry(entry_id, str(source), "queued"))
+        self._append(QueueEntry(entry_id, str(source), "queued", position=self._position(entry_id)))
         return entry_id
 
     def add_document(self, document: Document) -> int:
         """Append an already-known document (a missing file's error document)."""
         entry_id = self.store.add(document.source, document)
-        self._append(QueueEntry(entry_id, document.source, status_of(document), document))
+        self._append(QueueEntry(entry_id, document.source, status_of(document), document,
+                                position=self._position(entry_id)))
         return entry_id
 
     def _append(self, entry: QueueEntry) -> None:
@@ -290,7 +293,8 @@ class QueueModel(QAbstractTableModel):
             self.beginInsertRows(QModelIndex(), row + 1, row + len(documents) - 1)
             for offset, (new_id, doc) in enumerate(zip(ids[1:], documents[1:], strict=True), start=1):
                 self._entries.insert(
-                    row + offset, QueueEntry(new_id, first.source, status_of(doc), doc, thumbnail=first.thumbnail)
+                    row + offset, QueueEntry(new_id, first.source, status_of(doc), doc, thumbnail=first.thumbnail,
+                                             position=self._position(new_id))
                 )
             self._reindex()
             self.endInsertRows()
@@ -306,6 +310,26 @@ class QueueModel(QAbstractTableModel):
         self.store.update(entry_id, document, status)
         entry.document, entry.status, entry.message = document, status, ""
         self._emit_row(entry_id)
+        self.document_changed.emit(entry_id)
+
+    def put_entry(self, entry_id: int, source: str, position: float, document: Document | None,
+                  status: str | None = None) -> None:
+        """Write an entry with a given id and position (a review command applied or reverted): its row
+        is updated, or inserted in queue order when absent; saved first, then the views are told."""
+        status = status or status_of(document)
+        self.store.put(entry_id, source, position, document, status)
+        entry = self.entry(entry_id)
+        if entry is None:
+            row = next((i for i, e in enumerate(self._entries) if e.position > position), len(self._entries))
+            thumb = next((e.thumbnail for e in self._entries if e.source == source and e.thumbnail), None)
+            self.beginInsertRows(QModelIndex(), row, row)
+            self._entries.insert(row, QueueEntry(entry_id, source, status, document, thumbnail=thumb,
+                                                 position=position))
+            self._reindex()
+            self.endInsertRows()
+        else:
+            entry.document, entry.status, entry.message = document, status, ""
+            self._emit_row(entry_id)
         self.document_changed.emit(entry_id)
 
     def fail(self, entry_id: int, problem: Diagnostic) -> None:
@@ -421,3 +445,28 @@ class QueueDelegate(QStyledItemDelegate):
         painter.drawText(text_rect.adjusted(0, text_rect.height() // 2 + 2, 0, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
                          fm2.elidedText(second, Qt.TextElideMode.ElideRight, text_rect.width()))
         painter.restore()
+
+
+class QueueStore:
+    """The queue as the review core's :class:`~desktop.core.review.EntryStore`: commands read the
+    documents the clerk sees and write through the model (saved to the session, then shown)."""
+
+    def __init__(self, model: QueueModel) -> None:
+        self.model = model
+
+    def entry(self, entry_id: int) -> SessionEntry | None:
+        e = self.model.entry(entry_id)
+        return SessionEntry(e.id, e.source, e.status, e.document, e.position) if e is not None else None
+
+    def put(self, entry_id: int, source: str, position: float, document: Document | None,
+            status: str | None = None) -> None:
+        self.model.put_entry(entry_id, source, position, document, status)
+
+    def remove(self, entry_ids: Iterable[int]) -> None:
+        self.model.remove(list(entry_ids))
+
+    def next_id(self) -> int:
+        return self.model.store.next_id()
+
+    def position_after(self, position: float) -> float:
+        return self.model.store.position_after(position)

@@ -42,12 +42,14 @@ def default_engine_factory(engine: str, model_dir: str) -> EngineFactory:
 
     def factory(notes: list[Diagnostic]) -> Any:
         from desktop.core.engines import create_engine, create_worker_engine
+        from desktop.core.engines.process import PagesInWorker
 
         if engine == "server" or (engine == "auto" and _server_configured()):
-            # the office-server engine only talks HTTP (nothing native to isolate) and reports its
-            # connection state to the status bar: it runs here
-            return create_engine(engine, model_dir or None, notes=notes)
-        return create_worker_engine(engine, model_dir or None)
+            # the office-server engine only talks HTTP and reports its connection state to the status
+            # bar: it runs here, its files are opened and rendered in a page worker
+            return PagesInWorker(create_engine(engine, model_dir or None, notes=notes))
+        # a spare worker kept warm: after a crash the next page is read at once, not after a restart
+        return create_worker_engine(engine, model_dir or None, spare=True)
 
     return factory
 

@@ -266,13 +266,10 @@ class _Runner:
 
 
 def _default_engine_factory() -> Any:
-    from desktop.core.engines import create_engine
+    # uploads are untrusted files: the engine and the file readers run in a worker process
+    from desktop.core.engines import create_isolated_engine
 
-    notes: list[str] = []
-    engine = create_engine("auto", notes=notes)
-    for note in notes:
-        log.info("engine: %s", note)
-    return engine
+    return create_isolated_engine("auto")
 
 
 def _default_options(document_type: str, date_order: str | None) -> Any:

@@ -69,10 +69,12 @@ def config_from_args(args: argparse.Namespace) -> Any:
     server = server_config_from_args(args)
 
     def engine_factory() -> Any:
-        from desktop.core.engines import create_engine
+        # uploads are untrusted files: the engine (or, for the office-server engine, the file readers)
+        # runs in a worker process, so a crash on one upload costs that job only
+        from desktop.core.engines import create_isolated_engine
 
-        notes: list[str] = []
-        engine = create_engine(args.engine, args.model_dir, notes=notes, **({"server": server} if server else {}))
+        notes: list[Any] = []
+        engine = create_isolated_engine(args.engine, args.model_dir, notes=notes, server=server)
         for note in notes:
             logging.getLogger("shoebox.serve").info("engine: %s", note)
         return engine

@@ -2,9 +2,9 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
-    <name>MainWindow</name>
+    <name>DocumentPanel</name>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1100"/>
+        <location filename="../../desktop/gui/docpanel.py" line="138"/>
         <source>%n field(s) to check</source>
         <translation>
             <numerusform>%n field to check</numerusform>
@@ -12,23 +12,18 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1108"/>
+        <location filename="../../desktop/gui/docpanel.py" line="146"/>
         <source>(+%n more)</source>
         <translation>
             <numerusform>(+%n more)</numerusform>
             <numerusform>(+%n more)</numerusform>
         </translation>
     </message>
+</context>
+<context>
+    <name>ExportController</name>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1382"/>
-        <source>%n of the documents have your edits or are reviewed. Remove them anyway? (The files themselves are not touched.)</source>
-        <translation>
-            <numerusform>%n of the documents has your edits or is reviewed. Remove them anyway? (The files themselves are not touched.)</numerusform>
-            <numerusform>%n of the documents have your edits or are reviewed. Remove them anyway? (The files themselves are not touched.)</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1492"/>
+        <location filename="../../desktop/gui/exporting.py" line="56"/>
         <source>Export %n document(s)</source>
         <translation>
             <numerusform>Export %n document</numerusform>
@@ -36,7 +31,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1523"/>
+        <location filename="../../desktop/gui/exporting.py" line="81"/>
         <source>Exported %n document(s) to %1</source>
         <translation>
             <numerusform>Exported %n document to %1</numerusform>
@@ -47,11 +42,22 @@
 <context>
     <name>QueueModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/gui/queue.py" line="235"/>
+        <location filename="../../desktop/gui/queue.py" line="209"/>
         <source>%n field(s) need attention</source>
         <translation>
             <numerusform>%n field needs attention</numerusform>
             <numerusform>%n fields need attention</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ReviewController</name>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/reviewing.py" line="220"/>
+        <source>%n of the documents have your edits or are reviewed. Remove them anyway? (The files themselves are not touched.)</source>
+        <translation>
+            <numerusform>%n of the documents has your edits or is reviewed. Remove them anyway? (The files themselves are not touched.)</numerusform>
+            <numerusform>%n of the documents have your edits or are reviewed. Remove them anyway? (The files themselves are not touched.)</numerusform>
         </translation>
     </message>
 </context>

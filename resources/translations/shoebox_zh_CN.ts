@@ -2,6 +2,139 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AddController</name>
+    <message>
+        <location filename="../../desktop/gui/adding.py" line="76"/>
+        <source>No documents found in %1</source>
+        <translation>在 %1 中未找到单据</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/adding.py" line="115"/>
+        <source>No recent files</source>
+        <translation>没有最近的文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/adding.py" line="123"/>
+        <source>Open documents</source>
+        <translation>打开单据</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/adding.py" line="124"/>
+        <source>Documents (%1)</source>
+        <translation>单据 (%1)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/adding.py" line="124"/>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/adding.py" line="142"/>
+        <source>The clipboard holds no image or file.</source>
+        <translation>剪贴板中没有图片或文件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/adding.py" line="155"/>
+        <source>Paste</source>
+        <translation>粘贴</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/adding.py" line="156"/>
+        <source>The image could not be saved to %1.</source>
+        <translation>无法将图片保存到 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>DocumentPanel</name>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="61"/>
+        <source>&amp;Type:</source>
+        <translation>类型(&amp;T)：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="65"/>
+        <location filename="../../desktop/gui/docpanel.py" line="124"/>
+        <source>Mark reviewed</source>
+        <translation>标记为已审核</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="67"/>
+        <source>Mark this document reviewed and go to the next one (Ctrl+Enter)</source>
+        <translation>将此单据标记为已审核并转到下一张（Ctrl+Enter）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="85"/>
+        <source>Fields</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="86"/>
+        <source>Page text</source>
+        <translation>页面文字</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="90"/>
+        <source>Task output</source>
+        <translation>任务输出</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="107"/>
+        <source>No document</source>
+        <translation>没有单据</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="109"/>
+        <source>Drop receipts, invoices or whole folders here, or use File ▸ Open (Ctrl+O).</source>
+        <translation>将收据、发票或整个文件夹拖放到此处，或使用“文件 ▸ 打开”（Ctrl+O）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="118"/>
+        <source>Waiting to be read…</source>
+        <translation>等待读取…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="118"/>
+        <source>Reading…</source>
+        <translation>读取中…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="121"/>
+        <source>This file could not be read:
+%1</source>
+        <translation>无法读取此文件：
+%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="124"/>
+        <source>Reviewed ✓</source>
+        <translation>已审核 ✓</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/docpanel.py" line="138"/>
+        <source>%n field(s) to check</source>
+        <translation>
+            <numerusform>%n 个字段需要检查</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="140"/>
+        <source>Every field checks out</source>
+        <translation>所有字段均通过检查</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/docpanel.py" line="142"/>
+        <source>Reviewed</source>
+        <translation>已审核</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/docpanel.py" line="146"/>
+        <source>(+%n more)</source>
+        <translation>
+            <numerusform>（另有 %n 条）</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>DuplicateBanner</name>
     <message>
         <location filename="../../desktop/gui/vendors.py" line="323"/>
@@ -50,6 +183,70 @@
     </message>
 </context>
 <context>
+    <name>ExportController</name>
+    <message>
+        <location filename="../../desktop/gui/exporting.py" line="48"/>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/exporting.py" line="49"/>
+        <source>No document is marked reviewed yet (Ctrl+Enter marks one).</source>
+        <translation>还没有已审核的单据（按 Ctrl+Enter 标记）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/exporting.py" line="50"/>
+        <source>Select documents in the queue first.</source>
+        <translation>请先在队列中选择单据。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/exporting.py" line="51"/>
+        <source>Nothing has been read yet.</source>
+        <translation>尚未读取任何单据。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/exporting.py" line="56"/>
+        <source>Export %n document(s)</source>
+        <translation>
+            <numerusform>导出 %n 张单据</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/exporting.py" line="57"/>
+        <source>Excel workbook (*.xlsx)</source>
+        <translation>Excel 工作簿 (*.xlsx)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/exporting.py" line="57"/>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/exporting.py" line="57"/>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/exporting.py" line="75"/>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/exporting.py" line="76"/>
+        <source>%1 could not be written:
+%2</source>
+        <translation>无法写入 %1：
+%2</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/exporting.py" line="81"/>
+        <source>Exported %n document(s) to %1</source>
+        <translation>
+            <numerusform>已将 %n 张单据导出到 %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>FieldEdit</name>
     <message>
         <location filename="../../desktop/gui/form.py" line="77"/>
@@ -60,19 +257,19 @@
 <context>
     <name>FieldForm</name>
     <message>
-        <location filename="../../desktop/gui/form.py" line="282"/>
+        <location filename="../../desktop/gui/form.py" line="283"/>
         <source>Drop receipts and invoices here, or use File ▸ Open.</source>
         <translation>将收据和发票拖放到此处，或使用“文件 ▸ 打开”。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="303"/>
+        <location filename="../../desktop/gui/form.py" line="304"/>
         <source>This file could not be read:
 %1</source>
         <translation>无法读取此文件：
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="308"/>
+        <location filename="../../desktop/gui/form.py" line="309"/>
         <source>Unknown document type %1</source>
         <translation>未知单据类型 %1</translation>
     </message>
@@ -90,119 +287,119 @@
         <translation>置信度：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="183"/>
+        <location filename="../../desktop/gui/form.py" line="184"/>
         <source>empty</source>
         <translation>空</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="184"/>
+        <location filename="../../desktop/gui/form.py" line="185"/>
         <source>Not found on the page, and this document needs it: type it in</source>
         <translation>页面上未找到，但此单据需要该项：请手动填写</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="202"/>
+        <location filename="../../desktop/gui/form.py" line="203"/>
         <source>you</source>
         <translation>手填</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="206"/>
+        <location filename="../../desktop/gui/form.py" line="207"/>
         <source>From the vendor memory: %1 taught it (vendor %2 recognised, %3 sure)</source>
         <translation>来自商家记忆：由 %1 学到（识别为商家 %2，把握 %3）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="207"/>
+        <location filename="../../desktop/gui/form.py" line="208"/>
         <source>an earlier document</source>
         <translation>之前的一张单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="209"/>
+        <location filename="../../desktop/gui/form.py" line="210"/>
         <source>memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="212"/>
+        <location filename="../../desktop/gui/form.py" line="213"/>
         <source>Found where %1 had it (vendor memory)</source>
         <translation>在 %1 上的同一位置找到（商家记忆）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="218"/>
         <location filename="../../desktop/gui/form.py" line="219"/>
+        <location filename="../../desktop/gui/form.py" line="220"/>
         <source>QR</source>
         <translation>二维码</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="218"/>
+        <location filename="../../desktop/gui/form.py" line="219"/>
         <source>From the invoice&apos;s QR code (it matches the printed value)</source>
         <translation>来自发票二维码（与票面一致）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="219"/>
+        <location filename="../../desktop/gui/form.py" line="220"/>
         <source>From the invoice&apos;s QR code</source>
         <translation>来自发票二维码</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="222"/>
         <location filename="../../desktop/gui/form.py" line="223"/>
+        <location filename="../../desktop/gui/form.py" line="224"/>
         <source>e-invoice XML</source>
         <translation>电子发票 XML</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="222"/>
+        <location filename="../../desktop/gui/form.py" line="223"/>
         <source>From the e-invoice&apos;s own data (XML); the page shows the same value</source>
         <translation>取自电子发票自带的数据（XML），页面上的值与之相同</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="223"/>
+        <location filename="../../desktop/gui/form.py" line="224"/>
         <source>From the e-invoice&apos;s own data (XML)</source>
         <translation>取自电子发票自带的数据（XML）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="225"/>
+        <location filename="../../desktop/gui/form.py" line="226"/>
         <source>OFD text</source>
         <translation>OFD 文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="225"/>
+        <location filename="../../desktop/gui/form.py" line="226"/>
         <source>From the text of the OFD file&apos;s page (no OCR needed)</source>
         <translation>取自 OFD 文件页面中的文字（无需 OCR）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="227"/>
+        <location filename="../../desktop/gui/form.py" line="228"/>
         <source>From the PDF&apos;s text layer (no OCR needed)</source>
         <translation>来自 PDF 文本层（无需 OCR）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="227"/>
+        <location filename="../../desktop/gui/form.py" line="228"/>
         <source>PDF text</source>
         <translation>PDF 文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="229"/>
+        <location filename="../../desktop/gui/form.py" line="230"/>
         <source>AI</source>
         <translation>AI</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="229"/>
+        <location filename="../../desktop/gui/form.py" line="230"/>
         <source>Read by the HunyuanOCR model</source>
         <translation>由 HunyuanOCR 模型读取</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="230"/>
+        <location filename="../../desktop/gui/form.py" line="231"/>
         <source>OCR</source>
         <translation>OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="230"/>
+        <location filename="../../desktop/gui/form.py" line="231"/>
         <source>Read by OCR from the page image</source>
         <translation>由 OCR 从页面图像识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="202"/>
+        <location filename="../../desktop/gui/form.py" line="203"/>
         <source>Entered by you</source>
         <translation>由您填写</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="188"/>
+        <location filename="../../desktop/gui/form.py" line="189"/>
         <source>Not found on the page</source>
         <translation>页面上未找到</translation>
     </message>
@@ -210,810 +407,62 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="434"/>
-        <source>&amp;Split document at this page</source>
-        <translation>在此页拆分单据(&amp;S)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="435"/>
-        <source>Make the page shown the first page of a new document</source>
-        <translation>将当前显示的页作为新单据的第一页</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="436"/>
-        <source>&amp;Merge with next document</source>
-        <translation>与下一份单据合并(&amp;M)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="437"/>
-        <source>Join the next document of the same file to this one</source>
-        <translation>把同一文件中的下一份单据并入本单据</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="585"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="275"/>
         <source>Session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1315"/>
-        <source>Split document</source>
-        <translation>拆分单据</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1341"/>
-        <source>Merge documents</source>
-        <translation>合并单据</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="170"/>
-        <source>not started</source>
-        <translation>未启动</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="261"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="178"/>
         <source>Page</source>
         <translation>页面</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="293"/>
-        <source>&amp;Type:</source>
-        <translation>类型(&amp;T)：</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="297"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="1075"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="1359"/>
-        <source>Mark reviewed</source>
-        <translation>标记为已审核</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="299"/>
-        <source>Mark this document reviewed and go to the next one (Ctrl+Enter)</source>
-        <translation>将此单据标记为已审核并转到下一张（Ctrl+Enter）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="323"/>
-        <source>Fields</source>
-        <translation>字段</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="324"/>
-        <source>Page text</source>
-        <translation>页面文字</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="329"/>
-        <source>Task output</source>
-        <translation>任务输出</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="343"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="194"/>
         <source>OCR engine not started</source>
         <translation>OCR 引擎未启动</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="346"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="197"/>
         <source>%v of %m files</source>
         <translation>%v / %m 个文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="356"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="404"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="207"/>
         <source>Stop reading after the current page</source>
         <translation>读完当前页后停止</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="376"/>
-        <source>&amp;Open…</source>
-        <translation>打开(&amp;O)…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="377"/>
-        <source>Add receipts and invoices to the queue</source>
-        <translation>将收据和发票加入队列</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="378"/>
-        <source>&amp;Paste image</source>
-        <translation>粘贴图片(&amp;P)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="379"/>
-        <source>Add the image on the clipboard to the queue</source>
-        <translation>将剪贴板中的图片加入队列</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="380"/>
-        <source>&amp;Export reviewed…</source>
-        <translation>导出已审核(&amp;E)…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="381"/>
-        <source>Save the reviewed documents as Excel, JSON or CSV</source>
-        <translation>将已审核的单据保存为 Excel、JSON 或 CSV</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="382"/>
-        <source>Export &amp;all…</source>
-        <translation>全部导出(&amp;A)…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="383"/>
-        <source>Export &amp;selected…</source>
-        <translation>导出所选(&amp;S)…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="384"/>
-        <source>&amp;Remove from queue</source>
-        <translation>从队列中移除(&amp;R)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="388"/>
-        <source>Read &amp;queued files</source>
-        <translation>读取排队的文件(&amp;Q)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="389"/>
-        <source>Read every file still waiting in the queue</source>
-        <translation>读取队列中所有等待的文件</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="390"/>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="391"/>
-        <source>&amp;Undo</source>
-        <translation>撤销(&amp;U)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="393"/>
-        <source>&amp;Redo</source>
-        <translation>重做(&amp;R)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="399"/>
-        <source>Mark &amp;reviewed</source>
-        <translation>标记为已审核(&amp;R)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="401"/>
-        <source>Mark this document reviewed and go to the next one that needs review</source>
-        <translation>将此单据标记为已审核并转到下一张待审核单据</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="402"/>
-        <source>&amp;Next needing review</source>
-        <translation>下一张待审核(&amp;N)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="403"/>
-        <source>&amp;Cancel reading</source>
-        <translation>取消读取(&amp;C)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="407"/>
-        <source>&amp;Settings…</source>
-        <translation>设置(&amp;S)…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="409"/>
-        <source>&amp;Vendors…</source>
-        <translation>商家(&amp;V)…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="410"/>
-        <source>What Shoebox learned about your vendors: rename, merge, edit, share</source>
-        <translation>Shoebox 学到的商家信息：重命名、合并、编辑、共享</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="412"/>
-        <source>&amp;About Shoebox</source>
-        <translation>关于 Shoebox(&amp;A)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="414"/>
-        <source>&amp;Full screen</source>
-        <translation>全屏(&amp;F)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="417"/>
-        <source>Previous page</source>
-        <translation>上一页</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="418"/>
-        <source>Next page</source>
-        <translation>下一页</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="419"/>
-        <source>Zoom &amp;in</source>
-        <translation>放大(&amp;I)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="420"/>
-        <source>Zoom &amp;out</source>
-        <translation>缩小(&amp;O)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="422"/>
-        <source>&amp;Actual pixels (100%)</source>
-        <translation>实际像素 (100%)(&amp;A)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="423"/>
-        <source>Fit &amp;width</source>
-        <translation>适合宽度(&amp;W)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="424"/>
-        <source>Fit &amp;page</source>
-        <translation>适合页面(&amp;P)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="425"/>
-        <source>Show recognised &amp;lines</source>
-        <translation>显示识别的文字行(&amp;L)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="426"/>
-        <source>Outline the recognised lines on the page</source>
-        <translation>在页面上框出识别的文字行</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="429"/>
-        <source>Rotate left and read again</source>
-        <translation>向左旋转并重新识别</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="430"/>
-        <source>Turn this page 90° anticlockwise and read it again</source>
-        <translation>将此页逆时针旋转 90° 并重新识别</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="431"/>
-        <source>Rotate right and read again</source>
-        <translation>向右旋转并重新识别</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="432"/>
-        <source>Turn this page 90° clockwise and read it again</source>
-        <translation>将此页顺时针旋转 90° 并重新识别</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="442"/>
-        <source>Convert the whole document to Markdown (tables as HTML)</source>
-        <translation>将整个文档转换为 Markdown（表格为 HTML）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="443"/>
-        <source>Extract the tables as HTML (exported as an extra Excel sheet)</source>
-        <translation>将表格提取为 HTML（导出时成为额外的 Excel 工作表）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="444"/>
-        <source>Translate the text of the document into English</source>
-        <translation>将文档文字翻译成英文</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="445"/>
-        <source>Translate the text of the document into Chinese</source>
-        <translation>将文档文字翻译成中文</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="448"/>
-        <source>Convert to &amp;Markdown</source>
-        <translation>转换为 &amp;Markdown</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="449"/>
-        <source>Extract &amp;tables (HTML)</source>
-        <translation>提取表格(&amp;T)（HTML）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="450"/>
-        <source>Translate to &amp;English</source>
-        <translation>翻译成英文(&amp;E)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="451"/>
-        <source>Translate to &amp;Chinese</source>
-        <translation>翻译成中文(&amp;C)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="458"/>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="460"/>
-        <source>Open &amp;recent</source>
-        <translation>最近打开(&amp;R)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="468"/>
-        <source>&amp;Edit</source>
-        <translation>编辑(&amp;E)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="476"/>
-        <source>&amp;View</source>
-        <translation>视图(&amp;V)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="485"/>
-        <source>&amp;Document</source>
-        <translation>文档(&amp;D)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="490"/>
-        <source>&amp;Settings</source>
-        <translation>设置(&amp;S)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="492"/>
-        <source>&amp;Language</source>
-        <translation>语言(&amp;L)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="494"/>
-        <source>System language</source>
-        <translation>跟随系统</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="501"/>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="504"/>
-        <source>Main</source>
-        <translation>主工具栏</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="513"/>
-        <source>Open</source>
-        <translation>打开</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="513"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="695"/>
-        <source>Paste</source>
-        <translation>粘贴</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="514"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="1494"/>
-        <source>Export</source>
-        <translation>导出</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="514"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="1114"/>
-        <source>Reviewed</source>
-        <translation>已审核</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="515"/>
-        <source>Next</source>
-        <translation>下一张</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="515"/>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="516"/>
-        <source>Settings</source>
-        <translation>设置</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="519"/>
-        <source>Document tasks</source>
-        <translation>文档任务</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="524"/>
-        <source>Markdown</source>
-        <translation>Markdown</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="524"/>
-        <source>Tables</source>
-        <translation>表格</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="525"/>
-        <source>To English</source>
-        <translation>译成英文</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="525"/>
-        <source>To Chinese</source>
-        <translation>译成中文</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="611"/>
-        <source>No documents found in %1</source>
-        <translation>在 %1 中未找到单据</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="646"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="464"/>
         <source>Settings could not be saved: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="656"/>
-        <source>No recent files</source>
-        <translation>没有最近的文件</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="663"/>
-        <source>Open documents</source>
-        <translation>打开单据</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="664"/>
-        <source>Documents (%1)</source>
-        <translation>单据 (%1)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="664"/>
-        <source>All files (*)</source>
-        <translation>所有文件 (*)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="682"/>
-        <source>The clipboard holds no image or file.</source>
-        <translation>剪贴板中没有图片或文件。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="695"/>
-        <source>The image could not be saved to %1.</source>
-        <translation>无法将图片保存到 %1。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="738"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="1293"/>
-        <source>Reading is not available in this installation (%1)</source>
-        <translation>此安装无法读取单据（%1）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="760"/>
-        <source>Cancelling after the current page…</source>
-        <translation>读完当前页后取消…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="784"/>
-        <source>Waiting for the OCR engine to start…</source>
-        <translation>正在等待 OCR 引擎启动…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="785"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="815"/>
-        <source>Needs the HunyuanOCR engine on a GPU; see Settings.</source>
-        <translation>需要在 GPU 上运行的 HunyuanOCR 引擎；请参阅“设置”。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="787"/>
-        <source>Select a document that has been read first.</source>
-        <translation>请先选择一个已识别的文档。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="789"/>
-        <source>This document is being read; wait until it is done.</source>
-        <translation>正在识别此文档，请等待完成。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="799"/>
-        <source>Convert to Markdown</source>
-        <translation>转换为 Markdown</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="800"/>
-        <source>Extract tables</source>
-        <translation>提取表格</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="801"/>
-        <source>Translate to English</source>
-        <translation>翻译成英文</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="802"/>
-        <source>Translate to Chinese</source>
-        <translation>翻译成中文</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="850"/>
-        <source>%1 done: %2</source>
-        <translation>%1 完成：%2</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="857"/>
-        <source>%1 failed: %2</source>
-        <translation>%1 失败：%2</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="868"/>
-        <source>Loading %1…</source>
-        <translation>正在加载 %1…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="868"/>
-        <source>Loading the OCR engine…</source>
-        <translation>正在加载 OCR 引擎…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="870"/>
-        <source>%1 ready</source>
-        <translation>%1 已就绪</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="875"/>
-        <source>slow on the CPU</source>
-        <translation>在 CPU 上较慢</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="895"/>
-        <source>reading…</source>
-        <translation>读取中…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="898"/>
-        <source>page %1 of %2</source>
-        <translation>第 %1 / %2 页</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="911"/>
-        <source>Nothing was read from this file.</source>
-        <translation>未从此文件读取到内容。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="923"/>
-        <source>Rotate and read again</source>
-        <translation>旋转并重新识别</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="930"/>
-        <source>Reading again failed: %1</source>
-        <translation>重新识别失败：%1</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="938"/>
-        <location filename="../../desktop/gui/mainwindow.py" line="940"/>
-        <source>cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="954"/>
-        <source>Reading finished.</source>
-        <translation>读取完成。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="989"/>
-        <source>The page could not be shown: %1</source>
-        <translation>无法显示此页：%1</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1041"/>
-        <source>No document</source>
-        <translation>没有单据</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1044"/>
-        <source>Drop receipts, invoices or whole folders here, or use File ▸ Open (Ctrl+O).</source>
-        <translation>将收据、发票或整个文件夹拖放到此处，或使用“文件 ▸ 打开”（Ctrl+O）。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1045"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="337"/>
         <source>Drop files here</source>
         <translation>将文件拖放到此处</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1052"/>
-        <source>Waiting to be read…</source>
-        <translation>等待读取…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1052"/>
-        <source>Reading…</source>
-        <translation>读取中…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1063"/>
-        <source>This file could not be read:
-%1</source>
-        <translation>无法读取此文件：
-%1</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1068"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="350"/>
         <source>Reading failed: %1</source>
         <translation>读取失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1075"/>
-        <source>Reviewed ✓</source>
-        <translation>已审核 ✓</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1110"/>
-        <source>%n field(s) to check</source>
-        <translation>
-            <numerusform>%n 个字段需要检查</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1112"/>
-        <source>Every field checks out</source>
-        <translation>所有字段均通过检查</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1118"/>
-        <source>(+%n more)</source>
-        <translation>
-            <numerusform>（另有 %n 条）</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1135"/>
-        <source>Page %1 of %2</source>
-        <translation>第 %1 / %2 页</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1199"/>
-        <source>Click a field in the form first, then a line on the page to copy its text into it.</source>
-        <translation>先点击表单中的字段，再点击页面上的文字行，即可将文字填入该字段。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1204"/>
-        <source>Put “%1” into %2</source>
-        <translation>将“%1”填入 %2</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1207"/>
-        <source>Copy text</source>
-        <translation>复制文字</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1251"/>
-        <source>Edit %1</source>
-        <translation>编辑 %1</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1276"/>
-        <source>Change type</source>
-        <translation>更改类型</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1276"/>
-        <source>The fields could not be read again: %1</source>
-        <translation>无法重新提取字段：%1</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1281"/>
-        <source>Change document type</source>
-        <translation>更改单据类型</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1292"/>
-        <source>Read again</source>
-        <translation>重新识别</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1296"/>
-        <source>reading page %1 again…</source>
-        <translation>正在重新识别第 %1 页…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1359"/>
-        <source>Mark as needing review</source>
-        <translation>标记为待审核</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1381"/>
-        <source>No document needs review.</source>
-        <translation>没有待审核的单据。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1391"/>
-        <source>Remove from queue</source>
-        <translation>从队列中移除</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1392"/>
-        <source>%n of the documents have your edits or are reviewed. Remove them anyway? (The files themselves are not touched.)</source>
-        <translation>
-            <numerusform>其中 %n 张单据含有您的修改或已审核。仍要移除吗？（文件本身不会被改动。）</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1412"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="290"/>
         <source>The vendor memory cannot be used: %1</source>
         <translation>无法使用商家记忆：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1441"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="371"/>
         <source>%1 is no longer in the queue (it was confirmed earlier)</source>
         <translation>%1 已不在队列中（之前已确认）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1452"/>
-        <source>Keep both</source>
-        <translation>两张都保留</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1495"/>
-        <source>No document is marked reviewed yet (Ctrl+Enter marks one).</source>
-        <translation>还没有已审核的单据（按 Ctrl+Enter 标记）。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1496"/>
-        <source>Select documents in the queue first.</source>
-        <translation>请先在队列中选择单据。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1497"/>
-        <source>Nothing has been read yet.</source>
-        <translation>尚未读取任何单据。</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1502"/>
-        <source>Export %n document(s)</source>
-        <translation>
-            <numerusform>导出 %n 张单据</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1503"/>
-        <source>Excel workbook (*.xlsx)</source>
-        <translation>Excel 工作簿 (*.xlsx)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1503"/>
-        <source>JSON (*.json)</source>
-        <translation>JSON (*.json)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1503"/>
-        <source>CSV (*.csv)</source>
-        <translation>CSV (*.csv)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1527"/>
-        <source>Export failed</source>
-        <translation>导出失败</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1528"/>
-        <source>%1 could not be written:
-%2</source>
-        <translation>无法写入 %1：
-%2</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop/gui/mainwindow.py" line="1533"/>
-        <source>Exported %n document(s) to %1</source>
-        <translation>
-            <numerusform>已将 %n 张单据导出到 %1</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1551"/>
-        <source>Restarting the OCR engine…</source>
-        <translation>正在重新启动 OCR 引擎…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1564"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="489"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="1565"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="490"/>
         <source>The new language is used the next time Shoebox starts.</source>
         <translation>新语言将在下次启动 Shoebox 时生效。</translation>
     </message>
@@ -1024,6 +473,34 @@
         <location filename="../../desktop/gui/notes.py" line="32"/>
         <source>Page %1: %2</source>
         <translation>第 %1 页：%2</translation>
+    </message>
+</context>
+<context>
+    <name>PageController</name>
+    <message>
+        <location filename="../../desktop/gui/pages.py" line="103"/>
+        <source>The page could not be shown: %1</source>
+        <translation>无法显示此页：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/pages.py" line="181"/>
+        <source>Page %1 of %2</source>
+        <translation>第 %1 / %2 页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/pages.py" line="204"/>
+        <source>Click a field in the form first, then a line on the page to copy its text into it.</source>
+        <translation>先点击表单中的字段，再点击页面上的文字行，即可将文字填入该字段。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/pages.py" line="209"/>
+        <source>Put “%1” into %2</source>
+        <translation>将“%1”填入 %2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/pages.py" line="212"/>
+        <source>Copy text</source>
+        <translation>复制文字</translation>
     </message>
 </context>
 <context>
@@ -1067,177 +544,434 @@
 <context>
     <name>QueueModel</name>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="169"/>
+        <location filename="../../desktop/gui/queue.py" line="143"/>
         <source>Document</source>
         <translation>单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="169"/>
+        <location filename="../../desktop/gui/queue.py" line="143"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="169"/>
+        <location filename="../../desktop/gui/queue.py" line="143"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="169"/>
+        <location filename="../../desktop/gui/queue.py" line="143"/>
         <source>Check</source>
         <translation>待查</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="171"/>
-        <source>Fields that need attention (problems or low confidence)</source>
-        <translation>需要注意的字段（有问题或置信度低）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/queue.py" line="177"/>
+        <location filename="../../desktop/gui/queue.py" line="151"/>
         <source>Queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="179"/>
+        <location filename="../../desktop/gui/queue.py" line="153"/>
         <source>Reading</source>
         <translation>读取中</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="182"/>
+        <location filename="../../desktop/gui/queue.py" line="156"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="185"/>
+        <location filename="../../desktop/gui/queue.py" line="159"/>
         <source>possible duplicate</source>
         <translation>可能重复</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="187"/>
+        <location filename="../../desktop/gui/queue.py" line="161"/>
         <source>Reviewed</source>
         <translation>已审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="188"/>
+        <location filename="../../desktop/gui/queue.py" line="162"/>
         <source>Needs review</source>
         <translation>待审核</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/queue.py" line="235"/>
+        <location filename="../../desktop/gui/queue.py" line="209"/>
         <source>%n field(s) need attention</source>
         <translation>
             <numerusform>%n 个字段需要注意</numerusform>
         </translation>
     </message>
+    <message>
+        <location filename="../../desktop/gui/queue.py" line="145"/>
+        <source>Fields to check (a failed check, an uncertain value or an empty key field)</source>
+        <translation>需要检查的字段（检查未通过、识别不确定或必填字段为空）</translation>
+    </message>
 </context>
 <context>
     <name>ReadWorker</name>
     <message>
-        <location filename="../../desktop/gui/worker.py" line="131"/>
+        <location filename="../../desktop/gui/worker.py" line="173"/>
         <source>The OCR engine could not start: %1</source>
+        <extracomment>Cancel lets the page in flight finish for this long before the engine&apos;s worker process is stopped (PP-OCR reads a receipt in 1-2 s; a longer page is abandoned rather than making the clerk wait).</extracomment>
         <translation>OCR 引擎无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/worker.py" line="210"/>
+        <location filename="../../desktop/gui/worker.py" line="269"/>
         <source>Reading page %1 again</source>
         <translation>正在重新识别第 %1 页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/worker.py" line="243"/>
+        <location filename="../../desktop/gui/worker.py" line="302"/>
         <source>HunyuanOCR is running on the CPU: expect minutes per page. Choose PP-OCR in Settings for fast reading on this computer.</source>
         <translation>HunyuanOCR 正在 CPU 上运行：每页需要数分钟。如需在这台电脑上快速识别，请在设置中选择 PP-OCR。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/worker.py" line="247"/>
+        <source>Office server not reachable: %1</source>
+        <translation>无法连接办公室服务器：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ReadingController</name>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="61"/>
+        <source>not started</source>
+        <translation>未启动</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="112"/>
+        <location filename="../../desktop/gui/reading.py" line="147"/>
+        <source>Reading is not available in this installation (%1)</source>
+        <translation>此安装无法读取单据（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="132"/>
+        <source>Cancelling after the current page…</source>
+        <translation>读完当前页后取消…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="146"/>
+        <source>Read again</source>
+        <translation>重新识别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="149"/>
+        <source>reading page %1 again…</source>
+        <translation>正在重新识别第 %1 页…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="155"/>
+        <source>Convert to Markdown</source>
+        <translation>转换为 Markdown</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="156"/>
+        <source>Extract tables</source>
+        <translation>提取表格</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="157"/>
+        <source>Translate to English</source>
+        <translation>翻译成英文</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="158"/>
+        <source>Translate to Chinese</source>
+        <translation>翻译成中文</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="164"/>
+        <source>Waiting for the OCR engine to start…</source>
+        <translation>正在等待 OCR 引擎启动…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="165"/>
+        <location filename="../../desktop/gui/reading.py" line="184"/>
+        <source>Needs the HunyuanOCR engine on a GPU; see Settings.</source>
+        <translation>需要在 GPU 上运行的 HunyuanOCR 引擎；请参阅“设置”。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="168"/>
+        <source>Select a document that has been read first.</source>
+        <translation>请先选择一个已识别的文档。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="170"/>
+        <source>This document is being read; wait until it is done.</source>
+        <translation>正在识别此文档，请等待完成。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="212"/>
+        <source>Restarting the OCR engine…</source>
+        <translation>正在重新启动 OCR 引擎…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="230"/>
+        <source>%1 done: %2</source>
+        <translation>%1 完成：%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="236"/>
+        <source>%1 failed: %2</source>
+        <translation>%1 失败：%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="248"/>
+        <source>Loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="248"/>
+        <source>Loading the OCR engine…</source>
+        <translation>正在加载 OCR 引擎…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="250"/>
+        <source>%1 ready</source>
+        <translation>%1 已就绪</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="256"/>
+        <source>slow on the CPU</source>
+        <translation>在 CPU 上较慢</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="276"/>
+        <source>reading…</source>
+        <translation>读取中…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="279"/>
+        <source>page %1 of %2</source>
+        <translation>第 %1 / %2 页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="292"/>
+        <source>Nothing was read from this file.</source>
+        <translation>未从此文件读取到内容。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="307"/>
+        <source>Reading again failed: %1</source>
+        <translation>重新识别失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="315"/>
+        <location filename="../../desktop/gui/reading.py" line="317"/>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reading.py" line="331"/>
+        <source>Reading finished.</source>
+        <translation>读取完成。</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewController</name>
+    <message>
+        <location filename="../../desktop/gui/reviewing.py" line="84"/>
+        <source>Edit %1</source>
+        <translation>编辑 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reviewing.py" line="95"/>
+        <source>Change type</source>
+        <translation>更改类型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reviewing.py" line="96"/>
+        <source>The fields could not be read again: %1</source>
+        <translation>无法重新提取字段：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reviewing.py" line="99"/>
+        <source>Change document type</source>
+        <translation>更改单据类型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reviewing.py" line="117"/>
+        <source>Rotate and read again</source>
+        <translation>旋转并重新识别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reviewing.py" line="133"/>
+        <source>Split document</source>
+        <translation>拆分单据</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reviewing.py" line="156"/>
+        <source>Merge documents</source>
+        <translation>合并单据</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reviewing.py" line="172"/>
+        <source>Mark reviewed</source>
+        <translation>标记为已审核</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reviewing.py" line="172"/>
+        <source>Mark as needing review</source>
+        <translation>标记为待审核</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reviewing.py" line="190"/>
+        <source>No document needs review.</source>
+        <translation>没有待审核的单据。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reviewing.py" line="205"/>
+        <source>Keep both</source>
+        <translation>两张都保留</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reviewing.py" line="219"/>
+        <source>Remove from queue</source>
+        <translation>从队列中移除</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/reviewing.py" line="220"/>
+        <source>%n of the documents have your edits or are reviewed. Remove them anyway? (The files themselves are not touched.)</source>
+        <translation>
+            <numerusform>其中 %n 张单据含有您的修改或已审核。仍要移除吗？（文件本身不会被改动。）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="34"/>
+        <location filename="../../desktop/gui/dialogs.py" line="36"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="39"/>
+        <location filename="../../desktop/gui/dialogs.py" line="41"/>
         <source>Automatic (GPU model when available, else PP-OCR)</source>
         <translation>自动（有 GPU 模型时使用，否则使用 PP-OCR）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="40"/>
+        <location filename="../../desktop/gui/dialogs.py" line="42"/>
         <source>PP-OCR on the CPU</source>
         <translation>PP-OCR（CPU）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="41"/>
+        <location filename="../../desktop/gui/dialogs.py" line="43"/>
         <source>HunyuanOCR on the GPU</source>
         <translation>HunyuanOCR（GPU）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="43"/>
+        <location filename="../../desktop/gui/dialogs.py" line="46"/>
         <source>OCR &amp;engine:</source>
         <translation>OCR 引擎(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="46"/>
+        <location filename="../../desktop/gui/dialogs.py" line="70"/>
         <source>Search the usual places</source>
         <translation>在常用位置查找</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="47"/>
+        <location filename="../../desktop/gui/dialogs.py" line="71"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="52"/>
+        <location filename="../../desktop/gui/dialogs.py" line="76"/>
         <source>HunyuanOCR &amp;model folder:</source>
         <translation>HunyuanOCR 模型文件夹(&amp;M)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="59"/>
+        <location filename="../../desktop/gui/dialogs.py" line="83"/>
         <source>Detect automatically</source>
         <translation>自动识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="63"/>
+        <location filename="../../desktop/gui/dialogs.py" line="87"/>
         <source>Default &amp;document type:</source>
         <translation>默认单据类型(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="66"/>
+        <location filename="../../desktop/gui/dialogs.py" line="90"/>
         <source>From the document</source>
         <translation>根据单据判断</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="67"/>
+        <location filename="../../desktop/gui/dialogs.py" line="91"/>
         <source>Day first (31/12/2024)</source>
         <translation>日在前 (31/12/2024)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="68"/>
+        <location filename="../../desktop/gui/dialogs.py" line="92"/>
         <source>Month first (12/31/2024)</source>
         <translation>月在前 (12/31/2024)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="70"/>
+        <location filename="../../desktop/gui/dialogs.py" line="94"/>
         <source>Ambiguous &amp;dates:</source>
         <translation>含糊日期(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="73"/>
+        <location filename="../../desktop/gui/dialogs.py" line="97"/>
         <source>System language</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="77"/>
+        <location filename="../../desktop/gui/dialogs.py" line="101"/>
         <source>&amp;Language:</source>
         <translation>语言(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="78"/>
+        <location filename="../../desktop/gui/dialogs.py" line="102"/>
         <source>A new language or engine choice applies to documents read from now on; the language changes after a restart.</source>
         <translation>新的引擎选择对之后读取的单据生效；语言在重新启动后生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="96"/>
+        <location filename="../../desktop/gui/dialogs.py" line="120"/>
         <source>HunyuanOCR model folder</source>
         <translation>HunyuanOCR 模型文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="44"/>
+        <source>HunyuanOCR on the office server</source>
+        <translation>办公室服务器上的 HunyuanOCR</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="50"/>
+        <source>Off (e.g. http://gpu-box:8000/v1)</source>
+        <translation>不使用（例如 http://gpu-box:8000/v1）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="51"/>
+        <source>Office &amp;server:</source>
+        <translation>办公室服务器(&amp;S)：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="54"/>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="55"/>
+        <source>Server API &amp;key:</source>
+        <translation>服务器 API 密钥(&amp;K)：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="59"/>
+        <source>Pages sent at &amp;once:</source>
+        <translation>同时发送的页数(&amp;O)：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="60"/>
+        <source>Read on the CPU while the server cannot be reached</source>
+        <translation>服务器无法连接时在 CPU 上识别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="63"/>
+        <source>Allow a server outside the office network</source>
+        <translation>允许使用办公室网络以外的服务器</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="65"/>
+        <source>Documents are sent to this address. Leave unticked unless the server is yours and the connection is protected.</source>
+        <translation>单据会发送到这个地址。除非服务器是你们自己的且连接受保护，否则不要勾选。</translation>
     </message>
 </context>
 <context>
@@ -1508,9 +1242,367 @@
     </message>
 </context>
 <context>
+    <name>WindowActions</name>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="83"/>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="84"/>
+        <source>Add receipts and invoices to the queue</source>
+        <translation>将收据和发票加入队列</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="85"/>
+        <source>&amp;Paste image</source>
+        <translation>粘贴图片(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="86"/>
+        <source>Add the image on the clipboard to the queue</source>
+        <translation>将剪贴板中的图片加入队列</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="87"/>
+        <source>&amp;Export reviewed…</source>
+        <translation>导出已审核(&amp;E)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="88"/>
+        <source>Save the reviewed documents as Excel, JSON or CSV</source>
+        <translation>将已审核的单据保存为 Excel、JSON 或 CSV</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="89"/>
+        <source>Export &amp;all…</source>
+        <translation>全部导出(&amp;A)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="90"/>
+        <source>Export &amp;selected…</source>
+        <translation>导出所选(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="91"/>
+        <source>&amp;Remove from queue</source>
+        <translation>从队列中移除(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="95"/>
+        <source>Read &amp;queued files</source>
+        <translation>读取排队的文件(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="96"/>
+        <source>Read every file still waiting in the queue</source>
+        <translation>读取队列中所有等待的文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="97"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="98"/>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="100"/>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="106"/>
+        <source>Mark &amp;reviewed</source>
+        <translation>标记为已审核(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="108"/>
+        <source>Mark this document reviewed and go to the next one that needs review</source>
+        <translation>将此单据标记为已审核并转到下一张待审核单据</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="109"/>
+        <source>&amp;Next needing review</source>
+        <translation>下一张待审核(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="110"/>
+        <source>&amp;Cancel reading</source>
+        <translation>取消读取(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="111"/>
+        <source>Stop reading after the current page</source>
+        <translation>读完当前页后停止</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="114"/>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="115"/>
+        <source>&amp;Vendors…</source>
+        <translation>商家(&amp;V)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="116"/>
+        <source>What Shoebox learned about your vendors: rename, merge, edit, share</source>
+        <translation>Shoebox 学到的商家信息：重命名、合并、编辑、共享</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="118"/>
+        <source>&amp;About Shoebox</source>
+        <translation>关于 Shoebox(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="119"/>
+        <source>&amp;Full screen</source>
+        <translation>全屏(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="122"/>
+        <source>Previous page</source>
+        <translation>上一页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="123"/>
+        <source>Next page</source>
+        <translation>下一页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="124"/>
+        <source>Zoom &amp;in</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="125"/>
+        <source>Zoom &amp;out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="126"/>
+        <source>&amp;Actual pixels (100%)</source>
+        <translation>实际像素 (100%)(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="127"/>
+        <source>Fit &amp;width</source>
+        <translation>适合宽度(&amp;W)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="128"/>
+        <source>Fit &amp;page</source>
+        <translation>适合页面(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="129"/>
+        <source>Show recognised &amp;lines</source>
+        <translation>显示识别的文字行(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="130"/>
+        <source>Outline the recognised lines on the page</source>
+        <translation>在页面上框出识别的文字行</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="133"/>
+        <source>Rotate left and read again</source>
+        <translation>向左旋转并重新识别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="134"/>
+        <source>Turn this page 90° anticlockwise and read it again</source>
+        <translation>将此页逆时针旋转 90° 并重新识别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="135"/>
+        <source>Rotate right and read again</source>
+        <translation>向右旋转并重新识别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="136"/>
+        <source>Turn this page 90° clockwise and read it again</source>
+        <translation>将此页顺时针旋转 90° 并重新识别</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="137"/>
+        <source>&amp;Split document at this page</source>
+        <translation>在此页拆分单据(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="138"/>
+        <source>Make the page shown the first page of a new document</source>
+        <translation>将当前显示的页作为新单据的第一页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="139"/>
+        <source>&amp;Merge with next document</source>
+        <translation>与下一份单据合并(&amp;M)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="140"/>
+        <source>Join the next document of the same file to this one</source>
+        <translation>把同一文件中的下一份单据并入本单据</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="148"/>
+        <source>Convert the whole document to Markdown (tables as HTML)</source>
+        <translation>将整个文档转换为 Markdown（表格为 HTML）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="149"/>
+        <source>Extract the tables as HTML (exported as an extra Excel sheet)</source>
+        <translation>将表格提取为 HTML（导出时成为额外的 Excel 工作表）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="150"/>
+        <source>Translate the text of the document into English</source>
+        <translation>将文档文字翻译成英文</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="151"/>
+        <source>Translate the text of the document into Chinese</source>
+        <translation>将文档文字翻译成中文</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="154"/>
+        <source>Convert to &amp;Markdown</source>
+        <translation>转换为 &amp;Markdown</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="155"/>
+        <source>Extract &amp;tables (HTML)</source>
+        <translation>提取表格(&amp;T)（HTML）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="156"/>
+        <source>Translate to &amp;English</source>
+        <translation>翻译成英文(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="157"/>
+        <source>Translate to &amp;Chinese</source>
+        <translation>翻译成中文(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="167"/>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="169"/>
+        <source>Open &amp;recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="177"/>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="185"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="193"/>
+        <source>&amp;Document</source>
+        <translation>文档(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="198"/>
+        <source>&amp;Settings</source>
+        <translation>设置(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="200"/>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="202"/>
+        <source>System language</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="209"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="215"/>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="224"/>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="224"/>
+        <source>Paste</source>
+        <translation>粘贴</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="225"/>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="225"/>
+        <source>Reviewed</source>
+        <translation>已审核</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="226"/>
+        <source>Next</source>
+        <translation>下一张</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="226"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="227"/>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="230"/>
+        <source>Document tasks</source>
+        <translation>文档任务</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="235"/>
+        <source>Markdown</source>
+        <translation>Markdown</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="235"/>
+        <source>Tables</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="236"/>
+        <source>To English</source>
+        <translation>译成英文</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/actions.py" line="236"/>
+        <source>To Chinese</source>
+        <translation>译成中文</translation>
+    </message>
+</context>
+<context>
     <name>parent</name>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="126"/>
+        <location filename="../../desktop/gui/dialogs.py" line="155"/>
         <source>About Shoebox</source>
         <translation>关于 Shoebox</translation>
     </message>

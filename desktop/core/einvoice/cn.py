@@ -32,13 +32,20 @@ from lxml import etree
 
 from desktop.core.einvoice.data import EInvoice, amount
 from desktop.core.einvoice.xmlsafe import local
-from desktop.core.extraction.cn_vat import INVOICE_TYPES, invoice_type_from_qr, invoice_type_from_text
 
 __all__ = ["INVOICE_TYPES", "combine", "from_custom_data", "from_custom_tags", "invoice_type_from_text",
            "is_cn_invoice", "read_cn_xml"]
 
 FP_NS = "http://www.edrm.org.cn/schema/e-invoice/2019"
 XBRL_NS = "http://www.xbrl.org/2003/instance"
+
+#: Official names of the invoice types (titles as printed; QR type codes of the State Taxation
+#: Administration as in :data:`desktop.core.einvoice.vatqr.QR_INVOICE_TYPES`).
+INVOICE_TYPES = {
+    "01": "增值税专用发票", "04": "增值税普通发票", "08": "增值税电子专用发票", "10": "增值税电子普通发票",
+    "11": "增值税普通发票（卷票）", "14": "增值税电子普通发票（通行费）",
+    "31": "电子发票（增值税专用发票）", "32": "电子发票（普通发票）",
+}
 
 # canonical field -> local element names, in the order tried (fp: 2019 XML, XBRL inv:, 数电票 XML)
 _HEADER = {
@@ -80,6 +87,10 @@ _TAGS = {
     "SellerName": "vendor_name", "SellerTaxID": "vendor_tax_id", "TaxExclusiveTotalAmount": "subtotal",
     "TaxTotalAmount": "tax", "TaxInclusiveTotalAmount": "total",
 }
+
+_TITLE = re.compile(r"电子发票[（(](?:增值税专用发票|普通发票)[)）]|增值税电子(?:专用|普通)发票(?:[（(]通行费[)）])?|"
+                    r"增值税(?:专用|普通)发票(?:[（(]卷票[)）])?")
+
 
 def _ns(el: etree._Element) -> str:
     tag = el.tag if isinstance(el.tag, str) else ""
@@ -163,6 +174,21 @@ def _value(name: str, text: str | None) -> str | None:
     return t.replace("(", "（").replace(")", "）") if name.endswith("_name") else t
 
 
+def invoice_type_from_text(text: str) -> str | None:
+    """The invoice type named in a title (``浙江增值税电子普通发票`` -> ``增值税电子普通发票``), in full-width
+    brackets; ``None`` when the text names none."""
+    t = unicodedata.normalize("NFKC", text).replace(" ", "")
+    m = _TITLE.search(t)
+    if not m:
+        return None
+    return m.group(0).replace("(", "（").replace(")", "）")
+
+
+def invoice_type_from_qr(kind: str | None) -> str | None:
+    """The invoice type of a VAT-invoice QR type code (``31`` -> ``电子发票（增值税专用发票）``)."""
+    return INVOICE_TYPES.get(kind or "")
+
+
 def read_cn_xml(root: etree._Element) -> EInvoice:
     """Read Chinese e-invoice XML (see the module docstring) into an :class:`EInvoice`.
 
@@ -191,7 +217,7 @@ def read_cn_xml(root: etree._Element) -> EInvoice:
                     break
     graph = header.get("GraphCode")
     if graph is not None and graph.text and graph.text.startswith("01,"):
-        from desktop.core.extraction.qr import parse_vat_qr
+        from desktop.core.einvoice.vatqr import parse_vat_qr
 
         qr = parse_vat_qr(graph.text.strip())
         if qr:

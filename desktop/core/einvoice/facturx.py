@@ -100,7 +100,7 @@ def embedded_xml(pdf: str | Path | Any) -> tuple[str, bytes] | None:
     """
     import pymupdf
 
-    from desktop.core.intake import MUPDF_LOCK
+    from desktop.core.mupdf import MUPDF_LOCK
 
     with MUPDF_LOCK:
         own = not hasattr(pdf, "embfile_names")

@@ -697,7 +697,7 @@ def page_count(path: str | os.PathLike[str]) -> int:
 def _render(path: Path) -> OfdRendering:
     import pymupdf
 
-    from desktop.core.intake import MUPDF_LOCK
+    from desktop.core.mupdf import MUPDF_LOCK
 
     pkg = _Package(path)
     try:

@@ -96,7 +96,7 @@ def to_pdf(path: str | os.PathLike[str]) -> bytes:
     import pymupdf
 
     from desktop.core.einvoice import read_xml
-    from desktop.core.intake import MUPDF_LOCK
+    from desktop.core.mupdf import MUPDF_LOCK
 
     p = Path(path)
     st = p.stat()

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.engines.base import Engine, EngineError, EngineUnavailable
 
-__all__ = ["ENGINE_NAMES", "Engine", "EngineError", "EngineUnavailable", "create_engine", "create_worker_engine"]
+__all__ = ["ENGINE_NAMES", "Engine", "EngineError", "EngineUnavailable", "create_engine", "create_isolated_engine",
+           "create_worker_engine"]
 
 if TYPE_CHECKING:
     from desktop.core.engines.server import ServerConfig
@@ -112,7 +113,7 @@ def _server_engine(name: str, config: ServerConfig | None, notes: list[Diagnosti
 ENGINE_LABELS = {"auto": "OCR engine", "ppocr": "PP-OCR", "hunyuan": "HunyuanOCR", "server": "office server"}
 
 
-def create_worker_engine(name: str = "auto", model_dir: str | Path | None = None) -> Engine:
+def create_worker_engine(name: str = "auto", model_dir: str | Path | None = None, *, spare: bool = False) -> Engine:
     """The engine the app uses: :func:`create_engine` run in a worker process
     (:class:`~desktop.core.engines.process.WorkerEngine`), so that a crash, a hang or an out-of-memory
     kill while reading costs one page, not the application.
@@ -120,6 +121,8 @@ def create_worker_engine(name: str = "auto", model_dir: str | Path | None = None
     Creating it is free (nothing is started or imported); the worker starts on the first call or on
     ``warm_up()``, which raises what :func:`create_engine` raises there (``EngineUnavailable``). The
     notes :func:`create_engine` writes (why ``auto`` fell back to PP-OCR) arrive as ``load_notes``.
+    ``spare``: keep a second worker warm for a small CPU engine, so that a crash costs the next page
+    no restart (the window's engine; see :class:`~desktop.core.engines.process.WorkerEngine`).
 
     Raises:
         ValueError: unknown engine name.
@@ -130,4 +133,27 @@ def create_worker_engine(name: str = "auto", model_dir: str | Path | None = None
 
     spec = EngineSpec("desktop.core.engines:create_engine",
                       {"name": name, "model_dir": str(model_dir) if model_dir else None}, label=ENGINE_LABELS[name])
-    return WorkerEngine(spec)
+    return WorkerEngine(spec, spare=spare)
+
+
+def create_isolated_engine(name: str = "auto", model_dir: str | Path | None = None, *,
+                           notes: list[Diagnostic] | None = None, server: ServerConfig | None = None) -> Engine:
+    """The engine of ``shoebox scan`` and ``shoebox serve``: nothing native reads an untrusted file in
+    the calling process.
+
+    The office-server engine asked for by name (``server``) or by its configuration (``server`` given)
+    runs here (it only talks HTTP, reads from several threads and reports its connection state) with its
+    files opened and rendered in a page worker
+    (:class:`~desktop.core.engines.process.PagesInWorker`); every other engine runs in a worker process
+    (:func:`create_worker_engine`; its notes arrive as ``load_notes`` once it has started).
+
+    Raises:
+        EngineUnavailable, ValueError: as :func:`create_engine` (for the engine created here), or
+            unknown engine name.
+    """
+    if name == "server" or server is not None:
+        from desktop.core.engines.process import PagesInWorker
+
+        return PagesInWorker(create_engine(name, model_dir, notes=notes, **({"server": server} if server else {})))
+    return create_worker_engine(name, model_dir)
+

@@ -24,6 +24,12 @@ Failure handling (each one is a named error for that page; the worker is started
 Memory stays bounded: after every call the child reports its resident set size; when it passes
 :attr:`WorkerEngine.rss_limit_bytes` the worker is stopped before the next call and started afresh.
 
+Replacement: when a worker dies or is stopped by the watchdog, its replacement is started at once, in
+the background, while the caller deals with the failed page; the next call waits only for what is
+left of its start. With ``spare=True`` (the window's engine) a second worker is kept started and warm
+beside the one in use, for an engine small enough (:data:`SPARE_MAX_MB`): after a crash, a timeout or
+recycling the next call goes to it at once, and a new spare starts after that call.
+
 Threading: calls come from one thread (the pipeline's); :meth:`WorkerEngine.interrupt` may be called
 from any thread.
 """
@@ -69,17 +75,24 @@ if TYPE_CHECKING:
     from desktop.core.doctypes import FieldSpec
     from desktop.core.intake import PageImage
 
-__all__ = ["DEFAULT_RSS_LIMIT_MB", "EngineSpec", "Watchdog", "WorkerEngine", "describe_exit"]
+__all__ = ["DEFAULT_RSS_LIMIT_MB", "SPARE_MAX_MB", "EngineSpec", "PagesInWorker", "Watchdog", "WorkerEngine", "describe_exit"]
 
 log = logging.getLogger(__name__)
 
 #: The worker is recycled between pages when its resident memory passes this. Measured (BENCHMARKS.md,
-#: "Engine worker process"): a PP-OCR worker holds about 270 MiB after warm-up and at most about
-#: 460 MiB after reading receipts, an A4 invoice scan and the 9000 x 9000 px ``ocrmypdf/multipage.pdf``
-#: page; 2 GiB is over four times the highest healthy figure, so only a leak or a runaway page
-#: reaches it. An engine whose model alone is larger (HunyuanOCR on the CPU, about 4 GiB in float32)
-#: gets twice its resident memory after warm-up instead (PP-OCR's highest was 1.7 times its warm-up).
+#: "Engine worker process"): a PP-OCR worker holds 270-370 MiB after warm-up and at most 460-600 MiB
+#: after reading receipts, an A4 invoice scan and the 9000 x 9000 px ``ocrmypdf/multipage.pdf`` page
+#: (two runs, 10:52 and 12:32 UTC, the second with the recognition workers of issue 11); 2 GiB is over
+#: three times the highest healthy figure, so only a leak or a runaway page reaches it. An engine whose
+#: model alone is larger (HunyuanOCR on the CPU, about 4 GiB in float32) gets twice its resident memory
+#: after warm-up instead (PP-OCR's highest was 1.6-1.7 times its warm-up).
 DEFAULT_RSS_LIMIT_MB = 2048
+
+#: A spare worker is kept only for an engine at most this large after warm-up (resident MiB) that runs
+#: on the CPU: a second PP-OCR worker costs about 270-370 MiB (measured, BENCHMARKS.md "Engine worker
+#: process"); a second HunyuanOCR (4 GiB on the CPU, or its GPU memory) is not worth holding for a rare
+#: crash.
+SPARE_MAX_MB = 768
 
 
 @dataclass(frozen=True)
@@ -375,17 +388,26 @@ class WorkerEngine(Engine):
         rss_limit_mb: the worker is recycled between calls when its resident memory passes this many
             MiB; ``None``: :data:`DEFAULT_RSS_LIMIT_MB`, or twice the worker's memory after warm-up
             when that is more.
+        spare: keep a second worker started and warm (see the module docstring), when the engine runs
+            on the CPU in at most :data:`SPARE_MAX_MB`; it costs that much memory more, and is started
+            after :meth:`warm_up` or after a call, never while one is in flight.
 
     Attributes:
         restarts: how many times a worker was started after the first (crashes, timeouts, recycling).
+        replacements: how many of those were started ahead (a spare, or at once when a worker died).
         last_rss: the worker's resident memory after its last call, in bytes.
+        warm_rss: the worker's resident memory once its engine was loaded and warmed up, in bytes.
         last_call_s: wall time of the last call as the parent saw it (the engine's own time is in the
             reading's ``seconds``; the difference is the cost of the process boundary).
     """
 
     def __init__(self, spec: EngineSpec | None, *, watchdog: Watchdog | None = None,
-                 rss_limit_mb: float | None = None) -> None:
+                 rss_limit_mb: float | None = None, spare: bool = False) -> None:
         self.spec = spec
+        self.spare = bool(spare)
+        self.replacements = 0
+        self.warm_rss = 0
+        self._next: tuple[BaseProcess, Connection] | None = None  # started ahead: a spare or a replacement
         self.watchdog = watchdog or Watchdog()
         self._rss_fixed = rss_limit_mb is not None
         self.rss_limit_bytes = int((DEFAULT_RSS_LIMIT_MB if rss_limit_mb is None else rss_limit_mb) * 2**20)
@@ -462,17 +484,34 @@ class WorkerEngine(Engine):
         """The worker's process id (``None`` when no worker runs)."""
         return self._proc.pid if self._proc is not None and self._proc.is_alive() else None
 
+    @property
+    def next_ready(self) -> bool:
+        """Whether the worker started ahead has loaded its engine (its start reply is waiting)."""
+        ahead = self._next
+        try:
+            return ahead is not None and ahead[0].is_alive() and ahead[1].poll()
+        except (OSError, ValueError):
+            return False
+
+    @property
+    def next_pid(self) -> int | None:
+        """The process id of the worker started ahead (a spare, or the replacement of a dead one), if any."""
+        ahead = self._next
+        return ahead[0].pid if ahead is not None and ahead[0].is_alive() else None
+
     # -- lifecycle -------------------------------------------------------------------------------
     def warm_up(self) -> None:
         """Start the worker and load the engine in it (raises what loading raised: EngineUnavailable, ...)."""
         with self._lock:
             if self._proc is None:
                 self._start()
+            self._keep_spare()
 
     def close(self) -> None:
-        """Stop the worker (politely, then by force after a second)."""
+        """Stop the worker (politely, then by force after a second) and the one started ahead."""
         with self._lock:
             self._stop(graceful=True)
+            self._drop_next()
 
     def interrupt(self, grace_s: float = 0.0) -> None:
         """Stop the call in flight (thread-safe): at once, or after ``grace_s`` seconds if it is still running.
@@ -498,11 +537,12 @@ class WorkerEngine(Engine):
             if self._start_error is not None:  # the engine cannot load here: say so again, start nothing
                 raise self._start_error
             self._stop(graceful=False)
-            parent, child = self._ctx.Pipe(duplex=True)
-            proc = self._ctx.Process(target=_worker_main, args=(child, self.spec), name="shoebox-engine", daemon=True)
             t0 = time.perf_counter()
-            proc.start()
-            child.close()
+            ahead, self._next = self._next, None
+            if ahead is not None and not ahead[0].is_alive():  # it died waiting: start afresh
+                self._kill(*ahead)
+                ahead = None
+            proc, parent = ahead or self._launch()
             self._proc, self._conn = proc, parent
             if self._started_once:
                 self.restarts += 1
@@ -518,15 +558,48 @@ class WorkerEngine(Engine):
                 if isinstance(error, EngineUnavailable):
                     self._start_error = error
                 raise error
-            self.last_rss = int(reply.get("rss", 0))
+            self.last_rss = self.warm_rss = int(reply.get("rss", 0))
             if not self._rss_fixed:
                 self.rss_limit_bytes = max(DEFAULT_RSS_LIMIT_MB * 2**20, 2 * self.last_rss)
             if reply["result"] is not None:
                 self._info = EngineInfo.from_dict(reply["result"])
             elif self._info is None:
                 self._info = EngineInfo(name="pages", version="0", description="page worker")
-            log.info("engine worker %s started in %.2f s (%s)", proc.pid, time.perf_counter() - t0,
-                     self._info.description)
+            log.info("engine worker %s %s in %.2f s (%s)", proc.pid, "taken over" if ahead else "started",
+                     time.perf_counter() - t0, self._info.description)
+
+    def _launch(self) -> tuple[BaseProcess, Connection]:
+        """Start a worker process (it loads the engine and then sends its start reply)."""
+        parent, child = self._ctx.Pipe(duplex=True)
+        proc = self._ctx.Process(target=_worker_main, args=(child, self.spec), name="shoebox-engine", daemon=True)
+        proc.start()
+        child.close()
+        return proc, parent
+
+    def _start_ahead(self) -> None:
+        """Start the next worker now, in the background (its reply is read when it takes over)."""
+        if self._next is None and not self.interrupted and self._start_error is None and self._info is not None:
+            self._next = self._launch()
+            self.replacements += 1
+
+    def _keep_spare(self) -> None:
+        """Start a spare when asked for one and the engine is small (between calls, never during one)."""
+        info = self._info
+        if (self.spare and self._proc is not None and info is not None and info.device == "cpu"
+                and 0 < self.warm_rss <= SPARE_MAX_MB * 2**20):
+            self._start_ahead()
+
+    def _drop_next(self) -> None:
+        ahead, self._next = self._next, None
+        if ahead is not None:
+            self._kill(*ahead)
+
+    @staticmethod
+    def _kill(proc: BaseProcess, conn: Connection) -> None:
+        if proc.is_alive():
+            proc.kill()
+            proc.join(2.0)
+        conn.close()
 
     def _stop(self, *, graceful: bool) -> None:
         proc, conn = self._proc, self._conn
@@ -611,7 +684,11 @@ class WorkerEngine(Engine):
                     _send_image(self._conn, image)
             except (OSError, ValueError):
                 pass  # the worker is gone: _wait names how it ended
-            reply = self._wait(limit_s, doing)
+            try:
+                reply = self._wait(limit_s, doing)
+            except (EngineCrashed, EngineTimedOut):
+                self._start_ahead()  # the replacement loads while the caller handles the failed page
+                raise
             self.last_call_s = time.perf_counter() - t0
             self.last_rss = int(reply.get("rss", 0) or 0)
             if self.rss_limit_bytes and self.last_rss > self.rss_limit_bytes:
@@ -619,7 +696,11 @@ class WorkerEngine(Engine):
             if reply["status"] != "ok":
                 if reply.get("kind") == "memory":
                     self._stop(graceful=False)  # it is ending itself; start a fresh one next time
+                    self._start_ahead()
+                else:
+                    self._keep_spare()
                 raise self._as_exception(reply, doing)
+            self._keep_spare()
             return reply
 
     def _call(self, op: str, args: dict[str, Any], *, image: np.ndarray | None = None, limit_s: float,
@@ -634,6 +715,7 @@ class WorkerEngine(Engine):
                 image = _recv_image(self._conn, reply["result"])
             except (EOFError, OSError, MalformedOutput) as exc:
                 self._stop(graceful=False)
+                self._start_ahead()
                 raise EngineCrashed(f"the worker process stopped unexpectedly while {doing}", detail=str(exc)) from exc
             return reply["result"], image
 
@@ -678,6 +760,7 @@ class WorkerEngine(Engine):
     def __del__(self) -> None:
         try:
             self._stop(graceful=False)
+            self._drop_next()
         except Exception:
             pass
 
@@ -691,3 +774,103 @@ def worker_pid_alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+class PagesInWorker(Engine):
+    """An engine that runs in this process, with its files opened and rendered in a page-only worker.
+
+    For the office-server engine (:class:`~desktop.core.engines.server.ServerEngine`: it only talks HTTP,
+    reports its connection state to the status bar and reads from several threads, so it stays here),
+    and for whatever engine it falls back to: the PDFs, images and e-invoice data of its pages are still
+    untrusted input for MuPDF, Pillow and lxml, so they go to a worker (:meth:`page_host`) and a native
+    crash there costs one document. Everything else is the wrapped engine's: the contract's calls and
+    attributes, and any other attribute (``concurrency``, ``connection_problem``, ...) read through.
+
+    Args:
+        engine: the engine to run here.
+        pages: the page worker (default: a page-only :class:`WorkerEngine`, started with the first file);
+            closed with this engine.
+    """
+
+    def __init__(self, engine: Engine, *, pages: WorkerEngine | None = None) -> None:
+        self.engine = engine
+        self.pages = pages if pages is not None else WorkerEngine(None)
+
+    def __getattr__(self, name: str) -> Any:  # only for attributes this class does not have
+        if name in ("engine", "pages"):
+            raise AttributeError(name)
+        return getattr(self.engine, name)
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return self.engine.name
+
+    @property
+    def version(self) -> str:  # type: ignore[override]
+        return self.engine.version
+
+    @property
+    def device(self) -> str:  # type: ignore[override]
+        return self.engine.device
+
+    @property
+    def languages(self) -> tuple[str, ...]:  # type: ignore[override]
+        return self.engine.languages
+
+    @property
+    def max_pixels(self) -> int:  # type: ignore[override]
+        return self.engine.max_pixels
+
+    @property
+    def capabilities(self) -> frozenset[Capability]:  # type: ignore[override]
+        return self.engine.capabilities
+
+    @property
+    def turns_tall_lines_ccw(self) -> bool:  # type: ignore[override]
+        return self.engine.turns_tall_lines_ccw
+
+    @property
+    def seconds_per_megapixel(self) -> float:  # type: ignore[override]
+        return self.engine.seconds_per_megapixel
+
+    @property
+    def load_notes(self) -> Sequence[Diagnostic | str]:  # type: ignore[override]
+        return self.engine.load_notes
+
+    def read_page(self, image: np.ndarray) -> PageReading:
+        return self.engine.read_page(image)
+
+    def read_upright(self, image: np.ndarray) -> Reading:
+        return self.engine.read_upright(image)
+
+    def read_fields(self, image: np.ndarray, fields: Sequence[FieldSpec], language: str = "en") -> FieldReading:
+        return self.engine.read_fields(image, fields, language)
+
+    def run_task(self, image: np.ndarray, task: str, language: str = "en") -> TaskReading:
+        return self.engine.run_task(image, task, language)
+
+    def warm_up(self) -> None:
+        self.engine.warm_up()  # the page worker starts with the first file
+
+    def close(self) -> None:
+        try:
+            self.engine.close()
+        finally:
+            self.pages.close()
+
+    def interrupt(self, grace_s: float = 0.0) -> None:
+        self.engine.interrupt(grace_s)
+        self.pages.interrupt(grace_s)
+
+    def clear_interrupt(self) -> None:
+        self.engine.clear_interrupt()
+        self.pages.clear_interrupt()
+
+    def describe(self) -> str:
+        return self.engine.describe()
+
+    def info(self) -> EngineInfo:
+        return self.engine.info()
+
+    def page_host(self) -> PageHost:
+        return self.pages.page_host()

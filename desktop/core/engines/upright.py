@@ -53,6 +53,8 @@ class Reading:
         check_failed: why the orientation check failed, when it did (the page is then kept as
             scanned: ``rotation`` 0 and the first read's lines).
         seconds: wall time the engine spent reading.
+        warnings, suspect: the engine's notes on this reading and its "check this page" mark, as in
+            :class:`~desktop.core.engines.base.PageReading` (they reach the page's warnings).
     """
 
     rotation: int
@@ -61,13 +63,15 @@ class Reading:
     scores: dict[int, float] = field(default_factory=dict)
     check_failed: str = ""
     seconds: float = 0.0
+    warnings: list[str] = field(default_factory=list)
+    suspect: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for a process boundary (:meth:`Engine.read_upright <desktop.core.engines.base.Engine.read_upright>`
         in the worker)."""
         return {"rotation": int(self.rotation), "lines": [ln.to_dict() for ln in self.lines], "reason": str(self.reason),
                 "scores": {str(k): float(v) for k, v in self.scores.items()}, "check_failed": str(self.check_failed),
-                "seconds": float(self.seconds)}
+                "seconds": float(self.seconds), "warnings": list(self.warnings), "suspect": bool(self.suspect)}
 
     @classmethod
     def from_dict(cls, d: Any) -> Reading:
@@ -79,7 +83,8 @@ class Reading:
         """
         if not isinstance(d, dict) or not isinstance(d.get("scores", {}), dict):
             raise MalformedOutput(f"the engine returned {type(d).__name__} instead of an upright reading")
-        page = PageReading.from_dict({"lines": d.get("lines"), "seconds": d.get("seconds")})
+        page = PageReading.from_dict({"lines": d.get("lines"), "seconds": d.get("seconds"),
+                                      "warnings": d.get("warnings"), "suspect": d.get("suspect", False)})
         try:
             scores = {int(k): float(v) for k, v in d.get("scores", {}).items()}
             rotation = int(d.get("rotation", -1))
@@ -87,7 +92,14 @@ class Reading:
             raise MalformedOutput("the engine's upright reading has a rotation or scores that are not numbers") from None
         if rotation not in (0, 90, 180, 270):
             raise MalformedOutput(f"the engine's upright reading turns the page by {d.get('rotation')!r}, not a quarter turn")
-        return cls(rotation, page.lines, str(d.get("reason", "")), scores, str(d.get("check_failed", "")), page.seconds)
+        return cls(rotation, page.lines, str(d.get("reason", "")), scores, str(d.get("check_failed", "")), page.seconds,
+                   page.warnings, page.suspect)
+
+    def page_reading(self) -> PageReading:
+        """The reading as a :class:`~desktop.core.engines.base.PageReading` of the turned image (lines,
+        warnings, suspect mark, seconds)."""
+        return PageReading(lines=list(self.lines), warnings=list(self.warnings), suspect=bool(self.suspect),
+                           seconds=float(self.seconds))
 
 
 def check_reading(reading: Any, width: int, height: int) -> Reading:
@@ -109,7 +121,7 @@ def check_reading(reading: Any, width: int, height: int) -> Reading:
     if reading.rotation not in (0, 90, 180, 270):
         raise MalformedOutput(f"the engine's upright reading turns the page by {reading.rotation!r}, not a quarter turn")
     turned_w, turned_h = (height, width) if reading.rotation % 180 else (width, height)
-    check_page_reading(PageReading(lines=reading.lines, seconds=reading.seconds), turned_w, turned_h)
+    check_page_reading(reading.page_reading(), turned_w, turned_h)
     return reading
 
 

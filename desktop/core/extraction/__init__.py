@@ -570,8 +570,8 @@ def extract_fields(pages: list[PageResult], document_type: str, *, date_order: s
         kind = fields.get("invoice_type")
         if kind is not None and kind.value is None:
             # The title as printed (it names 通行费 and 卷票 variants the QR type code shares), else the
-            # QR code's type code (desktop.core.extraction.cn_vat.INVOICE_TYPES).
-            from desktop.core.extraction.cn_vat import invoice_type_from_qr, invoice_type_from_text
+            # QR code's type code (desktop.core.einvoice.cn.INVOICE_TYPES).
+            from desktop.core.einvoice.cn import invoice_type_from_qr, invoice_type_from_text
 
             for ln in layout.lines[:15]:
                 title = invoice_type_from_text(ln.text)
@@ -662,7 +662,7 @@ def fields_from_values(values: dict[str, str | None], pages: list[PageResult], d
             _merge_qr(fields, qr)
         kind = fields.get("invoice_type")
         if kind is not None and kind.value is None:
-            from desktop.core.extraction.cn_vat import invoice_type_from_qr, invoice_type_from_text
+            from desktop.core.einvoice.cn import invoice_type_from_qr, invoice_type_from_text
 
             named = invoice_type_from_qr(qr.get("type")) if qr else None
             fields["invoice_type"] = Field(name="invoice_type", value=named, raw=qr.get("type") if qr else None,

@@ -14,41 +14,13 @@ number, date, amount before tax and check code.
 from __future__ import annotations
 
 import re
-import unicodedata
 
 from desktop.core.extraction.dates import find_dates
 from desktop.core.extraction.layout import Candidate, Layout, Ln
 from desktop.core.extraction.parsers import amount_finder, money_tokens
 from desktop.core.extraction.validators import parse_chinese_amount
 
-__all__ = ["INVOICE_TYPES", "amount_in_words", "extract_cn_vat", "invoice_type_from_qr", "invoice_type_from_text"]
-
-#: Official names of the invoice types (titles as printed; QR type codes of the State Taxation
-#: Administration as in :data:`desktop.core.extraction.qr.QR_INVOICE_TYPES`).
-INVOICE_TYPES = {
-    "01": "增值税专用发票", "04": "增值税普通发票", "08": "增值税电子专用发票", "10": "增值税电子普通发票",
-    "11": "增值税普通发票（卷票）", "14": "增值税电子普通发票（通行费）",
-    "31": "电子发票（增值税专用发票）", "32": "电子发票（普通发票）",
-}
-
-_TITLE = re.compile(r"电子发票[（(](?:增值税专用发票|普通发票)[)）]|增值税电子(?:专用|普通)发票(?:[（(]通行费[)）])?|"
-                    r"增值税(?:专用|普通)发票(?:[（(]卷票[)）])?")
-
-
-def invoice_type_from_text(text: str) -> str | None:
-    """The invoice type named in a title (``浙江增值税电子普通发票`` -> ``增值税电子普通发票``), in full-width
-    brackets; ``None`` when the text names none."""
-    t = unicodedata.normalize("NFKC", text).replace(" ", "")
-    m = _TITLE.search(t)
-    if not m:
-        return None
-    return m.group(0).replace("(", "（").replace(")", "）")
-
-
-def invoice_type_from_qr(kind: str | None) -> str | None:
-    """The invoice type of a VAT-invoice QR type code (``31`` -> ``电子发票（增值税专用发票）``)."""
-    return INVOICE_TYPES.get(kind or "")
-
+__all__ = ["extract_cn_vat", "amount_in_words"]
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _LABEL_WORDS = re.compile(r"名\s*称|纳税人|识别号|地址|电话|开户行|账号|密码|购买方|销售方|备注")

@@ -133,8 +133,10 @@ def check_sum(subtotal: str | None, tax: str | None, total: str | None) -> list[
     Returns:
         ``[Diagnostic(SUM_MISMATCH)]`` ("subtotal + tax ≠ total (96.72 + 15.48 = 112.20, total 112.30)") or ``[]``.
     """
+    if subtotal is None or tax is None or total is None:
+        return []
     try:
-        s, t, g = Decimal(subtotal), Decimal(tax), Decimal(total)  # type: ignore[arg-type]
+        s, t, g = Decimal(subtotal), Decimal(tax), Decimal(total)
     except (InvalidOperation, TypeError):
         return []
     if abs(s + t - g) > Decimal("0.01"):
@@ -150,10 +152,10 @@ def check_sum_without_tax(subtotal: str | None, tax: str | None, total: str | No
         ``[Diagnostic(SUBTOTAL_TOTAL_NO_TAX)]`` ("subtotal 96.72 and total 112.20 differ by 15.48 and no
         tax was read") or ``[]``.
     """
-    if tax is not None:
+    if tax is not None or subtotal is None or total is None:
         return []
     try:
-        s, g = Decimal(subtotal), Decimal(total)  # type: ignore[arg-type]
+        s, g = Decimal(subtotal), Decimal(total)
     except (InvalidOperation, TypeError):
         return []
     if abs(g - s) > Decimal("0.01"):

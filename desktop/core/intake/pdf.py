@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import math
 import re
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -12,6 +11,7 @@ import numpy as np
 
 from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.model import Box, Line, Word, union_box
+from desktop.core.mupdf import MUPDF_LOCK
 
 if TYPE_CHECKING:  # pragma: no cover
     import pymupdf
@@ -51,10 +51,6 @@ def _text_cover(raw_words: list[tuple], box: Any, pymupdf: Any) -> float:
 
 
 
-MUPDF_LOCK = threading.RLock()
-"""Serialises every PyMuPDF call made here; other modules calling PyMuPDF should take it too.
-PyMuPDF is not thread-safe ("PyMuPDF does not support running on multiple threads", PyMuPDF docs,
-*Multiprocessing*), and the GUI may render a page for the viewer while a worker thread scans."""
 
 
 def _pymupdf() -> Any:
