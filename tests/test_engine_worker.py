@@ -431,9 +431,13 @@ def test_the_front_ends_engines_keep_native_file_readers_out_of_their_process():
 
     local = create_isolated_engine("ppocr")
     assert isinstance(local, WorkerEngine) and local.pid is None  # nothing started yet
-    remote = create_isolated_engine("server", server=ServerConfig("http://127.0.0.1:9"))  # connects on warm_up
-    try:
+    auto = create_isolated_engine("auto", spare=True)  # no server configured here: HunyuanOCR or PP-OCR
+    assert isinstance(auto, WorkerEngine) and auto.spare and auto.spec.kwargs["use_server"] is False
+    remote = create_isolated_engine("server", server=ServerConfig("http://127.0.0.1:9", cpu_fallback=True))
+    try:  # (the server engine connects on warm_up, not before)
         assert isinstance(remote, PagesInWorker) and isinstance(remote.engine, ServerEngine)
         assert remote.page_host() is remote.pages.page_host() and remote.pages.spec is None
+        fallback = remote.engine._fallback_factory()  # the CPU engine for a server that is down
+        assert isinstance(fallback, WorkerEngine) and fallback.spec.kwargs["name"] == "ppocr"
     finally:
         remote.close()

@@ -41,26 +41,14 @@ def default_engine_factory(engine: str, model_dir: str) -> EngineFactory:
     """The factory used by the app: :func:`desktop.core.engines.create_engine` with the user's settings."""
 
     def factory(notes: list[Diagnostic]) -> Any:
-        from desktop.core.engines import create_engine, create_worker_engine
-        from desktop.core.engines.process import PagesInWorker
+        from desktop.core.engines import create_isolated_engine
 
-        if engine == "server" or (engine == "auto" and _server_configured()):
-            # the office-server engine only talks HTTP and reports its connection state to the status
-            # bar: it runs here, its files are opened and rendered in a page worker
-            return PagesInWorker(create_engine(engine, model_dir or None, notes=notes))
-        # a spare worker kept warm: after a crash the next page is read at once, not after a restart
-        return create_worker_engine(engine, model_dir or None, spare=True)
+        # The office-server engine runs here (HTTP, its connection state on the status bar) with its files
+        # opened in a page worker; any other in a worker process, with a spare kept warm so that after a
+        # crash the next page is read at once, not after a restart.
+        return create_isolated_engine(engine, model_dir or None, notes=notes, spare=True)
 
     return factory
-
-
-def _server_configured() -> bool:
-    try:
-        from desktop.core.engines.server import ServerConfig
-
-        return ServerConfig.from_settings() is not None
-    except Exception:
-        return False
 
 
 def qimage_from_array(array: np.ndarray) -> QImage:

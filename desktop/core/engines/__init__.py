@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.engines.base import Engine, EngineError, EngineUnavailable
@@ -24,7 +24,7 @@ ENGINE_NAMES = ("auto", "ppocr", "hunyuan", "server")
 
 
 def create_engine(name: str = "auto", model_dir: str | Path | None = None, *, notes: list[Diagnostic] | None = None,
-                  server: ServerConfig | None = None) -> Engine:
+                  server: ServerConfig | None = None, use_server: bool = True, cpu_in_worker: bool = False) -> Engine:
     """Create an engine by name.
 
     Args:
@@ -39,6 +39,9 @@ def create_engine(name: str = "auto", model_dir: str | Path | None = None, *, no
             to PP-OCR), for the status bar or stderr.
         server: the office server's configuration; ``None`` = from the environment and the saved
             settings (:meth:`~desktop.core.engines.server.ServerConfig.from_settings`).
+        use_server: ``False``: ``auto`` does not look for the office server (it was tried already).
+        cpu_in_worker: the office-server engine's CPU fallback (``cpu_fallback``) runs PP-OCR in a worker
+            process (:func:`create_worker_engine`); only where this process may start one.
 
     Raises:
         EngineUnavailable: ``hunyuan`` or ``server`` was asked for explicitly and cannot run here (the
@@ -47,8 +50,8 @@ def create_engine(name: str = "auto", model_dir: str | Path | None = None, *, no
     """
     if name not in ENGINE_NAMES:
         raise ValueError(f"unknown engine {name!r}; choose one of {', '.join(ENGINE_NAMES)}")
-    if name in ("auto", "server"):
-        engine = _server_engine(name, server, notes)
+    if name == "server" or (name == "auto" and use_server):
+        engine = _server_engine(name, server, notes, cpu_in_worker=cpu_in_worker)
         if engine is not None:
             return engine
     if name in ("auto", "hunyuan"):
@@ -74,7 +77,8 @@ def create_engine(name: str = "auto", model_dir: str | Path | None = None, *, no
     return PPOCREngine()
 
 
-def _server_engine(name: str, config: ServerConfig | None, notes: list[Diagnostic] | None) -> Engine | None:
+def _server_engine(name: str, config: ServerConfig | None, notes: list[Diagnostic] | None, *,
+                   cpu_in_worker: bool = False) -> Engine | None:
     """The office-server engine for ``server`` (raises when it cannot be used) or ``auto`` (``None``
     when none is configured or it does not answer; a note says why)."""
     from desktop.core.engines import server as srv
@@ -86,7 +90,7 @@ def _server_engine(name: str, config: ServerConfig | None, notes: list[Diagnosti
             raise srv.ServerUnavailable(diag(Code.SERVER_NOT_CONFIGURED))
         return None
     try:
-        engine = srv.ServerEngine(config)
+        engine = srv.ServerEngine(config, fallback=_ppocr_in_worker if cpu_in_worker else None)
     except EngineError as exc:  # ServerRefused (privacy policy), or a name that does not resolve
         reason = getattr(exc, "diagnostic", None) or diag(Code.ENGINE_FAILED, detail=str(exc))
         if name == "server":
@@ -113,7 +117,12 @@ def _server_engine(name: str, config: ServerConfig | None, notes: list[Diagnosti
 ENGINE_LABELS = {"auto": "OCR engine", "ppocr": "PP-OCR", "hunyuan": "HunyuanOCR", "server": "office server"}
 
 
-def create_worker_engine(name: str = "auto", model_dir: str | Path | None = None, *, spare: bool = False) -> Engine:
+def _ppocr_in_worker() -> Engine:
+    return create_worker_engine("ppocr")
+
+
+def create_worker_engine(name: str = "auto", model_dir: str | Path | None = None, *, spare: bool = False,
+                         use_server: bool = True) -> Engine:
     """The engine the app uses: :func:`create_engine` run in a worker process
     (:class:`~desktop.core.engines.process.WorkerEngine`), so that a crash, a hang or an out-of-memory
     kill while reading costs one page, not the application.
@@ -123,6 +132,7 @@ def create_worker_engine(name: str = "auto", model_dir: str | Path | None = None
     notes :func:`create_engine` writes (why ``auto`` fell back to PP-OCR) arrive as ``load_notes``.
     ``spare``: keep a second worker warm for a small CPU engine, so that a crash costs the next page
     no restart (the window's engine; see :class:`~desktop.core.engines.process.WorkerEngine`).
+    ``use_server=False``: ``auto`` does not look for the office server.
 
     Raises:
         ValueError: unknown engine name.
@@ -131,29 +141,39 @@ def create_worker_engine(name: str = "auto", model_dir: str | Path | None = None
         raise ValueError(f"unknown engine {name!r}; choose one of {', '.join(ENGINE_NAMES)}")
     from desktop.core.engines.process import EngineSpec, WorkerEngine
 
-    spec = EngineSpec("desktop.core.engines:create_engine",
-                      {"name": name, "model_dir": str(model_dir) if model_dir else None}, label=ENGINE_LABELS[name])
+    kwargs: dict[str, Any] = {"name": name, "model_dir": str(model_dir) if model_dir else None}
+    if not use_server:
+        kwargs["use_server"] = False
+    spec = EngineSpec("desktop.core.engines:create_engine", kwargs, label=ENGINE_LABELS[name])
     return WorkerEngine(spec, spare=spare)
 
 
 def create_isolated_engine(name: str = "auto", model_dir: str | Path | None = None, *,
-                           notes: list[Diagnostic] | None = None, server: ServerConfig | None = None) -> Engine:
-    """The engine of ``shoebox scan`` and ``shoebox serve``: nothing native reads an untrusted file in
-    the calling process.
+                           notes: list[Diagnostic] | None = None, server: ServerConfig | None = None,
+                           spare: bool = False) -> Engine:
+    """The engine of the app's front ends (``shoebox scan``, ``shoebox serve``, the window): nothing
+    native reads an untrusted file or runs a model in the calling process.
 
-    The office-server engine asked for by name (``server``) or by its configuration (``server`` given)
-    runs here (it only talks HTTP, reads from several threads and reports its connection state) with its
-    files opened and rendered in a page worker
-    (:class:`~desktop.core.engines.process.PagesInWorker`); every other engine runs in a worker process
-    (:func:`create_worker_engine`; its notes arrive as ``load_notes`` once it has started).
+    The office-server engine (``server``, or ``auto`` when a server is configured, given or saved, and
+    answers) runs here: it only talks HTTP, reads from several threads and reports its connection state.
+    Its files are opened and rendered in a page worker
+    (:class:`~desktop.core.engines.process.PagesInWorker`) and its CPU fallback reads in a worker
+    process. Every other engine runs in a worker process (:func:`create_worker_engine`; its notes
+    arrive as ``load_notes`` once it has started; ``spare`` as there); for ``auto`` the server is not
+    asked again there.
 
     Raises:
-        EngineUnavailable, ValueError: as :func:`create_engine` (for the engine created here), or
-            unknown engine name.
+        EngineUnavailable: ``server`` was asked for and cannot be used (as :func:`create_engine`).
+        ValueError: unknown engine name.
     """
-    if name == "server" or server is not None:
-        from desktop.core.engines.process import PagesInWorker
+    if name not in ENGINE_NAMES:
+        raise ValueError(f"unknown engine {name!r}; choose one of {', '.join(ENGINE_NAMES)}")
+    if name in ("auto", "server"):
+        engine = _server_engine(name, server, notes, cpu_in_worker=True)
+        if engine is not None:
+            from desktop.core.engines.process import PagesInWorker
 
-        return PagesInWorker(create_engine(name, model_dir, notes=notes, **({"server": server} if server else {})))
-    return create_worker_engine(name, model_dir)
+            return PagesInWorker(engine)
+        return create_worker_engine(name, model_dir, spare=spare, use_server=False)
+    return create_worker_engine(name, model_dir, spare=spare)
 

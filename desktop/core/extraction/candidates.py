@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from decimal import Decimal, InvalidOperation
@@ -85,7 +86,8 @@ LABELS: dict[str, re.Pattern[str]] = {
     "change": re.compile(r"change|balance(?!\s*due)|kembali|baki|rückgeld|rendu|wisselgeld|找\s*零", _I),
     "discount": re.compile(r"disc|saving|voucher|coupon|rebate|korting|rabatt|remise|less\b|promo|优\s*惠|折\s*扣|"
                            r"减\s*免", _I),
-    "count": re.compile(r"qty|quantity|item|pcs|units?\b|no\.\s*of|count|anzahl|menge|aantal|数\s*量", _I),
+    "count": re.compile(r"qty|quantity|item|pcs|units?\b|no\.\s*of|count|anzahl|menge|aantal|hoeveelheid|"
+                        r"quantit[ée]|数\s*量", _I),
     "service": re.compile(r"service|svc|tip|gratuity|deposit|delivery|shipping|porto|versand", _I),
     "per_rate": re.compile(r"\d\s*%|@|rate|summary|supplies|code\b", _I),
     "date": re.compile(r"d[a-z]?te\b|tarikh|datum|fecha|日\s*期|开\s*票", _I),
@@ -93,15 +95,19 @@ LABELS: dict[str, re.Pattern[str]] = {
                              r"date\s*of\s*(issue|invoice)|datum\s*der\s*rechnung|facture\s*du|factuurdatum|"
                              r"date\s*(de\s*)?(facture|d'émission)|datum\s*factuur|ausstellungsdatum|开\s*票\s*日\s*期", _I),
     "other_date": re.compile(r"due|verval|f[äa]llig|échéance|echeance|expir|valid|order|bestel|liefer|lever|"
-                             r"deliver|ship|period|zeitraum|leistungs|service|print|from|until|bis\b|to\b|au\b|"
-                             r"closed|check[\s-]*(in|out)|arriv|depart|birth", _I),
+                             r"deliver|ship|period|p[ée]riode|zeitraum|leistungs|service|print|from|until|bis\b|"
+                             r"to\b|au\b|closed|check[\s-]*(in|out)|arriv|depart|birth|d[ée]but|\bfin\b|"
+                             r"prestation|livraison|commande|associ|li[ée]e|origin|contrat|vertrag|auftrag|start|end\b", _I),
     "number": re.compile(r"(invoice|inv|bill|receipt|rcpt|doc(ument)?)\s*(no\.?|number|nr\.?|num\.?|#|id)|"
                          r"factur[ae]\s*(n[°ºo]|nr|num|#)|num[ée]ro|rechnungs?\s*-?\s*(nummer|nr|no)|"
-                         r"rechnung\s*(nr|nummer|no)|factuur\s*-?\s*(nummer|nr|no)|发\s*票\s*号\s*码|\bno\b\.?|#", _I),
+                         r"rechnung\s*(nr|nummer|no)|factuur\s*-?\s*(nummer|nr|no)|发\s*票\s*号\s*码|\bno\b\.?|#|"
+                         r"\bnr\b\.?|beleg\s*-?\s*(nr|nummer)|gutschrift|avoir|credit\s*note|creditnota", _I),
     "invoice_word": re.compile(r"invoice|rechnung|factuur|facture|bill\b", _I),
     "other_number": re.compile(r"order|bestell|auftrag|commande|klant|kunde|customer|client|account|konto|"
                                r"tax|vat|btw|tva|ust|steuer|siret|siren|iban|bic|swift|tel|phone|fax|reg|"
-                               r"ref|member|table|cashier|terminal|pos\b|counter|trans|approval|batch|card", _I),
+                               r"ref|member|table|cashier|terminal|pos\b|counter|trans|approval|batch|card|"
+                               r"\bgln\b|\biln\b|\bean\b|lief|vertrag|contrat|contract|bon\s*de|li[ée]e|associ|origin|"
+                               r"bezug|storn", _I),
 }
 
 
@@ -131,7 +137,8 @@ COMPANY = re.compile(
 LEGAL_SUFFIX = re.compile(r"\b(SDN\.?\s*BHD|S/B|BHD|BERHAD|LTD|LIMITED|LLC|INC|PLT|LLP|PTE|PLC|GMBH|AG|KG|"
                           r"B\.?V\.?|N\.?V\.?|SARL|SAS|SRL|\(M\))\.?(?=\W|$)|有\s*限\s*公\s*司", _I)
 HEADER = re.compile(
-    r"^\W*(SIMPLIFIED\s+)?(FULL\s+)?(TAX\s*INVOICE|INVOICE|RECEIPT|OFFICIAL RECEIPT|CASH\s*(SALES?|BILL|RECEIPT)|"
+    r"^\W*((KOPIE|COPY|COPIE|DUPLICATE|DUPLIKAT|DUPLICAAT)\s+)?(SIMPLIFIED\s+)?(FULL\s+)?"
+    r"(TAX\s*INVOICE|INVOICE|RECEIPT|OFFICIAL RECEIPT|CASH\s*(SALES?|BILL|RECEIPT)|"
     r"DUPLICATE|COPY|CUSTOMER'?S?\s*COPY|WELCOME|THANK YOU|BILL|CHECK|ORDER|TABLE|RECHNUNG|FACTURE|FACTUUR|"
     r"GUTSCHRIFT|CREDIT\s*NOTE|QUOTATION|DELIVERY\s*ORDER|SALES?\s*(RECEIPT|INVOICE)?)\W*$|"
     # a row of column headings: "Factuuradres Afleveradres", "Billing address  Shipping address"
@@ -156,7 +163,7 @@ PLACE = re.compile(r"\b(MALAYSIA|SELANGOR|JOHOR|KUALA\s*LUMPUR|PULAU\s*PINANG|PE
                    r"NEGERI\s*SEMBILAN|PAHANG|SABAH|SARAWAK|KELANTAN|TERENGGANU|PUTRAJAYA|SINGAPORE|"
                    r"DEUTSCHLAND|GERMANY|FRANCE|NEDERLAND|NETHERLANDS|BELGIUM|BELGIQUE|AUSTRIA|ÖSTERREICH|"
                    r"SCHWEIZ|SWITZERLAND|UNITED\s*KINGDOM|UK|USA|INDIA|CHINA)\b", _I)
-OWNER = re.compile(r"\b(OWNED\s*BY|OPERATED\s*BY|A\s*DIVISION\s*OF|A\s*MEMBER\s*OF|MANAGED\s*BY|"
+OWNER = re.compile(r"\b(OWNED\s*BY|OPERATED\s*BY|A\s*DIVISION\s*OF|A\s*MEMBER\s*OF|MANAGED\s*BY|LICENSEE\s*OF|"
                    r"FRANCHISEE?\s*OF|SUBSIDIARY\s*OF|POWERED\s*BY)\b", _I)
 _AMOUNT_LIKE = re.compile(r"\d+[.,]\d{2}\b")
 _LETTER = re.compile(r"[^\W\d_]")
@@ -164,6 +171,14 @@ _LETTER = re.compile(r"[^\W\d_]")
 
 # --------------------------------------------------------------------------------------------------
 # rows
+
+
+def _strip_accents(text: str) -> str:
+    """``text`` without combining marks on Latin letters (NFD, marks removed, NFC again)."""
+    if text.isascii():
+        return text
+    d = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFC", "".join(c for c in d if not unicodedata.combining(c)))
 
 
 class Rows:
@@ -199,6 +214,12 @@ class Rows:
             hs = [ln.h for ln in layout.lines if ln.page == page]
             self.median_h[page] = median(hs) if hs else 1.0
         self.pages = sorted({ln.page for ln in layout.lines})
+        words = " ".join(self.texts).split()
+        accented = sum(1 for w in words if _strip_accents(w) != w)
+        #: the document's accented letters are OCR noise (a thermal print misread "ÁLAM", "JÁLAN"), not
+        #: its language: a few accented words among many (written French, German or Dutch has them
+        #: in every few lines); name and address candidates are then read without accents
+        self.spurious_accents = len(words) >= 40 and 0 < accented <= 2
 
     def page_rows(self, page: int) -> list[int]:
         """Indices of the rows of ``page``, top to bottom."""
@@ -349,11 +370,29 @@ def _total_candidates(layout: Layout, rows: Rows, rule_value: str | None, fname:
         f["rule_pick"] = 1.0 if rule_value is not None and a.text == rule_value else 0.0
         f["paren"] = 1.0 if re.search(r"\(\s*$", a.label) else 0.0
         out.append(FieldCandidate(fname, a.text, a.raw, [ln], f))
+    # a total per tax rate ("Total 0% supplies", "Total 6% supplies (Inc. GST)": the tax summary) is
+    # never the amount of the document when a strongly labelled total ("Total Payable") comes last
+    if any(c.features["lab_grand"] and c.features["is_last_total"] and not c.features["lab_per_rate"] for c in out):
+        out = [c for c in out if not c.features["lab_per_rate"] or c.features["lab_grand"]]
     return out
 
 
 # --------------------------------------------------------------------------------------------------
 # dates
+
+
+def near_label(left: str, words: int = 4) -> str:
+    """The label printed just before a value: the text after the last token holding a digit (the
+    value of the field before it, on a row of several), at most its last ``words`` words
+    (``"MUSTER-KUNDE GMBH Beleg-Nr :"`` -> ``"GMBH Beleg-Nr :"``)."""
+    seg = re.split(r"\S*\d\S*", left)[-1]
+    toks = seg.split()
+    out: list[str] = []
+    for t in reversed(toks):
+        out.insert(0, t)
+        if sum(1 for o in out if _LETTER.search(o)) >= words:
+            break
+    return " ".join(out)
 
 
 def _date_candidates(layout: Layout, rows: Rows, order: str, rule_value: str | None) -> list[FieldCandidate]:
@@ -395,7 +434,19 @@ def _date_candidates(layout: Layout, rows: Rows, order: str, rule_value: str | N
         f["year_ok"] = 1.0 if 2000 <= year <= 2040 else 0.0
         f["ocr_conf"] = ln.confidence
         f["rule_pick"] = 1.0 if rule_value is not None and value == rule_value else 0.0
+        own = ln.text[: d.start]
+        near = near_label(own if _letters(own) >= 2 else left, 3)
+        f["near_other"] = 1.0 if LABELS["other_date"].search(near) else 0.0
+        f["near_issue"] = 1.0 if LABELS["issue_date"].search(near) else 0.0
         out.append(FieldCandidate("date", value, d.raw, [ln], f, list(d.problems)))
+    # a date printed after the label of another date (due, delivery, order, the start or end of a
+    # billing period, the date of a related invoice) or as an end of a range ("01.09.13 - 30.09.13")
+    # is not the document's date, when another is there
+    def other(c: FieldCandidate) -> bool:
+        return bool(c.features["near_other"] or c.features["range"])
+
+    if any(not other(c) for c in out):
+        out = [c for c in out if not other(c)]
     return out
 
 
@@ -478,12 +529,23 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
                 variants += [(a, b, p, "segment", None) for p in parts
                              if _text_features_of(p)["company"] or p is parts[0]]
     for a, b, raw, kind, only in variants:
+        if a == b and kind in ("", "column") and _NAME_LABEL.match(raw):
+            continue  # "Name: Muster AG", "Nummer: 22 00": the label is not part of the name (see "label")
         lines = [only] if only is not None else [o for r in rows.rows[a: b + 1] for o in r]
-        value = clean_name(raw)
+        value = clean_name(_strip_accents(raw) if rows.spurious_accents else raw)
         if _letters(value) < 2 or not _namey(value) or HEADER.search(value):
             continue  # running text or a heading (TAX INVOICE, "Billing address") is never the vendor's name
         if value.islower() and len(value.split()) == 1 and not _text_features_of(value)["company"]:
             continue  # one lower-case word ("bosd", a handwritten note) is not a printed business name
+        if _is_fragment(value, raw, a, b, rows, only):
+            continue
+        if PLACE.fullmatch(value.strip(" .,")) or _is_label(value):
+            continue  # a country or state alone ("Nederland") is where, not who; a label ("Bedrag") is no name
+        if b > a and any(HEADER.search(rows.texts[i]) for i in range(a, b + 1)):
+            continue  # a span across a heading ("rapidKL / TAX INVOICE / RAPID RAIL SDN BHD")
+        if a > 0 and OWNER.search(rows.texts[a - 1] + " " + rows.texts[a]) and \
+                any(c.features["pos"] < (first.index(a) if a in first else len(first)) / 20 for c in out):
+            continue  # "Owned by: X SDN BHD" below the shop's own header: the owner, not the vendor
         key = _squash(value)
         if (key, a) in seen:
             continue
@@ -540,7 +602,69 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
         f["rule_pick"] = 1.0 if rule_key and key == rule_key else 0.0
         f["rule_part"] = 1.0 if rule_key and key and key in rule_key and key != rule_key else 0.0
         out.append(FieldCandidate("vendor_name", value, raw, lines, f))
+    # the vendor is never the buyer: a name under (or labelled with) "Käufer", "Bill to", "Client", ...
+    # and not under a seller label is the buyer's, when another candidate is there
+    def buyer(c: FieldCandidate) -> bool:
+        g = c.features
+        if g["above_buyer"] or g["above_seller"]:  # a label over this column says whose it is
+            return bool(g["above_buyer"] and not g["above_seller"])
+        return bool(g["buyer_label"] and not g["seller_label"])
+
+    if any(not buyer(c) for c in out):
+        out = [c for c in out if not buyer(c)]
     return out
+
+
+@lru_cache(maxsize=4096)
+def _is_label(text: str) -> bool:
+    """Whether a text is nothing but a field label of :data:`LABELS` ("Bedrag", "Total", "Datum")."""
+    words = re.sub(r"[^\w\s]|\d", " ", text).split()
+    if not words or len(words) > 3:
+        return False
+    return any(p.fullmatch(" ".join(words)) for p in LABELS.values()) or \
+        all(any(p.fullmatch(w) for p in LABELS.values()) for w in words)
+
+
+def _continues(rows: Rows, i: int, page: int) -> bool:
+    """Whether row ``i`` (on ``page``) can hold part of a business name: it exists on that page and
+    is a name-like line, not a heading, a registration number or a contact line."""
+    if not 0 <= i < len(rows.rows) or rows.rows[i][0].page != page:
+        return False
+    f = _text_features_of(rows.texts[i])
+    return bool(f["namey"] and not f["header"] and not f["regno"] and not f["contact"] and not f["date"])
+
+
+def _is_fragment(value: str, raw: str, a: int, b: int, rows: Rows, only: Ln | None = None) -> bool:
+    """Whether a vendor candidate is only part of a name printed over several rows, or a label.
+
+    A registered name ends with its legal form and never starts with it ("CO. (M) SDN BHD" below
+    "POPULAR BOOK"; Companies Act 2016 (Malaysia) s. 27, GmbHG s. 4, Code de commerce L210-2), a row
+    of only trade words and legal forms is the tail of the row above, and a row ending in "&", "-" or
+    an open parenthesis goes on in the next row. Such a candidate is dropped when the neighbouring
+    row it belongs with is there (the span of both rows is a candidate of its own). A value printed
+    as "Label:" (``Stylesheet-Version: 2.6``, ``Ansprechpartner: ...``) is a label, not a name.
+    """
+    page = rows.rows[a][0].page
+    if re.match(re.escape(value) + r"\s*[:：]", raw.strip()):
+        return True
+    if only is not None:  # one box of a row of several: its neighbours in the row are the context
+        row = rows.rows[a]
+        k = next(i for i, o in enumerate(row) if o is only)
+        if (k > 0 and _is_tail(value)) or (k + 1 < len(row) and _is_tail(row[k + 1].text)):
+            return True
+    if _continues(rows, a - 1, page) and (_is_tail(value) or value.count(")") > value.count("(")):
+        return True
+    if not _continues(rows, b + 1, page):
+        return False
+    return bool(re.search(r"[&-]\s*$", raw) or value.count("(") > value.count(")") or _is_tail(rows.texts[b + 1]))
+
+
+def _is_tail(text: str) -> bool:
+    """Whether a row can only end a name begun above it: it starts with a legal form or "&", or
+    holds nothing but trade words and legal forms ("RESTAURANT SDN BHD")."""
+    words = re.findall(r"[^\W\d_]+(?:/[^\W\d_]+)?|&", text.upper())
+    return bool(_SUFFIX_START.match(text) or text.lstrip().startswith("&") or
+                (words and all(w in _GENERIC_NAME_WORDS for w in words)))
 
 
 _SELLER_PREFIX = re.compile(r"^\s*(seller|supplier|vendor|from|verk[äa]ufer|lieferant|absender|vendeur|fournisseur|"
@@ -549,8 +673,12 @@ _NAME_LABEL = re.compile(r"^\s*[^\W\d_][^:：\d]{0,24}[:：]\s*(?=\S)")
 _SEPARATOR = re.compile(r"\s+[·•|–—-]\s+|\s{3,}|\s*[·•|]\s*")
 _SELLER_LABEL = re.compile(r"\b(seller|supplier|vendor|from|verk[äa]ufer|lieferant|absender|vendeur|fournisseur|"
                            r"leverancier|verkoper|销\s*售\s*方)\b", _I)
-_BUYER_LABEL = re.compile(r"\b(buyer|customer|client|bill\s*to|sold\s*to|ship\s*to|k[äa]ufer|kunde|empf[äa]nger|"
-                          r"acheteur|destinataire|klant|koper|购\s*买\s*方)\b", _I)
+_BUYER_LABEL = re.compile(r"\b(buyer|customer|client|bill\s*to|sold\s*to|ship\s*to|deliver\s*to|k[äa]ufer|kunde|"
+                          r"empf[äa]nger|acheteur|destinataire|klant|koper|购\s*买\s*方|"
+                          # the buyer's address blocks: invoice / delivery address in en, de, fr, nl
+                          r"(billing|invoice|shipping|delivery)\s*address|rechnungs(adresse|anschrift)|"
+                          r"liefer(adresse|anschrift)|adresse\s*de\s*(facturation|livraison)|factuuradres|"
+                          r"afleveradres|t\.\s*a\.\s*v\.?)", _I)
 _SUFFIX_START = re.compile(r"^\W*(SDN|BHD|S/B|BERHAD|ENTERPRISES?|TRADING|LTD|LIMITED|CO\.|\(M\)|PLT|GMBH|"
                            r"AG|B\.?V\.?|INC|LLC|HOLDINGS|RESOURCES|INDUSTRIES)(?=\W|$)", _I)
 _TRAILING_REG = re.compile(r"\s*[(（]?\s*(?:CO\.?\s*(?:REG|NO)\.?\s*:?\s*)?[A-Z]{0,3}\d{5,}[\s-]*[A-Z]?\s*[)）]?\s*$", _I)
@@ -589,6 +717,13 @@ NAME_WORDS = (
 )
 
 
+#: Words that alone never make a business name: the legal forms and the trade words of
+#: :data:`NAME_WORDS` ("RESTAURANT SDN BHD" is the tail of a name printed over two rows).
+_GENERIC_NAME_WORDS = frozenset({*NAME_WORDS, "SDN", "BHD", "S/B", "BERHAD", "CO", "M", "LTD", "PLT", "LLP", "GMBH",
+                                 "AG", "KG", "SARL", "SAS", "INC", "LLC", "PTE", "&", "AND", "THE", "SHOP", "MART",
+                                 "CAFE", "STORE", "STORES"})
+
+
 #: Character pairs PP-OCR confuses on thermal prints (seen in its misreads of the SROIE receipts).
 _CONFUSABLE = {frozenset(p) for p in ("IL", "I1", "L1", "O0", "D0", "DO", "NM", "EC", "UV", "HN", "RK", "S5", "B8",
                                       "G6", "Z2", "IT", "FE", "QO")}
@@ -617,6 +752,30 @@ def _vocab_fix(text: str, vocab: tuple[str, ...]) -> str:
     return re.sub(r"[A-Za-z]{5,}", fix, text)
 
 
+#: Trade words that OCR glues to their neighbours when a thermal print's letter spacing is tight
+#: ("SANYUSTATIONERYSHOP"): :data:`NAME_WORDS` and the short shop words.
+_GLUE_WORDS = tuple(sorted({*NAME_WORDS, "SHOP", "MART", "CAFE", "STORE", "STORES"}, key=len, reverse=True))
+_GLUED = re.compile(r"\b[A-Z]{9,}\b")
+
+
+def _unglue(m: re.Match[str]) -> str:
+    """Spaces restored around a trade word inside one long upper-case token, when every piece left
+    is two letters or more (``SANYUSTATIONERYSHOP`` -> ``SANYU STATIONERY SHOP``); a token that is a
+    word of its own (``SUPERMARKET``) stays."""
+    tok = m.group(0)
+    if tok in _GLUE_WORDS or (tok.endswith("S") and tok[:-1] in _GLUE_WORDS):
+        return tok
+    for w in _GLUE_WORDS:
+        i = tok.find(w)
+        if i < 0 or len(w) < 5 and i != 0 and i + len(w) != len(tok):
+            continue  # a short word ("MART", "BOOK") only at either end of the token
+        left, right = tok[:i], tok[i + len(w):]
+        if (left and len(left) < 2) or (right and len(right) < 2) or not (left or right):
+            continue
+        return " ".join(p for p in (_GLUED.sub(_unglue, left), w, _GLUED.sub(_unglue, right)) if p)
+    return tok
+
+
 @lru_cache(maxsize=2048)
 def clean_name(text: str) -> str:
     """A company name as printed, cleaned: :func:`~desktop.core.extraction.common.tidy_name`, then a
@@ -634,17 +793,21 @@ def clean_name(text: str) -> str:
     t = _LEADING_CODE.sub("", t)
     t = " ".join(_fix_token(w) for w in t.split())
     t = _vocab_fix(t, NAME_WORDS)
+    t = _GLUED.sub(_unglue, t)
     return t.strip(" ,;:")
 
 
 # --------------------------------------------------------------------------------------------------
 # vendor address
 
-_LEADING_REG = re.compile(r"^\s*(?:[(（]?\s*[A-Z]{0,3}\d{5,}[\s-]*[A-Z]\s*[)）]?(?=\s)|"
-                          r"(?:CO\.?\s*-?\s*REG|REG\.?\s*NO|COMPANY\s*NO|CO\.?\s*NO|GST\s*(?:REG|ID)\s*(?:NO)?)"
-                          r"\s*[.:]?\s*[A-Z]{0,3}\d[\w-]*)\s*", _I)
+_LEADING_REG = re.compile(r"^\s*(?:[(（]?\s*[A-Z]{0,3}\d{5,}[\s-]*[A-Z]\s*[)）]?(?=\s)|[(（]?\s*"
+                          r"(?:CO\.?\s*-?\s*REG|REG\.?\s*NO|COMPANY\s*NO|CO\.?\s*NO|GST\s*(?:REG|ID)?\s*(?:NO)?)"
+                          r"\s*[.:]?\s*[.:]?\s*[A-Z]{0,3}\d[\w-]*\s*[)）]?)\s*", _I)
 
 
+_COUNTRY_END = re.compile(r"\b(MALAYSIA|SINGAPORE|DEUTSCHLAND|GERMANY|FRANCE|NEDERLAND|NETHERLANDS|BELGIUM|"
+                          r"BELGIQUE|AUSTRIA|ÖSTERREICH|SCHWEIZ|SWITZERLAND|UNITED\s*KINGDOM|USA|INDIA|CHINA)\W*$", _I)
+_TRAILING_HEADING = re.compile(r"\s+(SIMPLIFIED\s+|FULL\s+)?TAX\s*INVOICE\W*$", _I)
 _PERIOD_AFTER_WORD = re.compile(r"(?:(?<=[A-Za-z]{3})|(?<=\d))\.(?=\s*[A-Za-z0-9])(?!\S*$)")
 #: A number misread with one letter in it ("29O", "4115O", "1I"): O/o -> 0, I/l -> 1, S -> 5, B -> 8.
 _NUMBER_MISREAD = re.compile(r"(?<![\w/-])(?=[\dOoIlSB]*\d[\dOoIlSB]*\d)([\dOoIlSB]{3,})(?![\w/-])")
@@ -663,6 +826,7 @@ def clean_address(text: str) -> str:
     :data:`ADDRESS_WORDS` (``Jaian`` -> ``Jalan``)."""
     t = re.sub(r"\s+", " ", text).strip()
     t = _LEADING_REG.sub("", t)
+    t = _TRAILING_HEADING.sub("", t)
     t = re.sub(r"(?<![\w-])(\d{5})(?=[A-Za-z]{2,})", r"\1 ", t)
     t = _vocab_fix(t, ADDRESS_WORDS)
     t = _NUMBER_MISREAD.sub(lambda m: m.group(1).translate(_DIGIT_FOR)
@@ -670,6 +834,27 @@ def clean_address(text: str) -> str:
     t = _ABBREV_MISREAD.sub(lambda m: "".join((a, "L" if b.isupper() else "l", b)) if (a := m.group(1) or m.group(3))
                             and (b := m.group(2) or m.group(4)) else m.group(0), t)
     return t.strip()
+
+
+def _ends_address(row: str) -> bool:
+    """Whether a row cannot be part of a postal address, so that no address span holds it: a heading
+    (TAX INVOICE), an owner's line ("Licensee of ...", "Owned by ..."), a registration or tax number,
+    a contact line (phone, fax, e-mail) or a date or time. None of the 218 annotated receipt addresses
+    of the samples holds one; the country, the last line of a postal address (UPU S42), ends a span
+    too (checked by the caller)."""
+    f = _text_features_of(row)
+    return bool(HEADER.search(row) or OWNER.search(row) or f["reg"] or f["contact"] or f["date"])
+
+
+_STREET_START = re.compile(r"^\W*(\d|(NO|LOT|UNIT|BLOCK|BLK|LEVEL|TINGKAT)\b\.?\s*\d?)", _I)
+
+
+def _names_the_place(first: str, second: str) -> bool:
+    """Whether ``first`` names a shop, branch or building above the address proper: it holds no digit,
+    no street word and the row below starts the street address with a number ("4-20, Jalan Ria",
+    "NO.37-1, PLAZA ...", "Lot 3, ...")."""
+    return not re.search(r"\d", first) and not re.search(r"\b(JALAN|JLN|LORONG|STREET|ROAD|JL)\b", first, _I) \
+        and bool(_STREET_START.match(second))
 
 
 def _address_candidates(layout: Layout, rows: Rows, rule_value: str | None, vendor_rule_rows: set[int],
@@ -689,9 +874,14 @@ def _address_candidates(layout: Layout, rows: Rows, rule_value: str | None, vend
             raw = " ".join(texts)
             if _letters(raw) < 3:
                 continue
-            value = clean_address(raw)
+            value = clean_address(_strip_accents(raw) if rows.spurious_accents else raw)
             if not _text_features_of(texts[-1])["namey"]:
                 break  # a line of running text ends any address (and a longer span holds it too)
+            if _ends_address(texts[-1] if length > 1 else _LEADING_REG.sub("", texts[0])) or \
+                    (length > 1 and _COUNTRY_END.search(texts[-2])):
+                break
+            if length > 1 and _names_the_place(texts[0], texts[1]):
+                break  # "MYDIN MART SRI MUDA" over "4-20, Jalan Ria": a shop or branch name, then the address
             if _letters(value) < 3:
                 continue
             nxt = rows.texts[first[si + length]] if si + length < len(first) else ""
@@ -737,6 +927,7 @@ def _address_candidates(layout: Layout, rows: Rows, rule_value: str | None, vend
             alt = _PERIOD_AFTER_WORD.sub(",", value)
             if alt != value:
                 out.append(FieldCandidate("vendor_address", alt, raw, lines, {**f, "comma_variant": 1.0}))
+
     return out
 
 
@@ -757,8 +948,15 @@ def _number_candidates(layout: Layout, rows: Rows, rule_value: str | None) -> li
                 if len(tok) < 3 or find_dates(tok) or re.fullmatch(r"\d{1,3}([.,]\d{3})*[.,]\d{2}", tok):
                     continue
                 left = " ".join(o.text for o in row[:k]) + " " + ln.text[: m.start()]
+                if re.fullmatch(r"\d{3}", tok) and ln.text[m.start() - 1: m.start()] == "(" and \
+                        ln.text[m.end(): m.end() + 1] == ")":
+                    continue  # "Handelsrechnung (380)": a document type code (UNTDID 1001), not a number
                 near_left = left[-40:]
+                own = ln.text[: m.start()]
+                near = near_label(own if _letters(own) >= 2 else left, 2)
                 f: dict[str, float] = {}
+                f["near_number"] = 1.0 if LABELS["number"].search(near) else 0.0
+                f["near_other"] = 1.0 if LABELS["other_number"].search(near) else 0.0
                 f.update(_flags("lab_", near_left, ("number", "invoice_word", "other_number", "date", "total")))
                 f.update(_flags("above_", above, ("number", "invoice_word", "other_number", "date")))
                 f["lab_empty"] = 1.0 if _letters(near_left) < 2 else 0.0
@@ -774,6 +972,10 @@ def _number_candidates(layout: Layout, rows: Rows, rule_value: str | None) -> li
                 f["ocr_conf"] = ln.confidence
                 f["rule_pick"] = 1.0 if rule_value is not None and tok.lstrip("#") == rule_value.lstrip("#") else 0.0
                 out.append(FieldCandidate("invoice_number", tok, m.group(0), [ln], f))
+    # a number printed after another number's label (customer, order, delivery note, GLN, VAT ID, the
+    # invoice a credit note refers to) is not the document's number, when a labelled one is there
+    if any(c.features["near_number"] and not c.features["near_other"] for c in out):
+        out = [c for c in out if not c.features["near_other"]]
     return out
 
 

@@ -91,6 +91,10 @@ def _dateparser_parse(text: str, order: str) -> str | None:
     return d.date().isoformat() if d else None
 
 
+#: Words a date may be glued to by OCR ("DATE15/06/2017", "Tarikh:" without its colon).
+_DATE_WORD = re.compile(r"(?i)date|dated|datum|tarikh|fecha|data|on|le|am|du|vom|tgl")
+
+
 def find_dates(text: str, date_order: str | None = None) -> list[DateMatch]:
     """Every date printed in ``text``, in order of appearance.
 
@@ -122,6 +126,9 @@ def find_dates(text: str, date_order: str | None = None) -> list[DateMatch]:
     for m in _NUMERIC.finditer(t):
         if not free(m.start(), m.end()):
             continue
+        glued = re.search(r"([^\W\d_]{2,})$", t[: m.start()])
+        if glued and not _DATE_WORD.fullmatch(glued.group(1)):
+            continue  # "HD03-04-06", "KF12-3-70": an article code, not a date ("DATE15/06/2017" still is)
         a, b, y = int(m.group(1)), int(m.group(3)), _year(m.group(4))
         raw = m.group(0)
         if m.group(2) == "." and len(m.group(4)) == 2 and len(m.group(1)) == 1:

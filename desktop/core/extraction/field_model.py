@@ -15,6 +15,8 @@ File format (``"format": "shoebox-field-model/1"``)::
                    "value": [...], "roots": [...]},   # all trees' nodes, flattened; leaf: feature -1
          "calibration": {"coef": [...], "intercept": b},  # Platt scaling with verifier features:
                                                # P(right) = sigmoid(coef . z + b), z = calibration_inputs()
+         "score_floor": -2.1,                  # lowest raw score of a right out-of-fold winner (or null):
+                                               # a winner below it gets FLOOR_PROBABILITY
          "threshold": 0.83,                    # review threshold on the calibrated probability
          "cv": {...}}}}}                       # cross-validated figures, for the record
 
@@ -72,6 +74,12 @@ def calibration_inputs(score: float, margin: float, candidate: FieldCandidate) -
     return [score, m, 1.0 if lone else 0.0, conf, float(candidate.features.get("rule_pick", 0.0))]
 
 
+FLOOR_PROBABILITY = 0.05
+"""Probability given to a winner scored below its field's ``score_floor``: the lowest raw score at
+which an out-of-fold winner was right in training (``benchmarks/train_fields.py``); the Platt map has
+no evidence below it."""
+
+
 class FieldScorer:
     """Trees and calibration of one field of one document type (see the module docstring)."""
 
@@ -89,6 +97,8 @@ class FieldScorer:
         self.cal_coef = np.asarray(cal["coef"], dtype=np.float64)
         self.cal_intercept = float(cal["intercept"])
         self.review_threshold = float(spec["threshold"])
+        floor = spec.get("score_floor")
+        self.score_floor = float(floor) if floor is not None else float("-inf")
         self.cv = spec.get("cv", {})
 
     def matrix(self, candidates: list[FieldCandidate]) -> np.ndarray:
@@ -134,6 +144,8 @@ class FieldScorer:
         others = [s for c, s in zip(candidates, scores) if c.value != win.value]
         margin = float(scores[best] - max(others)) if others else float("inf")
         p = self.calibrate(calibration_inputs(float(scores[best]), margin, win))
+        if scores[best] < self.score_floor:  # no winner this low was right in cross-validation
+            p = min(p, FLOOR_PROBABILITY)
         return Choice(win, p, float(scores[best]), p < self.review_threshold, margin)
 
 

@@ -1,16 +1,6 @@
-"""QR codes on Chinese VAT invoices: decoding (zxing-cpp); the payload is parsed by
-:func:`desktop.core.einvoice.vatqr.parse_vat_qr` (re-exported here).
-
-Payload format (State Taxation Administration, VAT invoice QR code as printed on 增值税专用发票,
-增值税普通发票 and 增值税电子普通发票; also what the national invoice verification platform
-https://inv-veri.chinatax.gov.cn reads)::
-
-    01,<type>,<invoice code>,<invoice number>,<amount before tax>,<YYYYMMDD>,<check code>,<crc>,
-
-``type``: ``01`` special VAT invoice (增值税专用发票), ``04`` ordinary (普通发票), ``10`` electronic
-ordinary (电子普通发票), ``11`` roll (卷票), ``14`` toll e-invoice (通行费), ``08`` electronic special,
-``31``/``32`` fully digital (全电) special/ordinary. The check code is empty on special invoices.
-Fully digital invoices leave the code empty and carry a 20-digit number.
+"""QR codes on Chinese VAT invoices: decoding (zxing-cpp); the payload and its format (State
+Taxation Administration) are :mod:`desktop.core.einvoice.vatqr`, whose
+:func:`~desktop.core.einvoice.vatqr.parse_vat_qr` is re-exported here.
 """
 from __future__ import annotations
 
