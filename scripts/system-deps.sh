@@ -13,6 +13,7 @@ PKGS=(libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3
       libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0 libxcb-render-util0
       libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 fonts-noto-cjk xvfb xauth)
 WAIT=${SHOEBOX_APT_WAIT:-900}
+RETRY=${SHOEBOX_APT_RETRY:-10}   # seconds between two looks at a lock held by another installation
 command -v dpkg-query >/dev/null 2>&1 || { echo "system-deps: not a Debian-like system; see the list in $0" >&2; exit 0; }
 missing=()
 for p in "${PKGS[@]}"; do
@@ -39,7 +40,7 @@ apt_retry() {
     if grep -qiE "could not get lock|unable to lock|is another process using it" <<<"$out" \
         && [ $((SECONDS - start)) -lt "$WAIT" ]; then
       echo "system-deps: another installation is running; waiting for it to finish ($((SECONDS - start)) s so far)" >&2
-      sleep 10
+      sleep "$RETRY"
       continue
     fi
     return "$status"
@@ -48,5 +49,7 @@ apt_retry() {
 echo "system-deps: installing ${#missing[@]} packages: ${missing[*]}" >&2
 echo "system-deps: this downloads about 100-200 MB the first time and can take several minutes" >&2
 apt_retry update -q
-apt_retry install -y -q --no-install-recommends "${missing[@]}"
+# no -q here: apt names each package as it downloads (with its size) and dpkg each one it unpacks and
+# sets up, so a long first install shows how far it has got
+apt_retry install -y --no-install-recommends "${missing[@]}"
 echo "system-deps: done" >&2

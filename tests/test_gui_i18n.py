@@ -1,6 +1,7 @@
 """The Simplified Chinese translation: complete, compiled, and loaded by the app."""
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -36,6 +37,66 @@ def test_chinese_ui(qtbot) -> None:
         titles = [a.text() for a in w.menuBar().actions()]
         assert titles[0] == "文件(&F)"
         assert w.type_combo.itemText(w.type_combo.findData("receipt")) == "收据"
+        w.close()
+    finally:
+        for t in translators:
+            app.removeTranslator(t)
+
+
+def test_the_catalogue_covers_every_string_of_the_gui(tmp_path) -> None:
+    """``pyside6-lupdate`` over ``desktop/gui`` finds no string that the Chinese catalogue lacks or
+    leaves unfinished (the same command the docs give for adding strings)."""
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    folder = resources_dir() / "translations"
+    lupdate = shutil.which("pyside6-lupdate") or str(Path(sys.executable).with_name("pyside6-lupdate"))
+    assert Path(lupdate).exists() or shutil.which(lupdate), "pyside6-lupdate (PySide6-Essentials) is missing"
+    copy = tmp_path / "shoebox_zh_CN.ts"
+    copy.write_bytes((folder / "shoebox_zh_CN.ts").read_bytes())
+    gui = sorted(str(p) for p in (Path(__file__).resolve().parents[1] / "desktop" / "gui").glob("*.py"))
+    done = subprocess.run([lupdate, "-no-obsolete", *gui, "-ts", str(copy)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    unfinished = [m.find("source").text for m in ET.parse(copy).iter("message")
+                  if m.find("translation").get("type") == "unfinished"]
+    assert unfinished == [], f"strings missing from shoebox_zh_CN.ts (run pyside6-lupdate, translate): {unfinished}"
+    assert "(0 new " in done.stdout
+
+
+def test_chinese_ui_words_failures_notes_engine_notes_and_qt_dialogs_in_chinese(qtbot) -> None:
+    """Failure reasons, page notes, the engine's fallback note and Qt's own file dialog, in the Chinese UI."""
+    from desktop.core.diagnostics import Code, diag
+    from desktop.core.engines import hunyuan_models
+    from desktop.core.model import Document, PageResult
+    from desktop.gui.mainwindow import MainWindow
+    from desktop.gui.notes import document_notes
+    from desktop.gui.resources import install_translators
+
+    app = QCoreApplication.instance()
+    translators = install_translators(app, "zh_CN")
+    try:
+        # Qt's own dialogs: the qtbase catalogue is loaded beside ours
+        assert QCoreApplication.translate("QFileDialog", "&Open") == "打开(&O)"
+        assert QCoreApplication.translate("QFileDialog", "File &name:") != "File &name:"
+        w = MainWindow(engine_factory=lambda notes: None, language="zh_CN")
+        qtbot.addWidget(w)
+        failed = Document(source="/scans/locked.pdf", error=diag(Code.PDF_ENCRYPTED))
+        entry = w.model.add_document(failed)
+        status = w.model.status_text(w.model.entry(entry))
+        assert status == "失败：PDF 受密码保护"
+        w.select_entry(entry)
+        assert "PDF 受密码保护" in w.viewer.message and "password" not in w.viewer.message
+        page = PageResult(1, 100, 100, warnings=[diag(Code.TURNED, degrees=90)])
+        read = Document(source="/scans/a.png", document_type="receipt", page_results=[page],
+                        notes=[diag(Code.PAGES_JOINED_EINVOICE)])
+        texts = [n.text for n in document_notes(read, "zh_CN")]
+        assert texts and all(re.search(r"[\u4e00-\u9fff]", t) for t in texts), texts
+        # the engine fallback note, whatever the reason HunyuanOCR was not used
+        _ok, reason = hunyuan_models.availability("/nowhere/HunyuanOCR", require_gpu=False)
+        note = diag(Code.ENGINE_FALLBACK, reason=reason).message("zh")
+        assert note.startswith("未使用 HunyuanOCR：") and "looked in" not in note and "missing" not in note
         w.close()
     finally:
         for t in translators:

@@ -69,6 +69,9 @@ def test_actions_need_the_capability_and_a_read_document(qtbot, make_window, tmp
     for action in w.task_actions.values():
         assert not action.isEnabled()
         assert "HunyuanOCR" in action.toolTip()
+    # where they are disabled, the toolbar's buttons say why (a disabled button still shows its tooltip)
+    buttons = [w.task_bar.widgetForAction(w.task_actions[t]) for t in ("markdown", "table")] + [w.translate_button]
+    assert all(not b.isEnabled() and "HunyuanOCR engine on a GPU" in b.toolTip() for b in buttons)
     assert not w.run_document_task("table")
     w.close()
 
@@ -80,9 +83,16 @@ def test_actions_need_the_capability_and_a_read_document(qtbot, make_window, tmp
     assert {a.text().replace("&", "") for a in w2.document_menu.actions() if not a.isSeparator()} == {
         "Split document at this page", "Merge with next document",
         "Convert to Markdown", "Extract tables (HTML)", "Translate to English", "Translate to Chinese"}
-    assert set(w2.task_bar.actions()) == set(w2.task_actions.values())
-    # the toolbar's translation buttons say what they do to the document, not which language the window uses
-    assert [w2.task_actions[t].iconText() for t in ("translate_en", "translate_zh")] == ["To English", "To Chinese"]
+    bar = [a for a in w2.task_bar.actions() if a in w2.task_actions.values()]
+    assert bar == [w2.task_actions["markdown"], w2.task_actions["table"]]
+    # the translations sit under one "Translate document" button whose menu names the language the
+    # document is translated into: not to be taken for the window's language
+    button = w2.translate_button
+    assert button.text() == "Translate document" and button.isEnabled()
+    assert [a.text().replace("&", "") for a in button.menu().actions()] == ["Translate to English",
+                                                                            "Translate to Chinese"]
+    w2.show_document(None)
+    assert not button.isEnabled() and "read first" in button.toolTip()
 
 
 def test_extract_tables_fills_tab_session_and_excel_without_blocking(qtbot, make_window, tmp_path) -> None:

@@ -138,9 +138,15 @@ def test_availability_reports_missing_extra_and_folder(monkeypatch):
     monkeypatch.setattr(hunyuan_models.importlib.util, "find_spec",
                         lambda name, *a: None if name in ("torch", "transformers") else real_find_spec(name, *a))
     ok, reason = availability(None, require_gpu=True)
-    assert not ok
-    assert "[gpu] extra is not installed (torch and transformers missing" in reason
-    assert "no complete HunyuanOCR model folder found (looked in:" in reason
+    assert not ok and reason.code is Code.HUNYUAN_PROBLEMS
+    assert "[gpu] extra is not installed (torch and transformers missing" in str(reason)
+    assert "no complete HunyuanOCR model folder found (looked in:" in str(reason)
+    # the same reason in the Chinese UI: every clause in Chinese (paths and file names stay as they are)
+    chinese = reason.message("zh")
+    assert "没有安装可选的 [gpu] 组件" in chinese and "没有找到完整的 HunyuanOCR 模型文件夹" in chinese
+    assert "用户数据文件夹" in chinese and "looked in" not in chinese and "not set" not in chinese
+    # and it survives the JSON of a saved note
+    assert Diagnostic.from_dict(json.loads(json.dumps(reason.to_dict()))).message("zh") == chinese
 
 
 def test_create_engine_hunyuan_without_folder_raises_with_places(shoebox_home):
@@ -193,12 +199,14 @@ def test_availability_needs_a_gpu_for_auto(tmp_path):
     import torch
 
     folder = make_model_folder(tmp_path / "m")
-    assert availability(folder, require_gpu=False) == (True, f"HunyuanOCR model in {folder}")
+    ok, ready = availability(folder, require_gpu=False)
+    assert ok and str(ready) == f"HunyuanOCR model in {folder}"
     ok, reason = availability(folder, require_gpu=True)
     if torch.cuda.is_available():
         assert ok
     else:
-        assert not ok and reason.startswith("no CUDA GPU available")
+        assert not ok and str(reason).startswith("no CUDA GPU available")
+        assert reason.message("zh").startswith("没有可用的 CUDA 显卡")
 
 
 def test_engine_rejects_incomplete_folder(tmp_path):

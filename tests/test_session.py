@@ -126,3 +126,34 @@ def test_killed_process_keeps_committed_edits(tmp_path: Path) -> None:
         (entry,) = store.entries()
     assert entry.status == "reviewed"
     assert entry.document.fields["total"].value == "7.77" and entry.document.fields["total"].edited
+
+
+def test_page_previews_are_kept_with_the_session_and_never_stale(tmp_path: Path) -> None:
+    import os
+
+    scan = tmp_path / "a.jpg"
+    scan.write_bytes(b"not really a jpeg")
+    other = tmp_path / "b.jpg"
+    other.write_bytes(b"another")
+    db = tmp_path / "s.db"
+    with SessionStore(db) as store:
+        a = store.add(str(scan))
+        store.add(str(other))
+        assert store.preview(str(scan), 1) is None and not store.has_preview(str(scan), 1)
+        assert store.put_preview(str(scan), 1, 0, b"JPEG-1")
+        assert store.put_preview(str(scan), 1, 90, b"JPEG-1-turned")
+        assert store.put_preview(str(other), 1, 0, b"JPEG-B")
+        assert not store.put_preview(str(tmp_path / "gone.jpg"), 1, 0, b"x")  # no file, no preview
+    with SessionStore(db) as store:  # after a restart
+        assert store.preview(str(scan), 1) == b"JPEG-1" and store.preview(str(scan), 1, 450) == b"JPEG-1-turned"
+        assert store.preview(str(scan), 2) is None
+        # the file changed since: its preview is stale, so none is given
+        st = scan.stat()
+        os.utime(scan, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+        assert store.preview(str(scan), 1) is None and not store.has_preview(str(scan), 1)
+        # previews of a file no longer queued go with its entries
+        store.remove([a])
+        assert store._db.execute("SELECT COUNT(*) FROM previews WHERE source=?", (str(scan),)).fetchone()[0] == 0
+        assert store.preview(str(other), 1) == b"JPEG-B"
+        store.clear()
+        assert store.preview(str(other), 1) is None

@@ -126,6 +126,16 @@ class Code(StrEnum):
     ENGINE_FAILED = "engine_failed"
     ENGINE_FALLBACK = "engine_fallback"
     ENGINE_NOT_SET_UP = "engine_not_set_up"
+    HUNYUAN_READY = "hunyuan_ready"
+    HUNYUAN_GPU_EXTRA_MISSING = "hunyuan_gpu_extra_missing"
+    HUNYUAN_TRANSFORMERS_TOO_OLD = "hunyuan_transformers_too_old"
+    HUNYUAN_NO_MODEL_FOLDER = "hunyuan_no_model_folder"
+    HUNYUAN_NO_CUDA = "hunyuan_no_cuda"
+    HUNYUAN_CPU_ONLY_TORCH = "hunyuan_cpu_only_torch"
+    HUNYUAN_PROBLEMS = "hunyuan_problems"
+    MODEL_PLACE_NOT_SET = "model_place_not_set"
+    MODEL_PLACE_NO_FOLDER = "model_place_no_folder"
+    MODEL_PLACE_INCOMPLETE = "model_place_incomplete"
     ENGINE_CRASHED = "engine_crashed"
     ENGINE_TIMED_OUT = "engine_timed_out"
     ENGINE_NOTE = "engine_note"
@@ -345,6 +355,29 @@ CATALOGUE: dict[Code, Entry] = {
                                 "未使用 HunyuanOCR：{reason}。改用 CPU 上的 PP-OCR。"),
     Code.ENGINE_NOT_SET_UP: Entry(_I, "HunyuanOCR is not set up on this computer; using PP-OCR on the CPU.",
                                   "此电脑上没有设置 HunyuanOCR；使用 CPU 上的 PP-OCR。"),
+    # why HunyuanOCR cannot run here (desktop.core.engines.hunyuan_models.availability); each reads as a
+    # clause of ENGINE_FALLBACK's "HunyuanOCR not used: {reason}"
+    Code.HUNYUAN_READY: Entry(_D, "HunyuanOCR model in {folder}", "HunyuanOCR 模型位于 {folder}"),
+    Code.HUNYUAN_GPU_EXTRA_MISSING: Entry(
+        _I, "the optional [gpu] extra is not installed ({missing} missing; install with: pip install \"shoebox[gpu]\")",
+        "没有安装可选的 [gpu] 组件（缺少 {missing}；安装命令：pip install \"shoebox[gpu]\"）"),
+    Code.HUNYUAN_TRANSFORMERS_TOO_OLD: Entry(
+        _I, "transformers {version} is too old for HunyuanOCR (needs {needed} or newer)",
+        "transformers {version} 版本太旧，无法运行 HunyuanOCR（需要 {needed} 或更新版本）"),
+    Code.HUNYUAN_NO_MODEL_FOLDER: Entry(
+        _I, "no complete HunyuanOCR model folder found (looked in: {places}). Copy the tencent/HunyuanOCR files "
+            "(config.json, preprocessor_config.json, tokenizer files, *.safetensors) into one of these folders or "
+            "choose the folder in Settings",
+        "没有找到完整的 HunyuanOCR 模型文件夹（查找了：{places}）。请把 tencent/HunyuanOCR 的文件（config.json、"
+        "preprocessor_config.json、分词器文件、*.safetensors）复制到其中一个文件夹，或在设置中选择文件夹"),
+    Code.MODEL_PLACE_NOT_SET: Entry(_D, "{where}: not set", "{where}：未设置"),
+    Code.MODEL_PLACE_NO_FOLDER: Entry(_D, "{where} {path}: does not exist", "{where} {path}：不存在"),
+    Code.MODEL_PLACE_INCOMPLETE: Entry(_D, "{where} {path}: missing {missing}", "{where} {path}：缺少 {missing}"),
+    Code.HUNYUAN_NO_CUDA: Entry(_I, "no CUDA GPU available (torch {torch}, CUDA {cuda})",
+                                "没有可用的 CUDA 显卡（torch {torch}，CUDA {cuda}）"),
+    Code.HUNYUAN_CPU_ONLY_TORCH: Entry(_I, "no CUDA GPU available (torch {torch}, a CPU-only build)",
+                                       "没有可用的 CUDA 显卡（torch {torch} 是仅支持 CPU 的版本）"),
+    Code.HUNYUAN_PROBLEMS: Entry(_I, "{first}; also, {second}", "{first}；另外，{second}"),
     Code.MODEL_FIELDS_FAILED: Entry(_W, "the AI model ({engine}) could not read the fields of page {page} ({reason}); "
                                         "they were read from the page text instead",
                                     "AI 模型未能读取第 {page} 页的字段（{reason}）；已改为从页面文字读取"),
@@ -585,7 +618,7 @@ class Diagnostic:
             "message": self.message("en"),
             "page": self.page,
             "field": self.field,
-            "params": {k: (v.to_dict() if isinstance(v, Diagnostic) else v) for k, v in self.params.items()},
+            "params": {k: _param_out(v) for k, v in self.params.items()},
         }
 
     @classmethod
@@ -606,9 +639,26 @@ class Diagnostic:
             severity = Severity(d.get("severity") or CATALOGUE[code].severity)
         except ValueError:
             severity = CATALOGUE[code].severity
-        params = {k: (cls.from_dict(v) if isinstance(v, dict) and "code" in v else v)
-                  for k, v in dict(d.get("params") or {}).items()}
+        params = {k: _param_in(v) for k, v in dict(d.get("params") or {}).items()}
         return cls(code=code, severity=severity, page=d.get("page"), field=d.get("field"), params=params)
+
+
+def _param_out(value: Any) -> Any:
+    """A parameter as JSON: a diagnostic (or a list of them) as its object."""
+    if isinstance(value, Diagnostic):
+        return value.to_dict()
+    if isinstance(value, list | tuple):
+        return [_param_out(v) for v in value]
+    return value
+
+
+def _param_in(value: Any) -> Any:
+    """:func:`_param_out`'s JSON read back."""
+    if isinstance(value, dict) and "code" in value:
+        return Diagnostic.from_dict(value)
+    if isinstance(value, list):
+        return [_param_in(v) for v in value]
+    return value
 
 
 def _freeze(value: Any) -> Any:
@@ -647,13 +697,34 @@ _KIND_ZH = {
 }
 
 
+#: Chinese names of the places the HunyuanOCR model folder is looked for (the ``where`` parameter).
+_WHERE_ZH = {
+    "--model-dir / settings": "--model-dir / 设置", "user data folder": "用户数据文件夹",
+    "beside the application": "应用程序旁", "beside the desktop package": "desktop 软件包旁",
+}
+
+
+def _param_text(key: str, value: Any, language: str) -> Any:
+    zh = language.lower().startswith("zh")
+    if isinstance(value, Diagnostic):
+        return render(value, language)
+    if isinstance(value, list | tuple):  # each item in the language; clauses by semicolons, words by commas
+        clauses = any(isinstance(v, Diagnostic) for v in value)
+        sep = ("；" if clauses else "、") if zh else ("; " if clauses else ", ")
+        return sep.join(str(_param_text(key, v, language)) for v in value)
+    if zh and key == "kind":
+        return _KIND_ZH.get(value, value)
+    if zh and key == "where":
+        return _WHERE_ZH.get(value, value)
+    return value
+
+
 class _Params(dict[str, Any]):
-    """Format parameters: nested diagnostics rendered in the language, a missing one shown as ``?``."""
+    """Format parameters: nested diagnostics (and lists of them) rendered in the language, a missing
+    one shown as ``?``."""
 
     def __init__(self, values: Mapping[str, Any], language: str) -> None:
-        zh = language.lower().startswith("zh")
-        super().__init__({k: (render(v, language) if isinstance(v, Diagnostic)
-                              else _KIND_ZH.get(v, v) if zh and k == "kind" else v) for k, v in values.items()})
+        super().__init__({k: _param_text(k, v, language) for k, v in values.items()})
 
     def __missing__(self, key: str) -> str:
         return "?"

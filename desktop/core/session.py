@@ -6,6 +6,12 @@ nothing the clerk confirmed: each change is its own committed transaction. The d
 ``synchronous=FULL`` so that a committed transaction survives the process being killed and, per the
 SQLite documentation (https://www.sqlite.org/pragma.html#pragma_synchronous), a power loss.
 
+Page previews (table ``previews``): a small picture of each page shown (an encoded image, JPEG or
+PNG, of at most about a megapixel), stored with the session so that after a restart the page appears
+at once instead of after the file is opened and decoded again. A preview is keyed by source, page and
+rotation and carries the file's :func:`file_signature`; a file changed since is not shown from its
+stale preview. Previews of sources no longer in the queue are dropped with their entries.
+
 One row per *entry*: a file waiting to be read (``document`` is ``None``) or one document read from it.
 The document itself is stored as the JSON of :meth:`Document.to_dict`; ``source``, ``status`` and
 ``reviewed`` are copied into columns for listing without parsing JSON. Source files are referenced by
@@ -16,6 +22,7 @@ This module imports no Qt (the core never does).
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterable
@@ -45,7 +52,25 @@ CREATE TABLE IF NOT EXISTS entries (
     updated   REAL    NOT NULL
 );
 CREATE INDEX IF NOT EXISTS entries_position ON entries(position, id);
+CREATE TABLE IF NOT EXISTS previews (
+    source    TEXT    NOT NULL,
+    page      INTEGER NOT NULL,
+    rotation  INTEGER NOT NULL,
+    signature TEXT    NOT NULL,
+    image     BLOB    NOT NULL,
+    PRIMARY KEY (source, page, rotation)
+);
 """
+
+
+def file_signature(path: str | Path) -> str | None:
+    """``"<size>:<mtime in ns>"`` of the file at ``path`` (``None`` when it cannot be examined): a
+    change of either means a stored preview of it is stale."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return f"{st.st_size}:{st.st_mtime_ns}"
 
 
 def status_of(document: Document | None, pending: str = "queued") -> str:
@@ -266,12 +291,44 @@ class SessionStore:
         return ids
 
     def remove(self, entry_ids: Iterable[int]) -> None:
-        """Forget entries (the source files are untouched)."""
+        """Forget entries (the source files are untouched), and the previews no entry needs now."""
         self._db.executemany("DELETE FROM entries WHERE id=?", [(i,) for i in entry_ids])
+        self._drop_unused_previews()
 
     def clear(self) -> None:
-        """Forget every entry."""
+        """Forget every entry (and every preview)."""
         self._db.execute("DELETE FROM entries")
+        self._db.execute("DELETE FROM previews")
+
+    # -- page previews -----------------------------------------------------------------------------
+    def put_preview(self, source: str | Path, page: int, rotation: int, image: bytes,
+                    signature: str | None = None) -> bool:
+        """Store the preview of page ``page`` (1-based) of ``source`` shown turned by ``rotation``
+        degrees; ``image`` is the encoded picture. ``signature`` defaults to the file's
+        :func:`file_signature`. Returns ``False`` (nothing stored) when the file cannot be examined."""
+        signature = signature if signature is not None else file_signature(source)
+        if signature is None:
+            return False
+        self._db.execute("INSERT OR REPLACE INTO previews (source, page, rotation, signature, image) "
+                         "VALUES (?, ?, ?, ?, ?)", (str(source), int(page), int(rotation) % 360, signature, image))
+        return True
+
+    def preview(self, source: str | Path, page: int, rotation: int = 0) -> bytes | None:
+        """The stored preview of that page, or ``None`` (none stored, or the file changed since)."""
+        row = self._db.execute("SELECT signature, image FROM previews WHERE source=? AND page=? AND rotation=?",
+                               (str(source), int(page), int(rotation) % 360)).fetchone()
+        if row is None or row[0] != file_signature(source):
+            return None
+        return bytes(row[1])
+
+    def has_preview(self, source: str | Path, page: int, rotation: int = 0) -> bool:
+        """Whether a current preview of that page is stored (one of the file as it is now)."""
+        row = self._db.execute("SELECT signature FROM previews WHERE source=? AND page=? AND rotation=?",
+                               (str(source), int(page), int(rotation) % 360)).fetchone()
+        return row is not None and row[0] == file_signature(source)
+
+    def _drop_unused_previews(self) -> None:
+        self._db.execute("DELETE FROM previews WHERE source NOT IN (SELECT source FROM entries)")
 
     def close(self) -> None:
         """Checkpoint the WAL into the main file and close."""

@@ -9,6 +9,8 @@ Modules:
     worker      background reading (QObject in a QThread) and image loading
     commands    undoable edits (QUndoCommand)
     dialogs     settings dialog and About box
+    engine_label the status bar's engine label (the engine in a clerk's words, details in its tooltip)
+    previews    page previews stored with the session (the page at once after a restart)
     resources   icons and translations
 """
 from desktop.gui._pyside_fix import make_true_immortal as _make_true_immortal

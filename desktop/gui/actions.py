@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QSize, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QMenu, QToolButton
 
 from desktop.gui.dialogs import show_about
 from desktop.gui.resources import LANGUAGES, icon
@@ -123,7 +124,7 @@ class WindowActions(QObject):
         w.next_page_action = act(self.tr("Next page"), lambda: pages.step_page(1), "Ctrl+PgDown", "next")
         w.zoom_in_action = act(self.tr("Zoom &in"), viewer.zoom_in, QKeySequence.StandardKey.ZoomIn, "zoom-in")
         w.zoom_out_action = act(self.tr("Zoom &out"), viewer.zoom_out, QKeySequence.StandardKey.ZoomOut, "zoom-out")
-        w.zoom_100_action = act(self.tr("&Actual pixels (100%)"), viewer.zoom_actual, "Ctrl+0", "zoom-100")
+        w.zoom_100_action = act(self.tr("&Actual size (100%)"), viewer.zoom_actual, "Ctrl+0", "zoom-100")
         w.fit_width_action = act(self.tr("Fit &width"), viewer.fit_width, "Ctrl+8", "fit-width")
         w.fit_page_action = act(self.tr("Fit &page"), viewer.fit_page, "Ctrl+9", "fit-page")
         w.outlines_action = act(self.tr("Show recognised &lines"), viewer.set_outlines_visible, "Ctrl+L",
@@ -231,11 +232,22 @@ class WindowActions(QObject):
         w.task_bar.setObjectName("task_toolbar")
         w.task_bar.setIconSize(QSize(22, 22))
         w.task_bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        w.task_bar.addActions([w.task_actions[t] for t in TASK_ORDER])
-        for task, short in (("markdown", self.tr("Markdown")), ("table", self.tr("Tables")),
-                            ("translate_en", self.tr("To English")), ("translate_zh", self.tr("To Chinese"))):
-            # "To English", not "English": a translation of the document, not the language of the window
+        w.task_bar.addActions([w.task_actions["markdown"], w.task_actions["table"]])
+        for task, short in (("markdown", self.tr("Markdown")), ("table", self.tr("Tables"))):
             w.task_actions[task].setIconText(short)
+        # one "Translate document" button whose menu says into which language: a translation of the
+        # document, never to be taken for the language of the window (that is Settings ▸ Language)
+        button = w.translate_button = QToolButton(w)
+        button.setObjectName("translate_button")
+        button.setIcon(icon("translate"))
+        button.setText(self.tr("Translate document"))
+        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        translate_menu = QMenu(button)
+        translate_menu.setToolTipsVisible(True)
+        translate_menu.addActions([w.task_actions["translate_en"], w.task_actions["translate_zh"]])
+        button.setMenu(translate_menu)
+        w.task_bar.addWidget(button)
 
         vb = w.viewer_bar
         vb.addAction(w.prev_page_action)

@@ -129,7 +129,7 @@ class AddController(QObject):
     def paste(self) -> None:
         """Queue the files or the image on the clipboard (an image is saved under the user data folder)."""
         focus = QApplication.focusWidget()
-        if isinstance(focus, QPlainTextEdit | QComboBox) or focus.__class__.__name__ == "FieldEdit":
+        if isinstance(focus, QPlainTextEdit | QComboBox) or getattr(focus, "is_field_input", False):
             if hasattr(focus, "paste"):
                 focus.paste()  # type: ignore[union-attr]
                 return

@@ -1,11 +1,12 @@
 """The settings dialog and the About box."""
 from __future__ import annotations
 
+import html
 import platform
 import sys
 
 from PySide6 import __version__ as pyside_version
-from PySide6.QtCore import qVersion
+from PySide6.QtCore import QCoreApplication, qVersion
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -138,16 +139,21 @@ class SettingsDialog(QDialog):
 
 
 def about_text(engine_description: str) -> str:
-    """The About box's text (versions of Shoebox, Qt/PySide6, Python and the engine in use)."""
+    """The About box's text (versions of Shoebox, Qt/PySide6, Python and the engine in use), in the
+    UI language."""
+    summary = QCoreApplication.translate(
+        "About", "Offline document scanner: receipts, invoices and Chinese VAT invoices to checked fields.")
+    engine = QCoreApplication.translate("About", "OCR engine")
+    offline = QCoreApplication.translate("About", "Nothing leaves this computer.")
     return (
         f"<h3>Shoebox {__version__}</h3>"
-        "<p>Offline document scanner: receipts, invoices and Chinese VAT invoices to checked fields.</p>"
+        f"<p>{html.escape(summary)}</p>"
         "<table>"
         f"<tr><td>Qt</td><td>{qVersion()}</td></tr>"
         f"<tr><td>PySide6</td><td>{pyside_version}</td></tr>"
         f"<tr><td>Python</td><td>{platform.python_version()} ({sys.platform})</td></tr>"
-        f"<tr><td>OCR engine</td><td>{engine_description}</td></tr>"
-        "</table><p>Nothing leaves this computer.</p>"
+        f"<tr><td>{html.escape(engine)}</td><td>{html.escape(engine_description)}</td></tr>"
+        f"</table><p>{html.escape(offline)}</p>"
     )
 
 

@@ -7,15 +7,20 @@ is committed (one undoable edit) when the input loses focus or Enter is pressed.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QDate, QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence
+import math
+
+from PySide6.QtCore import QDate, QEvent, QMimeData, QObject, QSize, Qt, Signal
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QTextLayout, QTextOption
 from PySide6.QtWidgets import (
     QCalendarWidget,
+    QFrame,
     QGridLayout,
     QLabel,
     QLineEdit,
     QMenu,
+    QPlainTextEdit,
     QScrollArea,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
     QWidgetAction,
@@ -41,6 +46,22 @@ SOURCE_STYLE = {
 
 PLACEHOLDERS = {"date": "YYYY-MM-DD", "time": "HH:MM", "amount": "0.00", "currency": "EUR, USD, CNY…"}
 
+WRAPPED_TYPES = frozenset({"text"})
+"""Field types edited in a box that wraps and grows (names, addresses): no length of value is cut off.
+The other types (codes, tax IDs, dates, amounts) stay on one line, which widens to fit its value."""
+
+EDIT_STYLE = {
+    "problem": "border: 1px solid #e53935; border-radius: 3px; padding: 2px; background: #fff5f5;",
+    "low": "border: 1px solid #ffb74d; border-radius: 3px; padding: 2px; background: #fff8e1;",
+}
+"""Borders of a field with a failed check (red) or one to check (amber)."""
+
+
+def _is_undo_key(event: QKeyEvent) -> bool:
+    key = QKeySequence(event.keyCombination())
+    return key in (QKeySequence(QKeySequence.StandardKey.Undo), QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")) \
+        or event.matches(QKeySequence.StandardKey.Redo)
+
 
 def normalise(name: str, text: str, date_order: str | None) -> tuple[str | None, list[Diagnostic]]:
     """``extraction.normalise_field`` when the extraction package is present (else the text as is)."""
@@ -61,12 +82,14 @@ class FieldEdit(QLineEdit):
 
     focused = Signal(str)
     committed = Signal(str, str)
+    is_field_input = True
 
     def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.spec = spec
         self.setObjectName(f"field_{spec.name}")
         self.setClearButtonEnabled(True)
+        self.textChanged.connect(self._fit_width)
         self.setPlaceholderText(PLACEHOLDERS.get(spec.type, ""))
         self._shown = ""
         if spec.type == "amount":
@@ -79,12 +102,21 @@ class FieldEdit(QLineEdit):
             self.addAction(self.calendar_action, QLineEdit.ActionPosition.TrailingPosition)
         self.editingFinished.connect(self._finish)
 
+    def _fit_width(self, text: str = "") -> None:
+        """Ask for room for the whole value: its advance, the frame, Qt's 2 px text margins, and the
+        clear button and calendar button beside it (each an icon plus its padding)."""
+        fm = self.fontMetrics()
+        icons = len(self.actions()) + 1  # the clear button and any trailing action
+        side = icons * (fm.height() + 8)
+        self.setMinimumWidth(max(80, fm.horizontalAdvance(text or self.text()) + 2 * 2 + 2 * 6 + side))
+
     def show_value(self, text: str) -> None:
         """Set the text without counting it as an edit."""
         self._shown = text
         if self.text() != text:
             self.setText(text)
             self.setCursorPosition(0)
+        self._fit_width(text)
 
     def _finish(self) -> None:
         if self.text() != self._shown:
@@ -97,12 +129,10 @@ class FieldEdit(QLineEdit):
         A ``QLineEdit`` claims the undo keys for its own text; once the text is committed, undo must
         step through the document's edits across fields instead.
         """
-        if event.type() == QEvent.Type.ShortcutOverride and self.text() == self._shown:
-            key = QKeySequence(event.keyCombination())
-            if key in (QKeySequence(QKeySequence.StandardKey.Undo), QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")) \
-                    or event.matches(QKeySequence.StandardKey.Redo):
-                event.ignore()
-                return False
+        if event.type() == QEvent.Type.ShortcutOverride and self.text() == self._shown \
+                and isinstance(event, QKeyEvent) and _is_undo_key(event):
+            event.ignore()
+            return False
         return super().event(event)
 
     def focusInEvent(self, event) -> None:
@@ -130,6 +160,162 @@ class FieldEdit(QLineEdit):
         menu.exec(self.mapToGlobal(self.rect().bottomLeft()))
 
 
+class WrapEdit(QPlainTextEdit):
+    """The input of a free-text field (a name, an address): one paragraph that wraps at the form's
+    width and grows to show every line, so a long value is never cut off.
+
+    It behaves like :class:`FieldEdit` (same signals, ``text``/``setText``/``show_value``): Enter
+    commits instead of starting a new line, Tab moves to the next field, pasted line breaks become
+    spaces (a field value is one line of text).
+
+    Signals:
+        focused(name), committed(name, text): as :class:`FieldEdit`.
+        textEdited(text): the clerk changed the text (not emitted for :meth:`show_value`).
+        editingFinished(): Enter was pressed or the input lost the focus.
+    """
+
+    focused = Signal(str)
+    committed = Signal(str, str)
+    textEdited = Signal(str)
+    editingFinished = Signal()
+    is_field_input = True
+
+    def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.spec = spec
+        self.setObjectName(f"field_{spec.name}")
+        self._shown = ""
+        self._quiet = False
+        self.setTabChangesFocus(True)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.document().setDocumentMargin(2)
+        self.document().documentLayout().documentSizeChanged.connect(lambda _size: self._fit_height())
+        self.textChanged.connect(self._on_text_changed)
+        self.editingFinished.connect(self._finish)
+        self._fit_height()
+
+    # -- the QLineEdit-like surface the form and the window use ---------------------------------------
+    def text(self) -> str:
+        return self.toPlainText()
+
+    def setText(self, text: str) -> None:
+        self.setPlainText(text)
+
+    def setCursorPosition(self, position: int) -> None:
+        cursor = self.textCursor()
+        cursor.setPosition(max(0, min(position, len(self.toPlainText()))))
+        self.setTextCursor(cursor)
+
+    def setClearButtonEnabled(self, _enabled: bool) -> None:  # a wrapped box has no clear button
+        pass
+
+    def show_value(self, text: str) -> None:
+        """Set the text without counting it as an edit."""
+        self._shown = text
+        if self.text() != text:
+            self._quiet = True
+            try:
+                self.setPlainText(text)
+            finally:
+                self._quiet = False
+            self.setCursorPosition(0)
+        self._fit_height()
+
+    # -- behaviour -----------------------------------------------------------------------------------
+    def _on_text_changed(self) -> None:
+        if not self._quiet:
+            self.textEdited.emit(self.text())
+
+    def _finish(self) -> None:
+        if self.text() != self._shown:
+            self._shown = self.text()
+            self.committed.emit(self.spec.name, self.text())
+
+    def _text_height(self) -> float:
+        """Height of the text wrapped at the present width, in pixels (at least one line).
+
+        Laid out here with ``QTextLayout`` as the editor's own layout does (same font, wrap mode and
+        width less the document margins and the cursor), because the editor lays out lazily and its
+        line counts lag behind a resize. Line heights come from the layout, so glyphs from a fallback
+        font (Chinese in a Latin UI font) count at their own, taller height.
+        """
+        width = self.viewport().width() - 2 * self.document().documentMargin() - self.cursorWidth()
+        option = QTextOption()
+        option.setWrapMode(self.wordWrapMode())
+        height = 0.0
+        for paragraph in self.toPlainText().split("\n"):
+            layout = QTextLayout(paragraph, self.document().defaultFont())
+            layout.setTextOption(option)
+            layout.beginLayout()
+            while True:
+                line = layout.createLine()
+                if not line.isValid():
+                    break
+                line.setLineWidth(max(1.0, width))
+                height += line.height()
+            layout.endLayout()
+        return max(height, float(self.fontMetrics().height()))
+
+    def _fit_height(self) -> None:
+        """As tall as its wrapped text plus what surrounds the viewport now (frame, and the border and
+        padding a style sheet adds): measured, not assumed, so a tint's style sheet counts too."""
+        chrome = self.height() - self.viewport().height()
+        height = math.ceil(self._text_height() + 2 * self.document().documentMargin() + max(0, chrome)) + 2
+        if self.height() != height:
+            self.setFixedHeight(height)
+
+    def changeEvent(self, event: QEvent) -> None:  # a style sheet changed the frame: fit again
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.StyleChange, QEvent.Type.FontChange):
+            self._fit_height()
+
+    def resizeEvent(self, event) -> None:  # Qt API: a new width wraps differently
+        super().resizeEvent(event)
+        self._fit_height()
+
+    def sizeHint(self) -> QSize:
+        return QSize(200, self.height())
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(120, self.height())
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+                event.ignore()  # Ctrl+Enter: the window's "mark reviewed"
+                return
+            self.editingFinished.emit()
+            return
+        super().keyPressEvent(event)
+
+    def insertFromMimeData(self, source: QMimeData) -> None:
+        text = " ".join(source.text().split())  # one line of text, as a QLineEdit would keep it
+        if text:
+            self.insertPlainText(text)
+
+    def event(self, event: QEvent) -> bool:
+        """As :meth:`FieldEdit.event`: undo keys reach the window once the text is committed."""
+        if event.type() == QEvent.Type.ShortcutOverride and self.text() == self._shown \
+                and isinstance(event, QKeyEvent) and _is_undo_key(event):
+            event.ignore()
+            return False
+        return super().event(event)
+
+    def focusInEvent(self, event) -> None:
+        super().focusInEvent(event)
+        self.focused.emit(self.spec.name)
+
+    def focusOutEvent(self, event) -> None:
+        super().focusOutEvent(event)
+        if event.reason() != Qt.FocusReason.PopupFocusReason:  # the context menu keeps the edit going
+            self.editingFinished.emit()
+
+
 class FieldRow(QObject):
     """The widgets of one field in the form's grid."""
 
@@ -139,7 +325,7 @@ class FieldRow(QObject):
         self.language = language  # the UI language problems are worded in (en / zh_CN)
         self.key = key  # a key field of the document type: left empty, it counts as one to check
         self.label = QLabel(label, parent)
-        self.edit = FieldEdit(spec, parent)
+        self.edit: FieldEdit | WrapEdit = WrapEdit(spec, parent) if spec.type in WRAPPED_TYPES else FieldEdit(spec, parent)
         self.label.setBuddy(self.edit)
         self.badge = QLabel(parent)
         self.badge.setObjectName("badge")
@@ -237,12 +423,12 @@ class FieldRow(QObject):
         self._restyle()
 
     def _restyle(self) -> None:
-        if self.edit.property("problem"):
-            self.edit.setStyleSheet("QLineEdit { border: 1px solid #e53935; border-radius: 3px; padding: 2px; background: #fff5f5; }")
-        elif self.edit.property("low"):
-            self.edit.setStyleSheet("QLineEdit { border: 1px solid #ffb74d; border-radius: 3px; padding: 2px; background: #fff8e1; }")
-        else:
-            self.edit.setStyleSheet("")
+        kind = "problem" if self.edit.property("problem") else "low" if self.edit.property("low") else ""
+        css = f"{type(self.edit).__mro__[1].__name__} {{ {EDIT_STYLE[kind]} }}" if kind else ""
+        if self.edit.styleSheet() != css:
+            self.edit.setStyleSheet(css)
+            if isinstance(self.edit, WrapEdit):
+                self.edit._fit_height()
 
 
 class FieldForm(QScrollArea):
@@ -260,7 +446,10 @@ class FieldForm(QScrollArea):
         super().__init__(parent)
         self.setWidgetResizable(True)
         self.setFrameShape(QScrollArea.Shape.NoFrame)
+        # never a sideways scroll: the form asks the window for the width its widest value needs
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self._body = QWidget()
+        self._body.installEventFilter(self)
         self._outer = QVBoxLayout(self._body)
         self._grid_host = QWidget(self._body)
         self._grid = QGridLayout(self._grid_host)
@@ -325,8 +514,9 @@ class FieldForm(QScrollArea):
                            language=self.locale)
             self._grid.addWidget(row.label, 2 * i, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self._grid.addWidget(row.edit, 2 * i, 1)
-            self._grid.addWidget(row.source, 2 * i, 2)
-            self._grid.addWidget(row.badge, 2 * i, 3)
+            # aligned, so that beside a value of several lines they keep their own height
+            self._grid.addWidget(row.source, 2 * i, 2, Qt.AlignmentFlag.AlignVCenter)
+            self._grid.addWidget(row.badge, 2 * i, 3, Qt.AlignmentFlag.AlignVCenter)
             self._grid.addWidget(row.problems, 2 * i + 1, 1, 1, 3)
             row.edit.committed.connect(self.field_committed)
             row.edit.focused.connect(self._on_focus)
@@ -360,7 +550,19 @@ class FieldForm(QScrollArea):
         row = self.rows.get(name)
         return row.label.text() if row else name
 
-    def sizeHint(self):
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._body and event.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()  # a value widened its input: the splitter must make room
+        return super().eventFilter(watched, event)
+
+    def minimumSizeHint(self) -> QSize:
+        """As wide as the rows need (labels, the widest one-line value, chips), so that the splitter
+        and the window never squeeze a value out of sight; a scroll bar takes care of the height."""
+        body = self._body.minimumSizeHint()
+        scroll = self.verticalScrollBar().sizeHint().width()
+        return QSize(body.width() + scroll + 2 * self.frameWidth(), min(body.height(), 160))
+
+    def sizeHint(self) -> QSize:
         hint = super().sizeHint()
-        hint.setWidth(max(hint.width(), 360))
+        hint.setWidth(max(hint.width(), 360, self.minimumSizeHint().width()))
         return hint

@@ -48,6 +48,7 @@ from desktop.gui.actions import WindowActions, unique_shortcuts
 from desktop.gui.adding import AddController, supported_suffixes
 from desktop.gui.dialogs import SettingsDialog
 from desktop.gui.docpanel import DocumentPanel
+from desktop.gui.engine_label import EngineLabel
 from desktop.gui.exporting import ExportController
 from desktop.gui.pages import THUMB_MAX_PIXELS, VIEW_MAX_PIXELS, PageController
 from desktop.gui.queue import QueueDelegate, QueueModel
@@ -134,7 +135,7 @@ class MainWindow(QMainWindow):
         self._restore_geometry()
         self.show_document(None)
         for entry in self.model.entries():
-            self.pages.request_thumbnail(entry.id, entry.source)
+            self.pages.thumbnail_from_preview(entry.id, entry.source, entry.document)
         if self.model.rowCount():
             self.select_entry(self.model.entry_at(0).id)  # type: ignore[union-attr]
 
@@ -164,7 +165,7 @@ class MainWindow(QMainWindow):
         self.queue_view.setItemDelegate(QueueDelegate(self.queue_view))
         self.queue_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.queue_view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.queue_view.setUniformItemSizes(True)
+        self.queue_view.setResizeMode(QListView.ResizeMode.Adjust)  # rows re-wrap their text to the width
         self.queue_view.setAlternatingRowColors(True)
         self.queue_view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.queue_view.setAcceptDrops(False)
@@ -191,8 +192,7 @@ class MainWindow(QMainWindow):
         return centre
 
     def _build_status_bar(self) -> None:
-        self.engine_label = QLabel(self.tr("OCR engine not started"), self)
-        self.engine_label.setObjectName("engine_label")
+        self.engine_label = EngineLabel(self)
         self.progress = QProgressBar(self)
         self.progress.setFormat(self.tr("%v of %m files"))
         # the text inside the bar (centred), with room for it in every language ("9999 / 9999 个文件")
@@ -214,7 +214,7 @@ class MainWindow(QMainWindow):
         """The widgets' signals to the controllers, and the controllers' signals out of the window."""
         self.queue_view.selectionModel().currentRowChanged.connect(self._on_current_row)
         self.viewer.line_clicked.connect(self.pages.on_line_clicked)
-        self.viewer.zoom_changed.connect(lambda f: self.zoom_label.setText(f"{f:.0%}"))
+        self.viewer.zoom_changed.connect(self._show_zoom)
         self.type_combo.activated.connect(lambda i: self.change_document_type(self.type_combo.itemData(i)))
         self.reviewed_button.clicked.connect(self.reviewing.toggle_reviewed)
         self.duplicate_banner.open_earlier.connect(self._open_earlier)
@@ -341,7 +341,7 @@ class MainWindow(QMainWindow):
         if doc is None:
             if changed:
                 self.pages.current_page = 1
-                self.viewer.clear()
+                self.pages.show_preview_of_queued(entry.source)
                 self.pages.load_page_image(entry.source, 1, 0)
             self.pages.update_page_label()
         elif doc.error:
@@ -362,6 +362,20 @@ class MainWindow(QMainWindow):
             tip = why or self.task_tips[task]
             action.setToolTip(tip)
             action.setStatusTip(tip)
+        button = getattr(self, "translate_button", None)
+        if button is not None:  # enabled when either translation can run; disabled, it says why
+            translations = [self.task_actions[t] for t in ("translate_en", "translate_zh")]
+            button.setEnabled(any(a.isEnabled() for a in translations))
+            button.setToolTip(self.tr("Translate the text of the document into English or Chinese")
+                              if button.isEnabled() else translations[0].toolTip())
+
+    def _show_zoom(self, shown: float) -> None:
+        """The zoom box: a percentage, and in its tooltip what 100 % means for this page."""
+        self.zoom_label.setText(f"{shown:.0%}")
+        tip = (self.tr("Zoom: 100% is the size of the paper") if self.viewer.is_paper() else
+               self.tr("Zoom: 100% shows one pixel of the image per pixel of the screen"))
+        self.zoom_label.setToolTip(tip)
+        self.zoom_100_action.setToolTip(tip)
 
     def _open_earlier(self, source: str, first_page: int) -> None:
         for e in self.model.entries():

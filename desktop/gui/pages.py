@@ -13,7 +13,8 @@ from PySide6.QtCore import QMetaObject, QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QImage, QPixmap
 from PySide6.QtWidgets import QMenu
 
-from desktop.core.model import PageResult
+from desktop.core.model import Document, PageResult
+from desktop.gui.previews import PreviewCache
 from desktop.gui.worker import ImageLoader, WorkerThread
 
 if TYPE_CHECKING:
@@ -54,7 +55,10 @@ class PageController(QObject):
         self._request_seq = 0
         self._viewer_request = 0
         self._thumb_requests: dict[int, int] = {}
+        self.previews = PreviewCache(window.store)  # page pictures shown at once after a restart
+        self._viewer_key: tuple[str, int, int] | None = None  # (source, page, rotation) being loaded
         self.loader = ImageLoader()
+        self.loader.language = window.language
         self.thread = WorkerThread("shoebox-images", window)
         self.loader.moveToThread(self.thread)
         self.load_requested.connect(self.loader.load)
@@ -76,9 +80,29 @@ class PageController(QObject):
         self._thumb_requests[req] = entry_id
         self.load_requested.emit(req, "thumb", source, page, 0, THUMB_MAX_PIXELS)
 
+    def thumbnail_from_preview(self, entry_id: int, source: str, document: Document | None) -> None:
+        """The queue thumbnail of an entry from its stored preview (at start-up), else from its file."""
+        preview = self.previews.get(source, document.pages[0] if document else 1)
+        if preview is None:
+            self.request_thumbnail(entry_id, source)
+            return
+        scale = min(1.0, (THUMB_MAX_PIXELS / max(1, preview.width() * preview.height())) ** 0.5)
+        small = preview.scaled(max(1, int(preview.width() * scale)), max(1, int(preview.height() * scale)),
+                               Qt.AspectRatioMode.IgnoreAspectRatio, Qt.TransformationMode.SmoothTransformation)
+        self.window.model.set_thumbnail(entry_id, QPixmap.fromImage(small))
+
+    def show_preview_of_queued(self, source: str) -> None:
+        """A file still to be read (queued again after a restart): its first page's preview, if stored."""
+        preview = self.previews.get(source, 1)
+        if preview is not None:
+            self.viewer.set_page(preview, PageResult(1, preview.width(), preview.height()))
+        else:
+            self.viewer.clear()
+
     def load_page_image(self, source: str, number: int, rotation: int) -> None:
         req = self._next_request()
         self._viewer_request = req
+        self._viewer_key = (source, number, rotation)
         self.loader.latest["viewer"] = req
         self.load_requested.emit(req, "viewer", source, number, rotation, VIEW_MAX_PIXELS)
 
@@ -90,6 +114,8 @@ class PageController(QObject):
             return
         if request_id != self._viewer_request:
             return
+        if self._viewer_key is not None:
+            self.previews.put(*self._viewer_key, image)
         page = self.page_result()
         if page is None or (page.width, page.height) != (page_w, page_h) and not page.lines:
             page = PageResult(self.current_page or 1, page_w, page_h)
@@ -127,7 +153,8 @@ class PageController(QObject):
         page = self.page_result()
         if page is None:
             return
-        self.viewer.set_page(None, page)
+        # the preview stored with the session (if any) at once; the full picture replaces it when loaded
+        self.viewer.set_page(self.previews.get(doc.source, number, page.rotation), page)
         self.load_page_image(doc.source, number, page.rotation)
         self.update_page_label()
         self.window.text_view.setPlainText(page.text)

@@ -15,6 +15,7 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QCoreApplication,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -35,6 +36,7 @@ from PySide6.QtGui import (
     QPixmap,
 )
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QApplication,
     QStyle,
     QStyledItemDelegate,
@@ -97,9 +99,11 @@ class QueueEntry:
         name = Path(self.source).name
         doc = self.document
         if doc is not None and doc.page_results and doc.pages[0] != doc.pages[1]:
-            return f"{name} (p. {doc.pages[0]}–{doc.pages[1]})"
+            return QCoreApplication.translate("QueueEntry", "%1 (p. %2–%3)").replace("%1", name).replace(
+                "%2", str(doc.pages[0])).replace("%3", str(doc.pages[1]))
         if doc is not None and doc.pages != (1, 1) and doc.pages[0] == doc.pages[1]:
-            return f"{name} (p. {doc.pages[0]})"
+            return QCoreApplication.translate("QueueEntry", "%1 (p. %2)").replace("%1", name).replace(
+                "%2", str(doc.pages[0]))
         return name
 
 
@@ -373,12 +377,58 @@ STATUS_COLOURS = {"failed": "#c62828", "reviewed": "#2e7d32", "needs_review": "#
 
 
 class QueueDelegate(QStyledItemDelegate):
-    """Paints a queue row as a card: thumbnail, file name, type and status, attention badge."""
+    """Paints a queue row as a card: thumbnail, file name, type and status, attention badge.
+
+    Nothing is cut off: the file name and the status wrap onto as many lines as the queue's width
+    needs (the row grows; :meth:`sizeHint` and :meth:`paint` share one layout, :meth:`text_layout`).
+    """
 
     ROW_HEIGHT = 64
+    THUMB_WIDTH = 42
+    BADGE_WIDTH = 34
+    PADDING = 6
+
+    def _text_width(self, total_width: int, status: str) -> int:
+        badge = self.BADGE_WIDTH if status in ("needs_review", "reviewed") else 0
+        return max(40, total_width - 2 * self.PADDING - self.THUMB_WIDTH - 10 - badge - 4)
+
+    def _row_width(self, option: QStyleOptionViewItem) -> int:
+        view = option.widget
+        if view is not None and hasattr(view, "viewport"):
+            return view.viewport().width()
+        return max(option.rect.width(), 240)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        view = parent if isinstance(parent, QAbstractItemView) else None
+        if view is not None and view.model() is not None:
+            # a status that now needs two lines makes its row taller (Qt asks sizeHint again)
+            view.model().dataChanged.connect(lambda top_left, *_: self.sizeHintChanged.emit(top_left))
+
+    @staticmethod
+    def _flags(anywhere: bool = False) -> int:
+        """File names wrap anywhere (they have no spaces); sentences at word boundaries."""
+        wrap = Qt.TextFlag.TextWrapAnywhere if anywhere else Qt.TextFlag.TextWordWrap
+        return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop) | int(wrap)
+
+    def text_layout(self, font: QFont, width: int, index: ModelIndex) -> tuple[QRect, QRect, str, str]:
+        """``(name rect, second-line rect, name, second text)`` relative to the text's top left, for a
+        text column ``width`` pixels wide; each rect is as tall as its wrapped text."""
+        name_font = QFont(font)
+        name_font.setBold(True)
+        name = index.data(Qt.ItemDataRole.DisplayRole) or ""
+        doc_type = index.data(TYPE_ROLE) or ""
+        status_text = index.data(STATUS_TEXT_ROLE) or ""
+        second = f"{doc_type} · {status_text}" if doc_type else status_text
+        name_rect = QFontMetrics(name_font).boundingRect(QRect(0, 0, width, 10_000), self._flags(True), name)
+        second_rect = QFontMetrics(font).boundingRect(QRect(0, 0, width, 10_000), self._flags(), second)
+        second_rect.moveTop(name_rect.bottom() + 3)
+        return name_rect, second_rect, name, second
 
     def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:
-        return QSize(240, self.ROW_HEIGHT)
+        width = self._row_width(option)
+        name_rect, second_rect, _, _ = self.text_layout(option.font, self._text_width(width, index.data(STATUS_ROLE) or ""), index)
+        return QSize(240, max(self.ROW_HEIGHT, second_rect.bottom() + 2 * 4 + 4))
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
         opt = QStyleOptionViewItem(option)
@@ -388,12 +438,12 @@ class QueueDelegate(QStyledItemDelegate):
         opt.icon = QIcon()
         style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewItem, opt, painter, opt.widget)
         selected = bool(opt.state & QStyle.StateFlag.State_Selected)
-        rect = opt.rect.adjusted(6, 4, -6, -4)
+        rect = opt.rect.adjusted(self.PADDING, 4, -self.PADDING, -4)
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
         # thumbnail, fitted into a 42 x 56 box
-        thumb_box = QRect(rect.left(), rect.top(), 42, rect.height())
+        thumb_box = QRect(rect.left(), rect.top(), self.THUMB_WIDTH, min(rect.height(), self.ROW_HEIGHT - 8))
         deco = index.data(Qt.ItemDataRole.DecorationRole)
         if isinstance(deco, QPixmap) and not deco.isNull():
             pm = deco.scaled(thumb_box.size() * painter.device().devicePixelRatioF(), Qt.AspectRatioMode.KeepAspectRatio,
@@ -409,10 +459,8 @@ class QueueDelegate(QStyledItemDelegate):
         text_left = thumb_box.right() + 10
         status = index.data(STATUS_ROLE) or ""
         attention = index.data(ATTENTION_ROLE) or 0
-        badge_w = 0
         if status in ("needs_review", "reviewed"):
-            badge_w = 34
-            badge = QRect(rect.right() - badge_w + 4, rect.center().y() - 10, badge_w - 4, 20)
+            badge = QRect(rect.right() - self.BADGE_WIDTH + 4, thumb_box.center().y() - 10, self.BADGE_WIDTH - 4, 20)
             if status == "reviewed":
                 from desktop.gui.resources import icon
 
@@ -426,24 +474,19 @@ class QueueDelegate(QStyledItemDelegate):
                 f.setBold(True)
                 painter.setFont(f)
                 painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, str(attention))
-        text_rect = QRect(text_left, rect.top() + 2, rect.right() - text_left - badge_w - 4, rect.height() - 4)
+        width = self._text_width(opt.rect.width(), status)
+        name_rect, second_rect, name, second = self.text_layout(opt.font, width, index)
+        # a single line of each sits beside the thumbnail's middle, as before; more lines start higher
+        top = rect.top() + max(2, (min(rect.height(), self.ROW_HEIGHT - 8) - second_rect.bottom()) // 2)
         name_font = QFont(opt.font)
         name_font.setBold(True)
-        fm = QFontMetrics(name_font)
         colour = opt.palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
         painter.setFont(name_font)
         painter.setPen(colour)
-        name = index.data(Qt.ItemDataRole.DisplayRole) or ""
-        painter.drawText(text_rect.adjusted(0, 0, 0, -text_rect.height() // 2), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom,
-                         fm.elidedText(name, Qt.TextElideMode.ElideMiddle, text_rect.width()))
+        painter.drawText(name_rect.translated(text_left, top).adjusted(0, 0, 0, 1), self._flags(True), name)
         painter.setFont(opt.font)
-        fm2 = QFontMetrics(opt.font)
-        doc_type = index.data(TYPE_ROLE) or ""
-        status_text = index.data(STATUS_TEXT_ROLE) or ""
-        second = f"{doc_type} · {status_text}" if doc_type else status_text
         painter.setPen(colour if selected else QColor(STATUS_COLOURS.get(status, "#616161")))
-        painter.drawText(text_rect.adjusted(0, text_rect.height() // 2 + 2, 0, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
-                         fm2.elidedText(second, Qt.TextElideMode.ElideRight, text_rect.width()))
+        painter.drawText(second_rect.translated(text_left, top).adjusted(0, 0, 0, 1), self._flags(), second)
         painter.restore()
 
 

@@ -61,6 +61,7 @@ class ReadingController(QObject):
         self.engine_description = self.tr("not started")
 
         self.worker = ReadWorker(factory)
+        self.worker.language = window.language
         self.thread = WorkerThread("shoebox-reader", window)
         self.worker.moveToThread(self.thread)
         self.scan_requested.connect(self.worker.scan)
@@ -244,27 +245,18 @@ class ReadingController(QObject):
 
     def _on_engine_state(self, state: str, text: str) -> None:
         self.engine_state = state
-        if state == "loading":
-            label = self.tr("Loading %1…").replace("%1", text) if text else self.tr("Loading the OCR engine…")
-        elif state == "ready":
-            label = self.tr("%1 ready").replace("%1", text)
-        else:
-            label = text
+        if state == "failed":
             self._status(text, 15000)
         slow = self.worker.slow_warning if state == "ready" else ""
-        if slow:
-            label += " – " + self.tr("slow on the CPU")
-        engine_label = self.window.engine_label
-        engine_label.setText(label)
-        engine_label.setStyleSheet("color: #c62828;" if state == "failed" else "color: #e65100;" if slow else "")
+        notes = [n.message(self.window.language) for n in self.worker.notes] if state == "ready" else []
+        self.window.engine_label.show_state(state, text, self.worker.engine_name, self.worker.engine_device,
+                                            slow, notes)
         if state == "ready":
             self.engine_description = text
-            notes = [n.message(self.window.language) for n in self.worker.notes]
             for note in notes:
                 self._status(note, 10000)
             if slow:
                 self._status(slow, 30000)
-            engine_label.setToolTip("\n".join(([slow] if slow else []) + notes))
 
     def _on_started(self, entry_id: int) -> None:
         entry = self.model.entry(entry_id)

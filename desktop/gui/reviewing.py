@@ -175,7 +175,7 @@ class ReviewController(QObject):
     def mark_reviewed_and_next(self) -> None:
         """Ctrl+Enter: commit the field being typed, mark the document reviewed, go to the next one."""
         focus = QApplication.focusWidget()
-        if focus is not None and focus.__class__.__name__ == "FieldEdit":
+        if focus is not None and getattr(focus, "is_field_input", False):
             focus._finish()  # type: ignore[attr-defined]
         self.set_reviewed(True)
         self.next_needing_review()

@@ -343,7 +343,12 @@ class DuplicateBanner(QWidget):
             return
         first, last = (list(mark.get("pages") or [1, 1]) + [1, 1])[:2]
         name = Path(str(mark.get("source", ""))).name
-        where = name if first == last == 1 else (f"{name} (p. {first})" if first == last else f"{name} (p. {first}–{last})")
+        if first == last == 1:
+            where = name
+        elif first == last:
+            where = self.tr("%1 (p. %2)").replace("%1", name).replace("%2", str(first))
+        else:
+            where = self.tr("%1 (p. %2–%3)").replace("%1", name).replace("%2", str(first)).replace("%3", str(last))
         reasons = {"same file": self.tr("the same file"),
                    "same vendor and invoice number": self.tr("the same vendor and invoice number"),
                    "same vendor, date and total": self.tr("the same vendor, date and total"),

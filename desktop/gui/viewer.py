@@ -4,8 +4,15 @@ Scene coordinates are **page pixels** (see :mod:`desktop.core.model`): the pixma
 ``page width / image width``, so boxes from the result model are drawn as they are, whatever
 downscaling the loaded image had. Outlines use cosmetic pens (their width is in device-independent
 pixels at any zoom), and Qt maps the view to device pixels itself, so drawing stays sharp on HiDPI
-screens. "100 %" shows one page pixel per *physical* screen pixel (it divides by the window's
-``devicePixelRatioF``).
+screens.
+
+What "100 %" means depends on the page, as in a PDF reader or an image viewer (:meth:`PageViewer.shown_zoom`):
+
+* a PDF page (``PageResult.dpi`` set): the paper's own size, taking the screen at
+  :data:`SCREEN_DPI` logical pixels per inch (the CSS pixel, which browsers' PDF viewers use for
+  100 %); the zoom no longer depends on the resolution Shoebox rendered the page at;
+* an image: one image pixel per *physical* screen pixel (it divides by the window's
+  ``devicePixelRatioF``).
 """
 from __future__ import annotations
 
@@ -33,6 +40,9 @@ from PySide6.QtWidgets import (
 from desktop.core.model import Box, PageResult
 
 ZOOM_STEP = 1.25
+SCREEN_DPI = 96.0
+"""Logical pixels per inch of the screen for "100 % = the paper's size" (CSS reference pixel; Qt's
+logical DPI on Windows, X11 and Wayland at 100 % scale)."""
 MIN_ZOOM, MAX_ZOOM = 0.02, 16.0
 MESSAGE_MARGIN = 24
 
@@ -75,7 +85,9 @@ class PageViewer(QGraphicsView):
 
     Signals:
         line_clicked(index, text, global_pos): the clerk clicked a recognised line (without dragging).
-        zoom_changed(factor): the view scale changed (1.0 = one page pixel per logical pixel).
+        zoom_changed(shown): the view scale changed; ``shown`` is the zoom as the clerk reads it
+            (:meth:`shown_zoom`: 1.0 = the paper's size for a PDF page, one image pixel per screen
+            pixel for an image).
     """
 
     line_clicked = Signal(int, str, QPoint)
@@ -212,14 +224,29 @@ class PageViewer(QGraphicsView):
 
     # -- zoom --------------------------------------------------------------------------------------
     def zoom_factor(self) -> float:
+        """The view scale: logical screen pixels per page pixel."""
         return self.transform().m11()
+
+    def is_paper(self) -> bool:
+        """Whether the page shown has a paper size (a PDF page, ``PageResult.dpi``)."""
+        return self._page is not None and bool(self._page.dpi)
+
+    def _unit(self) -> float:
+        """The :meth:`zoom_factor` that reads as 100 %."""
+        if self._page is not None and self._page.dpi:
+            return SCREEN_DPI / float(self._page.dpi)
+        return 1.0 / max(1.0, self.devicePixelRatioF())
+
+    def shown_zoom(self) -> float:
+        """The zoom as the clerk reads it (1.0 = 100 %; see the module docstring)."""
+        return self.zoom_factor() / self._unit()
 
     def set_zoom(self, factor: float) -> None:
         factor = max(MIN_ZOOM, min(MAX_ZOOM, factor))
         self._fit_mode = None
         t = self.transform()
         self.setTransform(t.fromScale(factor, factor))
-        self.zoom_changed.emit(factor)
+        self.zoom_changed.emit(self.shown_zoom())
 
     def zoom_in(self) -> None:
         self.set_zoom(self.zoom_factor() * ZOOM_STEP)
@@ -228,8 +255,8 @@ class PageViewer(QGraphicsView):
         self.set_zoom(self.zoom_factor() / ZOOM_STEP)
 
     def zoom_actual(self) -> None:
-        """One page pixel per physical screen pixel."""
-        self.set_zoom(1.0 / max(1.0, self.devicePixelRatioF()))
+        """100 %: a PDF page at the paper's size, an image at one pixel per physical screen pixel."""
+        self.set_zoom(self._unit())
 
     def fit_width(self) -> None:
         self._apply_fit("width")
@@ -253,7 +280,7 @@ class PageViewer(QGraphicsView):
             self.verticalScrollBar().setValue(self.verticalScrollBar().minimum())
         else:
             self.centerOn(rect.center())
-        self.zoom_changed.emit(factor)
+        self.zoom_changed.emit(self.shown_zoom())
 
     def resizeEvent(self, event) -> None:  # Qt API
         super().resizeEvent(event)

@@ -14,6 +14,7 @@ the page is still being read :data:`CANCEL_GRACE_S` later, the engine's worker p
 from __future__ import annotations
 
 import logging
+import sys
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -101,10 +102,13 @@ class ReadWorker(QObject):
         self._factory = engine_factory
         self._engine: Any = None
         self._starting: Any = None  # the engine being warmed up (so that stop_now reaches it)
-        self._engine_error: str | None = None
+        self._engine_error: Diagnostic | None = None  # why the engine could not start (each job fails with it)
         self.generation = 0
         self.notes: list[Diagnostic] = []
         self.slow_warning = ""  # the ready engine's warning for the status bar (HunyuanOCR on the CPU)
+        self.language = "en"  # the UI language the messages it sends are worded in (the window sets it)
+        self.engine_name = ""  # the engine's ``name`` and ``device`` once created (the status bar's words)
+        self.engine_device = ""
 
     # -- engine ------------------------------------------------------------------------------------
     def cancel(self, grace_s: float | None = None) -> None:
@@ -142,13 +146,14 @@ class ReadWorker(QObject):
         if self._engine is not None:
             return self._engine
         if self._engine_error is not None:
-            raise RuntimeError(self._engine_error)
+            raise _EngineNotStarted(self._engine_error)
         self.engine_state.emit("loading", "")
         self.engine_capabilities.emit([])
         try:
             notes: list[Diagnostic] = []
             engine = self._factory(notes)
             self.notes = [as_diagnostic(n) for n in notes]
+            self.engine_name, self.engine_device = _name_and_device(engine)
             self.engine_state.emit("loading", _short_name(engine))
             self._starting = engine
             engine.clear_interrupt()
@@ -160,14 +165,16 @@ class ReadWorker(QObject):
             self.engine_state.emit("loading", "")
             raise _pipeline().Cancelled() from None
         except Exception as exc:  # reported to the user in the status bar and per document
-            self._engine_error = self.tr("The OCR engine could not start: %1").replace("%1", str(exc) or type(exc).__name__)
+            self._engine_error = diag(Code.ENGINE_UNAVAILABLE, detail=_diagnostic(exc))
             log.exception("engine start failed")
-            self.engine_state.emit("failed", self._engine_error)
-            raise RuntimeError(self._engine_error) from exc
+            self.engine_state.emit("failed", self.tr("The OCR engine could not start: %1").replace(
+                "%1", _diagnostic(exc).message(self.language)))
+            raise _EngineNotStarted(self._engine_error) from exc
         for note in engine.load_notes:  # e.g. HunyuanOCR: "running on the CPU"; why auto chose PP-OCR
             if as_diagnostic(note) not in self.notes:
                 self.notes.append(as_diagnostic(note))
         self.slow_warning = slow_engine_warning(engine)
+        self.engine_name, self.engine_device = _name_and_device(engine)
         self._engine = engine
         self.engine_state.emit("ready", engine.describe())
         self.engine_capabilities.emit(sorted(str(c) for c in engine.capabilities))
@@ -273,7 +280,7 @@ class ReadWorker(QObject):
             lambda engine, cancel, progress: _pipeline().run_task(
                 document, task, engine, cancel=cancel, progress=progress),
             lambda doc: self.task_ready.emit(entry_id, task, doc),
-            lambda exc: self.task_failed.emit(entry_id, task, _diagnostic(exc).message()),
+            lambda exc: self.task_failed.emit(entry_id, task, _diagnostic(exc).message(self.language)),
         )
 
 def slow_engine_warning(engine: Any) -> str:
@@ -291,6 +298,26 @@ def slow_engine_warning(engine: Any) -> str:
         return ""
     return QCoreApplication.translate("ReadWorker", "HunyuanOCR is running on the CPU: expect minutes per page. "
                                       "Choose PP-OCR in Settings for fast reading on this computer.")
+
+
+class _EngineNotStarted(RuntimeError):
+    """The engine could not start; ``diagnostic`` says why (a document's error, in any language)."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message())
+        self.diagnostic = diagnostic
+
+
+def _name_and_device(engine: Any) -> tuple[str, str]:
+    """``(engine.name, engine.device)`` as strings; ``("", "")`` parts that cannot be told yet."""
+    name = str(getattr(engine, "name", "") or "")
+    if name == "hunyuan" and "torch" not in sys.modules:
+        return name, ""  # its device is decided by torch, which loads during warm_up
+    try:
+        device = str(getattr(engine, "device", "") or "")
+    except Exception:  # a worker engine not started yet
+        device = ""
+    return name, device
 
 
 def _short_name(engine: Any) -> str:
@@ -343,6 +370,7 @@ class ImageLoader(QObject):
         super().__init__()
         self.latest: dict[str, int] = {}
         self._pdf_worker: Any = None
+        self.language = "en"  # the UI language of its failure messages (the window sets it)
 
     def _host(self, path: str) -> Any:
         from desktop.core import intake
@@ -366,7 +394,7 @@ class ImageLoader(QObject):
             array, _scale = host.render(page_image, max_pixels)
             self.loaded.emit(request_id, channel, qimage_from_array(array), int(page_image.width), int(page_image.height))
         except Exception as exc:  # shown in the viewer instead of the page
-            self.failed.emit(request_id, channel, _diagnostic(exc).message())
+            self.failed.emit(request_id, channel, _diagnostic(exc).message(self.language))
 
     def stop_now(self) -> None:
         """Called from the GUI thread when the window closes: abandon a PDF page being rendered."""

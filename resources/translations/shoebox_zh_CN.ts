@@ -2,6 +2,24 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>About</name>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="144"/>
+        <source>Offline document scanner: receipts, invoices and Chinese VAT invoices to checked fields.</source>
+        <translation>离线单据扫描：把收据、发票和增值税发票读成经过核对的字段。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="146"/>
+        <source>OCR engine</source>
+        <translation>OCR 引擎</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="147"/>
+        <source>Nothing leaves this computer.</source>
+        <translation>任何数据都不会离开这台电脑。</translation>
+    </message>
+</context>
+<context>
     <name>AddController</name>
     <message>
         <location filename="../../desktop/gui/adding.py" line="76"/>
@@ -157,29 +175,97 @@
         <translation>已经报销过：把这一份从队列中移除（文件本身保留）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="347"/>
+        <location filename="../../desktop/gui/vendors.py" line="349"/>
+        <source>%1 (p. %2)</source>
+        <translation>%1（第 %2 页）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="351"/>
+        <source>%1 (p. %2–%3)</source>
+        <translation>%1（第 %2–%3 页）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="352"/>
         <source>the same file</source>
         <translation>同一个文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="348"/>
+        <location filename="../../desktop/gui/vendors.py" line="353"/>
         <source>the same vendor and invoice number</source>
         <translation>同一商家、同一发票号码</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="349"/>
+        <location filename="../../desktop/gui/vendors.py" line="354"/>
         <source>the same vendor, date and total</source>
         <translation>同一商家、同一日期和金额</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="350"/>
+        <location filename="../../desktop/gui/vendors.py" line="355"/>
         <source>the same vendor and the same figures printed</source>
         <translation>同一商家、印着同样的数字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="352"/>
+        <location filename="../../desktop/gui/vendors.py" line="357"/>
         <source>Possible duplicate of %1: %2.</source>
         <translation>可能与 %1 重复：%2。</translation>
+    </message>
+</context>
+<context>
+    <name>EngineLabel</name>
+    <message>
+        <location filename="../../desktop/gui/engine_label.py" line="21"/>
+        <source>OCR engine not started</source>
+        <translation>OCR 引擎尚未启动</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/engine_label.py" line="29"/>
+        <source>Standard OCR on this computer</source>
+        <translation>本机标准 OCR</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/engine_label.py" line="32"/>
+        <source>HunyuanOCR AI model on the processor</source>
+        <translation>HunyuanOCR AI 模型（处理器）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/engine_label.py" line="33"/>
+        <source>HunyuanOCR AI model on the graphics card</source>
+        <translation>HunyuanOCR AI 模型（显卡）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/engine_label.py" line="35"/>
+        <source>HunyuanOCR on the office server</source>
+        <translation>办公室服务器上的 HunyuanOCR</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/engine_label.py" line="52"/>
+        <source>Starting: %1…</source>
+        <translation>正在启动：%1…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/engine_label.py" line="53"/>
+        <source>Loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/engine_label.py" line="53"/>
+        <source>Loading the OCR engine…</source>
+        <translation>正在加载 OCR 引擎…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/engine_label.py" line="56"/>
+        <source>%1 · ready</source>
+        <translation>%1 · 已就绪</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/engine_label.py" line="58"/>
+        <source>%1 – slow on the CPU</source>
+        <translation>%1 – 在 CPU 上较慢</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/engine_label.py" line="59"/>
+        <source>Engine: %1</source>
+        <translation>引擎：%1</translation>
     </message>
 </context>
 <context>
@@ -249,7 +335,7 @@
 <context>
     <name>FieldEdit</name>
     <message>
-        <location filename="../../desktop/gui/form.py" line="77"/>
+        <location filename="../../desktop/gui/form.py" line="100"/>
         <source>Pick a date</source>
         <translation>选择日期</translation>
     </message>
@@ -257,19 +343,19 @@
 <context>
     <name>FieldForm</name>
     <message>
-        <location filename="../../desktop/gui/form.py" line="283"/>
+        <location filename="../../desktop/gui/form.py" line="472"/>
         <source>Drop receipts and invoices here, or use File ▸ Open.</source>
         <translation>将收据和发票拖放到此处，或使用“文件 ▸ 打开”。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="304"/>
+        <location filename="../../desktop/gui/form.py" line="493"/>
         <source>This file could not be read:
 %1</source>
         <translation>无法读取此文件：
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="309"/>
+        <location filename="../../desktop/gui/form.py" line="498"/>
         <source>Unknown document type %1</source>
         <translation>未知单据类型 %1</translation>
     </message>
@@ -277,129 +363,129 @@
 <context>
     <name>FieldRow</name>
     <message>
-        <location filename="../../desktop/gui/form.py" line="168"/>
+        <location filename="../../desktop/gui/form.py" line="354"/>
         <source>As printed: %1</source>
         <translation>原文：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="170"/>
+        <location filename="../../desktop/gui/form.py" line="356"/>
         <source>Confidence: %1</source>
         <translation>置信度：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="184"/>
+        <location filename="../../desktop/gui/form.py" line="370"/>
         <source>empty</source>
         <translation>空</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="185"/>
+        <location filename="../../desktop/gui/form.py" line="371"/>
         <source>Not found on the page, and this document needs it: type it in</source>
         <translation>页面上未找到，但此单据需要该项：请手动填写</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="203"/>
+        <location filename="../../desktop/gui/form.py" line="389"/>
         <source>you</source>
         <translation>手填</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="207"/>
+        <location filename="../../desktop/gui/form.py" line="393"/>
         <source>From the vendor memory: %1 taught it (vendor %2 recognised, %3 sure)</source>
         <translation>来自商家记忆：由 %1 学到（识别为商家 %2，把握 %3）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="208"/>
+        <location filename="../../desktop/gui/form.py" line="394"/>
         <source>an earlier document</source>
         <translation>之前的一张单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="210"/>
+        <location filename="../../desktop/gui/form.py" line="396"/>
         <source>memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="213"/>
+        <location filename="../../desktop/gui/form.py" line="399"/>
         <source>Found where %1 had it (vendor memory)</source>
         <translation>在 %1 上的同一位置找到（商家记忆）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="219"/>
-        <location filename="../../desktop/gui/form.py" line="220"/>
+        <location filename="../../desktop/gui/form.py" line="405"/>
+        <location filename="../../desktop/gui/form.py" line="406"/>
         <source>QR</source>
         <translation>二维码</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="219"/>
+        <location filename="../../desktop/gui/form.py" line="405"/>
         <source>From the invoice&apos;s QR code (it matches the printed value)</source>
         <translation>来自发票二维码（与票面一致）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="220"/>
+        <location filename="../../desktop/gui/form.py" line="406"/>
         <source>From the invoice&apos;s QR code</source>
         <translation>来自发票二维码</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="223"/>
-        <location filename="../../desktop/gui/form.py" line="224"/>
+        <location filename="../../desktop/gui/form.py" line="409"/>
+        <location filename="../../desktop/gui/form.py" line="410"/>
         <source>e-invoice XML</source>
         <translation>电子发票 XML</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="223"/>
+        <location filename="../../desktop/gui/form.py" line="409"/>
         <source>From the e-invoice&apos;s own data (XML); the page shows the same value</source>
         <translation>取自电子发票自带的数据（XML），页面上的值与之相同</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="224"/>
+        <location filename="../../desktop/gui/form.py" line="410"/>
         <source>From the e-invoice&apos;s own data (XML)</source>
         <translation>取自电子发票自带的数据（XML）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="226"/>
+        <location filename="../../desktop/gui/form.py" line="412"/>
         <source>OFD text</source>
         <translation>OFD 文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="226"/>
+        <location filename="../../desktop/gui/form.py" line="412"/>
         <source>From the text of the OFD file&apos;s page (no OCR needed)</source>
         <translation>取自 OFD 文件页面中的文字（无需 OCR）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="228"/>
+        <location filename="../../desktop/gui/form.py" line="414"/>
         <source>From the PDF&apos;s text layer (no OCR needed)</source>
         <translation>来自 PDF 文本层（无需 OCR）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="228"/>
+        <location filename="../../desktop/gui/form.py" line="414"/>
         <source>PDF text</source>
         <translation>PDF 文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="230"/>
+        <location filename="../../desktop/gui/form.py" line="416"/>
         <source>AI</source>
         <translation>AI</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="230"/>
+        <location filename="../../desktop/gui/form.py" line="416"/>
         <source>Read by the HunyuanOCR model</source>
         <translation>由 HunyuanOCR 模型读取</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="231"/>
+        <location filename="../../desktop/gui/form.py" line="417"/>
         <source>OCR</source>
         <translation>OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="231"/>
+        <location filename="../../desktop/gui/form.py" line="417"/>
         <source>Read by OCR from the page image</source>
         <translation>由 OCR 从页面图像识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="203"/>
+        <location filename="../../desktop/gui/form.py" line="389"/>
         <source>Entered by you</source>
         <translation>由您填写</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="189"/>
+        <location filename="../../desktop/gui/form.py" line="375"/>
         <source>Not found on the page</source>
         <translation>页面上未找到</translation>
     </message>
@@ -412,14 +498,9 @@
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="178"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="179"/>
         <source>Page</source>
         <translation>页面</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="194"/>
-        <source>OCR engine not started</source>
-        <translation>OCR 引擎未启动</translation>
     </message>
     <message>
         <location filename="../../desktop/gui/mainwindow.py" line="197"/>
@@ -432,7 +513,7 @@
         <translation>读完当前页后停止</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="464"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="478"/>
         <source>Settings could not be saved: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
@@ -452,17 +533,32 @@
         <translation>无法使用商家记忆：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="371"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="369"/>
+        <source>Translate the text of the document into English or Chinese</source>
+        <translation>把单据的文字翻译成英文或中文</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="375"/>
+        <source>Zoom: 100% is the size of the paper</source>
+        <translation>缩放：100% 为纸张的实际大小</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="376"/>
+        <source>Zoom: 100% shows one pixel of the image per pixel of the screen</source>
+        <translation>缩放：100% 时图像的一个像素对应屏幕的一个像素</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/mainwindow.py" line="385"/>
         <source>%1 is no longer in the queue (it was confirmed earlier)</source>
         <translation>%1 已不在队列中（之前已确认）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="489"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="503"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="490"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="504"/>
         <source>The new language is used the next time Shoebox starts.</source>
         <translation>新语言将在下次启动 Shoebox 时生效。</translation>
     </message>
@@ -478,27 +574,27 @@
 <context>
     <name>PageController</name>
     <message>
-        <location filename="../../desktop/gui/pages.py" line="103"/>
+        <location filename="../../desktop/gui/pages.py" line="129"/>
         <source>The page could not be shown: %1</source>
         <translation>无法显示此页：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/pages.py" line="181"/>
+        <location filename="../../desktop/gui/pages.py" line="208"/>
         <source>Page %1 of %2</source>
         <translation>第 %1 / %2 页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/pages.py" line="204"/>
+        <location filename="../../desktop/gui/pages.py" line="231"/>
         <source>Click a field in the form first, then a line on the page to copy its text into it.</source>
         <translation>先点击表单中的字段，再点击页面上的文字行，即可将文字填入该字段。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/pages.py" line="209"/>
+        <location filename="../../desktop/gui/pages.py" line="236"/>
         <source>Put “%1” into %2</source>
         <translation>将“%1”填入 %2</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/pages.py" line="212"/>
+        <location filename="../../desktop/gui/pages.py" line="239"/>
         <source>Copy text</source>
         <translation>复制文字</translation>
     </message>
@@ -542,66 +638,79 @@
     </message>
 </context>
 <context>
+    <name>QueueEntry</name>
+    <message>
+        <location filename="../../desktop/gui/queue.py" line="90"/>
+        <source>%1 (p. %2–%3)</source>
+        <translation>%1（第 %2–%3 页）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/queue.py" line="93"/>
+        <source>%1 (p. %2)</source>
+        <translation>%1（第 %2 页）</translation>
+    </message>
+</context>
+<context>
     <name>QueueModel</name>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="143"/>
+        <location filename="../../desktop/gui/queue.py" line="147"/>
         <source>Document</source>
         <translation>单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="143"/>
+        <location filename="../../desktop/gui/queue.py" line="147"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="143"/>
+        <location filename="../../desktop/gui/queue.py" line="147"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="143"/>
+        <location filename="../../desktop/gui/queue.py" line="147"/>
         <source>Check</source>
         <translation>待查</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="151"/>
+        <location filename="../../desktop/gui/queue.py" line="155"/>
         <source>Queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="153"/>
+        <location filename="../../desktop/gui/queue.py" line="157"/>
         <source>Reading</source>
         <translation>读取中</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="156"/>
+        <location filename="../../desktop/gui/queue.py" line="160"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="159"/>
+        <location filename="../../desktop/gui/queue.py" line="163"/>
         <source>possible duplicate</source>
         <translation>可能重复</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="161"/>
+        <location filename="../../desktop/gui/queue.py" line="165"/>
         <source>Reviewed</source>
         <translation>已审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="162"/>
+        <location filename="../../desktop/gui/queue.py" line="166"/>
         <source>Needs review</source>
         <translation>待审核</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/queue.py" line="209"/>
+        <location filename="../../desktop/gui/queue.py" line="213"/>
         <source>%n field(s) need attention</source>
         <translation>
             <numerusform>%n 个字段需要注意</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="145"/>
+        <location filename="../../desktop/gui/queue.py" line="149"/>
         <source>Fields to check (a failed check, an uncertain value or an empty key field)</source>
         <translation>需要检查的字段（检查未通过、识别不确定或必填字段为空）</translation>
     </message>
@@ -609,23 +718,23 @@
 <context>
     <name>ReadWorker</name>
     <message>
-        <location filename="../../desktop/gui/worker.py" line="173"/>
+        <location filename="../../desktop/gui/worker.py" line="180"/>
         <source>The OCR engine could not start: %1</source>
         <extracomment>Cancel lets the page in flight finish for this long before the engine&apos;s worker process is stopped (PP-OCR reads a receipt in 1-2 s; a longer page is abandoned rather than making the clerk wait).</extracomment>
         <translation>OCR 引擎无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/worker.py" line="269"/>
+        <location filename="../../desktop/gui/worker.py" line="276"/>
         <source>Reading page %1 again</source>
         <translation>正在重新识别第 %1 页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/worker.py" line="302"/>
+        <location filename="../../desktop/gui/worker.py" line="309"/>
         <source>HunyuanOCR is running on the CPU: expect minutes per page. Choose PP-OCR in Settings for fast reading on this computer.</source>
         <translation>HunyuanOCR 正在 CPU 上运行：每页需要数分钟。如需在这台电脑上快速识别，请在设置中选择 PP-OCR。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/worker.py" line="247"/>
+        <location filename="../../desktop/gui/worker.py" line="254"/>
         <source>Office server not reachable: %1</source>
         <translation>无法连接办公室服务器：%1</translation>
     </message>
@@ -638,130 +747,110 @@
         <translation>未启动</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="112"/>
-        <location filename="../../desktop/gui/reading.py" line="147"/>
+        <location filename="../../desktop/gui/reading.py" line="113"/>
+        <location filename="../../desktop/gui/reading.py" line="148"/>
         <source>Reading is not available in this installation (%1)</source>
         <translation>此安装无法读取单据（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="132"/>
+        <location filename="../../desktop/gui/reading.py" line="133"/>
         <source>Cancelling after the current page…</source>
         <translation>读完当前页后取消…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="146"/>
+        <location filename="../../desktop/gui/reading.py" line="147"/>
         <source>Read again</source>
         <translation>重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="149"/>
+        <location filename="../../desktop/gui/reading.py" line="150"/>
         <source>reading page %1 again…</source>
         <translation>正在重新识别第 %1 页…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="155"/>
+        <location filename="../../desktop/gui/reading.py" line="156"/>
         <source>Convert to Markdown</source>
         <translation>转换为 Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="156"/>
+        <location filename="../../desktop/gui/reading.py" line="157"/>
         <source>Extract tables</source>
         <translation>提取表格</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="157"/>
+        <location filename="../../desktop/gui/reading.py" line="158"/>
         <source>Translate to English</source>
         <translation>翻译成英文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="158"/>
+        <location filename="../../desktop/gui/reading.py" line="159"/>
         <source>Translate to Chinese</source>
         <translation>翻译成中文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="164"/>
+        <location filename="../../desktop/gui/reading.py" line="165"/>
         <source>Waiting for the OCR engine to start…</source>
         <translation>正在等待 OCR 引擎启动…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="165"/>
-        <location filename="../../desktop/gui/reading.py" line="184"/>
+        <location filename="../../desktop/gui/reading.py" line="166"/>
+        <location filename="../../desktop/gui/reading.py" line="185"/>
         <source>Needs the HunyuanOCR engine on a GPU; see Settings.</source>
         <translation>需要在 GPU 上运行的 HunyuanOCR 引擎；请参阅“设置”。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="168"/>
+        <location filename="../../desktop/gui/reading.py" line="169"/>
         <source>Select a document that has been read first.</source>
         <translation>请先选择一个已识别的文档。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="170"/>
+        <location filename="../../desktop/gui/reading.py" line="171"/>
         <source>This document is being read; wait until it is done.</source>
         <translation>正在识别此文档，请等待完成。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="212"/>
+        <location filename="../../desktop/gui/reading.py" line="213"/>
         <source>Restarting the OCR engine…</source>
         <translation>正在重新启动 OCR 引擎…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="230"/>
+        <location filename="../../desktop/gui/reading.py" line="231"/>
         <source>%1 done: %2</source>
         <translation>%1 完成：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="236"/>
+        <location filename="../../desktop/gui/reading.py" line="237"/>
         <source>%1 failed: %2</source>
         <translation>%1 失败：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="248"/>
-        <source>Loading %1…</source>
-        <translation>正在加载 %1…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/reading.py" line="248"/>
-        <source>Loading the OCR engine…</source>
-        <translation>正在加载 OCR 引擎…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/reading.py" line="250"/>
-        <source>%1 ready</source>
-        <translation>%1 已就绪</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/reading.py" line="256"/>
-        <source>slow on the CPU</source>
-        <translation>在 CPU 上较慢</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/reading.py" line="276"/>
+        <location filename="../../desktop/gui/reading.py" line="268"/>
         <source>reading…</source>
         <translation>读取中…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="279"/>
+        <location filename="../../desktop/gui/reading.py" line="271"/>
         <source>page %1 of %2</source>
         <translation>第 %1 / %2 页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="292"/>
+        <location filename="../../desktop/gui/reading.py" line="284"/>
         <source>Nothing was read from this file.</source>
         <translation>未从此文件读取到内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="307"/>
+        <location filename="../../desktop/gui/reading.py" line="299"/>
         <source>Reading again failed: %1</source>
         <translation>重新识别失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="315"/>
-        <location filename="../../desktop/gui/reading.py" line="317"/>
+        <location filename="../../desktop/gui/reading.py" line="307"/>
+        <location filename="../../desktop/gui/reading.py" line="309"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="331"/>
+        <location filename="../../desktop/gui/reading.py" line="323"/>
         <source>Reading finished.</source>
         <translation>读取完成。</translation>
     </message>
@@ -839,137 +928,137 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="36"/>
+        <location filename="../../desktop/gui/dialogs.py" line="37"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="41"/>
+        <location filename="../../desktop/gui/dialogs.py" line="42"/>
         <source>Automatic (GPU model when available, else PP-OCR)</source>
         <translation>自动（有 GPU 模型时使用，否则使用 PP-OCR）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="42"/>
+        <location filename="../../desktop/gui/dialogs.py" line="43"/>
         <source>PP-OCR on the CPU</source>
         <translation>PP-OCR（CPU）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="43"/>
+        <location filename="../../desktop/gui/dialogs.py" line="44"/>
         <source>HunyuanOCR on the GPU</source>
         <translation>HunyuanOCR（GPU）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="46"/>
+        <location filename="../../desktop/gui/dialogs.py" line="47"/>
         <source>OCR &amp;engine:</source>
         <translation>OCR 引擎(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="70"/>
+        <location filename="../../desktop/gui/dialogs.py" line="71"/>
         <source>Search the usual places</source>
         <translation>在常用位置查找</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="71"/>
+        <location filename="../../desktop/gui/dialogs.py" line="72"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="76"/>
+        <location filename="../../desktop/gui/dialogs.py" line="77"/>
         <source>HunyuanOCR &amp;model folder:</source>
         <translation>HunyuanOCR 模型文件夹(&amp;M)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="83"/>
+        <location filename="../../desktop/gui/dialogs.py" line="84"/>
         <source>Detect automatically</source>
         <translation>自动识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="87"/>
+        <location filename="../../desktop/gui/dialogs.py" line="88"/>
         <source>Default &amp;document type:</source>
         <translation>默认单据类型(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="90"/>
+        <location filename="../../desktop/gui/dialogs.py" line="91"/>
         <source>From the document</source>
         <translation>根据单据判断</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="91"/>
+        <location filename="../../desktop/gui/dialogs.py" line="92"/>
         <source>Day first (31/12/2024)</source>
         <translation>日在前 (31/12/2024)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="92"/>
+        <location filename="../../desktop/gui/dialogs.py" line="93"/>
         <source>Month first (12/31/2024)</source>
         <translation>月在前 (12/31/2024)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="94"/>
+        <location filename="../../desktop/gui/dialogs.py" line="95"/>
         <source>Ambiguous &amp;dates:</source>
         <translation>含糊日期(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="97"/>
+        <location filename="../../desktop/gui/dialogs.py" line="98"/>
         <source>System language</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="101"/>
+        <location filename="../../desktop/gui/dialogs.py" line="102"/>
         <source>&amp;Language:</source>
         <translation>语言(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="102"/>
+        <location filename="../../desktop/gui/dialogs.py" line="103"/>
         <source>A new language or engine choice applies to documents read from now on; the language changes after a restart.</source>
         <translation>新的引擎选择对之后读取的单据生效；语言在重新启动后生效。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="120"/>
+        <location filename="../../desktop/gui/dialogs.py" line="121"/>
         <source>HunyuanOCR model folder</source>
         <translation>HunyuanOCR 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="44"/>
+        <location filename="../../desktop/gui/dialogs.py" line="45"/>
         <source>HunyuanOCR on the office server</source>
         <translation>办公室服务器上的 HunyuanOCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="50"/>
+        <location filename="../../desktop/gui/dialogs.py" line="51"/>
         <source>Off (e.g. http://gpu-box:8000/v1)</source>
         <translation>不使用（例如 http://gpu-box:8000/v1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="51"/>
+        <location filename="../../desktop/gui/dialogs.py" line="52"/>
         <source>Office &amp;server:</source>
         <translation>办公室服务器(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="54"/>
+        <location filename="../../desktop/gui/dialogs.py" line="55"/>
         <source>None</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="55"/>
+        <location filename="../../desktop/gui/dialogs.py" line="56"/>
         <source>Server API &amp;key:</source>
         <translation>服务器 API 密钥(&amp;K)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="59"/>
+        <location filename="../../desktop/gui/dialogs.py" line="60"/>
         <source>Pages sent at &amp;once:</source>
         <translation>同时发送的页数(&amp;O)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="60"/>
+        <location filename="../../desktop/gui/dialogs.py" line="61"/>
         <source>Read on the CPU while the server cannot be reached</source>
         <translation>服务器无法连接时在 CPU 上识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="63"/>
+        <location filename="../../desktop/gui/dialogs.py" line="64"/>
         <source>Allow a server outside the office network</source>
         <translation>允许使用办公室网络以外的服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="65"/>
+        <location filename="../../desktop/gui/dialogs.py" line="66"/>
         <source>Documents are sent to this address. Leave unticked unless the server is yours and the connection is protected.</source>
         <translation>单据会发送到这个地址。除非服务器是你们自己的且连接受保护，否则不要勾选。</translation>
     </message>
@@ -1244,365 +1333,360 @@
 <context>
     <name>WindowActions</name>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="83"/>
+        <location filename="../../desktop/gui/actions.py" line="84"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="84"/>
+        <location filename="../../desktop/gui/actions.py" line="85"/>
         <source>Add receipts and invoices to the queue</source>
         <translation>将收据和发票加入队列</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="85"/>
+        <location filename="../../desktop/gui/actions.py" line="86"/>
         <source>&amp;Paste image</source>
         <translation>粘贴图片(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="86"/>
+        <location filename="../../desktop/gui/actions.py" line="87"/>
         <source>Add the image on the clipboard to the queue</source>
         <translation>将剪贴板中的图片加入队列</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="87"/>
+        <location filename="../../desktop/gui/actions.py" line="88"/>
         <source>&amp;Export reviewed…</source>
         <translation>导出已审核(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="88"/>
+        <location filename="../../desktop/gui/actions.py" line="89"/>
         <source>Save the reviewed documents as Excel, JSON or CSV</source>
         <translation>将已审核的单据保存为 Excel、JSON 或 CSV</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="89"/>
+        <location filename="../../desktop/gui/actions.py" line="90"/>
         <source>Export &amp;all…</source>
         <translation>全部导出(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="90"/>
+        <location filename="../../desktop/gui/actions.py" line="91"/>
         <source>Export &amp;selected…</source>
         <translation>导出所选(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="91"/>
+        <location filename="../../desktop/gui/actions.py" line="92"/>
         <source>&amp;Remove from queue</source>
         <translation>从队列中移除(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="95"/>
+        <location filename="../../desktop/gui/actions.py" line="96"/>
         <source>Read &amp;queued files</source>
         <translation>读取排队的文件(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="96"/>
+        <location filename="../../desktop/gui/actions.py" line="97"/>
         <source>Read every file still waiting in the queue</source>
         <translation>读取队列中所有等待的文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="97"/>
+        <location filename="../../desktop/gui/actions.py" line="98"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="98"/>
+        <location filename="../../desktop/gui/actions.py" line="99"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="100"/>
+        <location filename="../../desktop/gui/actions.py" line="101"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="106"/>
+        <location filename="../../desktop/gui/actions.py" line="107"/>
         <source>Mark &amp;reviewed</source>
         <translation>标记为已审核(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="108"/>
+        <location filename="../../desktop/gui/actions.py" line="109"/>
         <source>Mark this document reviewed and go to the next one that needs review</source>
         <translation>将此单据标记为已审核并转到下一张待审核单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="109"/>
+        <location filename="../../desktop/gui/actions.py" line="110"/>
         <source>&amp;Next needing review</source>
         <translation>下一张待审核(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="110"/>
+        <location filename="../../desktop/gui/actions.py" line="111"/>
         <source>&amp;Cancel reading</source>
         <translation>取消读取(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="111"/>
+        <location filename="../../desktop/gui/actions.py" line="112"/>
         <source>Stop reading after the current page</source>
         <translation>读完当前页后停止</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="114"/>
+        <location filename="../../desktop/gui/actions.py" line="115"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="115"/>
+        <location filename="../../desktop/gui/actions.py" line="116"/>
         <source>&amp;Vendors…</source>
         <translation>商家(&amp;V)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="116"/>
+        <location filename="../../desktop/gui/actions.py" line="117"/>
         <source>What Shoebox learned about your vendors: rename, merge, edit, share</source>
         <translation>Shoebox 学到的商家信息：重命名、合并、编辑、共享</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="118"/>
+        <location filename="../../desktop/gui/actions.py" line="119"/>
         <source>&amp;About Shoebox</source>
         <translation>关于 Shoebox(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="119"/>
+        <location filename="../../desktop/gui/actions.py" line="120"/>
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="122"/>
+        <location filename="../../desktop/gui/actions.py" line="123"/>
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="123"/>
+        <location filename="../../desktop/gui/actions.py" line="124"/>
         <source>Next page</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="124"/>
+        <location filename="../../desktop/gui/actions.py" line="125"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="125"/>
+        <location filename="../../desktop/gui/actions.py" line="126"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="126"/>
-        <source>&amp;Actual pixels (100%)</source>
-        <translation>实际像素 (100%)(&amp;A)</translation>
+        <location filename="../../desktop/gui/actions.py" line="127"/>
+        <source>&amp;Actual size (100%)</source>
+        <translation>实际大小(&amp;A) (100%)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="127"/>
+        <location filename="../../desktop/gui/actions.py" line="128"/>
         <source>Fit &amp;width</source>
         <translation>适合宽度(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="128"/>
+        <location filename="../../desktop/gui/actions.py" line="129"/>
         <source>Fit &amp;page</source>
         <translation>适合页面(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="129"/>
+        <location filename="../../desktop/gui/actions.py" line="130"/>
         <source>Show recognised &amp;lines</source>
         <translation>显示识别的文字行(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="130"/>
+        <location filename="../../desktop/gui/actions.py" line="131"/>
         <source>Outline the recognised lines on the page</source>
         <translation>在页面上框出识别的文字行</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="133"/>
+        <location filename="../../desktop/gui/actions.py" line="134"/>
         <source>Rotate left and read again</source>
         <translation>向左旋转并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="134"/>
+        <location filename="../../desktop/gui/actions.py" line="135"/>
         <source>Turn this page 90° anticlockwise and read it again</source>
         <translation>将此页逆时针旋转 90° 并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="135"/>
+        <location filename="../../desktop/gui/actions.py" line="136"/>
         <source>Rotate right and read again</source>
         <translation>向右旋转并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="136"/>
+        <location filename="../../desktop/gui/actions.py" line="137"/>
         <source>Turn this page 90° clockwise and read it again</source>
         <translation>将此页顺时针旋转 90° 并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="137"/>
+        <location filename="../../desktop/gui/actions.py" line="138"/>
         <source>&amp;Split document at this page</source>
         <translation>在此页拆分单据(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="138"/>
+        <location filename="../../desktop/gui/actions.py" line="139"/>
         <source>Make the page shown the first page of a new document</source>
         <translation>将当前显示的页作为新单据的第一页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="139"/>
+        <location filename="../../desktop/gui/actions.py" line="140"/>
         <source>&amp;Merge with next document</source>
         <translation>与下一份单据合并(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="140"/>
+        <location filename="../../desktop/gui/actions.py" line="141"/>
         <source>Join the next document of the same file to this one</source>
         <translation>把同一文件中的下一份单据并入本单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="148"/>
+        <location filename="../../desktop/gui/actions.py" line="149"/>
         <source>Convert the whole document to Markdown (tables as HTML)</source>
         <translation>将整个文档转换为 Markdown（表格为 HTML）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="149"/>
+        <location filename="../../desktop/gui/actions.py" line="150"/>
         <source>Extract the tables as HTML (exported as an extra Excel sheet)</source>
         <translation>将表格提取为 HTML（导出时成为额外的 Excel 工作表）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="150"/>
+        <location filename="../../desktop/gui/actions.py" line="151"/>
         <source>Translate the text of the document into English</source>
         <translation>将文档文字翻译成英文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="151"/>
+        <location filename="../../desktop/gui/actions.py" line="152"/>
         <source>Translate the text of the document into Chinese</source>
         <translation>将文档文字翻译成中文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="154"/>
+        <location filename="../../desktop/gui/actions.py" line="155"/>
         <source>Convert to &amp;Markdown</source>
         <translation>转换为 &amp;Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="155"/>
+        <location filename="../../desktop/gui/actions.py" line="156"/>
         <source>Extract &amp;tables (HTML)</source>
         <translation>提取表格(&amp;T)（HTML）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="156"/>
+        <location filename="../../desktop/gui/actions.py" line="157"/>
         <source>Translate to &amp;English</source>
         <translation>翻译成英文(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="157"/>
+        <location filename="../../desktop/gui/actions.py" line="158"/>
         <source>Translate to &amp;Chinese</source>
         <translation>翻译成中文(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="167"/>
+        <location filename="../../desktop/gui/actions.py" line="168"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="169"/>
+        <location filename="../../desktop/gui/actions.py" line="170"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="177"/>
+        <location filename="../../desktop/gui/actions.py" line="178"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="185"/>
+        <location filename="../../desktop/gui/actions.py" line="186"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="193"/>
+        <location filename="../../desktop/gui/actions.py" line="194"/>
         <source>&amp;Document</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="198"/>
+        <location filename="../../desktop/gui/actions.py" line="199"/>
         <source>&amp;Settings</source>
         <translation>设置(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="200"/>
+        <location filename="../../desktop/gui/actions.py" line="201"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="202"/>
+        <location filename="../../desktop/gui/actions.py" line="203"/>
         <source>System language</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="209"/>
+        <location filename="../../desktop/gui/actions.py" line="210"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="215"/>
+        <location filename="../../desktop/gui/actions.py" line="216"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="224"/>
+        <location filename="../../desktop/gui/actions.py" line="225"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="224"/>
+        <location filename="../../desktop/gui/actions.py" line="225"/>
         <source>Paste</source>
         <translation>粘贴</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="225"/>
+        <location filename="../../desktop/gui/actions.py" line="226"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="225"/>
+        <location filename="../../desktop/gui/actions.py" line="226"/>
         <source>Reviewed</source>
         <translation>已审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="226"/>
+        <location filename="../../desktop/gui/actions.py" line="227"/>
         <source>Next</source>
         <translation>下一张</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="226"/>
+        <location filename="../../desktop/gui/actions.py" line="227"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="227"/>
+        <location filename="../../desktop/gui/actions.py" line="228"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="230"/>
+        <location filename="../../desktop/gui/actions.py" line="231"/>
         <source>Document tasks</source>
         <translation>文档任务</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="235"/>
+        <location filename="../../desktop/gui/actions.py" line="236"/>
         <source>Markdown</source>
         <translation>Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="235"/>
+        <location filename="../../desktop/gui/actions.py" line="236"/>
         <source>Tables</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/actions.py" line="236"/>
-        <source>To English</source>
-        <translation>译成英文</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/actions.py" line="236"/>
-        <source>To Chinese</source>
-        <translation>译成中文</translation>
+        <location filename="../../desktop/gui/actions.py" line="243"/>
+        <source>Translate document</source>
+        <translation>翻译单据</translation>
     </message>
 </context>
 <context>
     <name>parent</name>
     <message>
-        <location filename="../../desktop/gui/dialogs.py" line="155"/>
+        <location filename="../../desktop/gui/dialogs.py" line="161"/>
         <source>About Shoebox</source>
         <translation>关于 Shoebox</translation>
     </message>

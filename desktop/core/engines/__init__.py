@@ -61,7 +61,9 @@ def create_engine(name: str = "auto", model_dir: str | Path | None = None, *, no
         if ok:
             return hunyuan.HunyuanEngine(hunyuan.find_model_dir(model_dir))
         if name == "hunyuan":
-            raise EngineUnavailable(reason)
+            exc = EngineUnavailable(str(reason))
+            exc.diagnostic = reason  # type: ignore[attr-defined]  # shown in the UI's language
+            raise exc
         nothing_set_up = not any(path is not None and path.exists() for _, path in hunyuan.candidate_dirs(model_dir))
         if nothing_set_up:
             # The ordinary CPU-only office PC: one short line, the full search list goes to the log.

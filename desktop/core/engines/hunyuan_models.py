@@ -14,6 +14,7 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
+from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.engines.base import EngineUnavailable
 
 __all__ = ["ENV_VAR", "MIN_TRANSFORMERS", "MODEL_FOLDER", "availability", "candidate_dirs", "check_model_dir",
@@ -21,6 +22,8 @@ __all__ = ["ENV_VAR", "MIN_TRANSFORMERS", "MODEL_FOLDER", "availability", "candi
 
 ENV_VAR = "SHOEBOX_HUNYUAN_DIR"
 MODEL_FOLDER = Path("models") / "HunyuanOCR"
+NO_FOLDER = "the folder does not exist"
+"""What :func:`check_model_dir` says of a folder that is not there."""
 MIN_TRANSFORMERS = (5, 13)
 """transformers gained ``hunyuan_vl`` in 5.13 (also the ``[gpu]`` extra's lower bound in pyproject.toml)."""
 
@@ -70,11 +73,11 @@ def check_model_dir(path: str | Path) -> list[str]:
 
     Returns:
         Human-readable items, e.g. ``["weights (model-00003-of-00004.safetensors)"]``;
-        ``["the folder does not exist"]`` for a missing folder.
+        ``[NO_FOLDER]`` (``"the folder does not exist"``) for a missing folder.
     """
     folder = Path(path)
     if not folder.is_dir():
-        return ["the folder does not exist"]
+        return [NO_FOLDER]
     missing: list[str] = []
     if not (folder / "config.json").is_file():
         missing.append("config.json")
@@ -102,70 +105,86 @@ def check_model_dir(path: str | Path) -> list[str]:
     return missing
 
 
+def _places_report(model_dir: str | Path | None) -> tuple[Path | None, list[Diagnostic]]:
+    """The first complete folder among :func:`candidate_dirs` (or ``None``), and what each place
+    looked at before it lacks."""
+    report: list[Diagnostic] = []
+    for where, path in candidate_dirs(model_dir):
+        if path is None:
+            report.append(diag(Code.MODEL_PLACE_NOT_SET, where=where))
+            continue
+        missing = check_model_dir(path)
+        if not missing:
+            return path, report
+        if missing == [NO_FOLDER]:
+            report.append(diag(Code.MODEL_PLACE_NO_FOLDER, where=where, path=str(path)))
+        else:
+            report.append(diag(Code.MODEL_PLACE_INCOMPLETE, where=where, path=str(path), missing=missing))
+    return None, report
+
+
+def _unavailable(diagnostic: Diagnostic) -> EngineUnavailable:
+    exc = EngineUnavailable(diagnostic.message())
+    exc.diagnostic = diagnostic  # type: ignore[attr-defined]  # rendered in the UI's language
+    return exc
+
+
 def find_model_dir(model_dir: str | Path | None = None) -> Path:
     """The first complete HunyuanOCR folder among :func:`candidate_dirs`.
 
     Raises:
-        EngineUnavailable: none is complete; the message lists every place and what it lacks.
+        EngineUnavailable: none is complete; the message lists every place and what it lacks (its
+            ``diagnostic`` attribute: :attr:`~desktop.core.diagnostics.Code.HUNYUAN_NO_MODEL_FOLDER`).
     """
-    report: list[str] = []
-    for where, path in candidate_dirs(model_dir):
-        if path is None:
-            report.append(f"{where}: not set")
-            continue
-        missing = check_model_dir(path)
-        if not missing:
-            return path
-        report.append(f"{where} {path}: " + ("does not exist" if missing == ["the folder does not exist"]
-                                              else "missing " + ", ".join(missing)))
-    raise EngineUnavailable(
-        "no complete HunyuanOCR model folder found (looked in: " + "; ".join(report) + "). "
-        "Copy the tencent/HunyuanOCR files (config.json, preprocessor_config.json, tokenizer files, "
-        "*.safetensors) into one of these folders or choose the folder in Settings"
-    )
+    folder, report = _places_report(model_dir)
+    if folder is None:
+        raise _unavailable(diag(Code.HUNYUAN_NO_MODEL_FOLDER, places=report))
+    return folder
 
 
-def _gpu_stack_problem() -> str | None:
+def _gpu_stack_problem() -> Diagnostic | None:
     """Why torch/transformers cannot run HunyuanOCR here, without importing them (``None`` = fine)."""
     absent = [m for m in ("torch", "transformers") if importlib.util.find_spec(m) is None]
     if absent:
-        return (f"the optional [gpu] extra is not installed ({' and '.join(absent)} missing; "
-                f"install with: pip install \"shoebox[gpu]\")")
+        return diag(Code.HUNYUAN_GPU_EXTRA_MISSING, missing=" and ".join(absent))
     try:
         version = metadata.version("transformers")
     except metadata.PackageNotFoundError:
         return None
     parts = tuple(int(p) for p in version.split(".")[:2] if p.isdigit())
     if len(parts) == 2 and parts < MIN_TRANSFORMERS:
-        return f"transformers {version} is too old for HunyuanOCR (needs {'.'.join(map(str, MIN_TRANSFORMERS))} or newer)"
+        return diag(Code.HUNYUAN_TRANSFORMERS_TOO_OLD, version=version, needed=".".join(map(str, MIN_TRANSFORMERS)))
     return None
 
 
-def availability(model_dir: str | Path | None = None, require_gpu: bool = False) -> tuple[bool, str]:
+def availability(model_dir: str | Path | None = None, require_gpu: bool = False) -> tuple[bool, Diagnostic]:
     """Whether HunyuanOCR can run here, and why not.
 
     Checks, cheapest first: the ``[gpu]`` extra and the model folder (no import of torch), then, only
     when both are there and ``require_gpu``, whether torch sees a CUDA device (imports torch).
 
     Returns:
-        ``(True, "HunyuanOCR model in <folder>")`` or ``(False, reason)``; the reason names what is missing
-        and where the folder was looked for, and reads as a clause ("HunyuanOCR not used: <reason>").
+        ``(True, HUNYUAN_READY)`` ("HunyuanOCR model in <folder>") or ``(False, reason)``: a diagnostic
+        (``HUNYUAN_GPU_EXTRA_MISSING``, ``HUNYUAN_NO_MODEL_FOLDER``, ``HUNYUAN_NO_CUDA``, ..., or
+        ``HUNYUAN_PROBLEMS`` for two of them) naming what is missing and where the folder was looked
+        for; it reads as a clause ("HunyuanOCR not used: <reason>") in English and Chinese.
     """
-    problems: list[str] = []
+    problems: list[Diagnostic] = []
     stack = _gpu_stack_problem()
     if stack:
         problems.append(stack)
-    try:
-        folder = find_model_dir(model_dir)
-    except EngineUnavailable as exc:
-        problems.append(str(exc))
-        folder = None
+    folder, report = _places_report(model_dir)
+    if folder is None:
+        problems.append(diag(Code.HUNYUAN_NO_MODEL_FOLDER, places=report))
     if problems:
-        return False, "; ".join(problems)
+        if len(problems) == 1:
+            return False, problems[0]
+        return False, diag(Code.HUNYUAN_PROBLEMS, first=problems[0], second=problems[1])
     if require_gpu:
         import torch
 
         if not torch.cuda.is_available():
-            build = f"CUDA {torch.version.cuda}" if torch.version.cuda else "a CPU-only build"
-            return False, f"no CUDA GPU available (torch {torch.__version__}, {build})"
-    return True, f"HunyuanOCR model in {folder}"
+            if torch.version.cuda:
+                return False, diag(Code.HUNYUAN_NO_CUDA, torch=torch.__version__, cuda=torch.version.cuda)
+            return False, diag(Code.HUNYUAN_CPU_ONLY_TORCH, torch=torch.__version__)
+    return True, diag(Code.HUNYUAN_READY, folder=str(folder))
