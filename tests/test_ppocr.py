@@ -47,9 +47,40 @@ def test_speed_settings_reach_rapidocr(engine):
     assert cfg.Rec.rec_batch_num == 1
     assert cfg.EngineConfig.onnxruntime.enable_cpu_mem_arena is False
     assert cfg.Global.use_cls is False and cfg.Global.max_side_len == 2000
-    custom = PPOCREngine(det_min_side=736, rec_batch_num=6, mem_arena=True)._params()
-    assert custom["Det.limit_side_len"] == 736 and custom["Rec.rec_batch_num"] == 6
-    assert custom["EngineConfig.onnxruntime.enable_cpu_mem_arena"] is True
+    # The recogniser pads no line crop to rapidocr's 320 px minimum; the detector sees the full image.
+    assert list(cfg.Rec.rec_img_shape) == [3, 48, 48]
+    assert engine._stages.det_max_side is None
+    custom = PPOCREngine(det_min_side=736, rec_batch_num=6, mem_arena=True, rec_min_width=320, det_max_side=1280)
+    params = custom._params()
+    assert params["Det.limit_side_len"] == 736 and params["Rec.rec_batch_num"] == 6
+    assert params["EngineConfig.onnxruntime.enable_cpu_mem_arena"] is True
+    assert params["Rec.rec_img_shape"] == [3, 48, 320] and custom.det_max_side == 1280
+
+
+def test_detector_sees_a_shrunk_copy_and_boxes_come_back_in_full_pixels(samples):
+    # sroie_086 is 932 x 2067 px: rapidocr caps it at 2000, the detector sees 1280; the boxes must still
+    # span the receipt in the pixels of the image given, and the crops come from the full resolution.
+    image = load_rgb(samples / "sroie" / "sroie_086.jpg")
+    engine = PPOCREngine(det_max_side=1280)
+    engine.warm_up()
+    try:
+        det = engine._stages.detect(np.ascontiguousarray(image[:, :, ::-1]))
+        boxes = engine._stages.upright_boxes(det, 0)
+    finally:
+        engine.close()
+    assert max(det.image.shape[:2]) > 1280 and len(det) > 20
+    assert boxes[..., 0].max() > 0.6 * image.shape[1] and boxes[..., 1].max() > 0.8 * image.shape[0]
+    assert boxes[..., 0].max() <= image.shape[1] + 2 and boxes[..., 1].max() <= image.shape[0] + 2
+
+
+def test_warm_up_loads_every_session_without_reading_a_page():
+    engine = PPOCREngine()
+    try:
+        engine.warm_up()
+        stages = engine._stages
+        assert stages._rec is not None and stages._cls is not None and engine._ocr.text_det.session is not None
+    finally:
+        engine.close()
 
 
 def test_creating_the_engine_loads_nothing():

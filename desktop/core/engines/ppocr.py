@@ -42,6 +42,9 @@ MODEL_FILES: dict[str, str] = {
     "Cls": "ch_ppocr_mobile_v2.0_cls_mobile.onnx",
 }
 
+#: Input height of the PP-OCRv6 recogniser (rapidocr ``Rec.rec_img_shape`` ``[3, 48, 320]``).
+REC_HEIGHT = 48
+
 
 def model_dir() -> Path:
     """The ``models`` folder of the installed rapidocr package (found without importing onnxruntime)."""
@@ -89,12 +92,26 @@ class PPOCREngine(Engine):
             its buffers instead of allocating afresh), but the arena keeps the detector's peak
             buffers: peak RSS reading ``ocrmypdf/multipage.pdf`` (a 9000 x 9000 px page) rose from
             1054 to 1359 MiB and a whole benchmark run to 1610 MiB, over the 1.5 GB target. So off.
-        det_max_side: when set, the detector sees the image shrunk to this longer side while the
-            lines are still cropped from it at full resolution (as faster-paddle does). Measured
-            2026-12-01 on 14 SROIE receipts (loaded machine): 1280 px cut the CPU time per receipt by
-            29% at a word recall of 89.71% against 89.77%, and left the CER of linn.png, cardinal.pdf,
-            skew.pdf and phototest.tif unchanged; 1600 px cut 18% but recall fell to 89.20%. Off
-            (``None``) until the field benchmark on held-out receipts confirms it.
+        det_max_side: when set, the detector sees the image shrunk to this longer side (pixels) while
+            the lines are still cropped from it at full resolution (as faster-paddle does); ``None`` =
+            the detector sees what ``max_side_len`` leaves. Off: it costs field accuracy. Measured
+            2026-12-01 (loaded machine): in-process CPU per receipt on 16 receipts of ``sroie`` +
+            ``sroie_dev``, interleaved, with ``rec_min_width`` 48: 1.94 s at 1280 px against about 2.8 s
+            without (960 px: 1.53 s, word recall 87.00% against 87.60%); over all 218 receipts of
+            ``sroie`` + ``sroie_dev`` (recorded, then ``benchmarks/train_fields.py --only receipt
+            --no-write``, cross-validated by vendor) 1280 px raised word recall (87.57% -> 88.27%)
+            and total/vendor name accuracy, but vendor address fell from 65.1% to 61.9% (OCR errors 44
+            -> 49: digits and spacing in small print read from the coarser boxes) and date from
+            97.2% to 96.8%. On 24 of those receipts ``rec_min_width`` 48 alone kept every address
+            word the old reading found (97.25%), 1280 px lost three (96.22%).
+        rec_min_width: the recogniser's narrowest input (pixels, at its height of 48). rapidocr pads
+            every line crop to at least 320 px (``Rec.rec_img_shape`` ``[3, 48, 320]``, PaddleOCR's
+            alignment for batches); 77% of receipt lines are narrower (median 134 px), so the padding
+            was 40% of the recogniser's input. 48 pads only crops narrower than tall. Measured
+            2026-12-01 (loaded machine, in-process CPU, interleaved): 12 receipts, 3.25 -> 2.81 CPU s
+            per receipt (-14%) at the same word recall (86.71%); with ``det_max_side`` 1280 on 16
+            receipts 2.40 -> 1.94 s, recall 87.54% -> 87.60%; on 24 receipts recorded in full, word
+            recall 88.79% -> 89.09% and the same address words found.
 
     Attributes:
         max_pixels: the pixel budget the pipeline renders pages to (about 2000 x 2000). rapidocr
@@ -126,6 +143,7 @@ class PPOCREngine(Engine):
         rec_batch_num: int = 1,
         mem_arena: bool = False,
         det_max_side: int | None = None,
+        rec_min_width: int = 48,
     ) -> None:
         self.max_side_len = int(max_side_len)
         self.use_cls = bool(use_cls)
@@ -135,6 +153,7 @@ class PPOCREngine(Engine):
         self.rec_batch_num = max(1, int(rec_batch_num))
         self.mem_arena = bool(mem_arena)
         self.det_max_side = int(det_max_side) if det_max_side else None
+        self.rec_min_width = max(8, int(rec_min_width))
         self._ocr: Any = None
         self._stages: Any = None
         self._lock = threading.Lock()
@@ -162,6 +181,7 @@ class PPOCREngine(Engine):
             "Det.limit_type": "min",
             "Det.limit_side_len": self.det_min_side,
             "Rec.rec_batch_num": self.rec_batch_num,
+            "Rec.rec_img_shape": [3, REC_HEIGHT, self.rec_min_width],
             "EngineConfig.onnxruntime.enable_cpu_mem_arena": self.mem_arena,
         }
         for section, filename in MODEL_FILES.items():
@@ -203,13 +223,16 @@ class PPOCREngine(Engine):
         return max(1, min(int(self.threads), cores) if self.threads else cores)
 
     def warm_up(self) -> None:
-        """Create the rapidocr object and run it once on a small blank image (loads all three sessions)."""
+        """Load the three onnxruntime sessions and run each once on a tiny input (:meth:`Stages.warm_up`).
+
+        Raises:
+            EngineUnavailable: the models could not be loaded.
+            EngineError: a model does not run.
+        """
         self._load()
-        blank = np.full((64, 256, 3), 255, dtype=np.uint8)
-        blank[24:40, 16:240] = 0  # one dark bar: the detector finds a box, so every session runs once
         with self._lock:
             try:
-                self._read(blank[:, :, ::-1].copy(), rotation=0)
+                self._stages.warm_up()
             except Exception as exc:
                 raise EngineError(f"PP-OCR failed to start: {exc}") from exc
 
