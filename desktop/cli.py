@@ -68,6 +68,7 @@ from desktop.core.diagnostics import (
     as_diagnostic,
     diag,
     exit_code_for,
+    is_page_lost,
 )
 
 log = logging.getLogger(__name__)
@@ -406,7 +407,7 @@ def scan_main(argv: Sequence[str]) -> int:
         return EXIT_INTERRUPTED
     # a document read but for a page the engine could not read counts as failed too: a page is lost
     page_errors = [w for doc in documents if doc.error is None for page in doc.page_results
-                   for w in page.warnings if w.severity is Severity.ERROR]
+                   for w in page.warnings if is_page_lost(w)]
     return exit_code_for([doc.error for doc in documents if doc.error is not None] + page_errors,
                          any_read=any(doc.error is None for doc in documents))
 
@@ -729,7 +730,7 @@ def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: A
                 continue
             for page in doc.page_results:  # read, but worth a look: blank, repaired, page failures
                 for warning in page.warnings:
-                    if warning.severity is Severity.ERROR:  # a page lost (the engine stopped on it)
+                    if is_page_lost(warning):  # the engine stopped on it, or it could not be read
                         console.error(f"{doc.source}: page {page.number}: {warning.message()}")
                     elif _worth_a_note(warning):
                         console.note(f"note: {doc.source}: page {page.number}: {warning.message()}")

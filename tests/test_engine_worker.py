@@ -488,7 +488,8 @@ def test_a_worker_busy_with_a_page_ends_when_the_app_is_killed(tmp_path):
             parent.kill()
 
 
-def test_a_lost_page_of_a_multi_page_file_is_an_error_everywhere(tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("fault, said", [("kill", "stopped unexpectedly"), ("garbage", "not finite")])
+def test_a_lost_page_of_a_multi_page_file_is_an_error_everywhere(fault, said, tmp_path, monkeypatch, capsys):
     """Page 2 of 3 kills the worker: the CLI says so as an error even with -q, exits 1, and the CSV
     and xlsx say the page was not read (a lost page is never silent)."""
     from PIL import Image
@@ -497,14 +498,14 @@ def test_a_lost_page_of_a_multi_page_file_is_an_error_everywhere(tmp_path, monke
     mark_poison(pages[1])
     pdf = tmp_path / "three.pdf"
     Image.fromarray(pages[0]).save(pdf, save_all=True, append_images=[Image.fromarray(p) for p in pages[1:]])
-    monkeypatch.setattr(cli, "_create_engine", lambda name, model_dir, notes: worker("kill"))
+    monkeypatch.setattr(cli, "_create_engine", lambda name, model_dir, notes: worker(fault))
     good = png(tmp_path / "a_good.png")
     for out in (tmp_path / "out.csv", tmp_path / "out.xlsx"):
         status = cli.main(["scan", str(good), str(pdf), "--type", "receipt", "-o", str(out), "-q"])
         err = capsys.readouterr().err
         assert status == 1, err
         errors = [ln for ln in err.splitlines() if ln.startswith("shoebox: error:")]
-        assert len(errors) == 1 and "three.pdf: page 2:" in errors[0] and "stopped unexpectedly" in errors[0], err
+        assert len(errors) == 1 and "three.pdf: page 2:" in errors[0] and said in errors[0], err
     csv_text = (tmp_path / "out.csv").read_text(encoding="utf-8-sig")
     assert "Error: page 2:" in csv_text
     import openpyxl

@@ -778,6 +778,17 @@ EXIT_CODES: dict[Code, ExitCode] = {
 }
 
 
+#: Page warnings that mean the page was not read at all (its text, fields and outlines are missing),
+#: besides the ones of severity error (the engine stopped or overran on it).
+LOST_PAGE_CODES = frozenset({Code.PAGE_NOT_READ, Code.PAGES_AFTER_NOT_READ})
+
+
+def is_page_lost(warning: Diagnostic) -> bool:
+    """Whether a page warning says the page (or the pages after it) could not be read: a lost page,
+    which a batch may never pass over in silence (an error line, exit status 1, the export's status)."""
+    return warning.severity is Severity.ERROR or warning.code in LOST_PAGE_CODES
+
+
 def exit_code_for(errors: Iterable[Diagnostic], *, any_read: bool) -> ExitCode:
     """The exit status of a batch from its document errors.
 

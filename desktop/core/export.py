@@ -279,11 +279,10 @@ def _type_label(name: str | None) -> str:
 
 def _page_errors(doc: Document) -> list[tuple[int, str]]:
     """``(page number, message)`` of every page of a read document that could not be read (a page
-    warning of severity error: the engine stopped or overran on it), so no lost page is silent."""
-    from desktop.core.diagnostics import Severity
+    warning of :func:`~desktop.core.diagnostics.is_page_lost`), so no lost page is silent."""
+    from desktop.core.diagnostics import is_page_lost
 
-    return [(page.number, w.message()) for page in doc.page_results for w in page.warnings
-            if w.severity is Severity.ERROR]
+    return [(page.number, w.message()) for page in doc.page_results for w in page.warnings if is_page_lost(w)]
 
 
 def _status(doc: Document) -> str:

@@ -44,7 +44,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.core import flags
-from desktop.core.diagnostics import Diagnostic, Severity
+from desktop.core.diagnostics import Diagnostic, is_page_lost
 from desktop.core.model import Document, Field
 from desktop.core.review import attention_count, field_checks
 from desktop.core.session import SessionEntry, SessionStore, status_of
@@ -173,7 +173,7 @@ class QueueModel(QAbstractTableModel):
         note = f" – {entry.message}" if entry.message else ""  # e.g. a document task running or failed
         if doc is not None:  # a page the engine could not read: said here, not only in the summary
             note += "".join(f" – {w.message(self.language)}" for page in doc.page_results for w in page.warnings
-                            if w.severity is Severity.ERROR)
+                            if is_page_lost(w))
         if doc is not None and doc.duplicate_of:
             note += " – " + self.tr("possible duplicate")
         if entry.status == "reviewed":
