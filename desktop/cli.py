@@ -467,6 +467,11 @@ def _inputs(pipeline: ModuleType, paths: list[str], console: _Console) -> tuple[
         if not documents:
             console.error(f"no supported files in {', '.join(paths)}")
         raise _Exit(EXIT_NOTHING_DONE)
+    named = {doc.source for doc in documents}
+    for given in paths:  # a folder that gave nothing is said, not passed over
+        folder = Path(given)
+        if folder.is_dir() and given not in named and not any(folder in f.parents for f in files):
+            console.note(f"note: {given}: no supported files in this folder")
     return files, documents
 
 

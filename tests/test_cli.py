@@ -493,3 +493,19 @@ def test_engine_that_cannot_load_is_one_error_and_status_4(
     err = capsys.readouterr().err
     assert err.count("could not load HunyuanOCR") == 1
     assert fake.scanned == []
+
+
+def test_an_empty_folder_in_a_batch_is_said(tmp_path, monkeypatch, capsys):
+    from desktop import cli
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    missing = tmp_path / "nothing.png"
+    status = cli.main(["scan", str(empty), str(missing), "-o", str(tmp_path / "out.json")])
+    err = capsys.readouterr().err
+    assert status == 3 and "nothing.png" in err, err
+    (tmp_path / "a.txt").write_text("x")
+    monkeypatch.setattr(cli, "_create_engine", lambda name, model_dir, notes: ScriptedEngine())
+    cli.main(["scan", str(empty), str(missing), str(tmp_path / "a.txt"), "-o", str(tmp_path / "out.json")])
+    err = capsys.readouterr().err
+    assert f"{empty}: no supported files in this folder" in err, err
