@@ -736,7 +736,7 @@ def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: A
             for page in doc.page_results:  # read, but worth a look: blank, repaired, page failures
                 for warning in page.warnings:
                     if is_page_lost(warning):  # the engine stopped on it, or it could not be read
-                        console.error(f"{doc.source}: page {page.number}: {warning.message()}")
+                        console.error(f"{doc.source}: {warning.message()}")  # the message names the page
                     elif _worth_a_note(warning):
                         console.note(f"note: {doc.source}: page {page.number}: {warning.message()}")
         results.extend(docs)

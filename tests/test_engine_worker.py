@@ -505,11 +505,11 @@ def test_a_lost_page_of_a_multi_page_file_is_an_error_everywhere(fault, said, tm
         err = capsys.readouterr().err
         assert status == 1, err
         errors = [ln for ln in err.splitlines() if ln.startswith("shoebox: error:")]
-        assert len(errors) == 1 and "three.pdf: page 2:" in errors[0] and said in errors[0], err
+        assert len(errors) == 1 and "three.pdf:" in errors[0] and "page 2" in errors[0] and said in errors[0], err
     csv_text = (tmp_path / "out.csv").read_text(encoding="utf-8-sig")
-    assert "Error: page 2:" in csv_text
+    assert "Error: " in csv_text and "page 2" in csv_text
     import openpyxl
 
     wb = openpyxl.load_workbook(tmp_path / "out.xlsx")
     problems = [" ".join(str(c) for c in row if c) for row in wb["Problems"].iter_rows(values_only=True)]
-    assert any("three.pdf" in r and "page 2 could not be read" in r for r in problems), problems
+    assert any("three.pdf" in r and "page 2" in r and said in r for r in problems), problems

@@ -290,7 +290,7 @@ def _status(doc: Document) -> str:
         return f"Error: {doc.error.message()}"
     lost = _page_errors(doc)
     if lost:
-        return "Error: " + "; ".join(f"page {n}: {m}" for n, m in lost)
+        return "Error: " + "; ".join(m for _n, m in lost)  # each message names its page
     return "Reviewed" if doc.reviewed else "Not reviewed"
 
 
@@ -528,7 +528,7 @@ def _build_workbook(documents: Sequence[Document]) -> Any:
         if doc.error:
             problems.append((doc.source, pages, "", f"could not be read: {doc.error.message()}"))
         for number, message in _page_errors(doc):
-            problems.append((doc.source, pages, "", f"page {number} could not be read: {message}"))
+            problems.append((doc.source, pages, f"page {number}", message))
         keys = flags.key_fields(doc.document_type)
         for name in flags.flagged_fields(doc):
             f = doc.fields.get(name)
