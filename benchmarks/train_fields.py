@@ -277,10 +277,6 @@ def _cause(d: Doc, name: str, cands: list, chosen: str | None) -> str:
     return "not found"
 
 
-FLOOR_PROBABILITY = 0.05
-"""Probability shown for a winner scored below the field's score floor (:func:`_score_floor`)."""
-
-
 def _score_floor(scores: np.ndarray, correct: np.ndarray) -> float:
     """The lowest raw score at which a winner was right (``-inf`` when none was): below it the Platt
     map, fitted where winners are, has no evidence, and the pick is as good as a guess."""
@@ -296,6 +292,8 @@ def cross_validate(docs: list[Doc], name: str, features: list[str], folds: int, 
                    extra: list[Doc] | None = None) -> dict[str, Any]:
     """Out-of-fold choice per document: ``(score, correct, has_candidate, fold)`` and miss causes."""
     from sklearn.model_selection import GroupKFold
+
+    from desktop.core.extraction.field_model import FLOOR_PROBABILITY
 
     usable = [d for d in docs if name in d.truth]
     groups = [d.group for d in usable]
@@ -326,7 +324,8 @@ def cross_validate(docs: list[Doc], name: str, features: list[str], folds: int, 
     for k in set(fold.tolist()):
         # below the lowest raw score of a right out-of-fold winner of the other folds, nothing was right
         floor = _score_floor(scores[(fold != k) & found], correct[(fold != k) & found])
-        prob[(fold == k) & (scores < floor)] = np.minimum(prob[(fold == k) & (scores < floor)], FLOOR_PROBABILITY)
+        low = (fold == k) & (scores < floor)
+        prob[low] = np.minimum(prob[low], FLOOR_PROBABILITY)
     for r, p in zip(rec, prob):
         r["p"] = float(p) if r["found"] else 0.0
     rule_ok = sum(1 for d in usable if any(c.features.get("rule_pick") and same(name, c.value, d.truth[name])

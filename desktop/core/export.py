@@ -86,6 +86,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from desktop.core import flags
+from desktop.core.diagnostics import is_page_lost
 from desktop.core.doctypes import canonical_fields, document_types
 from desktop.core.model import Document, ScanResult
 
@@ -280,8 +281,6 @@ def _type_label(name: str | None) -> str:
 def _page_errors(doc: Document) -> list[tuple[int, str]]:
     """``(page number, message)`` of every page of a read document that could not be read (a page
     warning of :func:`~desktop.core.diagnostics.is_page_lost`), so no lost page is silent."""
-    from desktop.core.diagnostics import is_page_lost
-
     return [(page.number, w.message()) for page in doc.page_results for w in page.warnings if is_page_lost(w)]
 
 

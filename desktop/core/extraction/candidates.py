@@ -159,10 +159,12 @@ ADDRESS = re.compile(r"\b(NO\.?|LOT|JALAN|JLN|TAMAN|TMN|ROAD|RD|STREET|ST|AVENUE
                      r"STRAAT|LAAN|PLEIN|POSTFACH|BP|CEDEX|SUITE|BUILDING|WISMA|MENARA|PUSAT)\b|\b\d{4,6}\b|"
                      r"[省市区县路街号]", _I)
 POSTCODE = re.compile(r"(?<!\d)\d{5}(?!\d)|\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b|(?<!\d)\d{4}\s?[A-Z]{2}\b")
-PLACE = re.compile(r"\b(MALAYSIA|SELANGOR|JOHOR|KUALA\s*LUMPUR|PULAU\s*PINANG|PENANG|PERAK|KEDAH|MELAKA|"
-                   r"NEGERI\s*SEMBILAN|PAHANG|SABAH|SARAWAK|KELANTAN|TERENGGANU|PUTRAJAYA|SINGAPORE|"
-                   r"DEUTSCHLAND|GERMANY|FRANCE|NEDERLAND|NETHERLANDS|BELGIUM|BELGIQUE|AUSTRIA|ÖSTERREICH|"
-                   r"SCHWEIZ|SWITZERLAND|UNITED\s*KINGDOM|UK|USA|INDIA|CHINA)\b", _I)
+#: Country names as printed on the last line of an address (UPU S42).
+_COUNTRIES = (r"MALAYSIA|SINGAPORE|DEUTSCHLAND|GERMANY|FRANCE|NEDERLAND|NETHERLANDS|BELGIUM|BELGIQUE|AUSTRIA|"
+              r"ÖSTERREICH|SCHWEIZ|SWITZERLAND|UNITED\s*KINGDOM|USA|INDIA|CHINA")
+PLACE = re.compile(r"\b(SELANGOR|JOHOR|KUALA\s*LUMPUR|PULAU\s*PINANG|PENANG|PERAK|KEDAH|MELAKA|"
+                   r"NEGERI\s*SEMBILAN|PAHANG|SABAH|SARAWAK|KELANTAN|TERENGGANU|PUTRAJAYA|UK|"
+                   rf"{_COUNTRIES})\b", _I)
 OWNER = re.compile(r"\b(OWNED\s*BY|OPERATED\s*BY|A\s*DIVISION\s*OF|A\s*MEMBER\s*OF|MANAGED\s*BY|LICENSEE\s*OF|"
                    r"FRANCHISEE?\s*OF|SUBSIDIARY\s*OF|POWERED\s*BY)\b", _I)
 _AMOUNT_LIKE = re.compile(r"\d+[.,]\d{2}\b")
@@ -543,15 +545,15 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
             continue  # a country or state alone ("Nederland") is where, not who; a label ("Bedrag") is no name
         if b > a and any(HEADER.search(rows.texts[i]) for i in range(a, b + 1)):
             continue  # a span across a heading ("rapidKL / TAX INVOICE / RAPID RAIL SDN BHD")
+        pos = first.index(a) if a in first else len(first)
         if a > 0 and OWNER.search(rows.texts[a - 1] + " " + rows.texts[a]) and \
-                any(c.features["pos"] < (first.index(a) if a in first else len(first)) / 20 for c in out):
+                any(c.features["pos"] < pos / 20 for c in out):
             continue  # "Owned by: X SDN BHD" below the shop's own header: the owner, not the vendor
         key = _squash(value)
         if (key, a) in seen:
             continue
         seen.add((key, a))
         ln0 = rows.rows[a][0]
-        pos = first.index(a) if a in first else len(first)
         h = max(o.h for o in lines)
         f: dict[str, float] = {}
         f.update(_text_features("t_", raw))
@@ -719,9 +721,9 @@ NAME_WORDS = (
 
 #: Words that alone never make a business name: the legal forms and the trade words of
 #: :data:`NAME_WORDS` ("RESTAURANT SDN BHD" is the tail of a name printed over two rows).
-_GENERIC_NAME_WORDS = frozenset({*NAME_WORDS, "SDN", "BHD", "S/B", "BERHAD", "CO", "M", "LTD", "PLT", "LLP", "GMBH",
-                                 "AG", "KG", "SARL", "SAS", "INC", "LLC", "PTE", "&", "AND", "THE", "SHOP", "MART",
-                                 "CAFE", "STORE", "STORES"})
+_SHOP_WORDS = ("SHOP", "MART", "CAFE", "STORE", "STORES")
+_GENERIC_NAME_WORDS = frozenset({*NAME_WORDS, *_SHOP_WORDS, "SDN", "BHD", "S/B", "BERHAD", "CO", "M", "LTD", "PLT",
+                                 "LLP", "GMBH", "AG", "KG", "SARL", "SAS", "INC", "LLC", "PTE", "&", "AND", "THE"})
 
 
 #: Character pairs PP-OCR confuses on thermal prints (seen in its misreads of the SROIE receipts).
@@ -754,7 +756,7 @@ def _vocab_fix(text: str, vocab: tuple[str, ...]) -> str:
 
 #: Trade words that OCR glues to their neighbours when a thermal print's letter spacing is tight
 #: ("SANYUSTATIONERYSHOP"): :data:`NAME_WORDS` and the short shop words.
-_GLUE_WORDS = tuple(sorted({*NAME_WORDS, "SHOP", "MART", "CAFE", "STORE", "STORES"}, key=len, reverse=True))
+_GLUE_WORDS = tuple(sorted({*NAME_WORDS, *_SHOP_WORDS}, key=len, reverse=True))
 _GLUED = re.compile(r"\b[A-Z]{9,}\b")
 
 
@@ -805,8 +807,7 @@ _LEADING_REG = re.compile(r"^\s*(?:[(（]?\s*[A-Z]{0,3}\d{5,}[\s-]*[A-Z]\s*[)）
                           r"\s*[.:]?\s*[.:]?\s*[A-Z]{0,3}\d[\w-]*\s*[)）]?)\s*", _I)
 
 
-_COUNTRY_END = re.compile(r"\b(MALAYSIA|SINGAPORE|DEUTSCHLAND|GERMANY|FRANCE|NEDERLAND|NETHERLANDS|BELGIUM|"
-                          r"BELGIQUE|AUSTRIA|ÖSTERREICH|SCHWEIZ|SWITZERLAND|UNITED\s*KINGDOM|USA|INDIA|CHINA)\W*$", _I)
+_COUNTRY_END = re.compile(rf"\b({_COUNTRIES})\W*$", _I)
 _TRAILING_HEADING = re.compile(r"\s+(SIMPLIFIED\s+|FULL\s+)?TAX\s*INVOICE\W*$", _I)
 _PERIOD_AFTER_WORD = re.compile(r"(?:(?<=[A-Za-z]{3})|(?<=\d))\.(?=\s*[A-Za-z0-9])(?!\S*$)")
 #: A number misread with one letter in it ("29O", "4115O", "1I"): O/o -> 0, I/l -> 1, S -> 5, B -> 8.
@@ -927,7 +928,6 @@ def _address_candidates(layout: Layout, rows: Rows, rule_value: str | None, vend
             alt = _PERIOD_AFTER_WORD.sub(",", value)
             if alt != value:
                 out.append(FieldCandidate("vendor_address", alt, raw, lines, {**f, "comma_variant": 1.0}))
-
     return out
 
 
