@@ -40,20 +40,25 @@ def test_models_come_from_the_wheel_and_the_version_names_them():
 
 def test_speed_settings_reach_rapidocr(engine):
     # Measured in BENCHMARKS.md: no detector upscaling of narrow receipts, unpadded recogniser calls,
-    # onnxruntime's memory arena off (it costs 300 MiB on big pages). They must reach the loaded rapidocr object, not only _params.
+    # onnxruntime sessions of ours (arena given back after every detector run, no spinning). They must
+    # reach the loaded rapidocr object, not only _params.
     engine.warm_up()
     cfg = engine._ocr.cfg
     assert (cfg.Det.limit_type, cfg.Det.limit_side_len) == ("min", 448)
     assert cfg.Rec.rec_batch_num == 1
-    assert cfg.EngineConfig.onnxruntime.enable_cpu_mem_arena is False
+    det = engine._ocr.text_det.session.session
+    options = det.get_session_options()
+    assert options.enable_cpu_mem_arena and options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    assert det._run_options.get_run_config_entry("memory.enable_memory_arena_shrinkage") == "cpu:0"
+    rec = engine._stages._rec.session.session.get_session_options()
+    assert rec.intra_op_num_threads == 1 and rec.get_session_config_entry("session.intra_op.allow_spinning") == "0"
     assert cfg.Global.use_cls is False and cfg.Global.max_side_len == 2000
     # The recogniser pads no line crop to rapidocr's 320 px minimum; the detector sees the full image.
     assert list(cfg.Rec.rec_img_shape) == [3, 48, 48]
     assert engine._stages.det_max_side is None
-    custom = PPOCREngine(det_min_side=736, rec_batch_num=6, mem_arena=True, rec_min_width=320, det_max_side=1280)
+    custom = PPOCREngine(det_min_side=736, rec_batch_num=6, rec_min_width=320, det_max_side=1280)
     params = custom._params()
     assert params["Det.limit_side_len"] == 736 and params["Rec.rec_batch_num"] == 6
-    assert params["EngineConfig.onnxruntime.enable_cpu_mem_arena"] is True
     assert params["Rec.rec_img_shape"] == [3, 48, 320] and custom.det_max_side == 1280
 
 

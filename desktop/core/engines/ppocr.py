@@ -87,11 +87,8 @@ class PPOCREngine(Engine):
         rec_batch_num: text-line crops per recogniser call (rapidocr ``Rec.rec_batch_num``, default
             6). Crops in a batch are padded to the widest one; 1 pads nothing: measured 7% less
             recogniser CPU time on the SROIE receipts, and one receipt's spacing read better.
-        mem_arena: onnxruntime's CPU memory arena (rapidocr turns it off by default). On, the
-            detector needs about 28% less CPU time and the recogniser 10% less (every call reuses
-            its buffers instead of allocating afresh), but the arena keeps the detector's peak
-            buffers: peak RSS reading ``ocrmypdf/multipage.pdf`` (a 9000 x 9000 px page) rose from
-            1054 to 1359 MiB and a whole benchmark run to 1610 MiB, over the 1.5 GB target. So off.
+        (onnxruntime's session options -- memory arena, spinning -- are set by
+        :func:`desktop.core.engines.ppocr_stages.session_options`, which says why and what they saved.)
         det_max_side: when set, the detector sees the image shrunk to this longer side (pixels) while
             the lines are still cropped from it at full resolution (as faster-paddle does); ``None`` =
             the detector sees what ``max_side_len`` leaves. Off: it costs field accuracy. Measured
@@ -141,7 +138,6 @@ class PPOCREngine(Engine):
         text_score: float = 0.5,
         det_min_side: int = 448,
         rec_batch_num: int = 1,
-        mem_arena: bool = False,
         det_max_side: int | None = None,
         rec_min_width: int = 48,
     ) -> None:
@@ -151,7 +147,6 @@ class PPOCREngine(Engine):
         self.text_score = float(text_score)
         self.det_min_side = int(det_min_side)
         self.rec_batch_num = max(1, int(rec_batch_num))
-        self.mem_arena = bool(mem_arena)
         self.det_max_side = int(det_max_side) if det_max_side else None
         self.rec_min_width = max(8, int(rec_min_width))
         self._ocr: Any = None
@@ -182,12 +177,9 @@ class PPOCREngine(Engine):
             "Det.limit_side_len": self.det_min_side,
             "Rec.rec_batch_num": self.rec_batch_num,
             "Rec.rec_img_shape": [3, REC_HEIGHT, self.rec_min_width],
-            "EngineConfig.onnxruntime.enable_cpu_mem_arena": self.mem_arena,
         }
         for section, filename in MODEL_FILES.items():
             params[f"{section}.model_path"] = str(folder / filename)
-        if self.threads:
-            params["EngineConfig.onnxruntime.intra_op_num_threads"] = int(self.threads)
         return params
 
     def _load(self) -> Any:
@@ -206,7 +198,7 @@ class PPOCREngine(Engine):
                 try:
                     ocr = RapidOCR(params=params)
                     stages = Stages(ocr, workers=self.workers, text_score=self.text_score,
-                                    det_max_side=self.det_max_side)
+                                    det_max_side=self.det_max_side, det_threads=self.threads)
                     stages.load()
                 except Exception as exc:  # rapidocr raises plain exceptions of many kinds
                     raise EngineUnavailable(f"PP-OCR could not load its models: {exc}") from exc
