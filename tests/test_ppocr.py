@@ -169,3 +169,48 @@ def test_recognition_runs_one_thread_per_worker(engine):
     options = stages._rec.session.session.get_session_options()
     assert options.intra_op_num_threads == 1
     assert PPOCREngine(threads=1).workers == 1
+
+
+def test_detector_input_is_rapidocrs_bit_for_bit():
+    from rapidocr.ch_ppocr_det.utils import DetPreProcess
+
+    from desktop.core.engines.ppocr_stages import _normalised
+
+    image = np.random.default_rng(7).integers(0, 256, (97, 61, 3), dtype=np.uint8)
+    for mean, std in (([0.5] * 3, [0.5] * 3), ([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])):
+        theirs = DetPreProcess(448, "min", mean, std)
+        resized = theirs.resize(image)
+        assert np.array_equal(_normalised(resized, theirs.mean, theirs.std, theirs.scale), theirs(image))
+
+
+def test_the_sideways_guess_and_one_detection_for_a_page_on_its_side(engine, samples):
+    from desktop.core.engines.ppocr_stages import looks_sideways
+    from desktop.core.orientation import rotate_image
+
+    upright = load_rgb(samples / "tesseract" / "phototest.tif")
+    assert not looks_sideways(upright[:, :, ::-1]) and looks_sideways(rotate_image(upright, 90)[:, :, ::-1])
+    engine.warm_up()
+    stages = engine._stages
+    calls: list[tuple[int, ...]] = []
+    detect = stages.detect
+
+    def counting(bgr):
+        calls.append(bgr.shape)
+        return detect(bgr)
+
+    stages.detect = counting
+    try:
+        reference = engine.read_upright(upright)
+        calls.clear()
+        reading = engine.read_upright(rotate_image(upright, 90))
+        assert len(calls) == 1 and calls[0] == upright.shape  # detected once, already turned upright
+        assert reading.rotation == 270 and "vertically" in reading.reason
+        assert [ln.text for ln in reading.lines] == [ln.text for ln in reference.lines]
+        # A wrong guess costs a detection, never the orientation: an upright page taken for one on its side.
+        engine.sideways_prior = False
+        calls.clear()
+        assert engine._decide(np.ascontiguousarray(np.rot90(upright[:, :, ::-1], -3)), keep=90).rotation == 90
+        assert len(calls) == 2
+    finally:
+        engine.sideways_prior = True
+        del stages.detect
