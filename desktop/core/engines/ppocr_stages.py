@@ -175,12 +175,12 @@ def _detector_class() -> Any:
     from rapidocr.ch_ppocr_det import TextDetector
     from rapidocr.ch_ppocr_det.utils import DetPreProcess
 
-    class TablePreProcess(DetPreProcess):  # type: ignore[misc]
+    class TablePreProcess(DetPreProcess):
         def __call__(self, img: np.ndarray) -> np.ndarray | None:
             resized = self.resize(img)
             return None if resized is None else _normalised(resized, self.mean, self.std, self.scale)
 
-    class Detector(TextDetector):  # type: ignore[misc]
+    class Detector(TextDetector):
         def get_preprocess(self) -> Any:
             return TablePreProcess(self.limit_side_len, self.limit_type, self.mean, self.std)
 
