@@ -1140,13 +1140,12 @@ def repair_words(read: str, known: str) -> str | None:
         return None
     out: list[str] = []
     last_r, last_k = len(words_r) - 1, len(words_k) - 1
-    for i, j in enumerate(aligned):
-        if j is None:
+    for i, at in enumerate(aligned):
+        if at is None:
             out.append(spelled_r[i] + seps_r[i])
             continue
-        nxt = aligned[i + 1] if i < last_r else None
-        keep_known_sep = (nxt == j + 1) if i < last_r else (j == last_k)
-        out.append(spelled_k[j] + (seps_k[j] if keep_known_sep else seps_r[i]))
+        keep_known_sep = (aligned[i + 1] == at + 1) if i < last_r else (at == last_k)
+        out.append(spelled_k[at] + (seps_k[at] if keep_known_sep else seps_r[i]))
     lead = lead_k if aligned[0] == 0 else lead_r
     return (lead + "".join(out)).strip() or None
 
