@@ -1,4 +1,4 @@
-"""Engines in a worker process (desktop/core/engines/process.py), with engines that really fail
+"""Engines in a worker process (desktop/core/isolation/process.py), with engines that really fail
 (tests/fault_engines.py): a killed, aborted, crashed, hanging or memory-exhausted worker, or one that
 answers garbage, costs that page one named error; the worker starts again and the batch goes on.
 """
@@ -21,7 +21,7 @@ from desktop.core.engines.base import (
     EngineTimedOut,
     MalformedOutput,
 )
-from desktop.core.engines.process import EngineSpec, Watchdog, WorkerEngine, describe_exit, worker_pid_alive
+from desktop.core.isolation.process import EngineSpec, Watchdog, WorkerEngine, describe_exit, worker_pid_alive
 from desktop.core.model import ScanResult
 from desktop.core.pipeline import Cancelled, ScanOptions, scan_file
 from tests.fault_engines import TEXTS, mark_poison
@@ -277,8 +277,8 @@ def test_killing_the_worker_from_outside_is_survived(tmp_path):
 
 
 def test_an_engine_that_cannot_load_says_so_and_starts_nothing_more():
-    from desktop.core.engines import create_worker_engine
     from desktop.core.engines.base import EngineUnavailable
+    from desktop.core.isolation import create_worker_engine
 
     eng = create_worker_engine("hunyuan")  # no model folder anywhere in this test's SHOEBOX_HOME
     assert eng.describe() == "HunyuanOCR (not started)"
@@ -306,8 +306,8 @@ def test_the_worker_path_reads_a_turned_page_once_and_upright(samples, tmp_path)
     side costs one engine call, which answers it turned upright (no read, probe and second read)."""
     pytest.importorskip("rapidocr")
     from benchmarks.textmetrics import cer
-    from desktop.core.engines import create_worker_engine
     from desktop.core.engines.base import Capability
+    from desktop.core.isolation import create_worker_engine
 
     sample = samples / "sroie" / "sroie_007.jpg"
     truth = "\n".join(row.split(",", 8)[8] for row in sample.with_suffix(".box.txt").read_text().splitlines() if row)
@@ -370,7 +370,7 @@ def test_a_spare_worker_takes_over_after_a_crash_and_a_new_spare_follows():
 
 
 def test_no_spare_for_a_big_engine(monkeypatch):
-    from desktop.core.engines import process
+    from desktop.core.isolation import process
 
     monkeypatch.setattr(process, "SPARE_MAX_MB", 1)  # any worker is bigger than 1 MiB
     eng = worker(spare=True)
@@ -398,7 +398,7 @@ def test_an_engine_here_has_its_files_opened_and_rendered_in_a_page_worker(tmp_p
     """PagesInWorker (the office-server engine's wrapper): a PDF that crashes MuPDF costs one document."""
     import pymupdf
 
-    from desktop.core.engines.process import PagesInWorker
+    from desktop.core.isolation.process import PagesInWorker
     from tests.fake_engines import FakeEngine
 
     pdf = tmp_path / "evil.pdf"
@@ -425,9 +425,9 @@ def test_an_engine_here_has_its_files_opened_and_rendered_in_a_page_worker(tmp_p
 
 def test_the_front_ends_engines_keep_native_file_readers_out_of_their_process():
     """shoebox scan / serve: a worker engine, or the office-server engine here with a page worker."""
-    from desktop.core.engines import create_isolated_engine
-    from desktop.core.engines.process import PagesInWorker
     from desktop.core.engines.server import ServerConfig, ServerEngine
+    from desktop.core.isolation import create_isolated_engine
+    from desktop.core.isolation.process import PagesInWorker
 
     local = create_isolated_engine("ppocr")
     assert isinstance(local, WorkerEngine) and local.pid is None  # nothing started yet
@@ -447,7 +447,7 @@ _PARENT = """
 import sys, time, threading
 import numpy as np
 sys.path.insert(0, {root!r})
-from desktop.core.engines.process import EngineSpec, Watchdog, WorkerEngine
+from desktop.core.isolation.process import EngineSpec, Watchdog, WorkerEngine
 from tests.fault_engines import mark_poison
 eng = WorkerEngine(EngineSpec("tests.fault_engines:make", {{"fault": "hang"}}),
                    watchdog=Watchdog(min_s=600.0, start_s=60.0, file_s=600.0))

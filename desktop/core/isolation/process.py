@@ -4,7 +4,7 @@
 call to a child process (``multiprocessing``, spawn start method) that creates the real engine once
 (:class:`EngineSpec`), warms it up and keeps it warm. The same child opens and renders the input files
 and runs the other readers of untrusted files, such as the e-invoice data embedded in a PDF
-(:class:`~desktop.core.engines.base.PageHost`: PyMuPDF, Pillow and lxml are native code fed untrusted bytes).
+(:class:`~desktop.core.isolation.pages.PageHost`: PyMuPDF, Pillow and lxml are native code fed untrusted bytes).
 
 Protocol (one call at a time, over a ``multiprocessing`` pipe): the parent sends ``(op, args)`` and, for
 calls on a page image, the pixels as raw bytes (``send_bytes``, no pickling of the array); the child
@@ -62,12 +62,12 @@ from desktop.core.engines.base import (
     EngineUnavailable,
     FieldReading,
     MalformedOutput,
-    PageHost,
     PageReading,
     TaskReading,
     check_page_reading,
 )
 from desktop.core.engines.upright import Reading, check_reading
+from desktop.core.isolation.pages import LOCAL_PAGES, PageHost
 
 if TYPE_CHECKING:
     from multiprocessing.process import BaseProcess
@@ -75,7 +75,8 @@ if TYPE_CHECKING:
     from desktop.core.doctypes import FieldSpec
     from desktop.core.intake import PageImage
 
-__all__ = ["DEFAULT_RSS_LIMIT_MB", "SPARE_MAX_MB", "EngineSpec", "PagesInWorker", "Watchdog", "WorkerEngine", "describe_exit"]
+__all__ = ["DEFAULT_RSS_LIMIT_MB", "SPARE_MAX_MB", "EngineSpec", "PagesInWorker", "Watchdog", "WorkerEngine", "describe_exit",
+           "page_host"]
 
 log = logging.getLogger(__name__)
 
@@ -268,7 +269,6 @@ def _worker_main(conn: Connection, spec: EngineSpec | None) -> None:
     from desktop.core import offline
 
     offline.enforce_offline_environment()
-    from desktop.core.engines.base import LOCAL_PAGES
 
     # This process is the isolation intake would otherwise spawn for a page with an enormous image
     # (and a daemonic worker may not have children): render such pages here.
@@ -897,3 +897,16 @@ class PagesInWorker(Engine):
 
     def page_host(self) -> PageHost:
         return self.pages.page_host()
+
+
+def page_host(engine: Engine) -> PageHost:
+    """Where the pages ``engine`` reads are opened and rendered (see :class:`~desktop.core.isolation.pages.PageHost`).
+
+    Returns:
+        The worker's host for an engine in a worker process (:class:`WorkerEngine`) or beside a page
+        worker (:class:`PagesInWorker`); :data:`~desktop.core.isolation.pages.LOCAL_PAGES` (this
+        process) for any other engine.
+    """
+    if isinstance(engine, (WorkerEngine, PagesInWorker)):
+        return engine.page_host()
+    return LOCAL_PAGES
