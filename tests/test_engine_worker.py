@@ -5,6 +5,7 @@ answers garbage, costs that page one named error; the worker starts again and th
 from __future__ import annotations
 
 import os
+import re
 import signal
 import threading
 import time
@@ -15,6 +16,7 @@ import pytest
 from PIL import Image
 
 from desktop import cli
+from desktop.core.diagnostics import Code, diag
 from desktop.core.engines.base import (
     EngineCrashed,
     EngineInterrupted,
@@ -89,6 +91,8 @@ def test_a_dying_worker_is_a_named_error_and_restarts(fault):
             eng.read_page(mark_poison(blank()))
         assert crash.value.exitcode is not None and crash.value.exitcode < 0
         assert crash.value.detail == describe_exit(crash.value.exitcode)
+        assert crash.value.detail.code is {"kill": Code.WORKER_KILLED, "abort": Code.WORKER_ABORTED,
+                                           "segfault": Code.WORKER_SEGFAULT}[fault]
         assert len(eng.read_page(blank()).lines) == 3 and eng.restarts == 1
     finally:
         eng.close()
@@ -263,6 +267,44 @@ def test_cli_batch_finishes_with_one_named_error(fault, batch, tmp_path, monkeyp
     for d in (docs[0], docs[2]):  # before and after the failure: read normally
         assert d.error is None and d.page_results[0].text == "\n".join(TEXTS)
     assert docs[1].error and EXPECTED[fault] in docs[1].error.message()
+    if fault in ("kill", "abort", "segfault", "hang", "hog"):  # read back from the JSON, said in Chinese throughout
+        zh = docs[1].error.message("zh")
+        assert re.search(r"[\u4e00-\u9fff]", zh) and not re.search(r"[a-z]{3,}", re.sub(r"SIG[A-Z]+", "", zh)), zh
+
+
+def test_how_a_worker_ended_is_said_in_both_languages():
+    """describe_exit is a diagnostic (issue 10): the crash detail inside a Chinese sentence is Chinese."""
+    killed = describe_exit(-signal.SIGKILL)
+    assert killed.code is Code.WORKER_KILLED
+    crash = diag(Code.ENGINE_CRASHED, page=2, detail=killed)
+    assert crash.message() == ("the engine stopped unexpectedly while reading page 2 "
+                               "(killed by SIGKILL, as when the computer runs out of memory)")
+    assert crash.message("zh") == "读取第 2 页时识别引擎意外停止（进程被 SIGKILL 强行终止，通常是因为电脑内存不足）"
+    assert describe_exit(-signal.SIGABRT).message("zh") == "进程异常中止：SIGABRT"
+    assert describe_exit(-signal.SIGSEGV).message() == "crashed: SIGSEGV"
+    assert describe_exit(-signal.SIGTERM).message() == "ended by SIGTERM"
+    assert describe_exit(-signal.SIGTERM).message("zh") == "进程被信号 SIGTERM 终止"
+    assert describe_exit(3).message() == "exit code 3" and describe_exit(3).message("zh") == "进程退出，退出码 3"
+    assert describe_exit(None).code is Code.WORKER_UNRESPONSIVE
+    assert type(crash).from_dict(crash.to_dict()) == crash  # the detail survives the JSON as a diagnostic
+
+
+def test_a_file_that_crashes_the_reader_on_opening_is_its_own_error(tmp_path):
+    """A native crash opening a file (before any page) is that file's error, named in both languages; the
+    next file is read by the restarted worker."""
+    evil, good = png(tmp_path / "evil.png"), png(tmp_path / "good.png")
+    eng = WorkerEngine(EngineSpec("tests.fault_engines:make_open_killer", {"victim": "evil.png"}), watchdog=FAST)
+    try:
+        bad_docs = scan_file(evil, eng, ScanOptions(auto_rotate=False))
+        good_docs = scan_file(good, eng, ScanOptions(auto_rotate=False))
+    finally:
+        eng.close()
+    (bad,) = bad_docs
+    assert bad.error is not None and bad.error.code is Code.READER_STOPPED
+    assert bad.error.message() == ("the file reader stopped unexpectedly (crashed: SIGSEGV): the file may be damaged "
+                                   "or malicious")
+    assert bad.error.message("zh") == "文件读取进程意外停止（进程崩溃：SIGSEGV）：文件可能已损坏或含有恶意内容"
+    assert good_docs[0].error is None and good_docs[0].page_results[0].text == "\n".join(TEXTS)
 
 
 def test_killing_the_worker_from_outside_is_survived(tmp_path):

@@ -475,7 +475,7 @@ def _einvoice_data(source: Path, engine: Engine, *, ask_engine: bool) -> tuple[A
     except EngineCrashed as exc:
         return None, None, diag(Code.EINVOICE_STOPPED, detail=exc.detail or "?")
     except EngineTimedOut as exc:
-        return None, None, diag(Code.EINVOICE_STOPPED, detail=f"longer than {round(exc.limit_s)} s")
+        return None, None, diag(Code.EINVOICE_STOPPED, detail=diag(Code.WORKER_OVERRAN, seconds=round(exc.limit_s)))
     except Exception as exc:  # structured_for itself never raises: a broken host, or out of memory
         return None, diag(Code.EINVOICE_UNREADABLE, detail=str(exc).strip() or type(exc).__name__), None
     return structured, problem, None

@@ -67,7 +67,7 @@ def create_engine(name: str = "auto", model_dir: str | Path | None = None, *, no
             return hunyuan.HunyuanEngine(hunyuan.find_model_dir(model_dir))
         if name == "hunyuan":
             exc = EngineUnavailable(str(reason))
-            exc.diagnostic = reason  # type: ignore[attr-defined]  # shown in the UI's language
+            exc.diagnostic = reason  # shown in the UI's language
             raise exc
         nothing_set_up = not any(path is not None and path.exists() for _, path in hunyuan.candidate_dirs(model_dir))
         if nothing_set_up:

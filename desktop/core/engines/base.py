@@ -66,7 +66,14 @@ __all__ = [
 # -- errors --------------------------------------------------------------------------------------
 
 class EngineError(RuntimeError):
-    """An engine could not be loaded or failed on a page; the message is shown to the user."""
+    """An engine could not be loaded or failed on a page; the message is shown to the user.
+
+    Attributes:
+        diagnostic: why, as a diagnostic rendered in the reader's language, where the raiser knows it
+            (front ends and the pipeline show it instead of the English message); ``None`` otherwise.
+    """
+
+    diagnostic: Diagnostic | None = None
 
 
 class EngineUnavailable(EngineError):
@@ -82,10 +89,11 @@ class EngineCrashed(EngineError):
 
     Attributes:
         exitcode: the process's exit code (negative: ``-signal`` number, as ``multiprocessing`` reports it).
-        detail: how it ended, in words (``killed by signal SIGKILL``).
+        detail: how it ended, rendered in the reader's language (a ``WORKER_*`` code of
+            :class:`~desktop.core.diagnostics.Code`, e.g. ``worker_killed``); ``None`` when not known.
     """
 
-    def __init__(self, message: str, *, exitcode: int | None = None, detail: str = "") -> None:
+    def __init__(self, message: str, *, exitcode: int | None = None, detail: Diagnostic | None = None) -> None:
         super().__init__(message)
         self.exitcode = exitcode
         self.detail = detail
