@@ -268,10 +268,10 @@ def _receipt(rows):
 def test_the_amount_after_a_rounding_adjustment_is_the_total():
     rows = [[("KEDAI RUNCIT MAJU SDN BHD", 120)], [("NO 12, JALAN MAWAR 3,", 140)], [("43000 KAJANG, SELANGOR", 140)],
             [("TAX INVOICE", 220)], [("DATE: 12/03/2018", 20)], [("MILO 1KG", 20), ("12.90", 450)],
-            [("SUGAR 2KG", 20), ("5.70", 450)], [("Total Incl. GST", 20), ("18.60", 450)],
-            [("Rounding Adj", 20), ("-0.05", 450)], [("TOTAL", 20), ("18.55", 450)],
+            [("SUGAR 2KG", 20), ("5.67", 450)], [("Total Incl. GST", 20), ("18.57", 450)],
+            [("Rounding Adj", 20), ("-0.02", 450)], [("TOTAL", 20), ("18.55", 450)],
             [("CASH", 20), ("50.00", 450)], [("CHANGE", 20), ("31.45", 450)],
-            [("GST SUMMARY", 20), ("Amount", 300), ("Tax", 450)], [("SR @ 6%", 20), ("17.55", 300), ("1.05", 450)]]
+            [("GST SUMMARY", 20), ("Amount", 300), ("Tax", 450)], [("SR @ 6%", 20), ("17.52", 300), ("1.05", 450)]]
     total = _receipt(rows).fields["total"]
     assert total.value == "18.55"
     assert total.source == "ocr" and total.boxes

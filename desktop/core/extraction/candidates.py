@@ -365,6 +365,12 @@ def _total_candidates(layout: Layout, rows: Rows, rule_value: str | None, fname:
                                                          for x in others) else 0.0
         f["unrounded_other"] = 1.0 if not f["is_5sen"] and any(0 < abs(x - a.value) < Decimal("0.05") and
                                                                (x * 100) % 5 == 0 for x in others + cash) else 0.0
+        # a rounding line between two totals: the one after it is the amount paid, the one before it
+        # is the amount before rounding (Bank Negara Malaysia's 5-sen rounding mechanism, 2008)
+        f["round_row_above"] = 1.0 if any(r.row < a.row and any(t < r.row for t in total_rows)
+                                          for r in labelled("rounding")) else 0.0
+        f["round_row_below"] = 1.0 if any(r.row > a.row and any(t > r.row for t in total_rows)
+                                          for r in labelled("rounding")) else 0.0
         below_total = [r for r in total_rows if r > a.row]
         f["totals_below"] = float(len(below_total))
         f["is_last_total"] = 1.0 if totals and "total" in a.kinds and a.row == max(total_rows) else 0.0
