@@ -514,8 +514,8 @@ def _apply_model(fields: dict[str, Field], sets: dict[str, list], document_type:
 def _flag_for_review(fields: dict[str, Field], document_type: str, learned: set[str]) -> None:
     """Set every field's ``needs_review``: a failed check, an empty key field of the document type, or
     (fields the model did not choose) a heuristic confidence under :data:`HEURISTIC_REVIEW_THRESHOLD`.
-    Learned fields keep the model's verdict (calibrated probability under the field's threshold) and
-    add the first two reasons. Values from a QR code are exact and only flagged by a failed check."""
+    Learned fields keep the model's verdict (calibrated probability under the field's threshold, or a
+    value left empty because it was too unlikely) and add the first two reasons. Values from a QR code are exact and only flagged by a failed check."""
     keys = set(get_document_type(document_type).key_fields)
     for name, f in fields.items():
         if f.value is None:
@@ -527,7 +527,9 @@ def _flag_for_review(fields: dict[str, Field], document_type: str, learned: set[
             f.needs_review = bool(f.problems)
             continue
         flag = bool(f.problems) or (f.value is None and name in keys)
-        if name in learned and f.value is not None:
+        if name in learned:
+            # the model's verdict, also on a field it left empty because its best value was too unlikely
+            # (the benchmark counts such a field as flagged, so the form must too)
             flag = flag or f.needs_review
         elif f.value is not None and f.source != "qr":
             flag = flag or f.confidence < HEURISTIC_REVIEW_THRESHOLD

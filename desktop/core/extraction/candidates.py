@@ -912,11 +912,13 @@ def _commas_for_full_stops(value: str) -> str:
 def _ends_address(row: str) -> bool:
     """Whether a row cannot be part of a postal address, so that no address span holds it: a heading
     (TAX INVOICE), an owner's line ("Licensee of ...", "Owned by ..."), a registration or tax number,
-    a contact line (phone, fax, e-mail) or a date or time. None of the 218 annotated receipt addresses
+    a contact line (phone, fax, e-mail), a date or time, or an amount labelled as a total, cash or
+    change (the totals block). None of the 218 annotated receipt addresses
     of the samples holds one; the country, the last line of a postal address (UPU S42), ends a span
     too (checked by the caller)."""
     f = _text_features_of(row)
-    return bool(HEADER.search(row) or OWNER.search(row) or f["reg"] or f["contact"] or f["date"])
+    return bool(HEADER.search(row) or OWNER.search(row) or f["reg"] or f["contact"] or f["date"] or
+                (f["amount"] and any(LABELS[k].search(row) for k in ("total", "cash", "change"))))
 
 
 _STREET_START = re.compile(r"^\W*(\d|(NO|LOT|UNIT|BLOCK|BLK|LEVEL|TINGKAT)\b\.?\s*\d?)", _I)
