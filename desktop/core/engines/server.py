@@ -139,8 +139,10 @@ class ServerError(EngineError):
     """The server answered, but not with a usable reading (HTTP error, refused key, still busy).
 
     Attributes:
-        diagnostic: what happened, as a :class:`~desktop.core.diagnostics.Diagnostic`.
+        diagnostic: what happened, as a :class:`~desktop.core.diagnostics.Diagnostic` (always set).
     """
+
+    diagnostic: Diagnostic
 
     def __init__(self, diagnostic: Diagnostic) -> None:
         self.diagnostic = diagnostic
@@ -960,7 +962,7 @@ class ServerEngine(Engine):
             reading = self._fallback_engine().read_page(np.asarray(image))
             with self._lock:
                 self.pages_fallback += 1
-            note = diag(Code.SERVER_FALLBACK, url=self.url, detail=_detail(exc)).message("en")
+            note = diag(Code.SERVER_FALLBACK, url=self.url, detail=_detail(exc))
             return PageReading(reading.lines, warnings=[note, *reading.warnings], suspect=reading.suspect,
                                seconds=time.perf_counter() - started)
         if self.server_info is not None and self.server_info.hunyuan_version is None:
