@@ -305,9 +305,10 @@ def validate(fields: dict[str, Field], document_type: str) -> None:
         failed = check_sum(sub.value if sub else None, tax.value if tax else None, total.value)
         total.problems.extend(failed)
         # the check cannot say which of the three values is wrong: the subtotal and the tax it involved
-        # are flagged with it, so a wrong subtotal is never shown untinted beside a right total
+        # are flagged with it, so a wrong subtotal is never shown untinted beside a right total; a value
+        # read exactly from the e-invoice data or a QR code is not suspect
         for part in (sub, tax):
-            if failed and part is not None and part.value is not None:
+            if failed and part is not None and part.value is not None and part.source not in ("xml", "qr"):
                 part.problems.extend(p for p in failed if p not in part.problems)
         total.problems.extend(check_sum_without_tax(sub.value if sub else None, tax.value if tax else None,
                                                     total.value))
