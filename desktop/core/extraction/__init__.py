@@ -516,7 +516,8 @@ def _flag_for_review(fields: dict[str, Field], document_type: str, learned: set[
     """Set every field's ``needs_review``: a failed check, an empty key field of the document type, or
     (fields the model did not choose) a heuristic confidence under :data:`HEURISTIC_REVIEW_THRESHOLD`.
     Learned fields keep the model's verdict (calibrated probability under the field's threshold, or a
-    value left empty because it was too unlikely) and add the first two reasons. Values from a QR code are exact and only flagged by a failed check."""
+    value left empty because it was too unlikely) and add the first two reasons. Values from a QR code
+    are exact and only flagged by a failed check."""
     keys = set(get_document_type(document_type).key_fields)
     for name, f in fields.items():
         if f.value is None:
