@@ -1013,9 +1013,11 @@ def generate(layout: Layout, document_type: str, *, date_order: str, rule_values
     out: dict[str, list[FieldCandidate]] = {}
     for name in fields:
         if name == "total":
-            whole_ok = None
+            whole_ok: Callable[[Layout, Rows, int, Ln, str], bool] | None = None
             if document_type == "invoice":
-                from desktop.core.extraction.invoice_features import whole_amount_ok as whole_ok
+                from desktop.core.extraction.invoice_features import whole_amount_ok
+
+                whole_ok = whole_amount_ok
             out[name] = _total_candidates(layout, rows, rule_values.get("total"), whole_ok=whole_ok)
         elif name == "date":
             out[name] = _date_candidates(layout, rows, date_order, rule_values.get("date"))

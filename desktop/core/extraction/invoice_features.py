@@ -264,7 +264,7 @@ def _total_features(layout: Layout, rows, cands: list) -> list:
             for o in rows.rows[ri]:
                 if o.x1 > c.lines[0].x1 + 1:
                     continue
-                for value, _raw, _dec_, s in money_tokens(o.text):
+                for value, _raw, _has_dec, s in money_tokens(o.text):
                     if o is c.lines[0] and s >= c.lines[0].text.find(c.raw):
                         continue
                     d = _dec(value)
@@ -307,8 +307,8 @@ def _own_label(rows, ri: int, ln: Ln, start: int) -> str:
 
 def whole_amount_ok(layout: Layout, rows, row_index: int, ln: Ln, raw: str) -> bool:
     """Whether a number printed without decimals and without a label (``87.859``) is an amount of an
-    invoice: the column header above it names a document total (:data:`AMOUNT_TERMS`) -- invoices in currencies printed in whole units (HUF, JPY, ...) print
-    their totals so."""
+    invoice: the column header above it names a document total (:data:`AMOUNT_TERMS`) -- invoices in
+    currencies printed in whole units (HUF, JPY, ...) print their totals so."""
     pos = ln.text.find(raw)
     if pos < 0:
         return False
