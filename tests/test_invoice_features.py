@@ -118,3 +118,89 @@ def test_a_whole_number_under_a_total_header_is_an_invoice_amount(gross):
 def test_receipts_get_no_invoice_features():
     rows = [[("SHOP SDN BHD", 100)], [("TOTAL", 20), ("10.60", 400)]]
     assert not any(k.startswith(("bt_", "col_")) for c in _cands(rows, "receipt") for k in c.features)
+
+
+# -- dates -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("title", ["Rechnung Nr. 4711 vom", "Handelsrechnung (380) Nr. R18-31 vom",
+                                   "Facture n° F-12 du", "Invoice No. INV-12 of", "Factuur nr. 2024-7 van",
+                                   "Fattura n. 12/A del", "Factura n.º 45 de"])
+def test_the_date_after_the_documents_title_and_number_is_marked(title):
+    rows = [[("Muster GmbH", 40)], [(f"{title} 01.10.2018", 40)], [("Lieferdatum: 29.09.2018", 40)]]
+    cands = _cands(rows, field="date")
+    c = [c for c in cands if c.value == "2018-10-01"]
+    assert c and c[0].features["dt_title_number"] == 1.0
+
+
+@pytest.mark.parametrize("label, term", [
+    ("Invoice date:", "issue"), ("Rechnungsdatum:", "issue"), ("Date de facture", "issue"), ("Factuurdatum", "issue"),
+    ("Data fattura", "issue"), ("Fecha de factura", "issue"),
+    ("Due date:", "due"), ("Fälligkeitsdatum:", "due"), ("Date d'échéance :", "due"), ("Vervaldatum", "due"),
+    ("Data di scadenza", "due"), ("Fecha de vencimiento", "due"),
+    ("Delivery date:", "delivery"), ("Liefer- und Leistungsdatum:", "delivery"), ("Date de livraison", "delivery"),
+    ("Leverdatum", "delivery"), ("Data di consegna", "delivery"), ("Fecha de entrega", "delivery"),
+])
+def test_date_label_terms(label, term):
+    rows = [[("Muster GmbH", 40)], [("Rechnung Nr. 4711", 40)], [(label, 40), ("03.06.2025", 400)]]
+    cands = _cands(rows, field="date")
+    assert cands and cands[0].features[f"dt_{term}"] == 1.0
+
+
+def test_a_label_glued_to_the_date_before_it_still_names_its_date():
+    rows = [[("FACTURE", 40)], [("N° FA-2026-0001", 40)], [("Date:20260815·Échéance:20260914", 40)]]
+    by = {c.value: c for c in _cands(rows, field="date")}
+    assert by["2026-09-14"].features["dt_due"] == 1.0 and by["2026-08-15"].features["dt_due"] == 0.0
+
+
+@pytest.mark.parametrize("version", ["Stylesheet-Version: 2.0 vom 18.10.2018", "ZUGFeRD-Version : 2.1 vom 18.10.2018",
+                                     "Copyright (c) 18.10.2018", "Version du formulaire : 18/10/2018"])
+def test_a_version_date_is_no_invoice_date(version):
+    rows = [[(version, 40)], [("Rechnung Nr. 4711 vom 01.10.2018", 40)]]
+    assert _values(_cands(rows, field="date")) == ["2018-10-01"]
+
+
+@pytest.mark.parametrize("row, is_range", [("vom 01.12.2025 - RECHNUNG", False), ("01.11.2025 bis 30.11.2025", True),
+                                           ("Période 01/11/2025 - 30/11/2025", True), ("01.12.2025 – Kopie", False)])
+def test_a_dash_makes_a_range_only_before_another_date(row, is_range):
+    rows = [[("Muster GmbH", 40)], [(row, 40)], [("Datum: 02.12.2025", 40)]]
+    cands = candidate_sets(synthetic_page(rows, width=1000), "receipt")["date"]
+    assert ("2025-12-01" in _values(cands) or "2025-11-01" in _values(cands)) is not is_range
+
+
+# -- vendor name -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, party", [
+    ("Verkäufer", "seller"), ("Informationen zum Verkäufer", "seller"), ("Seller", "seller"), ("Émetteur", "seller"),
+    ("Fournisseur", "seller"), ("Leverancier", "seller"), ("Fornitore", "seller"), ("Proveedor", "seller"),
+    ("Käufer/Leistungsempfänger", "buyer"), ("Bill to:", "buyer"), ("Adresse du client", "buyer"), ("Klant", "buyer"),
+    ("Cliente", "buyer"), ("Destinataire", "buyer"),
+    ("Abweichender Warenempfänger", "other"), ("Ship to", "other"), ("Représentant fiscal", "other"),
+    ("Seller Company", ""), ("Lieferanten-Str. 12", ""), ("Kundennummer: 4711", ""),
+])
+def test_party_headings(text, party):
+    from desktop.core.extraction.invoice_features import party_heading
+
+    assert party_heading(text) == party
+
+
+@pytest.mark.parametrize("seller, buyer, name, contact", [
+    ("Verkäufer", "Käufer", "Name:", "Ansprechpartner:"),
+    ("Seller", "Buyer", "Name:", "Contact:"),
+    ("Vendeur", "Acheteur", "Raison sociale :", "Contact :"),
+    ("Verkoper", "Koper", "Naam:", "Contactpersoon:"),
+    ("Fornitore", "Cliente", "Ragione sociale:", "Referente:"),
+    ("Proveedor", "Cliente", "Razón social:", "Persona de contacto:"),
+])
+def test_the_seller_is_the_name_in_the_sellers_block(seller, buyer, name, contact):
+    rows = [[("Rechnung Nr. 4711 vom 01.10.2018", 40)],
+            [(seller, 40)], [(name, 40), ("Tischlerei Holz", 300)], [(contact, 40), ("Erika Mustermann", 300)],
+            [("Musterweg 1, 12345 Musterstadt", 40)],
+            [(buyer, 40)], [(name, 40), ("Kunde und Partner", 300)], [(contact, 40), ("Hans Kunde", 300)]]
+    assert _values(_cands(rows, field="vendor_name")) == ["Tischlerei Holz"]
+
+
+def test_the_first_name_under_a_seller_heading_opens_its_block():
+    rows = [[("LOGO LE FOURNISSEUR", 40), ("FACTURE N° F-1", 600)],
+            [("SELLER TRADE NAME", 40), ("Adresse du Client", 600)],
+            [("LE FOURNISSEUR", 40)], [("35 rue d'ici", 40), ("LE CLIENT", 600)], [("75018 PARIS, FR", 40)]]
+    assert _values(_cands(rows, field="vendor_name")) == ["LE FOURNISSEUR"]

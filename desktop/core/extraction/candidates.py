@@ -427,7 +427,9 @@ def _date_candidates(layout: Layout, rows: Rows, order: str, rule_value: str | N
         f.update(_flags("lab_", left, ("date", "issue_date", "other_date")))
         f.update(_flags("row_", row_text, ("date", "issue_date", "other_date", "total", "cash")))
         f.update(_flags("above_", above, ("date", "issue_date", "other_date")))
-        f["range"] = 1.0 if re.match(r"^\s*(-|–|to\b|bis\b|au\b|tot\b|~)", after, _I) or \
+        # a range goes on to its other end ("01.11.2025 bis 30.11.2025", "1 Jan - 31 Dec"); a dash before a
+        # word ("vom 01.12.2025 - RECHNUNG") only separates
+        f["range"] = 1.0 if re.match(r"^\s*(-|–|to\b|bis\b|au\b|tot\b|~)[^\d\n]{0,10}\d", after, _I) or \
             re.search(r"(-|–|from|von|du|van)\s*$", left, _I) else 0.0
         f["n_dates_row"] = float(sum(1 for _v, _d, _l, r2, _x in found if r2 == ri))
         f["textual"] = 1.0 if d.order == "text" else 0.0

@@ -35,7 +35,8 @@ from functools import lru_cache
 
 from desktop.core.extraction.layout import Layout, Ln
 
-__all__ = ["AMOUNT_TERMS", "add_invoice_features", "amount_terms", "column_header"]
+__all__ = ["AMOUNT_TERMS", "DATE_TERMS", "PARTY_HEADINGS", "add_invoice_features", "amount_terms", "column_header",
+           "party_heading"]
 
 _I = re.I
 
@@ -317,6 +318,230 @@ def whole_amount_ok(layout: Layout, rows, row_index: int, ln: Ln, raw: str) -> b
     return bool(terms)
 
 
+#: Label wording of the invoice's dates per EN 16931 business term, in en/de/fr/nl/it/es (and hu for the
+#: CEN bilingual example's "kibocsátás kelte"), accents removed, lower case.
+DATE_TERMS: dict[str, re.Pattern[str]] = {
+    # BT-2 invoice issue date
+    "issue": re.compile(
+        r"(invoice|bill|issue|document)\s*date|date\s*of\s*(issue|invoice)|issued\s*(on)?\b|"
+        r"rechnungs(datum|erstellungsdatum)|ausstellungsdatum|erstellungsdatum|belegdatum|datum\s*der\s*rechnung|"
+        r"date\s*(de\s*(la\s*)?)?facture|date\s*d'?\s*emission|factuurdatum|datum\s*factuur|"
+        r"data\s*(della\s*)?fattura|data\s*(di\s*)?emissione|fecha\s*(de\s*)?(la\s*)?factura|"
+        r"fecha\s*(de\s*)?(emision|expedicion)|kibocsatas|kelte", _I),
+    # BT-9 payment due date
+    "due": re.compile(
+        r"due\s*(date|on|by)?|payable\s*(by|until|on)|f[a]llig|zahlbar\s*(bis|am)|zahlungsziel|"
+        r"echeance|a\s*payer\s*avant|vervaldatum|vervalt|te\s*betalen\s*voor|scadenza|vencimiento|"
+        r"fecha\s*de\s*pago|esedekesseg|fizetesi\s*hatarido", _I),
+    # BT-72 actual delivery date
+    "delivery": re.compile(
+        r"deliver|ship|liefer|leistungs|date\s*de\s*livraison|livraison|leverdatum|levering|"
+        r"consegna|entrega|teljesites|service\s*date|supply\s*date|tax\s*point", _I),
+    # BT-73 / BT-74 invoicing period
+    "period": re.compile(r"period|zeitraum|periode|periodo|billing\s*cycle|abrechnung\s*(von|vom)|"
+                         r"date\s*de\s*(debut|fin)|debut|\bfin\b|beginn|ende\b|start|end\b|from\b|until\b|"
+                         r"\bvon\b|\bbis\b|\bdu\b|\bau\b|\bvan\b|\btot\b|\bdal\b|\bal\b|\bdesde\b|\bhasta\b", _I),
+    # dates of other documents: the order (BT-13), the contract (BT-12), a preceding invoice (BT-26),
+    # a delivery note, a letter
+    "other_document": re.compile(
+        r"order|bestell|auftrag|commande|bestelling|ordine|pedido|contra[ck]t|vertrag|contrat|"
+        r"preceding|associee|liee|vorhergehend|ursprung|lieferschein|bon\s*de|schreiben|brief|lettre|"
+        r"telefonat|gesprek|reklamation", _I),
+    # the date of a program or form version, a copyright line
+    "version": re.compile(r"version|\bstand\b|copyright|\(c\)|©|gedruckt|printed|imprime", _I),
+}
+
+#: "<document title> Nr. <number> vom <date>": a date attached to the document's own title and number
+#: (German "Rechnung Nr. 4711 vom 01.10.2018", French "Facture n° F-12 du", English "Invoice No. 12 of",
+#: Dutch "Factuur nr. 12 van", Italian "Fattura n. 12 del", Spanish "Factura n.º 12 de") is its issue
+#: date (BT-2).
+_TITLE_NUMBER_OF = re.compile(
+    r"(rechnung|gutschrift|invoice|credit\s*note|facture|avoir|factuur|creditnota|fattura|factura|nota)\w*"
+    r"\s*(\(\d+\)\s*)?(nr|no|n°|nº|n\.\s*[°ºo]?|num(ber|mer|ero)?|#)\.?\s*:?\s*\S+\s*"
+    r"(vom|du|of|dated|van|del|de|d\.d\.)\s*:?\s*$", _I)
+
+
+def _label_before(left: str, words: int = 4) -> str:
+    """The words printed just before a value: after the last digit (the value of the field before it,
+    even glued to it as in "Date:20260815·Échéance:"), at most ``words`` words."""
+    seg = re.split(r"\d", left)[-1]
+    return " ".join(seg.split()[-words:])
+
+
+def _date_features(rows, cands: list) -> list:
+    """EN 16931 date-term features of the ``date`` candidates (see :data:`DATE_TERMS`)."""
+    for c in cands:
+        ln = c.lines[0]
+        ri = rows.row_of.get(id(ln), -1)
+        pos = ln.text.find(c.raw)
+        own = ln.text[: max(0, pos)]
+        before = " ".join(o.text for o in rows.rows[ri] if o.x1 <= ln.x0 + 1) if ri >= 0 else ""
+        left = (before + " " + own).strip()
+        label = _fold(_label_before(own) if _letters(_label_before(own)) >= 2 else _label_before(left))
+        row_left = _fold(left)
+        f = c.features
+        for k, p in DATE_TERMS.items():
+            f[f"dt_{k}"] = 1.0 if p.search(label) else 0.0
+        f["dt_row_version"] = 1.0 if DATE_TERMS["version"].search(row_left) else 0.0
+        f["dt_title_number"] = 1.0 if _TITLE_NUMBER_OF.search(_fold(own)) or _TITLE_NUMBER_OF.search(row_left) else 0.0
+    # the date of a program's or form's version ("Stylesheet-Version: 2.0 vom 18.10.2018", "(c) 2020") is
+    # the rendering's, never the invoice's, when another date is there
+    def version(c) -> bool:
+        return bool((c.features["dt_version"] or c.features["dt_row_version"]) and not c.features["dt_title_number"])
+
+    if any(not version(c) for c in cands):
+        cands = [c for c in cands if not version(c)]
+    return cands
+
+
+def _letters(text: str) -> int:
+    return sum(1 for ch in text if ch.isalpha())
+
+
+#: Headings of the party blocks of an invoice (EN 16931 BG-4 Seller, BG-7 Buyer, and the other parties:
+#: BG-13 deliver-to, BG-10 payee, BG-11 the seller's tax representative), as printed at the head of
+#: a block in en/de/fr/nl/it/es: a row that starts with one of these words.
+PARTY_HEADINGS: dict[str, re.Pattern[str]] = {
+    "seller": re.compile(
+        r"^\W*(informationen\s*zum\s*|angaben\s*zum\s*)?(verkaufer|lieferant|rechnungssteller|absender|"
+        r"leistungserbringer|seller|supplier|vendor|issuer|from\b|vendeur|fournisseur|emetteur|prestataire|"
+        r"leverancier|verkoper|afzender|fornitore|cedente|venditore|emittente|proveedor|emisor|vendedor|"
+        r"szallito|elado)(?![^\W_])", _I),
+    "buyer": re.compile(
+        r"^\W*(informationen\s*zum\s*|angaben\s*zum\s*)?(kaufer|kunde|rechnungsempfanger|auftraggeber|"
+        r"leistungsempfanger|buyer|customer|client|bill(ed)?\s*to|sold\s*to|invoice\s*to|acheteur|"
+        r"destinataire|adresse\s*du\s*client|factur[ée]\s*a|koper|klant|afnemer|cliente|cessionario|"
+        r"committente|acquirente|comprador|destinatario|vevo|ugyfel)(?![^\W_])", _I),
+    "other": re.compile(
+        r"^\W*(abweichende[rn]?\s*)?(warenempfanger|lieferanschrift|lieferadresse|zahlungsempfanger|"
+        r"steuervertreter|ship\s*to|deliver(y)?\s*(to|address)|payee|tax\s*representative|livraison|"
+        r"adresse\s*de\s*livraison|beneficiaire|representant\s*fiscal|afleveradres|leveradres|begunstigde|"
+        r"destinazione|beneficiario|rappresentante\s*fiscale|direccion\s*de\s*entrega|representante\s*fiscal)"
+        r"(?![^\W_])", _I),
+}
+#: Labels of the fields of a party block: the seller's name (BT-27 "Name:", "Firmenname:", "Raison
+#: sociale:"), its contact point (BG-6 "Ansprechpartner:", "Contact:"), and the other fields, whose
+#: label alone is no name.
+_NAME_FIELD = re.compile(r"^\W*(name|firmenname|firma|company(\s*name)?|raison\s*sociale|denomination|nom|naam|"
+                         r"bedrijfsnaam|ragione\s*sociale|denominazione|nome|razon\s*social|nombre|empresa)\W*$", _I)
+_CONTACT_FIELD = re.compile(r"(ansprechpartner|kontaktperson|kontakt|contact(\s*person|\s*name)?|attn|attention|"
+                            r"z\.?\s*hd|interlocuteur|contactpersoon|referente|persona\s*de\s*contacto|"
+                            r"sachbearbeiter|bearbeiter)\W*$", _I)
+_FIELD_WORD = re.compile(r"^\W*(nummer|number|no|nr|name|anschrift|adresse|address|telefon|telephone|phone|e-?mail|"
+                         r"fax|ansprechpartner|kontakt|contact|numero|nom|naam|adres|telefoon|nome|indirizzo|"
+                         r"telefono|nombre|direccion|ort|plz|land|country|city|stadt|strasse|street|kennung|"
+                         r"identifier|id)\W*$", _I)
+
+
+#: Words that may follow a party word in a block's heading ("Informationen zum Verkäufer",
+#: "SELLER TRADE NAME", "Käufer/Leistungsempfänger", "Adresse du Client :").
+_HEADING_REST = frozenset({"name", "trade", "trading", "information", "informationen", "details", "address",
+                           "adresse", "anschrift", "data", "daten", "angaben", "leistungsempfanger", "du", "de",
+                           "des", "zum", "zur", "la", "le", "the", "of", "party", "partei", "naam", "gegevens",
+                           "dati", "datos", "coordonnees", "adres", "indirizzo", "direccion"})
+
+
+def party_heading(text: str) -> str:
+    """The party (``seller``, ``buyer``, ``other``) whose block a heading opens, or ``""`` when the text
+    is no such heading: it starts with a word of :data:`PARTY_HEADINGS` and holds nothing but heading
+    words after it ("Verkäufer", "Informationen zum Verkäufer", "SELLER TRADE NAME"; not "Seller
+    Company" or "Lieferanten-Str. 12")."""
+    t = _fold(text).strip()
+    if len(t.split()) > 6:
+        return ""
+    for party, p in PARTY_HEADINGS.items():
+        m = p.search(t)
+        if m:
+            rest = re.findall(r"[^\W\d_]+|\d", t[m.end():])
+            if all(w in _HEADING_REST or any(q.fullmatch(w) for q in PARTY_HEADINGS.values()) for w in rest):
+                return party
+    return ""
+
+
+def _party_of(rows, a: int, x0: float, x1: float, max_rows: int = 12) -> tuple[str, int]:
+    """The party block a row belongs to: the nearest party heading (:data:`PARTY_HEADINGS`) at most
+    ``max_rows`` rows above on the same page whose box overlaps ``[x0, x1]`` horizontally (a block of
+    its own column), and how many rows above it is; ``("", 0)`` when none is."""
+    page = rows.rows[a][0].page
+    for ri in range(a - 1, max(-1, a - max_rows - 1), -1):
+        row = rows.rows[ri]
+        if row[0].page != page:
+            break
+        for o in row:
+            if min(o.x1, x1) - max(o.x0, x0) <= 0:
+                continue
+            party = party_heading(o.text)
+            if party:
+                return party, a - ri
+    return "", 0
+
+
+def _vendor_features(rows, cands: list) -> list:
+    """Party-block features of the ``vendor_name`` candidates: the block a candidate sits in (seller,
+    buyer or another party), and the field label printed before it (the seller's name, its contact
+    person). A candidate in a buyer's or another party's block, a contact person, or a block's field
+    label alone ("Nummer", "Anschrift") is not the seller (EN 16931 BT-27), when a candidate in the
+    seller's block is there."""
+    for c in cands:
+        ln = c.lines[0]
+        a = rows.row_of.get(id(ln), -1)
+        f = c.features
+        if a < 0:
+            continue
+        x0, x1 = min(o.x0 for o in c.lines), max(o.x1 for o in c.lines)
+        before = [o for o in rows.rows[a] if o.x1 <= x0 + 1]
+        if before and before[-1].text.rstrip().endswith((":", "：")):
+            x0 = before[-1].x0  # "Name: | Muster GmbH": the block's heading stands over the label column
+        party, dist = _party_of(rows, a, x0, x1)
+        for k in PARTY_HEADINGS:
+            f[f"party_{k}"] = 1.0 if party == k else 0.0
+        f["party_rows"] = dist / 12
+        row_text = rows.texts[a]
+        i = row_text.find(c.raw)
+        left = row_text[:i] if i > 0 else " ".join(o.text for o in rows.rows[a] if o.x1 <= ln.x0 + 1)
+        left = _fold(left).strip()
+        f["name_field"] = 1.0 if left and _NAME_FIELD.search(left.rstrip(" :")) else 0.0
+        f["contact_field"] = 1.0 if left and _CONTACT_FIELD.search(left.rstrip(" :")) else 0.0
+        f["field_word"] = 1.0 if _FIELD_WORD.search(_fold(c.value)) else 0.0
+        f["party_heading"] = 1.0 if party_heading(c.value) else 0.0
+
+    def not_seller(c) -> bool:
+        g = c.features
+        return bool(g.get("party_buyer") or g.get("party_other") or g.get("contact_field") or g.get("field_word")
+                    or g.get("party_heading"))
+
+    # the seller's block opens with the seller's name (BT-27, or its trading name BT-28): the nearest
+    # candidate under the heading that holds no digit (the block's numbered fields and address lines do)
+    from desktop.core.extraction.candidates import ADDRESS
+
+    in_block = [c for c in cands if c.features.get("party_seller") and not not_seller(c)]
+
+    def opens_block(c) -> bool:
+        """No digit, no street word, and every row between the heading and it a numbered or labelled field."""
+        if re.search(r"\d", c.raw) or ADDRESS.search(c.raw):
+            return False
+        a = rows.row_of[id(c.lines[0])]
+        dist = round(c.features["party_rows"] * 12)
+        return all(re.search(r"\d", rows.texts[i]) or re.match(r"^[^:：]{1,30}[:：]", rows.texts[i])
+                   for i in range(a - dist + 1, a))
+
+    for c in cands:
+        c.features["block_first"] = 1.0 if c in in_block and opens_block(c) else 0.0
+    named = [c for c in in_block if c.features.get("name_field")] or [c for c in in_block if c.features["block_first"]]
+    if named:
+        # printed as the seller's name ("Name: ...") or first in the seller's block: heading and place agree
+        cands = named
+    elif any(c.features.get("party_seller") and not not_seller(c) for c in cands):
+        cands = [c for c in cands if not not_seller(c)]
+    else:
+        def label(c) -> bool:
+            return bool(c.features.get("field_word") or c.features.get("contact_field") or c.features.get("party_heading"))
+
+        if any(not label(c) for c in cands):
+            cands = [c for c in cands if not label(c)]
+    return cands
+
+
 def add_invoice_features(layout: Layout, rows, out: dict[str, list]) -> dict[str, list]:
     """Add the invoice features to the candidates of an invoice, in place (and drop the candidates
     the business rules of EN 16931 rule out, see :func:`_total_features`).
@@ -332,4 +557,8 @@ def add_invoice_features(layout: Layout, rows, out: dict[str, list]) -> dict[str
     """
     if out.get("total"):
         out["total"] = _total_features(layout, rows, out["total"])
+    if out.get("date"):
+        out["date"] = _date_features(rows, out["date"])
+    if out.get("vendor_name"):
+        out["vendor_name"] = _vendor_features(rows, out["vendor_name"])
     return out
