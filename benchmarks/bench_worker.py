@@ -7,7 +7,7 @@ Usage::
 Measured side by side in one run, alternating page by page (so machine load hits both alike):
 
 - **Process boundary per page**: PP-OCR ``read_page`` on real receipts in this process, and the same
-  pages through :class:`~desktop.core.engines.process.WorkerEngine` (``create_worker_engine("ppocr")``).
+  pages through :class:`~desktop.core.isolation.process.WorkerEngine` (``create_worker_engine("ppocr")``).
   The boundary's cost is the worker call's wall time minus the engine's own time inside the worker (the
   reading's ``seconds``): sending the pixels, pickling the answer, waking the processes. Also whole
   ``scan_file`` calls both ways (the worker also opens and renders the file and sends the pixels back
@@ -80,9 +80,9 @@ def _death(worker: Any, image: Any) -> dict[str, Any]:
 
 
 def run(samples: Path, pages: int, rounds: int = 2, big_page: bool = True, deaths_per_arm: int = 3) -> dict[str, Any]:
-    from desktop.core.engines import create_worker_engine
     from desktop.core.engines.ppocr import PPOCREngine
     from desktop.core.intake import load_page
+    from desktop.core.isolation import create_worker_engine
     from desktop.core.pipeline import ScanOptions, scan_file
 
     def step(what: str) -> None:
@@ -221,7 +221,7 @@ def report(r: dict[str, Any]) -> str:
         "",
         f"Memory after each step (warm-up, receipts, then {', '.join(MEMORY_PAGES)}): "
         + ", ".join(f"{m:.0f}" for m in r["rss_pages_mb"]) + " MiB. The recycling limit "
-        "(`DEFAULT_RSS_LIMIT_MB` in `desktop/core/engines/process.py`) sits well above the highest healthy figure.",
+        "(`DEFAULT_RSS_LIMIT_MB` in `desktop/core/isolation/process.py`) sits well above the highest healthy figure.",
         "",
         "The replacement started at the death gains only what the caller spends between the error and its "
         "next call (here the next page is asked for at once, so little; in a batch the failed file's documents "

@@ -241,10 +241,10 @@ def _pipeline() -> ModuleType:
 
 
 def _create_engine(name: str, model_dir: Path | None, notes: list[Diagnostic], **kwargs: Any) -> Any:
-    """The engine (:func:`desktop.core.engines.create_isolated_engine`): in a worker process, except the
+    """The engine (:func:`desktop.core.isolation.create_isolated_engine`): in a worker process, except the
     office-server engine asked for explicitly, which only talks HTTP and runs here, with its files opened
     and rendered in a page worker."""
-    from desktop.core.engines import create_isolated_engine
+    from desktop.core.isolation import create_isolated_engine
 
     return create_isolated_engine(name, model_dir, notes=notes, **kwargs)
 

@@ -141,6 +141,26 @@ def make_render_killer(victim: str) -> FaultEngine:
     return FaultEngine(None)
 
 
+def make_open_killer(victim: str) -> FaultEngine:
+    """An ordinary engine whose worker crashes natively *opening* the file named ``victim``.
+
+    Runs in the worker: counting the pages of ``victim`` (the first thing done with a file,
+    :func:`desktop.core.intake.count_pages`) sends ``SIGSEGV`` to the worker, as a MuPDF bug on a
+    hostile PDF's structure would.
+    """
+    from desktop.core import intake
+
+    real = intake.count_pages
+
+    def count_pages(path: Any) -> int:
+        if os.path.basename(str(path)) == victim:
+            os.kill(os.getpid(), signal.SIGSEGV)
+        return real(path)
+
+    intake.count_pages = count_pages
+    return FaultEngine(None)
+
+
 def make_einvoice_killer(victim: str) -> FaultEngine:
     """An ordinary engine whose worker crashes natively *reading the e-invoice data* of ``victim``.
 

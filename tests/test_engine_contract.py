@@ -88,7 +88,7 @@ def engine(request) -> Engine:
         request.addfinalizer(server.stop)
         eng = ServerEngine(ServerConfig(server.url, backoff_s=0.01))
     else:
-        from desktop.core.engines.process import EngineSpec, WorkerEngine
+        from desktop.core.isolation.process import EngineSpec, WorkerEngine
 
         eng = WorkerEngine(EngineSpec("tests.fake_engines:FakeEngine", {
             "pages": [TEXT_PAGE], "capabilities": ["fields", "table"], "field_values": {"total": "12.50"},

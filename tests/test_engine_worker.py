@@ -1,10 +1,11 @@
-"""Engines in a worker process (desktop/core/engines/process.py), with engines that really fail
+"""Engines in a worker process (desktop/core/isolation/process.py), with engines that really fail
 (tests/fault_engines.py): a killed, aborted, crashed, hanging or memory-exhausted worker, or one that
 answers garbage, costs that page one named error; the worker starts again and the batch goes on.
 """
 from __future__ import annotations
 
 import os
+import re
 import signal
 import threading
 import time
@@ -15,13 +16,14 @@ import pytest
 from PIL import Image
 
 from desktop import cli
+from desktop.core.diagnostics import Code, diag
 from desktop.core.engines.base import (
     EngineCrashed,
     EngineInterrupted,
     EngineTimedOut,
     MalformedOutput,
 )
-from desktop.core.engines.process import EngineSpec, Watchdog, WorkerEngine, describe_exit, worker_pid_alive
+from desktop.core.isolation.process import EngineSpec, Watchdog, WorkerEngine, describe_exit, worker_pid_alive
 from desktop.core.model import ScanResult
 from desktop.core.pipeline import Cancelled, ScanOptions, scan_file
 from tests.fault_engines import TEXTS, mark_poison
@@ -89,6 +91,8 @@ def test_a_dying_worker_is_a_named_error_and_restarts(fault):
             eng.read_page(mark_poison(blank()))
         assert crash.value.exitcode is not None and crash.value.exitcode < 0
         assert crash.value.detail == describe_exit(crash.value.exitcode)
+        assert crash.value.detail.code is {"kill": Code.WORKER_KILLED, "abort": Code.WORKER_ABORTED,
+                                           "segfault": Code.WORKER_SEGFAULT}[fault]
         assert len(eng.read_page(blank()).lines) == 3 and eng.restarts == 1
     finally:
         eng.close()
@@ -263,6 +267,44 @@ def test_cli_batch_finishes_with_one_named_error(fault, batch, tmp_path, monkeyp
     for d in (docs[0], docs[2]):  # before and after the failure: read normally
         assert d.error is None and d.page_results[0].text == "\n".join(TEXTS)
     assert docs[1].error and EXPECTED[fault] in docs[1].error.message()
+    if fault in ("kill", "abort", "segfault", "hang", "hog"):  # read back from the JSON, said in Chinese throughout
+        zh = docs[1].error.message("zh")
+        assert re.search(r"[\u4e00-\u9fff]", zh) and not re.search(r"[a-z]{3,}", re.sub(r"SIG[A-Z]+", "", zh)), zh
+
+
+def test_how_a_worker_ended_is_said_in_both_languages():
+    """describe_exit is a diagnostic (issue 10): the crash detail inside a Chinese sentence is Chinese."""
+    killed = describe_exit(-signal.SIGKILL)
+    assert killed.code is Code.WORKER_KILLED
+    crash = diag(Code.ENGINE_CRASHED, page=2, detail=killed)
+    assert crash.message() == ("the engine stopped unexpectedly while reading page 2 "
+                               "(killed by SIGKILL, as when the computer runs out of memory)")
+    assert crash.message("zh") == "读取第 2 页时识别引擎意外停止（进程被 SIGKILL 强行终止，通常是因为电脑内存不足）"
+    assert describe_exit(-signal.SIGABRT).message("zh") == "进程异常中止：SIGABRT"
+    assert describe_exit(-signal.SIGSEGV).message() == "crashed: SIGSEGV"
+    assert describe_exit(-signal.SIGTERM).message() == "ended by SIGTERM"
+    assert describe_exit(-signal.SIGTERM).message("zh") == "进程被信号 SIGTERM 终止"
+    assert describe_exit(3).message() == "exit code 3" and describe_exit(3).message("zh") == "进程退出，退出码 3"
+    assert describe_exit(None).code is Code.WORKER_UNRESPONSIVE
+    assert type(crash).from_dict(crash.to_dict()) == crash  # the detail survives the JSON as a diagnostic
+
+
+def test_a_file_that_crashes_the_reader_on_opening_is_its_own_error(tmp_path):
+    """A native crash opening a file (before any page) is that file's error, named in both languages; the
+    next file is read by the restarted worker."""
+    evil, good = png(tmp_path / "evil.png"), png(tmp_path / "good.png")
+    eng = WorkerEngine(EngineSpec("tests.fault_engines:make_open_killer", {"victim": "evil.png"}), watchdog=FAST)
+    try:
+        bad_docs = scan_file(evil, eng, ScanOptions(auto_rotate=False))
+        good_docs = scan_file(good, eng, ScanOptions(auto_rotate=False))
+    finally:
+        eng.close()
+    (bad,) = bad_docs
+    assert bad.error is not None and bad.error.code is Code.READER_STOPPED
+    assert bad.error.message() == ("the file reader stopped unexpectedly (crashed: SIGSEGV): the file may be damaged "
+                                   "or malicious")
+    assert bad.error.message("zh") == "文件读取进程意外停止（进程崩溃：SIGSEGV）：文件可能已损坏或含有恶意内容"
+    assert good_docs[0].error is None and good_docs[0].page_results[0].text == "\n".join(TEXTS)
 
 
 def test_killing_the_worker_from_outside_is_survived(tmp_path):
@@ -277,8 +319,8 @@ def test_killing_the_worker_from_outside_is_survived(tmp_path):
 
 
 def test_an_engine_that_cannot_load_says_so_and_starts_nothing_more():
-    from desktop.core.engines import create_worker_engine
     from desktop.core.engines.base import EngineUnavailable
+    from desktop.core.isolation import create_worker_engine
 
     eng = create_worker_engine("hunyuan")  # no model folder anywhere in this test's SHOEBOX_HOME
     assert eng.describe() == "HunyuanOCR (not started)"
@@ -306,8 +348,8 @@ def test_the_worker_path_reads_a_turned_page_once_and_upright(samples, tmp_path)
     side costs one engine call, which answers it turned upright (no read, probe and second read)."""
     pytest.importorskip("rapidocr")
     from benchmarks.textmetrics import cer
-    from desktop.core.engines import create_worker_engine
     from desktop.core.engines.base import Capability
+    from desktop.core.isolation import create_worker_engine
 
     sample = samples / "sroie" / "sroie_007.jpg"
     truth = "\n".join(row.split(",", 8)[8] for row in sample.with_suffix(".box.txt").read_text().splitlines() if row)
@@ -370,7 +412,7 @@ def test_a_spare_worker_takes_over_after_a_crash_and_a_new_spare_follows():
 
 
 def test_no_spare_for_a_big_engine(monkeypatch):
-    from desktop.core.engines import process
+    from desktop.core.isolation import process
 
     monkeypatch.setattr(process, "SPARE_MAX_MB", 1)  # any worker is bigger than 1 MiB
     eng = worker(spare=True)
@@ -398,7 +440,7 @@ def test_an_engine_here_has_its_files_opened_and_rendered_in_a_page_worker(tmp_p
     """PagesInWorker (the office-server engine's wrapper): a PDF that crashes MuPDF costs one document."""
     import pymupdf
 
-    from desktop.core.engines.process import PagesInWorker
+    from desktop.core.isolation.process import PagesInWorker
     from tests.fake_engines import FakeEngine
 
     pdf = tmp_path / "evil.pdf"
@@ -425,9 +467,9 @@ def test_an_engine_here_has_its_files_opened_and_rendered_in_a_page_worker(tmp_p
 
 def test_the_front_ends_engines_keep_native_file_readers_out_of_their_process():
     """shoebox scan / serve: a worker engine, or the office-server engine here with a page worker."""
-    from desktop.core.engines import create_isolated_engine
-    from desktop.core.engines.process import PagesInWorker
     from desktop.core.engines.server import ServerConfig, ServerEngine
+    from desktop.core.isolation import create_isolated_engine
+    from desktop.core.isolation.process import PagesInWorker
 
     local = create_isolated_engine("ppocr")
     assert isinstance(local, WorkerEngine) and local.pid is None  # nothing started yet
@@ -447,7 +489,7 @@ _PARENT = """
 import sys, time, threading
 import numpy as np
 sys.path.insert(0, {root!r})
-from desktop.core.engines.process import EngineSpec, Watchdog, WorkerEngine
+from desktop.core.isolation.process import EngineSpec, Watchdog, WorkerEngine
 from tests.fault_engines import mark_poison
 eng = WorkerEngine(EngineSpec("tests.fault_engines:make", {{"fault": "hang"}}),
                    watchdog=Watchdog(min_s=600.0, start_s=60.0, file_s=600.0))

@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from desktop.core.engines.process import EngineSpec, Watchdog, WorkerEngine
+from desktop.core.isolation.process import EngineSpec, Watchdog, WorkerEngine
 from tests.fault_engines import TEXTS
 from tests.test_engine_worker import EXPECTED, png
 
@@ -67,7 +67,7 @@ def test_failed_document_shows_its_error_and_the_queue_goes_on(qtbot, window, tm
 
 @pytest.mark.parametrize("spare", [False, True], ids=["one_worker", "with_spare"])
 def test_closing_with_a_page_in_flight_ends_within_2_s_and_the_file_is_read_again(qtbot, window, tmp_path, spare):
-    from desktop.core.engines.process import worker_pid_alive
+    from desktop.core.isolation.process import worker_pid_alive
 
     w = window(factory(delay=60, spare=spare))
     (entry_id,) = w.add_paths([png(tmp_path / "slow.png")])
@@ -122,7 +122,7 @@ def test_an_einvoice_that_crashes_the_reader_fails_alone_and_the_window_goes_on(
 
 def test_the_viewer_opens_anything_but_an_image_in_its_page_worker(tmp_path):
     """PDFs, OFD packages and XML invoices are parsed by native code (MuPDF, lxml): never in the window's process."""
-    from desktop.core.engines.base import LOCAL_PAGES
+    from desktop.core.isolation import LOCAL_PAGES
     from desktop.gui.worker import ImageLoader
     from tests.einvoice_fixtures import cii_xml, facturx_pdf
 

@@ -101,6 +101,36 @@ def test_notes_are_in_a_clerks_words(window) -> None:
     assert all(d.message() in tip for d in (scale, turn, no_fields))
 
 
+def test_the_queue_and_the_header_say_the_same(window) -> None:
+    """A fresh user saw "Needs review" in the queue and "Every field checks out" in the header for one
+    document: both now follow review.standing (flags.field_reasons, lost pages)."""
+    from desktop.core.model import Document, Field, PageResult
+
+    def receipt(**extra: Field) -> Document:
+        fields = {"vendor_name": Field("vendor_name", "ACME", confidence=0.9),
+                  "date": Field("date", "2024-03-05", confidence=0.9), "total": Field("total", "12.50", confidence=0.9)}
+        fields.update(extra)
+        return Document(source="/tmp/a.png", document_type="receipt", fields=fields, page_results=[PageResult(1, 100, 100)])
+
+    clean = window.model.add_document(receipt())
+    window.select_entry(clean)
+    assert "Every field checks out" in window.summary_label.text()
+    assert window.model.status_text(window.model.entry(clean)) == "Checks out, not yet reviewed"
+    flagged = window.model.add_document(receipt(total=Field("total", "12.50", confidence=0.3, needs_review=True)))
+    window.select_entry(flagged)
+    assert "Every field checks out" not in window.summary_label.text() and "1 field" in window.summary_label.text()
+    assert window.model.status_text(window.model.entry(flagged)) == "Needs review"
+    lost_doc = receipt()
+    lost_doc.page_results[0].warnings.append(diag(Code.PAGES_AFTER_NOT_READ, page=1, reason=diag(Code.PDF_DAMAGED, detail="x")))
+    lost = window.model.add_document(lost_doc)
+    window.select_entry(lost)
+    assert "Every field checks out" not in window.summary_label.text()
+    assert window.model.status_text(window.model.entry(lost)).startswith("Needs review – pages after 1 could not be read")
+    window.select_entry(clean)
+    window.reviewing.mark_reviewed_and_next()
+    assert window.model.status_text(window.model.entry(clean)) == "Reviewed"
+
+
 def test_failed_row_does_not_repeat_the_file_name(window) -> None:
     from PySide6.QtCore import Qt
 

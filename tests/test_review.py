@@ -14,6 +14,7 @@ from desktop.core.review import (
     DuplicateMarker,
     Reason,
     ReviewSession,
+    Standing,
     attention_count,
     can_split_at,
     document_checks,
@@ -22,6 +23,7 @@ from desktop.core.review import (
     has_clerk_work,
     mergeable,
     next_needing_review,
+    standing,
 )
 from desktop.core.session import SessionStore
 
@@ -70,6 +72,23 @@ def test_review_and_flags_share_one_rule() -> None:
     doc = _receipt(total=Field("total", "12.50", needs_review=True, source="user"),
                    tax=Field("tax", "2.50", needs_review=True), date=Field("date", None))
     assert [c.field for c in document_checks(doc)] == flags.flagged_fields(doc) == ["date", "tax"]
+
+
+def test_standing_follows_the_field_rule_and_lost_pages() -> None:
+    """What the queue's status and the document header say comes from one place: nothing flagged by
+    flags.field_reasons and no lost page is CHECKS_OUT (a flagged field, or a lost page, is TO_CHECK)."""
+    clean = _receipt()
+    assert attention_count(clean) == 0 and standing(clean) is Standing.CHECKS_OUT
+    flagged = _receipt(total=Field("total", "12.50", confidence=0.4, needs_review=True))
+    assert standing(flagged) is Standing.TO_CHECK
+    flagged.fields["total"].edited = True  # the clerk looked at it: no longer flagged
+    assert attention_count(flagged) == 0 and standing(flagged) is Standing.CHECKS_OUT
+    lost = _receipt()
+    lost.page_results[0].warnings.append(diag(Code.PAGE_NOT_READ, page=2, reason=diag(Code.OUT_OF_MEMORY)))
+    assert attention_count(lost) == 0 and standing(lost) is Standing.TO_CHECK
+    lost.reviewed = True
+    assert standing(lost) is Standing.REVIEWED
+    assert standing(Document(source="x", error=diag(Code.EMPTY_FILE))) is Standing.FAILED
 
 
 def test_edit_normalises_revalidates_and_clears_the_flag(session: ReviewSession) -> None:

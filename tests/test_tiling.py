@@ -151,8 +151,8 @@ def test_a_receipt_on_a_200_inch_pdf_page_is_rendered_region_only(tmp_path: Path
 def test_a_region_renders_the_same_in_the_engine_worker(tmp_path: Path) -> None:
     import pymupdf
 
-    from desktop.core.engines.base import LOCAL_PAGES
-    from desktop.core.engines.process import WorkerEngine
+    from desktop.core.isolation import LOCAL_PAGES
+    from desktop.core.isolation.process import WorkerEngine
 
     doc = pymupdf.open()
     doc.new_page(width=1440, height=1440).draw_rect(pymupdf.Rect(100, 100, 300, 200), color=None, fill=(0, 0, 0))

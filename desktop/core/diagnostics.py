@@ -137,6 +137,18 @@ class Code(StrEnum):
     MODEL_PLACE_NO_FOLDER = "model_place_no_folder"
     MODEL_PLACE_INCOMPLETE = "model_place_incomplete"
     ENGINE_CRASHED = "engine_crashed"
+    # how a worker process ended (the ``detail`` of ENGINE_CRASHED and EINVOICE_STOPPED;
+    # desktop.core.isolation.process.describe_exit)
+    WORKER_KILLED = "worker_killed"
+    WORKER_ABORTED = "worker_aborted"
+    WORKER_SEGFAULT = "worker_segfault"
+    WORKER_SIGNAL = "worker_signal"
+    WORKER_EXIT_CODE = "worker_exit_code"
+    WORKER_UNRESPONSIVE = "worker_unresponsive"
+    WORKER_ANSWER_LOST = "worker_answer_lost"
+    WORKER_OVERRAN = "worker_overran"
+    READER_STOPPED = "reader_stopped"
+    READER_OVERRAN = "reader_overran"
     ENGINE_TIMED_OUT = "engine_timed_out"
     ENGINE_NOTE = "engine_note"
     READING_SUSPECT = "reading_suspect"
@@ -346,6 +358,19 @@ CATALOGUE: dict[Code, Entry] = {
     Code.ENGINE_FAILED: Entry(_E, "{detail}", "{detail}"),
     Code.ENGINE_CRASHED: Entry(_E, "the engine stopped unexpectedly while reading page {page} ({detail})",
                                "读取第 {page} 页时识别引擎意外停止（{detail}）"),
+    Code.WORKER_KILLED: Entry(_D, "killed by SIGKILL, as when the computer runs out of memory",
+                              "进程被 SIGKILL 强行终止，通常是因为电脑内存不足"),
+    Code.WORKER_ABORTED: Entry(_D, "aborted: SIGABRT", "进程异常中止：SIGABRT"),
+    Code.WORKER_SEGFAULT: Entry(_D, "crashed: SIGSEGV", "进程崩溃：SIGSEGV"),
+    Code.WORKER_SIGNAL: Entry(_D, "ended by {signal}", "进程被信号 {signal} 终止"),
+    Code.WORKER_EXIT_CODE: Entry(_D, "exit code {exitcode}", "进程退出，退出码 {exitcode}"),
+    Code.WORKER_UNRESPONSIVE: Entry(_D, "it stopped responding", "进程停止响应"),
+    Code.WORKER_ANSWER_LOST: Entry(_D, "its answer broke off: {detail}", "进程的回答中断：{detail}"),
+    Code.WORKER_OVERRAN: Entry(_D, "it took longer than {seconds} s", "用时超过 {seconds} 秒"),
+    Code.READER_STOPPED: Entry(_E, "the file reader stopped unexpectedly ({detail}): the file may be damaged or malicious",
+                               "文件读取进程意外停止（{detail}）：文件可能已损坏或含有恶意内容"),
+    Code.READER_OVERRAN: Entry(_E, "opening the file took longer than {seconds} s and was stopped",
+                               "打开文件超过 {seconds} 秒，已被停止"),
     Code.ENGINE_TIMED_OUT: Entry(_E, "reading page {page} took longer than {seconds} s and was stopped",
                                  "第 {page} 页读取超过 {seconds} 秒，已被停止"),
     Code.ENGINE_NOTE: Entry(_W, "{detail}", "识别引擎提示：{detail}"),

@@ -56,6 +56,7 @@ from desktop.core.engines.base import (
     PageReading,
     check_page_reading,
 )
+from desktop.core.isolation import page_host
 from desktop.core.layout import box_overlap, reading_order, scale_lines
 from desktop.core.model import Document, Field, Line, PageResult
 
@@ -229,7 +230,7 @@ def _ocr(page: Any, engine: Engine, options: ScanOptions, *,
         its lines in *page pixels*, the rendered image they were read on, and notes for the warnings
         (what the engine reported about its reading included).
     """
-    host = engine.page_host()
+    host = page_host(engine)
     image, scale = host.render(page, engine.max_pixels)
     notes: list[Diagnostic] = []
     if scale < 1.0:
@@ -287,7 +288,7 @@ def _read_zoomed(page: Any, engine: Engine, image: np.ndarray, scale: float) -> 
     plan = tiling.plan_zoom(page.width, page.height, image, scale, engine.max_pixels, region_render=True)
     if plan is None:
         return None
-    host = engine.page_host()
+    host = page_host(engine)
     return tiling.read_zoomed(lambda budget: host.render(page, budget), lambda tile: read_image(engine, tile).lines,
                               plan, page.width, page.height, engine.max_pixels,
                               render_region=lambda box, scale: host.render_region(page, box, scale))
@@ -307,7 +308,7 @@ def _read_page(page: Any, engine: Engine, options: ScanOptions, *, auto_rotate: 
             lines = reading_order(text_lines)
             if options.decode_qr and "发票" in "".join(ln.text for ln in text_lines):
                 # Digital Chinese invoices draw their QR code as vector graphics: render to find it.
-                image, _ = engine.page_host().render(page, engine.max_pixels)
+                image, _ = page_host(engine).render(page, engine.max_pixels)
                 qr = _decode_qr(image)
         else:
             turn = auto_rotate and options.auto_rotate and origin != "pdf_mixed"
@@ -401,7 +402,7 @@ def _model_fields(reads: list[_PageRead], engine: Engine, document_type: str, da
         missing = [name for name, v in values.items() if not v]
         number = read.result.number
         try:
-            image, _ = engine.page_host().render(read.page, engine.max_pixels)
+            image, _ = page_host(engine).render(read.page, engine.max_pixels)
             answer = engine.read_fields(image, [specs[n] for n in missing], language)
         except EngineInterrupted:
             raise
@@ -465,7 +466,7 @@ def _einvoice_data(source: Path, engine: Engine, *, ask_engine: bool) -> tuple[A
             documents go without the data).
     """
     try:
-        structured, problem = engine.page_host().call("desktop.core.einvoice:structured_for", str(source),
+        structured, problem = page_host(engine).call("desktop.core.einvoice:structured_for", str(source),
                                                       doing="reading the e-invoice data")
     except EngineInterrupted:
         if ask_engine:
@@ -474,7 +475,7 @@ def _einvoice_data(source: Path, engine: Engine, *, ask_engine: bool) -> tuple[A
     except EngineCrashed as exc:
         return None, None, diag(Code.EINVOICE_STOPPED, detail=exc.detail or "?")
     except EngineTimedOut as exc:
-        return None, None, diag(Code.EINVOICE_STOPPED, detail=f"longer than {round(exc.limit_s)} s")
+        return None, None, diag(Code.EINVOICE_STOPPED, detail=diag(Code.WORKER_OVERRAN, seconds=round(exc.limit_s)))
     except Exception as exc:  # structured_for itself never raises: a broken host, or out of memory
         return None, diag(Code.EINVOICE_UNREADABLE, detail=str(exc).strip() or type(exc).__name__), None
     return structured, problem, None
@@ -616,7 +617,7 @@ def scan_file(
     """
     options = options or ScanOptions()
     path = Path(path)
-    host = engine.page_host()
+    host = page_host(engine)
     try:
         total = int(host.count_pages(path))
         pages = iter(host.open_pages(path))
@@ -762,7 +763,7 @@ def reread_page(document: Document, page_number: int, rotation: int, engine: Eng
     doc = dataclasses.replace(document, page_results=list(document.page_results), extras=dict(document.extras))
     index = next((i for i, p in enumerate(doc.page_results) if p.number == page_number), None)
     try:
-        page = engine.page_host().load_page(Path(document.source), page_number, rotation % 360)
+        page = page_host(engine).load_page(Path(document.source), page_number, rotation % 360)
         read = _read_page(page, engine, options, auto_rotate=False)
     except EngineInterrupted:
         raise
@@ -838,7 +839,7 @@ def run_task(document: Document, task: str, engine: Engine, *,
         if progress is not None:
             progress(Progress(source, result.number, len(pages), f"{task}: page {i + 1} of {len(pages)}"))
         try:
-            host = engine.page_host()
+            host = page_host(engine)
             page = host.load_page(source, result.number, result.rotation % 360)
             image, _scale = host.render(page, engine.max_pixels)
             del page

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+from desktop.core.diagnostics import is_page_lost
 from desktop.core.flags import Reason, key_fields
 from desktop.core.flags import field_reasons as field_checks
 from desktop.core.model import Box, Document, Field
@@ -49,6 +50,7 @@ __all__ = [
     "EntryStore",
     "Reason",
     "ReviewSession",
+    "Standing",
     "attention_count",
     "can_split_at",
     "document_checks",
@@ -62,6 +64,7 @@ __all__ = [
     "next_needing_review",
     "retyped_document",
     "reviewed_document",
+    "standing",
     "with_task_output",
 ]
 
@@ -94,6 +97,29 @@ def document_checks(document: Document | None) -> list[Check]:
 def attention_count(document: Document | None) -> int:
     """How many fields of ``document`` need checking (the queue badge, the summary, the Problems sheet)."""
     return len(document_checks(document))
+
+
+class Standing(StrEnum):
+    """Where a document stands in the clerk's review: what the queue's status and the document's header
+    both say, so that they never disagree (one said "Needs review" while the other said "Every field
+    checks out")."""
+
+    FAILED = "failed"  # not read (``Document.error``)
+    TO_CHECK = "to_check"  # not reviewed: a field to check (attention_count), or a page that could not be read
+    CHECKS_OUT = "checks_out"  # not reviewed, nothing to check: the clerk only confirms it (Mark reviewed)
+    REVIEWED = "reviewed"  # marked reviewed by the clerk (fields may still be flagged: the badge counts them)
+
+
+def standing(document: Document) -> Standing:
+    """Where ``document`` stands (see :class:`Standing`): its fields by :func:`desktop.core.flags.field_reasons`
+    (through :func:`attention_count`), its pages by :func:`desktop.core.diagnostics.is_page_lost`."""
+    if document.error is not None:
+        return Standing.FAILED
+    if document.reviewed:
+        return Standing.REVIEWED
+    if attention_count(document) or any(is_page_lost(w) for page in document.page_results for w in page.warnings):
+        return Standing.TO_CHECK
+    return Standing.CHECKS_OUT
 
 
 # --------------------------------------------------------------------------------------------------

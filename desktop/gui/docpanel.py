@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from desktop.core.doctypes import document_types
 from desktop.core.model import Document
-from desktop.core.review import attention_count
+from desktop.core.review import Standing, attention_count, standing
 from desktop.gui.form import FieldForm
 from desktop.gui.notes import document_notes
 from desktop.gui.resources import icon
@@ -136,7 +136,7 @@ class DocumentPanel(QWidget):
         parts = []
         if to_check:
             parts.append("<span style='color:#e65100'>" + self.tr("%n field(s) to check", "", to_check) + "</span>")
-        elif not doc.reviewed:
+        elif standing(doc) is Standing.CHECKS_OUT:  # the queue says "Checks out, not yet reviewed" then
             parts.append("<span style='color:#2e7d32'>" + self.tr("Every field checks out") + "</span>")
         if doc.reviewed:
             parts.append("<span style='color:#2e7d32'>" + self.tr("Reviewed") + "</span>")

@@ -46,7 +46,7 @@ from PySide6.QtWidgets import (
 from desktop.core import flags
 from desktop.core.diagnostics import Diagnostic, is_page_lost
 from desktop.core.model import Document, Field
-from desktop.core.review import attention_count, field_checks
+from desktop.core.review import Standing, attention_count, field_checks, standing
 from desktop.core.session import SessionEntry, SessionStore, status_of
 
 LOW_CONFIDENCE = 0.6
@@ -178,6 +178,8 @@ class QueueModel(QAbstractTableModel):
             note += " – " + self.tr("possible duplicate")
         if entry.status == "reviewed":
             return self.tr("Reviewed") + note
+        if doc is not None and standing(doc) is Standing.CHECKS_OUT:  # as the header's "Every field checks out"
+            return self.tr("Checks out, not yet reviewed") + note
         return self.tr("Needs review") + note
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -192,6 +194,8 @@ class QueueModel(QAbstractTableModel):
             return entry.status
         if role == STATUS_TEXT_ROLE:
             return self.status_text(entry)
+        if role == STANDING_ROLE:
+            return standing(doc).value if doc is not None else ""
         if role == TYPE_ROLE:
             return self.type_labels.get(doc.document_type, doc.document_type) if doc and doc.document_type else ""
         if role == ATTENTION_ROLE:
@@ -214,7 +218,9 @@ class QueueModel(QAbstractTableModel):
             if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
                 return self.status_text(entry)
             if role == Qt.ItemDataRole.ForegroundRole:
-                colour = {"failed": "#c62828", "reviewed": "#2e7d32", "needs_review": "#e65100"}.get(entry.status)
+                checks_out = doc is not None and entry.status == "needs_review" and standing(doc) is Standing.CHECKS_OUT
+                colour = {"failed": "#c62828", "reviewed": "#2e7d32", "needs_review": "#e65100",
+                          "checks_out": "#558b2f"}.get("checks_out" if checks_out else entry.status)
                 return QBrush(QColor(colour)) if colour else None
         elif col == COL_ATTENTION:
             n = attention_count(doc)
@@ -374,9 +380,10 @@ STATUS_ROLE = Qt.ItemDataRole.UserRole + 1
 STATUS_TEXT_ROLE = Qt.ItemDataRole.UserRole + 2
 TYPE_ROLE = Qt.ItemDataRole.UserRole + 3
 ATTENTION_ROLE = Qt.ItemDataRole.UserRole + 4
+STANDING_ROLE = Qt.ItemDataRole.UserRole + 5
 
 STATUS_COLOURS = {"failed": "#c62828", "reviewed": "#2e7d32", "needs_review": "#e65100", "reading": "#1565c0",
-                  "queued": "#757575"}
+                  "queued": "#757575", "checks_out": "#558b2f"}
 
 
 class QueueDelegate(QStyledItemDelegate):
@@ -488,7 +495,8 @@ class QueueDelegate(QStyledItemDelegate):
         painter.setPen(colour)
         painter.drawText(name_rect.translated(text_left, top).adjusted(0, 0, 0, 1), self._flags(True), name)
         painter.setFont(opt.font)
-        painter.setPen(colour if selected else QColor(STATUS_COLOURS.get(status, "#616161")))
+        shade = "checks_out" if status == "needs_review" and index.data(STANDING_ROLE) == Standing.CHECKS_OUT else status
+        painter.setPen(colour if selected else QColor(STATUS_COLOURS.get(shade, "#616161")))
         painter.drawText(second_rect.translated(text_left, top).adjusted(0, 0, 0, 1), self._flags(), second)
         painter.restore()
 

@@ -42,7 +42,7 @@ def default_engine_factory(engine: str, model_dir: str) -> EngineFactory:
     """The factory used by the app: :func:`desktop.core.engines.create_engine` with the user's settings."""
 
     def factory(notes: list[Diagnostic]) -> Any:
-        from desktop.core.engines import create_isolated_engine
+        from desktop.core.isolation import create_isolated_engine
 
         # The office-server engine runs here (HTTP, its connection state on the status bar) with its files
         # opened in a page worker; any other in a worker process, with a spare kept warm so that after a
@@ -350,7 +350,7 @@ class ImageLoader(QObject):
 
     PDF pages, OFD packages and XML invoices (anything not an image by its first bytes,
     :func:`desktop.core.intake.magic_format`) are opened and rendered in a worker process of their own
-    (a page-only :class:`~desktop.core.engines.process.WorkerEngine`, started on the first such file):
+    (a page-only :class:`~desktop.core.isolation.process.WorkerEngine`, started on the first such file):
     MuPDF and lxml are native code fed untrusted files, and a crash there must cost the viewer one
     page, not the window. Image files are decoded here (Pillow).
 
@@ -374,12 +374,12 @@ class ImageLoader(QObject):
 
     def _host(self, path: str) -> Any:
         from desktop.core import intake
-        from desktop.core.engines.base import LOCAL_PAGES
+        from desktop.core.isolation import LOCAL_PAGES
 
         if intake.magic_format(path) in IMAGE_FORMATS:
             return LOCAL_PAGES
         if self._pdf_worker is None:
-            from desktop.core.engines.process import WorkerEngine
+            from desktop.core.isolation import WorkerEngine
 
             self._pdf_worker = WorkerEngine(None)
         return self._pdf_worker.page_host()

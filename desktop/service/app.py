@@ -267,7 +267,7 @@ class _Runner:
 
 def _default_engine_factory() -> Any:
     # uploads are untrusted files: the engine and the file readers run in a worker process
-    from desktop.core.engines import create_isolated_engine
+    from desktop.core.isolation import create_isolated_engine
 
     return create_isolated_engine("auto")
 

@@ -71,7 +71,7 @@ def config_from_args(args: argparse.Namespace) -> Any:
     def engine_factory() -> Any:
         # uploads are untrusted files: the engine (or, for the office-server engine, the file readers)
         # runs in a worker process, so a crash on one upload costs that job only
-        from desktop.core.engines import create_isolated_engine
+        from desktop.core.isolation import create_isolated_engine
 
         notes: list[Any] = []
         engine = create_isolated_engine(args.engine, args.model_dir, notes=notes, server=server)

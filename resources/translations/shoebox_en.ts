@@ -42,7 +42,7 @@
 <context>
     <name>QueueModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/gui/queue.py" line="213"/>
+        <location filename="../../desktop/gui/queue.py" line="234"/>
         <source>%n field(s) need attention</source>
         <translation>
             <numerusform>%n field needs attention</numerusform>

@@ -640,12 +640,12 @@
 <context>
     <name>QueueEntry</name>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="90"/>
+        <location filename="../../desktop/gui/queue.py" line="102"/>
         <source>%1 (p. %2–%3)</source>
         <translation>%1（第 %2–%3 页）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="93"/>
+        <location filename="../../desktop/gui/queue.py" line="105"/>
         <source>%1 (p. %2)</source>
         <translation>%1（第 %2 页）</translation>
     </message>
@@ -653,64 +653,69 @@
 <context>
     <name>QueueModel</name>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="147"/>
+        <location filename="../../desktop/gui/queue.py" line="159"/>
         <source>Document</source>
         <translation>单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="147"/>
+        <location filename="../../desktop/gui/queue.py" line="159"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="147"/>
+        <location filename="../../desktop/gui/queue.py" line="159"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="147"/>
+        <location filename="../../desktop/gui/queue.py" line="159"/>
         <source>Check</source>
         <translation>待查</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="155"/>
+        <location filename="../../desktop/gui/queue.py" line="167"/>
         <source>Queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="157"/>
+        <location filename="../../desktop/gui/queue.py" line="169"/>
         <source>Reading</source>
         <translation>读取中</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="160"/>
+        <location filename="../../desktop/gui/queue.py" line="172"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="163"/>
+        <location filename="../../desktop/gui/queue.py" line="178"/>
         <source>possible duplicate</source>
         <translation>可能重复</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="165"/>
+        <location filename="../../desktop/gui/queue.py" line="180"/>
         <source>Reviewed</source>
         <translation>已审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="166"/>
+        <location filename="../../desktop/gui/queue.py" line="182"/>
+        <source>Checks out, not yet reviewed</source>
+        <translation>字段均通过检查，尚未审核</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/queue.py" line="183"/>
         <source>Needs review</source>
         <translation>待审核</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/queue.py" line="213"/>
+        <location filename="../../desktop/gui/queue.py" line="234"/>
         <source>%n field(s) need attention</source>
         <translation>
             <numerusform>%n 个字段需要注意</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="149"/>
+        <location filename="../../desktop/gui/queue.py" line="161"/>
         <source>Fields to check (a failed check, an uncertain value or an empty key field)</source>
         <translation>需要检查的字段（检查未通过、识别不确定或必填字段为空）</translation>
     </message>
@@ -718,23 +723,23 @@
 <context>
     <name>ReadWorker</name>
     <message>
-        <location filename="../../desktop/gui/worker.py" line="180"/>
+        <location filename="../../desktop/gui/worker.py" line="170"/>
         <source>The OCR engine could not start: %1</source>
         <extracomment>Cancel lets the page in flight finish for this long before the engine&apos;s worker process is stopped (PP-OCR reads a receipt in 1-2 s; a longer page is abandoned rather than making the clerk wait).</extracomment>
         <translation>OCR 引擎无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/worker.py" line="276"/>
+        <location filename="../../desktop/gui/worker.py" line="266"/>
         <source>Reading page %1 again</source>
         <translation>正在重新识别第 %1 页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/worker.py" line="309"/>
+        <location filename="../../desktop/gui/worker.py" line="299"/>
         <source>HunyuanOCR is running on the CPU: expect minutes per page. Choose PP-OCR in Settings for fast reading on this computer.</source>
         <translation>HunyuanOCR 正在 CPU 上运行：每页需要数分钟。如需在这台电脑上快速识别，请在设置中选择 PP-OCR。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/worker.py" line="254"/>
+        <location filename="../../desktop/gui/worker.py" line="244"/>
         <source>Office server not reachable: %1</source>
         <translation>无法连接办公室服务器：%1</translation>
     </message>

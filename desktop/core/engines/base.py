@@ -13,7 +13,7 @@ An engine reads one page image at a time and answers in plain data:
   :class:`~desktop.core.engines.upright.Reading`: the page read once, turned upright by the engine itself.
 
 Everything an engine reports travels inside these readings (never on engine attributes read
-afterwards), so an engine can run in a child process (:mod:`desktop.core.engines.process`): a reading
+afterwards), so an engine can run in a child process (:mod:`desktop.core.isolation.process`): a reading
 converts to and from plain dicts (``to_dict`` / ``from_dict``), and ``from_dict`` refuses malformed
 data with :class:`MalformedOutput`. The pipeline checks every reading with :func:`check_page_reading`
 whichever side of a process boundary it came from.
@@ -21,18 +21,17 @@ whichever side of a process boundary it came from.
 Threading model: one engine object is used by one thread at a time (the pipeline's reading thread or
 the worker process's main thread); engines may hold a lock of their own but need not.
 
-Where pages come from: :meth:`Engine.page_host` names the :class:`PageHost` that opens and renders the
-(untrusted) files for this engine: :class:`LocalPageHost` in this process for an in-process engine,
-the worker process for :class:`~desktop.core.engines.process.WorkerEngine`, so that a native crash in
-MuPDF or an image decoder costs one document, not the application. The same host runs the other
-readers of untrusted files (:meth:`PageHost.call`: the e-invoice data embedded in a PDF or an OFD).
+Engines never open files: they are handed page images. Where the (untrusted) files are opened and
+rendered, in this process or in an engine's worker process, is :mod:`desktop.core.isolation`'s
+business (:func:`desktop.core.isolation.page_host`), above both the engines and
+:mod:`desktop.core.intake`, which stay independent of each other.
 """
 from __future__ import annotations
 
 import math
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -43,11 +42,8 @@ from desktop.core.diagnostics import Diagnostic, as_diagnostic
 from desktop.core.model import Line
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from desktop.core.doctypes import FieldSpec
     from desktop.core.engines.upright import Reading
-    from desktop.core.intake import PageImage
 
 __all__ = [
     "Capability",
@@ -59,9 +55,7 @@ __all__ = [
     "EngineTimedOut",
     "EngineUnavailable",
     "FieldReading",
-    "LocalPageHost",
     "MalformedOutput",
-    "PageHost",
     "PageReading",
     "TaskReading",
     "as_capabilities",
@@ -72,7 +66,14 @@ __all__ = [
 # -- errors --------------------------------------------------------------------------------------
 
 class EngineError(RuntimeError):
-    """An engine could not be loaded or failed on a page; the message is shown to the user."""
+    """An engine could not be loaded or failed on a page; the message is shown to the user.
+
+    Attributes:
+        diagnostic: why, as a diagnostic rendered in the reader's language, where the raiser knows it
+            (front ends and the pipeline show it instead of the English message); ``None`` otherwise.
+    """
+
+    diagnostic: Diagnostic | None = None
 
 
 class EngineUnavailable(EngineError):
@@ -88,10 +89,11 @@ class EngineCrashed(EngineError):
 
     Attributes:
         exitcode: the process's exit code (negative: ``-signal`` number, as ``multiprocessing`` reports it).
-        detail: how it ended, in words (``killed by signal SIGKILL``).
+        detail: how it ended, rendered in the reader's language (a ``WORKER_*`` code of
+            :class:`~desktop.core.diagnostics.Code`, e.g. ``worker_killed``); ``None`` when not known.
     """
 
-    def __init__(self, message: str, *, exitcode: int | None = None, detail: str = "") -> None:
+    def __init__(self, message: str, *, exitcode: int | None = None, detail: Diagnostic | None = None) -> None:
         super().__init__(message)
         self.exitcode = exitcode
         self.detail = detail
@@ -374,115 +376,6 @@ class EngineInfo:
                    notes=[as_diagnostic(n) for n in d.get("notes", [])])
 
 
-# -- where pages are opened and rendered -----------------------------------------------------------
-
-class PageHost(ABC):
-    """Opens input files as pages and renders them (PyMuPDF, Pillow: native code fed untrusted bytes).
-
-    The methods mirror :mod:`desktop.core.intake` (same arguments, results and errors).
-    """
-
-    @abstractmethod
-    def count_pages(self, path: Path) -> int:
-        """:func:`desktop.core.intake.count_pages`."""
-
-    @abstractmethod
-    def open_pages(self, path: Path) -> Iterator[PageImage]:
-        """:func:`desktop.core.intake.open_pages` (the :class:`PageImage` objects are plain data)."""
-
-    @abstractmethod
-    def load_page(self, path: Path, number: int, rotation: int = 0) -> PageImage:
-        """:func:`desktop.core.intake.load_page`."""
-
-    @abstractmethod
-    def render(self, page: PageImage, max_pixels: int | None) -> tuple[np.ndarray, float]:
-        """:meth:`desktop.core.intake.PageImage.render`: ``(array (H, W, 3) uint8 RGB, scale)``."""
-
-    def render_region(self, page: PageImage, box: tuple[float, float, float, float], scale: float) -> np.ndarray:
-        """:meth:`desktop.core.intake.PageImage.render_region`: ``box`` (page pixels) at ``scale``.
-
-        This default renders the whole page at ``scale`` and crops; hosts that can render a region
-        alone override it.
-        """
-        full, got = self.render(page, int(page.width * page.height * scale * scale) + 1)
-        x0, y0, x1, y1 = (int(round(v * got)) for v in box)
-        return np.ascontiguousarray(full[y0:max(y0 + 1, y1), x0:max(x0 + 1, x1)])
-
-    @abstractmethod
-    def call(self, function: str, *args: Any, doing: str = "reading the file") -> Any:
-        """Run another reader of untrusted files on this host: ``function(*args)``.
-
-        For readers that open a file with native code outside page rendering (the e-invoice data
-        embedded in a PDF or an OFD package, :func:`desktop.core.einvoice.structured_for`). The
-        function is named by import path so that engines need not import the layers above them.
-
-        Args:
-            function: ``"desktop.package.module:name"`` (only Shoebox's own modules).
-            args: plain, picklable arguments (paths as text).
-            doing: what the call does, for the named error when the host's process dies ("reading the
-                e-invoice data").
-
-        Returns:
-            What ``function`` returns (picklable data).
-
-        Raises:
-            EngineCrashed, EngineTimedOut: the host's worker process died or overran
-                :attr:`~desktop.core.engines.process.Watchdog.file_s` (worker hosts only).
-            EngineError: ``function`` is not one of Shoebox's readers, or raised (its message).
-        """
-
-
-def resolve_function(function: str) -> Any:
-    """The callable named ``"desktop.package.module:name"`` (for :meth:`PageHost.call`).
-
-    Raises:
-        EngineError: not a Shoebox module, or no such function.
-    """
-    import importlib
-
-    module_name, _, attr = function.partition(":")
-    if not module_name.startswith("desktop.") or not attr:
-        raise EngineError(f"{function!r} is not one of Shoebox's file readers")
-    try:
-        target = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as exc:
-        raise EngineError(f"the file reader {function} cannot be loaded: {exc}") from exc
-    if not callable(target):
-        raise EngineError(f"{function} is not a function")
-    return target
-
-
-class LocalPageHost(PageHost):
-    """Pages opened and rendered in this process (the intake module directly)."""
-
-    def count_pages(self, path: Path) -> int:
-        from desktop.core import intake
-
-        return int(intake.count_pages(path))
-
-    def open_pages(self, path: Path) -> Iterator[PageImage]:
-        from desktop.core import intake
-
-        return intake.open_pages(path)
-
-    def load_page(self, path: Path, number: int, rotation: int = 0) -> PageImage:
-        from desktop.core import intake
-
-        return intake.load_page(path, number, rotation)
-
-    def render(self, page: PageImage, max_pixels: int | None) -> tuple[np.ndarray, float]:
-        return page.render(max_pixels)
-
-    def render_region(self, page: PageImage, box: tuple[float, float, float, float], scale: float) -> np.ndarray:
-        return page.render_region(box, scale)
-
-    def call(self, function: str, *args: Any, doing: str = "reading the file") -> Any:
-        return resolve_function(function)(*args)
-
-
-LOCAL_PAGES = LocalPageHost()
-
-
 # -- the engine ----------------------------------------------------------------------------------
 
 class Engine(ABC):
@@ -501,7 +394,7 @@ class Engine(ABC):
             turn anticlockwise before recognising them (rapidocr does); used by
             :func:`desktop.core.orientation.choose_rotation`.
         seconds_per_megapixel: typical reading time per megapixel on its device, the unit of the
-            worker's watchdog (:class:`desktop.core.engines.process.Watchdog`).
+            worker's watchdog (:class:`desktop.core.isolation.process.Watchdog`).
         load_notes: notes from loading, for the status bar ("running on the CPU: slow"): diagnostics, or
             plain texts (read as :attr:`~desktop.core.diagnostics.Code.TEXT`).
     """
@@ -586,7 +479,7 @@ class Engine(ABC):
 
         Until :meth:`clear_interrupt`, calls raise :class:`EngineInterrupted`. An engine in this process
         cannot be stopped from outside, so the default does nothing (the pipeline stops after the page);
-        :class:`~desktop.core.engines.process.WorkerEngine` stops its worker.
+        :class:`~desktop.core.isolation.process.WorkerEngine` stops its worker.
         """
 
     def clear_interrupt(self) -> None:
@@ -595,10 +488,6 @@ class Engine(ABC):
     def describe(self) -> str:
         """One line for the status bar and the About box, e.g. ``PP-OCR 3.10.0 (CPU)``."""
         return f"{self.name} {self.version} ({self.device.upper()})"
-
-    def page_host(self) -> PageHost:
-        """Where the pages this engine reads are opened and rendered (see :class:`PageHost`)."""
-        return LOCAL_PAGES
 
     def info(self) -> EngineInfo:
         """The engine's description as plain data (after :meth:`warm_up` for the loaded device)."""

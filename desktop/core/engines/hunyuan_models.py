@@ -125,7 +125,7 @@ def _places_report(model_dir: str | Path | None) -> tuple[Path | None, list[Diag
 
 def _unavailable(diagnostic: Diagnostic) -> EngineUnavailable:
     exc = EngineUnavailable(diagnostic.message())
-    exc.diagnostic = diagnostic  # type: ignore[attr-defined]  # rendered in the UI's language
+    exc.diagnostic = diagnostic  # rendered in the UI's language
     return exc
 
 

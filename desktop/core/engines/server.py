@@ -139,8 +139,10 @@ class ServerError(EngineError):
     """The server answered, but not with a usable reading (HTTP error, refused key, still busy).
 
     Attributes:
-        diagnostic: what happened, as a :class:`~desktop.core.diagnostics.Diagnostic`.
+        diagnostic: what happened, as a :class:`~desktop.core.diagnostics.Diagnostic` (always set).
     """
+
+    diagnostic: Diagnostic
 
     def __init__(self, diagnostic: Diagnostic) -> None:
         self.diagnostic = diagnostic

@@ -4,7 +4,7 @@
 call to a child process (``multiprocessing``, spawn start method) that creates the real engine once
 (:class:`EngineSpec`), warms it up and keeps it warm. The same child opens and renders the input files
 and runs the other readers of untrusted files, such as the e-invoice data embedded in a PDF
-(:class:`~desktop.core.engines.base.PageHost`: PyMuPDF, Pillow and lxml are native code fed untrusted bytes).
+(:class:`~desktop.core.isolation.pages.PageHost`: PyMuPDF, Pillow and lxml are native code fed untrusted bytes).
 
 Protocol (one call at a time, over a ``multiprocessing`` pipe): the parent sends ``(op, args)`` and, for
 calls on a page image, the pixels as raw bytes (``send_bytes``, no pickling of the array); the child
@@ -43,6 +43,7 @@ import signal
 import threading
 import time
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
@@ -50,7 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from desktop.core.diagnostics import Diagnostic
+from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.engines.base import (
     Capability,
     Engine,
@@ -62,12 +63,12 @@ from desktop.core.engines.base import (
     EngineUnavailable,
     FieldReading,
     MalformedOutput,
-    PageHost,
     PageReading,
     TaskReading,
     check_page_reading,
 )
 from desktop.core.engines.upright import Reading, check_reading
+from desktop.core.isolation.pages import LOCAL_PAGES, PageHost
 
 if TYPE_CHECKING:
     from multiprocessing.process import BaseProcess
@@ -75,7 +76,8 @@ if TYPE_CHECKING:
     from desktop.core.doctypes import FieldSpec
     from desktop.core.intake import PageImage
 
-__all__ = ["DEFAULT_RSS_LIMIT_MB", "SPARE_MAX_MB", "EngineSpec", "PagesInWorker", "Watchdog", "WorkerEngine", "describe_exit"]
+__all__ = ["DEFAULT_RSS_LIMIT_MB", "SPARE_MAX_MB", "EngineSpec", "PagesInWorker", "Watchdog", "WorkerEngine", "describe_exit",
+           "page_host"]
 
 log = logging.getLogger(__name__)
 
@@ -172,23 +174,22 @@ class Watchdog:
         return self.file_s + self.render_s_per_megapixel * pixels / 1e6
 
 
-def describe_exit(exitcode: int | None) -> str:
-    """How a worker process ended, in words (``exitcode`` as ``multiprocessing`` reports it)."""
+def describe_exit(exitcode: int | None) -> Diagnostic:
+    """How a worker process ended (``exitcode`` as ``multiprocessing`` reports it), as a diagnostic
+    rendered in the reader's language: :attr:`~desktop.core.diagnostics.Code.WORKER_KILLED` (SIGKILL,
+    the kernel's out-of-memory killer), ``WORKER_ABORTED`` (SIGABRT), ``WORKER_SEGFAULT`` (SIGSEGV),
+    ``WORKER_SIGNAL`` (any other signal, by name), ``WORKER_EXIT_CODE`` (``exitcode`` >= 0) or
+    ``WORKER_UNRESPONSIVE`` (``None``: it has not ended)."""
     if exitcode is None:
-        return "it stopped responding"
+        return diag(Code.WORKER_UNRESPONSIVE)
     if exitcode < 0:
         try:
             name = signal.Signals(-exitcode).name
         except ValueError:
             name = f"signal {-exitcode}"
-        if name == "SIGKILL":
-            return "killed by SIGKILL, as when the computer runs out of memory"
-        if name == "SIGABRT":
-            return "aborted: SIGABRT"
-        if name == "SIGSEGV":
-            return "crashed: SIGSEGV"
-        return f"ended by {name}"
-    return f"exit code {exitcode}"
+        special = {"SIGKILL": Code.WORKER_KILLED, "SIGABRT": Code.WORKER_ABORTED, "SIGSEGV": Code.WORKER_SEGFAULT}
+        return diag(special[name]) if name in special else diag(Code.WORKER_SIGNAL, signal=name)
+    return diag(Code.WORKER_EXIT_CODE, exitcode=int(exitcode))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -268,7 +269,6 @@ def _worker_main(conn: Connection, spec: EngineSpec | None) -> None:
     from desktop.core import offline
 
     offline.enforce_offline_environment()
-    from desktop.core.engines.base import LOCAL_PAGES
 
     # This process is the isolation intake would otherwise spawn for a page with an enormous image
     # (and a daemonic worker may not have children): render such pages here.
@@ -359,6 +359,22 @@ def _worker_main(conn: Connection, spec: EngineSpec | None) -> None:
 POLL_S = 0.05
 
 
+@contextmanager
+def _reader_failure() -> Iterator[None]:
+    """Name a page host's worker dying or overrunning in the reader's language (the error's
+    ``diagnostic``: :attr:`~desktop.core.diagnostics.Code.READER_STOPPED` with how it ended,
+    ``READER_OVERRAN``), for callers that show it as the file's error (the viewer, a file that cannot
+    be opened)."""
+    try:
+        yield
+    except EngineCrashed as exc:
+        exc.diagnostic = diag(Code.READER_STOPPED, detail=exc.detail or "?")
+        raise
+    except EngineTimedOut as exc:
+        exc.diagnostic = diag(Code.READER_OVERRAN, seconds=round(exc.limit_s))
+        raise
+
+
 class _RemotePages(PageHost):
     """Pages opened and rendered in the worker (see :class:`PageHost`)."""
 
@@ -366,37 +382,42 @@ class _RemotePages(PageHost):
         self._worker = worker
 
     def count_pages(self, path: Path) -> int:
-        return int(self._worker._call("count_pages", {"path": str(path)}, limit_s=self._worker.watchdog.file_s,
-                                      doing="opening the file"))
+        with _reader_failure():
+            return int(self._worker._call("count_pages", {"path": str(path)}, limit_s=self._worker.watchdog.file_s,
+                                          doing="opening the file"))
 
     def open_pages(self, path: Path) -> Iterator[PageImage]:
         count = self.count_pages(path)  # raises for a file that cannot be opened, as intake.open_pages does
         return (self.load_page(path, n) for n in range(1, count + 1))
 
     def load_page(self, path: Path, number: int, rotation: int = 0) -> PageImage:
-        return self._worker._call("load_page", {"path": str(path), "number": int(number), "rotation": int(rotation)},
-                                  limit_s=self._worker.watchdog.file_s, doing=f"opening page {number}")
+        with _reader_failure():
+            return self._worker._call("load_page", {"path": str(path), "number": int(number), "rotation": int(rotation)},
+                                      limit_s=self._worker.watchdog.file_s, doing=f"opening page {number}")
 
     def render(self, page: PageImage, max_pixels: int | None) -> tuple[np.ndarray, float]:
         from desktop.core import intake
 
         budget = intake.MAX_IMAGE_PIXELS if max_pixels is None else int(max_pixels)
-        result, image = self._worker._call_image_out(
-            "render", {"page": page, "max_pixels": max_pixels},
-            limit_s=self._worker.watchdog.render_limit(budget), doing=f"rendering page {page.number}")
+        with _reader_failure():
+            result, image = self._worker._call_image_out(
+                "render", {"page": page, "max_pixels": max_pixels},
+                limit_s=self._worker.watchdog.render_limit(budget), doing=f"rendering page {page.number}")
         return image, float(result["scale"])
 
     def render_region(self, page: PageImage, box: tuple[float, float, float, float], scale: float) -> np.ndarray:
         x0, y0, x1, y1 = box
         pixels = int((x1 - x0) * (y1 - y0) * scale * scale) + 1
-        _result, image = self._worker._call_image_out(
-            "render_region", {"page": page, "box": [float(v) for v in box], "scale": float(scale)},
-            limit_s=self._worker.watchdog.render_limit(pixels), doing=f"rendering part of page {page.number}")
+        with _reader_failure():
+            _result, image = self._worker._call_image_out(
+                "render_region", {"page": page, "box": [float(v) for v in box], "scale": float(scale)},
+                limit_s=self._worker.watchdog.render_limit(pixels), doing=f"rendering part of page {page.number}")
         return image
 
     def call(self, function: str, *args: Any, doing: str = "reading the file") -> Any:
-        return self._worker._call("call", {"function": str(function), "args": list(args)},
-                                  limit_s=self._worker.watchdog.file_s, doing=doing)
+        with _reader_failure():
+            return self._worker._call("call", {"function": str(function), "args": list(args)},
+                                      limit_s=self._worker.watchdog.file_s, doing=doing)
 
 
 class WorkerEngine(Engine):
@@ -739,7 +760,8 @@ class WorkerEngine(Engine):
             except (EOFError, OSError, MalformedOutput) as exc:
                 self._stop(graceful=False)
                 self._start_ahead()
-                raise EngineCrashed(f"the worker process stopped unexpectedly while {doing}", detail=str(exc)) from exc
+                raise EngineCrashed(f"the worker process stopped unexpectedly while {doing}",
+                                    detail=diag(Code.WORKER_ANSWER_LOST, detail=str(exc) or type(exc).__name__)) from exc
             return reply["result"], image
 
     def _page_limit(self, image: np.ndarray) -> float:
@@ -897,3 +919,16 @@ class PagesInWorker(Engine):
 
     def page_host(self) -> PageHost:
         return self.pages.page_host()
+
+
+def page_host(engine: Engine) -> PageHost:
+    """Where the pages ``engine`` reads are opened and rendered (see :class:`~desktop.core.isolation.pages.PageHost`).
+
+    Returns:
+        The worker's host for an engine in a worker process (:class:`WorkerEngine`) or beside a page
+        worker (:class:`PagesInWorker`); :data:`~desktop.core.isolation.pages.LOCAL_PAGES` (this
+        process) for any other engine.
+    """
+    if isinstance(engine, (WorkerEngine, PagesInWorker)):
+        return engine.page_host()
+    return LOCAL_PAGES
