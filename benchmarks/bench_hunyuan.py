@@ -332,7 +332,7 @@ def check_oom_path(engine: Any, image: Any) -> str:
     engine._model.generate = failing_once
     try:
         notes = engine.read_page(image).warnings
-        ok = calls["n"] == 2 and any("reduced resolution" in w for w in notes)
+        ok = calls["n"] == 2 and any("reduced resolution" in str(w) for w in notes)
         return f"OOM retry at half resolution: {'ok' if ok else 'FAILED'} ({calls['n']} generate calls; {notes})"
     finally:
         engine._model.generate = real

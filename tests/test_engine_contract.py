@@ -4,7 +4,8 @@ engine behind the worker process, and the office-server engine against the OpenA
 127.0.0.1 (tests/openai_server.py).
 
 Whatever the engine, :meth:`Engine.read_page` answers a :class:`PageReading` that passes
-:func:`check_page_reading`, converts to plain data and back unchanged, and carries warnings as texts; the
+:func:`check_page_reading`, converts to plain data and back unchanged, and carries warnings as texts or
+diagnostics (rendered in the clerk's language); the
 capabilities are a typed set; :meth:`Engine.read_fields` answers exactly the canonical names asked for
 (or refuses, for an engine without the capability); :meth:`Engine.run_task` refuses what it cannot do.
 """
@@ -15,6 +16,7 @@ import importlib.util
 import numpy as np
 import pytest
 
+from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.doctypes import get_document_type
 from desktop.core.engines.base import (
     Capability,
@@ -66,7 +68,7 @@ def engine(request) -> Engine:
     kind = request.param
     if kind == "fake":
         eng: Engine = FakeEngine([TEXT_PAGE], capabilities={"fields", "markdown"}, field_values={"total": "12.50"},
-                                 warnings=["answer cut short"], suspect=True)
+                                 warnings=["answer cut short", diag(Code.HUNYUAN_CUT)], suspect=True)
     elif kind == "ppocr":
         pytest.importorskip("rapidocr")
         from desktop.core.engines.ppocr import PPOCREngine
@@ -92,7 +94,7 @@ def engine(request) -> Engine:
 
         eng = WorkerEngine(EngineSpec("tests.fake_engines:FakeEngine", {
             "pages": [TEXT_PAGE], "capabilities": ["fields", "table"], "field_values": {"total": "12.50"},
-            "warnings": ["answer cut short"]}))
+            "warnings": ["answer cut short", diag(Code.HUNYUAN_REPEATED)]}))
     eng.warm_up()
     yield eng
     eng.close()
@@ -104,7 +106,7 @@ def test_read_page_answers_a_sound_reading(engine):
     assert isinstance(reading, PageReading)
     assert check_page_reading(reading, 600, 300) is reading
     assert all(isinstance(ln, Line) and ln.text for ln in reading.lines)
-    assert all(isinstance(w, str) for w in reading.warnings) and isinstance(reading.suspect, bool)
+    assert all(isinstance(w, str | Diagnostic) for w in reading.warnings) and isinstance(reading.suspect, bool)
     assert reading.seconds >= 0
     assert PageReading.from_dict(reading.to_dict()) == PageReading.from_dict(reading.to_dict())
     again = PageReading.from_dict(reading.to_dict())

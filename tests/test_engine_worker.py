@@ -329,6 +329,10 @@ def test_an_engine_that_cannot_load_says_so_and_starts_nothing_more():
     with pytest.raises(EngineUnavailable) as second:
         eng.read_page(blank())
     assert second.value is first.value and eng.pid is None and eng.restarts == 0
+    # why, as the worker's diagnostic: the Chinese UI says it in Chinese
+    reason = first.value.diagnostic
+    assert reason is not None and reason.code is Code.HUNYUAN_NO_MODEL_FOLDER
+    assert reason.message("zh").startswith("没有找到完整的 HunyuanOCR 模型文件夹")
 
 
 def test_default_memory_limit_leaves_room_for_a_big_model():

@@ -268,7 +268,7 @@ def test_repetition_guard_stops_the_loop(engine):
     assert gen.stopped_by_guard and gen.suspect
     assert gen.new_tokens < 200           # far short of max_new_tokens: the tiny model loops at once
     assert len(gen.text) < len(gen.raw_text)
-    assert any("repeated" in w for w in gen.warnings)
+    assert any("repeated" in str(w) for w in gen.warnings)
 
 
 @gpu_stack
@@ -278,7 +278,7 @@ def test_max_new_tokens_bounds_the_answer(engine, monkeypatch):
     spy = GenerateSpy(engine, monkeypatch)
     answer = engine.run_task(page(300, 300), "markdown")
     assert spy.calls[0]["max_new_tokens"] == 120
-    assert answer.suspect and any("length limit (120 tokens)" in w for w in answer.warnings)
+    assert answer.suspect and any("length limit (120 tokens)" in str(w) for w in answer.warnings)
     gen = engine._generate([page(300, 300)], ["Extract the text in the image."], 40)[0]
     assert gen.new_tokens == 40 and gen.hit_token_limit and not gen.stopped_by_guard
 
@@ -304,7 +304,7 @@ def test_recognise_marks_lines_of_a_looping_answer(engine, monkeypatch):
     lines = reading.lines
     assert [line.text for line in lines] == ["SUPERMARKET TESCO", "ITEM  QTY  AMOUNT", "MILK 1L  1  5.90"]
     assert {line.confidence for line in lines} == {SUSPECT_LINE_CONFIDENCE}
-    assert reading.suspect and any("repeated" in w for w in reading.warnings)
+    assert reading.suspect and any("repeated" in str(w) for w in reading.warnings)
 
 
 @gpu_stack
@@ -343,7 +343,7 @@ def test_out_of_memory_once_retries_at_half_the_pixels(engine, monkeypatch):
     assert len(spy.calls) == 2
     first, second = spy.pixels(0)[0], spy.pixels(1)[0]
     assert first <= engine.max_pixels and second <= engine.max_pixels // 2 < first
-    assert any("reduced resolution" in w for w in reading.warnings)
+    assert any("reduced resolution" in str(w) for w in reading.warnings)
 
 
 @gpu_stack

@@ -381,6 +381,18 @@ def test_engine_warnings_and_suspect_mark_reach_the_page(tmp_path):
     page = scan_file(f, loud, ScanOptions(document_type="receipt", auto_rotate=False))[0].page_results[0]
     (note,) = [w for w in page.warnings if w.code == Code.ENGINE_NOTE]
     assert note.message() == "HunyuanOCR answer cut at the length limit: the end of the page may be missing"
+    # an engine's note as a diagnostic (HunyuanOCR's) is said in the clerk's language, through the worker's JSON too
+    from desktop.core.diagnostics import diag
+    from desktop.core.engines.base import PageReading
+
+    said = FakeEngine([RECEIPT], warnings=[diag(Code.HUNYUAN_REPEATED)])
+    page = scan_file(f, said, ScanOptions(document_type="receipt", auto_rotate=False))[0].page_results[0]
+    (note,) = [w for w in page.warnings if w.code == Code.ENGINE_NOTE]
+    assert note.message() == "HunyuanOCR repeated itself; the repeated text was cut off: check this page"
+    assert note.message("zh") == "识别引擎提示：HunyuanOCR 的输出出现了重复，重复的文字已截去：请检查此页"
+    crossed = PageReading.from_dict(PageReading(warnings=[diag(Code.HUNYUAN_CUT_AT_LIMIT, tokens=120), "own words"]).to_dict())
+    assert crossed.warnings == [diag(Code.HUNYUAN_CUT_AT_LIMIT, tokens=120), "own words"]
+    assert "120" in crossed.warnings[0].message("zh") and "词元" in crossed.warnings[0].message("zh")
     quiet = FakeEngine([RECEIPT], suspect=True)
     page = scan_file(f, quiet, ScanOptions(document_type="receipt", auto_rotate=False))[0].page_results[0]
     (note,) = [w for w in page.warnings if w.code == Code.READING_SUSPECT]

@@ -40,20 +40,25 @@ def test_models_come_from_the_wheel_and_the_version_names_them():
 
 def test_speed_settings_reach_rapidocr(engine):
     # Measured in BENCHMARKS.md: no detector upscaling of narrow receipts, unpadded recogniser calls,
-    # onnxruntime's memory arena off (it costs 300 MiB on big pages). They must reach the loaded rapidocr object, not only _params.
+    # onnxruntime sessions of ours (arena given back after every detector run, no spinning). They must
+    # reach the loaded rapidocr object, not only _params.
     engine.warm_up()
     cfg = engine._ocr.cfg
     assert (cfg.Det.limit_type, cfg.Det.limit_side_len) == ("min", 448)
     assert cfg.Rec.rec_batch_num == 1
-    assert cfg.EngineConfig.onnxruntime.enable_cpu_mem_arena is False
+    det = engine._ocr.text_det.session.session
+    options = det.get_session_options()
+    assert options.enable_cpu_mem_arena and options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    assert det._run_options.get_run_config_entry("memory.enable_memory_arena_shrinkage") == "cpu:0"
+    rec = engine._stages._rec.session.session.get_session_options()
+    assert rec.intra_op_num_threads == 1 and rec.get_session_config_entry("session.intra_op.allow_spinning") == "0"
     assert cfg.Global.use_cls is False and cfg.Global.max_side_len == 2000
     # The recogniser pads no line crop to rapidocr's 320 px minimum; the detector sees the full image.
     assert list(cfg.Rec.rec_img_shape) == [3, 48, 48]
     assert engine._stages.det_max_side is None
-    custom = PPOCREngine(det_min_side=736, rec_batch_num=6, mem_arena=True, rec_min_width=320, det_max_side=1280)
+    custom = PPOCREngine(det_min_side=736, rec_batch_num=6, rec_min_width=320, det_max_side=1280)
     params = custom._params()
     assert params["Det.limit_side_len"] == 736 and params["Rec.rec_batch_num"] == 6
-    assert params["EngineConfig.onnxruntime.enable_cpu_mem_arena"] is True
     assert params["Rec.rec_img_shape"] == [3, 48, 320] and custom.det_max_side == 1280
 
 
@@ -164,3 +169,48 @@ def test_recognition_runs_one_thread_per_worker(engine):
     options = stages._rec.session.session.get_session_options()
     assert options.intra_op_num_threads == 1
     assert PPOCREngine(threads=1).workers == 1
+
+
+def test_detector_input_is_rapidocrs_bit_for_bit():
+    from rapidocr.ch_ppocr_det.utils import DetPreProcess
+
+    from desktop.core.engines.ppocr_stages import _normalised
+
+    image = np.random.default_rng(7).integers(0, 256, (97, 61, 3), dtype=np.uint8)
+    for mean, std in (([0.5] * 3, [0.5] * 3), ([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])):
+        theirs = DetPreProcess(448, "min", mean, std)
+        resized = theirs.resize(image)
+        assert np.array_equal(_normalised(resized, theirs.mean, theirs.std, theirs.scale), theirs(image))
+
+
+def test_the_sideways_guess_and_one_detection_for_a_page_on_its_side(engine, samples):
+    from desktop.core.engines.ppocr_stages import looks_sideways
+    from desktop.core.orientation import rotate_image
+
+    upright = load_rgb(samples / "tesseract" / "phototest.tif")
+    assert not looks_sideways(upright[:, :, ::-1]) and looks_sideways(rotate_image(upright, 90)[:, :, ::-1])
+    engine.warm_up()
+    stages = engine._stages
+    calls: list[tuple[int, ...]] = []
+    detect = stages.detect
+
+    def counting(bgr):
+        calls.append(bgr.shape)
+        return detect(bgr)
+
+    stages.detect = counting
+    try:
+        reference = engine.read_upright(upright)
+        calls.clear()
+        reading = engine.read_upright(rotate_image(upright, 90))
+        assert len(calls) == 1 and calls[0] == upright.shape  # detected once, already turned upright
+        assert reading.rotation == 270 and "vertically" in reading.reason
+        assert [ln.text for ln in reading.lines] == [ln.text for ln in reference.lines]
+        # A wrong guess costs a detection, never the orientation: an upright page taken for one on its side.
+        engine.sideways_prior = False
+        calls.clear()
+        assert engine._decide(np.ascontiguousarray(np.rot90(upright[:, :, ::-1], -3)), keep=90).rotation == 90
+        assert len(calls) == 2
+    finally:
+        engine.sideways_prior = True
+        del stages.detect

@@ -152,6 +152,16 @@ class Code(StrEnum):
     ENGINE_TIMED_OUT = "engine_timed_out"
     ENGINE_NOTE = "engine_note"
     READING_SUSPECT = "reading_suspect"
+    # what HunyuanOCR (in this process or on the office server) says about one reading
+    # (desktop.core.engines.hunyuan_output; shown inside ENGINE_NOTE)
+    HUNYUAN_REPEATED = "hunyuan_repeated"
+    HUNYUAN_CUT_AT_LIMIT = "hunyuan_cut_at_limit"
+    HUNYUAN_CUT = "hunyuan_cut"
+    HUNYUAN_REDUCED_RESOLUTION = "hunyuan_reduced_resolution"
+    HUNYUAN_NO_FIELD_JSON = "hunyuan_no_field_json"
+    HUNYUAN_VALUE_CUT = "hunyuan_value_cut"
+    HUNYUAN_EXTRA_FIELDS = "hunyuan_extra_fields"
+    FIELD_VALUES_INCOMPLETE = "field_values_incomplete"
     MODEL_FIELDS_FAILED = "model_fields_failed"
     MODEL_NO_FIELDS = "model_no_fields"
     OUT_OF_MEMORY = "out_of_memory"
@@ -376,6 +386,23 @@ CATALOGUE: dict[Code, Entry] = {
     Code.ENGINE_NOTE: Entry(_W, "{detail}", "识别引擎提示：{detail}"),
     Code.READING_SUSPECT: Entry(_W, "the {engine} engine marked its reading of this page as doubtful: check this page",
                                 "{engine} 引擎认为此页的识别结果可疑：请检查此页"),
+    Code.HUNYUAN_REPEATED: Entry(_W, "HunyuanOCR repeated itself; the repeated text was cut off: check this page",
+                                 "HunyuanOCR 的输出出现了重复，重复的文字已截去：请检查此页"),
+    Code.HUNYUAN_CUT_AT_LIMIT: Entry(_W, "HunyuanOCR answer cut at the length limit ({tokens} tokens): the end of the "
+                                         "page may be missing",
+                                     "HunyuanOCR 的回答达到长度上限（{tokens} 个词元）被截断：页面末尾可能缺失"),
+    Code.HUNYUAN_CUT: Entry(_W, "HunyuanOCR answer cut at the length limit: the end of the page may be missing",
+                            "HunyuanOCR 的回答达到长度上限被截断：页面末尾可能缺失"),
+    Code.HUNYUAN_REDUCED_RESOLUTION: Entry(_W, "GPU out of memory: page read at reduced resolution ({pixels} pixels)",
+                                           "显卡内存不足：此页以较低的分辨率识别（{pixels} 像素）"),
+    Code.HUNYUAN_NO_FIELD_JSON: Entry(_W, "HunyuanOCR gave no usable JSON for the fields",
+                                      "HunyuanOCR 没有给出可用的字段 JSON"),
+    Code.HUNYUAN_VALUE_CUT: Entry(_W, "HunyuanOCR answer was cut short; the incomplete value of {key!r} was dropped",
+                                  "HunyuanOCR 的回答被截断；不完整的“{key}”值已舍弃"),
+    Code.HUNYUAN_EXTRA_FIELDS: Entry(_W, "HunyuanOCR returned fields that were not asked for (ignored): {fields}",
+                                     "HunyuanOCR 返回了未要求的字段（已忽略）：{fields}"),
+    Code.FIELD_VALUES_INCOMPLETE: Entry(_W, "field values may be incomplete (the answer was cut short)",
+                                        "字段值可能不完整（回答被截断）"),
     Code.ENGINE_FALLBACK: Entry(_I, "HunyuanOCR not used: {reason}. Using PP-OCR on the CPU.",
                                 "未使用 HunyuanOCR：{reason}。改用 CPU 上的 PP-OCR。"),
     Code.ENGINE_NOT_SET_UP: Entry(_I, "HunyuanOCR is not set up on this computer; using PP-OCR on the CPU.",

@@ -57,9 +57,11 @@ __all__ = [
     "FieldReading",
     "MalformedOutput",
     "PageReading",
+    "ReadingNote",
     "TaskReading",
     "as_capabilities",
     "check_page_reading",
+    "warnings_out",
 ]
 
 
@@ -160,12 +162,38 @@ def as_capabilities(names: Iterable[str | Capability]) -> frozenset[Capability]:
 
 # -- readings ------------------------------------------------------------------------------------
 
-def _warnings(value: Any, what: str) -> list[str]:
+#: An engine's note about one reading: a diagnostic (rendered in the clerk's language), or a plain
+#: text (the engine's own words, shown as they are).
+ReadingNote = Diagnostic | str
+
+
+def _warnings(value: Any, what: str) -> list[ReadingNote]:
+    """A reading's warnings from plain data: texts, diagnostics, or diagnostics as their JSON objects.
+
+    Raises:
+        MalformedOutput: not a list of those.
+    """
     if value is None:
         return []
-    if not isinstance(value, (list, tuple)) or not all(isinstance(w, str) for w in value):
-        raise MalformedOutput(f"the engine's {what} warnings are not a list of texts")
-    return [w for w in value if w.strip()]
+    if not isinstance(value, (list, tuple)):
+        raise MalformedOutput(f"the engine's {what} warnings are not a list")
+    out: list[ReadingNote] = []
+    for w in value:
+        if isinstance(w, dict) and "code" in w:
+            w = Diagnostic.from_dict(w)
+        if isinstance(w, Diagnostic):
+            out.append(w)
+        elif isinstance(w, str):
+            if w.strip():
+                out.append(w)
+        else:
+            raise MalformedOutput(f"the engine's {what} warnings are not texts or diagnostics")
+    return out
+
+
+def warnings_out(warnings: Sequence[ReadingNote]) -> list[Any]:
+    """A reading's warnings as plain data for a process boundary (a diagnostic as its JSON object)."""
+    return [w.to_dict() if isinstance(w, Diagnostic) else str(w) for w in warnings]
 
 
 def _seconds(value: Any) -> float:
@@ -185,21 +213,23 @@ class PageReading:
     Attributes:
         lines: the lines in reading order, boxes (and polygons) in the pixels of the image given to
             :meth:`Engine.read_page` (origin top-left, x right, y down), confidence in [0, 1].
-        warnings: the engine's notes about this reading, in words for the clerk ("HunyuanOCR
-            repeated itself; the repeated text was cut off"). They end up in the page's warnings.
+        warnings: the engine's notes about this reading, for the clerk: diagnostics, rendered in the
+            UI's language ("HunyuanOCR repeated itself; the repeated text was cut off",
+            :attr:`~desktop.core.diagnostics.Code.HUNYUAN_REPEATED`), or the engine's own words as
+            texts. They end up in the page's warnings.
         suspect: the reading is probably incomplete or wrong as a whole (the answer looped or was cut
             at the length limit); the page is flagged for checking.
         seconds: wall time the engine spent on the page.
     """
 
     lines: list[Line] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[ReadingNote] = field(default_factory=list)
     suspect: bool = False
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-compatible apart from floats) for a process boundary."""
-        return {"lines": [ln.to_dict() for ln in self.lines], "warnings": list(self.warnings),
+        return {"lines": [ln.to_dict() for ln in self.lines], "warnings": warnings_out(self.warnings),
                 "suspect": bool(self.suspect), "seconds": float(self.seconds)}
 
     @classmethod
@@ -232,12 +262,12 @@ class FieldReading:
     """
 
     values: dict[str, str | None] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[ReadingNote] = field(default_factory=list)
     suspect: bool = False
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"values": dict(self.values), "warnings": list(self.warnings), "suspect": bool(self.suspect),
+        return {"values": dict(self.values), "warnings": warnings_out(self.warnings), "suspect": bool(self.suspect),
                 "seconds": float(self.seconds)}
 
     @classmethod
@@ -273,12 +303,12 @@ class TaskReading:
     """
 
     text: str = ""
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[ReadingNote] = field(default_factory=list)
     suspect: bool = False
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"text": self.text, "warnings": list(self.warnings), "suspect": bool(self.suspect),
+        return {"text": self.text, "warnings": warnings_out(self.warnings), "suspect": bool(self.suspect),
                 "seconds": float(self.seconds)}
 
     @classmethod

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from desktop.core.diagnostics import Code, diag
 from desktop.core.engines.base import (
     Capability,
     Engine,
@@ -509,7 +510,7 @@ class HunyuanEngine(Engine):
                 self._empty_cache()
                 continue
             if budget < self.max_pixels:
-                gen.warnings.append(f"GPU out of memory: page read at reduced resolution ({gen.pixels:,} pixels)")
+                gen.warnings.append(diag(Code.HUNYUAN_REDUCED_RESOLUTION, pixels=f"{gen.pixels:,}"))
             return gen
         w, h = image.size
         return EngineError(f"page too large for GPU memory: {w}x{h} px failed even at {budgets[-1]:,} pixels ({last})")
@@ -599,7 +600,7 @@ class HunyuanEngine(Engine):
                 continue
             values, notes = parse_fields(gen.text, specs, language)
             if gen.suspect and not gen.text.rstrip().endswith(("}", "]", "```")):
-                notes.append("field values may be incomplete (the answer was cut short)")
+                notes.append(diag(Code.FIELD_VALUES_INCOMPLETE))
             out.append(FieldReading(values, warnings=[*gen.warnings, *notes], suspect=gen.suspect, seconds=each))
         return out
 

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.model import Line
 
 if TYPE_CHECKING:
@@ -156,7 +157,7 @@ class Generation:
     hit_token_limit: bool = False
     trimmed: bool = False
     pixels: int = 0
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
 
     @property
     def suspect(self) -> bool:
@@ -178,10 +179,10 @@ def finish_generation(raw_text: str, *, new_tokens: int, stopped_by_guard: bool,
     gen = Generation(text=text.strip(), raw_text=raw_text, new_tokens=new_tokens, stopped_by_guard=stopped_by_guard,
                      hit_token_limit=hit_token_limit and not stopped_by_guard, trimmed=trimmed, pixels=pixels)
     if gen.stopped_by_guard or gen.trimmed:
-        gen.warnings.append("HunyuanOCR repeated itself; the repeated text was cut off: check this page")
+        gen.warnings.append(diag(Code.HUNYUAN_REPEATED))
     if gen.hit_token_limit:
-        limit = f" ({max_new_tokens} tokens)" if max_new_tokens else ""
-        gen.warnings.append(f"HunyuanOCR answer cut at the length limit{limit}: the end of the page may be missing")
+        gen.warnings.append(diag(Code.HUNYUAN_CUT_AT_LIMIT, tokens=int(max_new_tokens)) if max_new_tokens
+                            else diag(Code.HUNYUAN_CUT))
     return gen
 
 
@@ -432,7 +433,7 @@ def _parse_json_object(text: str) -> tuple[Any, bool]:
         return json_repair.loads(body), closed
 
 
-def parse_fields(text: str, fields: Sequence[FieldSpec | str], language: str = "en") -> tuple[dict[str, str | None], list[str]]:
+def parse_fields(text: str, fields: Sequence[FieldSpec | str], language: str = "en") -> tuple[dict[str, str | None], list[Diagnostic]]:
     """Field values from an extraction answer, keyed by canonical field names.
 
     Args:
@@ -455,12 +456,13 @@ def parse_fields(text: str, fields: Sequence[FieldSpec | str], language: str = "
 
     Returns:
         ``(values, warnings)``: every requested field name -> value as printed or ``None``; and notes
-        about what was dropped or repaired.
+        about what was dropped or repaired (diagnostics: ``HUNYUAN_NO_FIELD_JSON``, ``HUNYUAN_VALUE_CUT``,
+        ``HUNYUAN_EXTRA_FIELDS``).
     """
     specs = as_field_specs(fields)
     keys = fields_prompt_keys(specs, language)
     values: dict[str, str | None] = {spec.name: None for spec in specs}
-    warnings: list[str] = []
+    warnings: list[Diagnostic] = []
     obj, closed = _parse_json_object(text)
     if isinstance(obj, list):
         merged: dict[str, Any] = {}
@@ -471,7 +473,7 @@ def parse_fields(text: str, fields: Sequence[FieldSpec | str], language: str = "
         obj = merged
     if not isinstance(obj, dict) or not obj:
         if text.strip():
-            warnings.append("HunyuanOCR gave no usable JSON for the fields")
+            warnings.append(diag(Code.HUNYUAN_NO_FIELD_JSON))
         return values, warnings
 
     lookup: dict[str, str] = {}
@@ -496,7 +498,7 @@ def parse_fields(text: str, fields: Sequence[FieldSpec | str], language: str = "
     if not closed and items:
         last_key = items[-1][0]
         items = items[:-1]
-        warnings.append(f"HunyuanOCR answer was cut short; the incomplete value of {last_key!r} was dropped")
+        warnings.append(diag(Code.HUNYUAN_VALUE_CUT, key=str(last_key)))
     dropped: list[str] = []
     for key, raw in items:
         wanted = match(key)
@@ -506,5 +508,5 @@ def parse_fields(text: str, fields: Sequence[FieldSpec | str], language: str = "
         if values[wanted] is None:
             values[wanted] = _flatten_value(raw)
     if dropped:
-        warnings.append(f"HunyuanOCR returned fields that were not asked for (ignored): {', '.join(dropped)}")
+        warnings.append(diag(Code.HUNYUAN_EXTRA_FIELDS, fields=dropped))
     return values, warnings

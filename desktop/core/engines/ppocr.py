@@ -87,11 +87,8 @@ class PPOCREngine(Engine):
         rec_batch_num: text-line crops per recogniser call (rapidocr ``Rec.rec_batch_num``, default
             6). Crops in a batch are padded to the widest one; 1 pads nothing: measured 7% less
             recogniser CPU time on the SROIE receipts, and one receipt's spacing read better.
-        mem_arena: onnxruntime's CPU memory arena (rapidocr turns it off by default). On, the
-            detector needs about 28% less CPU time and the recogniser 10% less (every call reuses
-            its buffers instead of allocating afresh), but the arena keeps the detector's peak
-            buffers: peak RSS reading ``ocrmypdf/multipage.pdf`` (a 9000 x 9000 px page) rose from
-            1054 to 1359 MiB and a whole benchmark run to 1610 MiB, over the 1.5 GB target. So off.
+        (onnxruntime's session options -- memory arena, spinning -- are set by
+        :func:`desktop.core.engines.ppocr_stages.session_options`, which says why and what they saved.)
         det_max_side: when set, the detector sees the image shrunk to this longer side (pixels) while
             the lines are still cropped from it at full resolution (as faster-paddle does); ``None`` =
             the detector sees what ``max_side_len`` leaves. Off: it costs field accuracy. Measured
@@ -112,6 +109,9 @@ class PPOCREngine(Engine):
             per receipt (-14%) at the same word recall (86.71%); with ``det_max_side`` 1280 on 16
             receipts 2.40 -> 1.94 s, recall 87.54% -> 87.60%; on 24 receipts recorded in full, word
             recall 88.79% -> 89.09% and the same address words found.
+        sideways_prior: guess from the pixels whether a page lies on its side before detecting
+            (:func:`~desktop.core.engines.ppocr_stages.looks_sideways`, about 6 ms), and detect on it
+            turned a quarter when so: a page on its side then needs one detection instead of two.
 
     Attributes:
         max_pixels: the pixel budget the pipeline renders pages to (about 2000 x 2000). rapidocr
@@ -141,9 +141,9 @@ class PPOCREngine(Engine):
         text_score: float = 0.5,
         det_min_side: int = 448,
         rec_batch_num: int = 1,
-        mem_arena: bool = False,
         det_max_side: int | None = None,
         rec_min_width: int = 48,
+        sideways_prior: bool = True,
     ) -> None:
         self.max_side_len = int(max_side_len)
         self.use_cls = bool(use_cls)
@@ -151,9 +151,9 @@ class PPOCREngine(Engine):
         self.text_score = float(text_score)
         self.det_min_side = int(det_min_side)
         self.rec_batch_num = max(1, int(rec_batch_num))
-        self.mem_arena = bool(mem_arena)
         self.det_max_side = int(det_max_side) if det_max_side else None
         self.rec_min_width = max(8, int(rec_min_width))
+        self.sideways_prior = bool(sideways_prior)
         self._ocr: Any = None
         self._stages: Any = None
         self._lock = threading.Lock()
@@ -182,12 +182,9 @@ class PPOCREngine(Engine):
             "Det.limit_side_len": self.det_min_side,
             "Rec.rec_batch_num": self.rec_batch_num,
             "Rec.rec_img_shape": [3, REC_HEIGHT, self.rec_min_width],
-            "EngineConfig.onnxruntime.enable_cpu_mem_arena": self.mem_arena,
         }
         for section, filename in MODEL_FILES.items():
             params[f"{section}.model_path"] = str(folder / filename)
-        if self.threads:
-            params["EngineConfig.onnxruntime.intra_op_num_threads"] = int(self.threads)
         return params
 
     def _load(self) -> Any:
@@ -206,7 +203,7 @@ class PPOCREngine(Engine):
                 try:
                     ocr = RapidOCR(params=params)
                     stages = Stages(ocr, workers=self.workers, text_score=self.text_score,
-                                    det_max_side=self.det_max_side)
+                                    det_max_side=self.det_max_side, det_threads=self.threads)
                     stages.load()
                 except Exception as exc:  # rapidocr raises plain exceptions of many kinds
                     raise EngineUnavailable(f"PP-OCR could not load its models: {exc}") from exc
@@ -271,9 +268,12 @@ class PPOCREngine(Engine):
     def read_upright(self, image: np.ndarray) -> Reading:
         """Read a page that may lie on its side or upside down, recognising every line once.
 
-        The detector runs once on ``image`` as given; the orientation is decided from the boxes and a
-        sample of line crops (:mod:`desktop.core.engines.ppocr_stages`, rules in
-        :mod:`desktop.core.orientation`); every line is then cropped upright and recognised.
+        The detector runs once, on ``image`` as given or -- when its pixels look like a page on its side
+        (:func:`~desktop.core.engines.ppocr_stages.looks_sideways`) -- on it turned a quarter; the
+        orientation is decided from the boxes and a sample of line crops (:mod:`desktop.core.engines.ppocr_stages`,
+        rules in :mod:`desktop.core.orientation`); every line is then cropped upright and recognised once
+        (the sample's recognitions are reused). Only when the detected image still lies on its side is
+        it detected again, turned upright (the detector finds vertical lines poorly).
 
         Args:
             image: ``(H, W, 3)`` uint8 RGB (or ``(H, W)`` grey) array, as rendered (any orientation).
@@ -344,28 +344,48 @@ class PPOCREngine(Engine):
         return reading_order(lines)
 
     def _read_upright(self, bgr: np.ndarray) -> Reading:
+        from desktop.core.engines.ppocr_stages import looks_sideways
+
+        if self.sideways_prior and looks_sideways(bgr):
+            # Guessed on its side: detect on the page turned a quarter (lines across), so that a page
+            # that is on its side needs one detection. The boxes still decide; `keep` says which turn
+            # of the detected image is the page as scanned (it needs a clear win to be left).
+            reading = self._decide(np.ascontiguousarray(np.rot90(bgr, -3)), keep=90)
+            reading.rotation = (reading.rotation + 270) % 360
+            return reading
+        return self._decide(bgr, keep=0)
+
+    def _decide(self, bgr: np.ndarray, *, keep: int) -> Reading:
+        """:meth:`read_upright` on ``bgr`` as detected; ``keep``: the rotation of it that is the page as scanned."""
         from desktop.core.engines.ppocr_stages import box_aspect, sample_indices
 
         stages = self._stages
         det = stages.detect(bgr)
         if not len(det):
-            return Reading(0, [])
+            return Reading(keep, [])
         elongated = [i for i in range(len(det)) if box_aspect(det, i) >= orientation.ELONGATED]
         tall = [i for i in elongated if det.sides(i)[1] > det.sides(i)[0]]
         scores: dict[int, float] = {}
+        known: dict[tuple[int, int], tuple[str, float]] = {}  # (line, rotation) -> recognised, reused
+
+        def recognise(indices: list[int], rotation: int) -> list[tuple[str, float]]:
+            rotation %= 360
+            todo = [i for i in indices if (i, rotation) not in known]
+            for i, text in zip(todo, stages.recognise([det.crop(i, rotation) for i in todo])):
+                known[(i, rotation)] = text
+            return [known[(i, rotation)] for i in indices]
 
         def sample_score(sample: list[int], rotation: int) -> float:
-            texts = stages.recognise([det.crop(i, rotation) for i in sample])
-            return _text_score(texts)
+            return _text_score(recognise(sample, rotation))
 
         if not elongated:
             # Only one- or two-character pieces: their shape says nothing; compare all four turns.
             sample = sample_indices(det, list(range(len(det))), orientation.SAMPLE_LINES)
             scores = {r: sample_score(sample, r) for r in (0, 90, 180, 270)}
             best = max(scores, key=lambda r: scores[r])
-            rotation = best if best and scores[best] > orientation.MARGIN * scores[0] else 0
-            reason = "read best turned (few text lines to judge by)" if rotation else ""
-            return Reading(rotation, self._read(bgr, rotation=rotation, detection=det), reason, scores)
+            rotation = best if best != keep and scores[best] > orientation.MARGIN * scores[keep] else keep
+            reason = "read best turned (few text lines to judge by)" if rotation != keep else ""
+            return Reading(rotation, self._lines(det, recognise(list(range(len(det))), rotation), rotation), reason, scores)
         sideways = len(elongated) >= 2 and len(tall) / len(elongated) > orientation.TALL_SHARE
         family = tall if sideways else [i for i in elongated if i not in set(tall)]
         base = 270 if sideways else 0
@@ -374,30 +394,40 @@ class PPOCREngine(Engine):
         log.debug("orientation: %d lines, %d elongated, %d tall, vote %+.2f", len(det), len(elongated), len(tall), vote)
         rotation = base
         if vote > -orientation.VOTE_CLEAR:
-            scores = {base: sample_score(sample, base), (base + 180) % 360: sample_score(sample, base + 180)}
-            flipped = scores[(base + 180) % 360]
+            other = (base + 180) % 360
+            scores = {base: sample_score(sample, base), other: sample_score(sample, other)}
+            if other == keep:  # the page as scanned is kept unless clearly beaten
+                if not scores[base] > orientation.MARGIN * scores[other]:
+                    rotation = other
             # On its side one of the two quarter turns is right; upright needs a clear win to turn.
-            if flipped > (1.0 if sideways else orientation.MARGIN) * scores[base]:
-                rotation = (base + 180) % 360
+            elif scores[other] > (1.0 if sideways else orientation.MARGIN) * scores[base]:
+                rotation = other
+        final = (rotation - keep) % 360  # the turn of the page as scanned
+        if final % 180:
+            share = len(tall) / len(elongated) if sideways else 1 - len(tall) / len(elongated)
+            why = f"{share:.0%} of the text lines run vertically, line angle vote {vote:+.2f}"
+        else:
+            why = f"the text is upside down, line angle vote {vote:+.2f}" if final else ""
         if rotation % 180:
-            # Lying on its side: the detector, trained on horizontal text, finds lines less well when
-            # they run vertically (measured on ocrmypdf/cardinal.pdf at 1 Mpx: CER 0.35 against 0.02
-            # upright; sroie_265 turned: 0.14). Detect again on the page turned upright.
-            det = stages.detect(np.ascontiguousarray(np.rot90(bgr, -(rotation // 90))))
-            lines = self._read(bgr, rotation=0, detection=det)
-            why = f"{len(tall) / len(elongated):.0%} of the text lines run vertically, line angle vote {vote:+.2f}"
-            return Reading(rotation, lines, why, scores)
-        crops = [det.crop(i, rotation) for i in range(len(det))]
-        texts = stages.recognise(crops)
+            return self._redetect(bgr, rotation, why, scores)
+        texts = recognise(list(range(len(det))), rotation)
         if not scores and _mean_confidence(texts) < orientation.MIN_CONFIDENCE:
             # The vote said upright but the read is poor: check the other way on the sample.
-            scores = {rotation: _text_score([texts[i] for i in sample]),
-                      (rotation + 180) % 360: sample_score(sample, rotation + 180)}
-            if scores[(rotation + 180) % 360] > orientation.MARGIN * scores[rotation]:
-                rotation = (rotation + 180) % 360
-                texts = stages.recognise([det.crop(i, rotation) for i in range(len(det))])
-        reason = f"the text is upside down, line angle vote {vote:+.2f}" if rotation else ""
-        return Reading(rotation, self._lines(det, texts, rotation), reason, scores)
+            other = (rotation + 180) % 360
+            scores = {rotation: _text_score([texts[i] for i in sample]), other: sample_score(sample, other)}
+            if scores[other] > orientation.MARGIN * scores[rotation]:
+                rotation = other
+                texts = recognise(list(range(len(det))), rotation)
+                final = (rotation - keep) % 360
+                why = f"the text is upside down, line angle vote {vote:+.2f}" if final == 180 else why
+        return Reading(rotation, self._lines(det, texts, rotation), why if rotation != keep else "", scores)
+
+    def _redetect(self, bgr: np.ndarray, rotation: int, reason: str, scores: dict[int, float]) -> Reading:
+        """Lying on its side: the detector, trained on horizontal text, finds lines less well when they
+        run vertically (measured on ocrmypdf/cardinal.pdf at 1 Mpx: CER 0.35 against 0.02 upright;
+        sroie_265 turned: 0.14). Detect again on the page turned upright."""
+        det = self._stages.detect(np.ascontiguousarray(np.rot90(bgr, -(rotation // 90))))
+        return Reading(rotation, self._read(bgr, rotation=0, detection=det), reason, scores)
 
 
 def _text_score(texts: list[tuple[str, float]]) -> float:

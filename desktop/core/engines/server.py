@@ -962,7 +962,7 @@ class ServerEngine(Engine):
             reading = self._fallback_engine().read_page(np.asarray(image))
             with self._lock:
                 self.pages_fallback += 1
-            note = diag(Code.SERVER_FALLBACK, url=self.url, detail=_detail(exc)).message("en")
+            note = diag(Code.SERVER_FALLBACK, url=self.url, detail=_detail(exc))
             return PageReading(reading.lines, warnings=[note, *reading.warnings], suspect=reading.suspect,
                                seconds=time.perf_counter() - started)
         if self.server_info is not None and self.server_info.hunyuan_version is None:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from desktop.core.engines.base import MalformedOutput, PageReading, check_page_reading
+from desktop.core.engines.base import MalformedOutput, PageReading, ReadingNote, check_page_reading, warnings_out
 from desktop.core.model import Line
 
 __all__ = ["ELONGATED", "MARGIN", "MIN_CONFIDENCE", "SAMPLE_LINES", "TALL_RATIO", "TALL_SHARE", "VOTE_CLEAR",
@@ -63,7 +63,7 @@ class Reading:
     scores: dict[int, float] = field(default_factory=dict)
     check_failed: str = ""
     seconds: float = 0.0
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[ReadingNote] = field(default_factory=list)
     suspect: bool = False
 
     def to_dict(self) -> dict[str, Any]:
@@ -71,7 +71,7 @@ class Reading:
         in the worker)."""
         return {"rotation": int(self.rotation), "lines": [ln.to_dict() for ln in self.lines], "reason": str(self.reason),
                 "scores": {str(k): float(v) for k, v in self.scores.items()}, "check_failed": str(self.check_failed),
-                "seconds": float(self.seconds), "warnings": list(self.warnings), "suspect": bool(self.suspect)}
+                "seconds": float(self.seconds), "warnings": warnings_out(self.warnings), "suspect": bool(self.suspect)}
 
     @classmethod
     def from_dict(cls, d: Any) -> Reading:

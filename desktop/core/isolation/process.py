@@ -236,7 +236,11 @@ def _error_reply(exc: BaseException) -> dict[str, Any]:
     message = str(exc).strip() or type(exc).__name__
     if kind == "other":
         message = f"{type(exc).__name__}: {message}"
-    return {"status": "error", "kind": kind, "message": message}
+    reply: dict[str, Any] = {"status": "error", "kind": kind, "message": message}
+    own = getattr(exc, "diagnostic", None)  # why, in the clerk's language (EngineError.diagnostic)
+    if isinstance(own, Diagnostic):
+        reply["diagnostic"] = own.to_dict()
+    return reply
 
 
 PARENT_POLL_S = 1.0
@@ -704,11 +708,11 @@ class WorkerEngine(Engine):
         message = str(reply.get("message", "unknown error"))
         if kind == "memory":
             return MemoryError(message)
-        if kind == "unavailable":
-            return EngineUnavailable(message)
-        if kind == "malformed":
-            return MalformedOutput(message)
-        return EngineError(message)
+        error = (EngineUnavailable(message) if kind == "unavailable" else
+                 MalformedOutput(message) if kind == "malformed" else EngineError(message))
+        if isinstance(reply.get("diagnostic"), dict):  # the worker's diagnostic, rendered here in the UI's language
+            error.diagnostic = Diagnostic.from_dict(reply["diagnostic"])
+        return error
 
     def _send(self, op: str, args: dict[str, Any], image: np.ndarray | None, limit_s: float, doing: str) -> dict[str, Any]:
         with self._lock:
