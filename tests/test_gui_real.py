@@ -321,7 +321,7 @@ def test_badge_and_header_count_the_same_fields(qtbot, make_window, samples, tra
     assert set(flags.flagged_fields(doc)) == before | involved and n == len(before | involved) > expected
     assert w.model.index(0, 0).data(ATTENTION_ROLE) == n == shown_attention(w) == header_count()
     assert f"{n} fields to check" in w.summary_label.text()
-    assert w.model.data(w.model.index(0, 3), Qt.ItemDataRole.ToolTipRole) == f"{n} fields need attention"
+    assert w.model.data(w.model.index(0, 3), Qt.ItemDataRole.ToolTipRole) == f"{n} fields to check"  # the header's words
 
 
 def test_failed_file_shows_no_type_and_a_wrapped_message(qtbot, make_window, tmp_path) -> None:

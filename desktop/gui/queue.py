@@ -231,7 +231,7 @@ class QueueModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.ForegroundRole and n:
                 return QBrush(QColor("#e65100"))
             if role == Qt.ItemDataRole.ToolTipRole and doc is not None:
-                return self.tr("%n field(s) need attention", "", n)
+                return self.tr("%n field(s) to check", "", n)  # the header's words
         if role == Qt.ItemDataRole.SizeHintRole and col == COL_FILE:
             return QSize(200, 56)
         return None

@@ -43,10 +43,10 @@
     <name>QueueModel</name>
     <message numerus="yes">
         <location filename="../../desktop/gui/queue.py" line="234"/>
-        <source>%n field(s) need attention</source>
+        <source>%n field(s) to check</source>
         <translation>
-            <numerusform>%n field needs attention</numerusform>
-            <numerusform>%n fields need attention</numerusform>
+            <numerusform>%n field to check</numerusform>
+            <numerusform>%n fields to check</numerusform>
         </translation>
     </message>
 </context>

@@ -709,9 +709,9 @@
     </message>
     <message numerus="yes">
         <location filename="../../desktop/gui/queue.py" line="234"/>
-        <source>%n field(s) need attention</source>
+        <source>%n field(s) to check</source>
         <translation>
-            <numerusform>%n 个字段需要注意</numerusform>
+            <numerusform>%n 个字段需要检查</numerusform>
         </translation>
     </message>
     <message>

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from decimal import Decimal, InvalidOperation
@@ -295,7 +296,13 @@ def _amounts(rows: Rows) -> list[_Amount]:
     return out
 
 
-def _total_candidates(layout: Layout, rows: Rows, rule_value: str | None, fname: str = "total") -> list[FieldCandidate]:
+def _total_candidates(layout: Layout, rows: Rows, rule_value: str | None, fname: str = "total",
+                      whole_ok: Callable[[Layout, Rows, int, Ln, str], bool] | None = None) -> list[FieldCandidate]:
+    """Every amount of the document as a candidate of ``fname``, with its features.
+
+    ``whole_ok(layout, rows, row, line, raw)`` says whether an amount printed without decimals and
+    without a label of its own is still one (an invoice in a currency printed in whole units, under a
+    "Gesamtwert brutto" column header); by default such a bare whole number is no amount."""
     amounts = _amounts(rows)
     if not amounts:
         return []
@@ -322,7 +329,8 @@ def _total_candidates(layout: Layout, rows: Rows, rule_value: str | None, fname:
         key = (a.text, id(a.line))
         if key in seen or a.value == 0:
             continue
-        if not a.has_dec and not a.kinds and not any(LABELS[k].search(a.above) for k in ("total", "grand")):
+        if not a.has_dec and not a.kinds and not any(LABELS[k].search(a.above) for k in ("total", "grand")) and \
+                not (whole_ok is not None and whole_ok(layout, rows, a.row, a.line, a.raw)):
             continue  # a bare whole number with no label ("12 point text") is not an amount of money
         if not _namey(a.line.text) and len(a.line.text.split()) >= 6:
             continue  # a number inside running text ("loops back around to bar 1,") is no amount due
@@ -431,7 +439,9 @@ def _date_candidates(layout: Layout, rows: Rows, order: str, rule_value: str | N
         f.update(_flags("lab_", left, ("date", "issue_date", "other_date")))
         f.update(_flags("row_", row_text, ("date", "issue_date", "other_date", "total", "cash")))
         f.update(_flags("above_", above, ("date", "issue_date", "other_date")))
-        f["range"] = 1.0 if re.match(r"^\s*(-|–|to\b|bis\b|au\b|tot\b|~)", after, _I) or \
+        # a range goes on to its other end ("01.11.2025 bis 30.11.2025", "1 Jan - 31 Dec"); a dash before a
+        # word ("vom 01.12.2025 - RECHNUNG") only separates
+        f["range"] = 1.0 if re.match(r"^\s*(-|–|to\b|bis\b|au\b|tot\b|~)[^\d\n]{0,10}\d", after, _I) or \
             re.search(r"(-|–|from|von|du|van)\s*$", left, _I) else 0.0
         f["n_dates_row"] = float(sum(1 for _v, _d, _l, r2, _x in found if r2 == ri))
         f["textual"] = 1.0 if d.order == "text" else 0.0
@@ -1082,7 +1092,12 @@ def generate(layout: Layout, document_type: str, *, date_order: str, rule_values
     out: dict[str, list[FieldCandidate]] = {}
     for name in fields:
         if name == "total":
-            out[name] = _total_candidates(layout, rows, rule_values.get("total"))
+            whole_ok: Callable[[Layout, Rows, int, Ln, str], bool] | None = None
+            if document_type == "invoice":
+                from desktop.core.extraction.invoice_features import whole_amount_ok
+
+                whole_ok = whole_amount_ok
+            out[name] = _total_candidates(layout, rows, rule_values.get("total"), whole_ok=whole_ok)
         elif name == "date":
             out[name] = _date_candidates(layout, rows, date_order, rule_values.get("date"))
         elif name == "vendor_name":
@@ -1092,6 +1107,11 @@ def generate(layout: Layout, document_type: str, *, date_order: str, rule_values
             out[name] = _address_candidates(layout, rows, rule_values.get("vendor_address"), vrows)
         elif name == "invoice_number":
             out[name] = _number_candidates(layout, rows, rule_values.get("invoice_number"))
+    if document_type == "invoice":
+        # EN 16931 business terms, column headers and totals arithmetic (receipts never see these)
+        from desktop.core.extraction.invoice_features import add_invoice_features
+
+        add_invoice_features(layout, rows, out)
     # the total and date models of invoices also learn from receipts (pooled training): say which it is
     for c in out.get("total", []) + out.get("date", []):
         c.features["doc_invoice"] = 1.0 if document_type == "invoice" else 0.0
