@@ -17,6 +17,9 @@ onnxruntime session using all cores. Calling its stages ourselves buys three thi
   and release the GIL while running). The detector, one large convolution graph, keeps the multi-thread
   session.
 - The same crops serve the orientation sample and the final read.
+- **Sessions of our own** (:func:`session_options`: memory arena given back after every detector run,
+  no spin-waiting), the detector's input normalised through a lookup table (:func:`_normalised`), and
+  detector inputs over :data:`STRIP_PIXELS` detected in strips to bound memory.
 
 Coordinates: boxes are rapidocr's quadrilaterals (four corners clockwise from the top-left), mapped
 back from the detector's resized, padded image to the pixels of the image given, then turned with the
