@@ -283,6 +283,45 @@ def test_repair_words_needs_most_words_to_agree() -> None:
     assert repair_words("NO 12 JALAN 5", "NO 13 JALAN 5") == "NO 12 JALAN 5"  # digits stay as read
 
 
+def test_repair_words_keeps_the_pages_punctuation_beside_its_own_words() -> None:
+    """The confirmed punctuation goes between two words the page shares with the confirmed value; beside
+    a word of the page's own, or where the confirmed value goes on and the page stops, the page's own
+    punctuation stays (a branch's shorter address printed without the comma the longer one has)."""
+    from desktop.core.memory import repair_words
+
+    known = "PT17920, SEKSYEN U9, 40150 SHAH ALAM, SELANGOR DARUL EHSAN."
+    assert repair_words("Pt17920 Sek U9, Shah Alam", known) == "PT17920 Sek U9, SHAH ALAM"
+    assert repair_words("Pt17920, Sek U9; Shah Alam", known) == "PT17920, Sek U9; SHAH ALAM"
+    # between shared words the confirmed punctuation is taken, and at the end when both end alike
+    assert repair_words("LOT P.T, 33198, 0ATU 4 JALAN KAPAR", "LOT P.T. 33198, BATU 4 JALAN KAPAR.") \
+        == "LOT P.T. 33198, BATU 4 JALAN KAPAR."
+
+
+def test_a_name_typed_another_way_on_the_same_vendors_page_joins_its_profile(memory: VendorMemory) -> None:
+    """A document with the profile's GST ID and address, its name confirmed with a letter dropped: the
+    profile keeps both spellings (no second profile), and a page printing the usual spelling keeps it."""
+    _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD", vendor_address=ADDRESS)
+    _confirm(memory, BAKERY, "b.jpg", vendor_name="GARDENA BAKERIES (KL) SDN BHD", vendor_address=ADDRESS)
+    (p,) = memory.profiles()
+    assert {v for v, _l in p.choices("vendor_name")} == {"GARDENIA BAKERIES (KL) SDN BHD",
+                                                         "GARDENA BAKERIES (KL) SDN BHD"}
+    doc = _doc(BAKERY, "c.jpg")
+    memory.apply(doc)
+    f = doc.fields["vendor_name"]
+    assert f.value == "GARDENIA BAKERIES (KL) SDN BHD" and doc.extras["memory"]["fields"]["vendor_name"] == "confirmed"
+
+
+def test_a_like_name_without_shared_evidence_is_another_vendor(memory: VendorMemory) -> None:
+    """A name spelled alike is not enough: without the profile's tax ID or phone number on the page, the
+    document teaches a profile of its own."""
+    _confirm(memory, STATIONERY, "a.jpg", vendor_name="SANYU STATIONERY SHOP")
+    other = _noisy(STATIONERY, {"SANYU STATIONERY SHOP": "SANYO STATIONERY SHOP",
+                                "MOBILE/WHATSAPPS: 017-2098663": "TEL: 03-7777 1234",
+                                "GST ID NO: 001531760640": "GST ID NO: 009999999999"})
+    _confirm(memory, other, "b.jpg", vendor_name="SANYO STATIONERY SHOP")
+    assert len(memory.profiles()) == 2
+
+
 def test_a_branch_the_profile_does_not_know_keeps_its_own_name(memory: VendorMemory) -> None:
     """The chain's tax ID matches, but the page's own address is none of the profile's: a name printed
     on the page is not replaced by the one confirmed for another branch, only flagged."""

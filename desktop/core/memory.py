@@ -674,10 +674,12 @@ class VendorMemory:
     def learn(self, document: Document) -> Lesson | None:
         """Learn from a document the clerk confirmed (reviewed): its vendor values, evidence and layout.
 
-        The profile taught is the one whose vendor name equals the confirmed name and whose address is
-        alike (``fuzz.ratio`` >= :data:`BRANCH_MIN`) or printed on this document (the clerk corrected
+        The profile taught is the one one of whose names equals the confirmed name and whose address
+        is alike (``fuzz.ratio`` >= :data:`BRANCH_MIN`) or printed on this document (the clerk corrected
         its spelling); a chain's branches (same name, another address printed) become separate
-        profiles; else the one with the confirmed tax ID,
+        profiles; else the one whose tax ID or phone number is on this document, whose address is
+        alike and whose name is spelled alike (``fuzz.ratio`` >= :data:`VARIANT_MIN`: one vendor's name
+        typed two ways, it keeps both spellings); else the one with the confirmed tax ID and no name,
         else a new profile. Learning the same document again (:func:`doc_key`) replaces its lesson.
 
         Returns:
@@ -739,14 +741,26 @@ class VendorMemory:
         profiles = self._load_profiles()
         name, address, tax_id = taught.get("vendor_name"), taught.get("vendor_address"), taught.get("vendor_tax_id")
         if name:
-            same_name = [p for p in profiles if _same_text(p.values.get("vendor_name"), name)]
-            for p in same_name:
+            def address_alike(p: VendorProfile) -> bool:
                 have = [v for v, _l in p.choices("vendor_address")]
-                if not address or not have or any(
-                        _similarity(h, address) >= BRANCH_MIN or printed_on(h, page_text) for h in have):
+                return not address or not have or any(
+                    _similarity(h, address) >= BRANCH_MIN or printed_on(h, page_text) for h in have)
+
+            same_name = [p for p in profiles
+                         if any(_same_text(v, name) for v, _l in p.choices("vendor_name"))]
+            for p in same_name:
+                if address_alike(p):
                     return p.id
             if same_name:
                 return None  # another branch of a known name
+            # the name spelled another way (a letter dropped, a typing slip) on a document whose tax ID
+            # or phone number is the profile's and whose address is the profile's: one vendor, one more
+            # spelling of its name (the page's own spelling picks it, :func:`pick_choice`)
+            for p in profiles:
+                shared = set(ev.tax_ids) & set(p.tax_ids) or set(ev.phones) & set(p.phones)
+                if shared and address_alike(p) and max(
+                        (_similarity(v, name) for v, _l in p.choices("vendor_name")), default=0.0) >= VARIANT_MIN:
+                    return p.id
         if tax_id:
             squashed = _squash_id(tax_id)
             for p in profiles:
@@ -1056,16 +1070,17 @@ def pick_choice(f: Field, choices: list[tuple[str, str]], page_text: str) -> tup
 _WORD = re.compile(r"[^\W_]+")
 
 
-def _pieces(text: str) -> tuple[str, list[str], list[str]]:
-    """``(lead, words, pieces)``: the text before the first word, the words (letters and digits, upper
-    case) and each word with the separator that follows it as written."""
+def _pieces(text: str) -> tuple[str, list[str], list[str], list[str]]:
+    """``(lead, words, spelled, seps)``: the text before the first word, the words (letters and digits,
+    upper case), each word as written, and the separator written after each word (the last one's is the
+    text's end)."""
     t = unicodedata.normalize("NFKC", text)
     found = list(_WORD.finditer(t))
     if not found:
-        return t, [], []
+        return t, [], [], []
     ends = [m.start() for m in found[1:]] + [len(t)]
-    return t[:found[0].start()], [m.group().upper() for m in found], \
-        [t[m.start():end] for m, end in zip(found, ends, strict=True)]
+    return (t[:found[0].start()], [m.group().upper() for m in found], [m.group() for m in found],
+            [t[m.end():end] for m, end in zip(found, ends, strict=True)])
 
 
 def _misread_word(read: str, known: str) -> bool:
@@ -1094,34 +1109,44 @@ def repair_words(read: str, known: str) -> str | None:
     confirmed) spelled as confirmed, and its OCR-misread words (:func:`_misread_word`) corrected; the
     words where the two really differ (a branch's own name or number) stay as read.
 
-    The words are aligned by ``rapidfuzz.distance.Levenshtein.opcodes`` over the word sequences.
+    The words are aligned by ``rapidfuzz.distance.Levenshtein.opcodes`` over the word sequences. The
+    punctuation between two words is the confirmed one only where both words are aligned with two
+    neighbouring confirmed words; anywhere else (beside a word of the page's own, at a word the
+    confirmed value has and the page lacks) the page's punctuation stays: the confirmed comma after
+    ``PT17920`` in ``PT17920, SEKSYEN U9`` belongs before ``SEKSYEN``, not before the page's ``SEK``.
 
     Returns:
         The repaired text, or ``None`` when fewer than :data:`REPAIR_AGREEMENT` of the page's words
         agree with ``known`` (equal or misread: they are not one value told two ways).
     """
-    lead_r, words_r, pieces_r = _pieces(read)
-    lead_k, words_k, pieces_k = _pieces(known)
+    lead_r, words_r, spelled_r, seps_r = _pieces(read)
+    lead_k, words_k, spelled_k, seps_k = _pieces(known)
     if not words_r or not words_k:
         return None
     ops = Levenshtein.opcodes(words_r, words_k)
-    out: list[str] = []
-    agree = 0
+    aligned: list[int | None] = [None] * len(words_r)  # the confirmed word each page word is (equal or misread)
     for op in ops:
         if op.tag == "equal":
-            out += pieces_k[op.dest_start:op.dest_end]
-            agree += op.src_end - op.src_start
+            for k in range(op.src_end - op.src_start):
+                aligned[op.src_start + k] = op.dest_start + k
         elif op.tag == "replace":
-            for i, j in zip(range(op.src_start, op.src_end), range(op.dest_start, op.dest_end), strict=True):
-                misread = _misread_word(words_r[i], words_k[j])
-                out.append(pieces_k[j] if misread else pieces_r[i])
-                agree += misread
-        elif op.tag == "delete":  # words of the page the confirmed value does not have
-            out += pieces_r[op.src_start:op.src_end]
-        # "insert": confirmed words the page does not show are not added
+            for i, j in zip(range(op.src_start, op.src_end), range(op.dest_start, op.dest_end), strict=False):
+                if _misread_word(words_r[i], words_k[j]):
+                    aligned[i] = j
+        # "delete": words of the page the confirmed value does not have; "insert": confirmed words the
+        # page does not show are not added
+    agree = sum(j is not None for j in aligned)
     if agree < REPAIR_AGREEMENT * len(words_r):
         return None
-    lead = lead_k if ops and ops[0].tag == "equal" else lead_r
+    out: list[str] = []
+    last_r, last_k = len(words_r) - 1, len(words_k) - 1
+    for i, at in enumerate(aligned):
+        if at is None:
+            out.append(spelled_r[i] + seps_r[i])
+            continue
+        keep_known_sep = (aligned[i + 1] == at + 1) if i < last_r else (at == last_k)
+        out.append(spelled_k[at] + (seps_k[at] if keep_known_sep else seps_r[i]))
+    lead = lead_k if aligned[0] == 0 else lead_r
     return (lead + "".join(out)).strip() or None
 
 
