@@ -33,7 +33,8 @@ from desktop.core.extraction import normalise_field
 from desktop.core.extraction.amounts import parse_amount
 from desktop.core.extraction.dates import parse_date
 
-__all__ = ["SAMPLES", "expected_document_type", "load_ground_truth", "normalise_for_compare", "read_manifest", "same"]
+__all__ = ["SAMPLES", "expected_document_type", "load_ground_truth", "normalise_for_compare", "read_manifest", "same",
+           "same_party"]
 
 SAMPLES = Path(os.environ.get("SHOEBOX_SAMPLES", Path(__file__).resolve().parent.parent.parent / "shared" / "samples"))
 if not (SAMPLES / "MANIFEST.tsv").is_file() and Path("/work/shared/samples/MANIFEST.tsv").is_file():
@@ -78,6 +79,38 @@ def normalise_for_compare(field: str, value: Any) -> str | None:
 def same(field: str, got: Any, expected: Any) -> bool:
     """Whether an extracted value matches the expected one after :func:`normalise_for_compare`."""
     return normalise_for_compare(field, got) == normalise_for_compare(field, expected)
+
+
+#: Legal-form designations that may end a company name (ISO 20275 entity legal forms, their usual
+#: abbreviations in the countries of the invoice corpora: DE/AT, FR, NL/BE, IT, ES, UK/US, HU), with a
+#: "& Co. KG" / "+ Co. KG" partnership ending.
+_LEGAL_FORM_END = re.compile(
+    r"(?:\s*[&+]\s*co\.?\s*kg|\s+(?:gmbh|ag|kg|ohg|gbr|ug(?:\s*\(haftungsbeschr[aä]nkt\))?|e\.\s*k\.?|se|kgaa|"
+    r"sarl|s\.a\.r\.l\.?|sas|sasu|sa|s\.a\.|eurl|snc|sci|b\.?\s*v\.?|n\.?\s*v\.?|v\.o\.f\.?|bvba|srl|s\.r\.l\.?|"
+    r"s\.p\.a\.?|spa|s\.l\.?|ltd\.?|limited|llp|plc|llc|inc\.?|corp\.?|kft\.?|zrt\.?|nyrt\.?|bt\.?))+\W*$", re.I)
+
+
+def same_party(got: Any, expected: Any) -> bool:
+    """Whether two party names (``vendor_name``) name the same party: equal after
+    :func:`normalise_for_compare`, or equal once a trailing legal form (GmbH, SARL, B.V., Ltd, ...)
+    is removed from both.
+
+    Used for e-invoices, whose ground truth is the XML's seller name (EN 16931 BT-27, "the full formal
+    name by which the Seller is registered"): whether that name carries the legal form depends on the
+    country's register and on the issuer's software -- a French dénomination sociale is registered
+    without it (Code de commerce R123-237 has the legal form printed beside the name), a German Firma
+    with it (GmbHG s. 4) -- so the XML of one invoice says "Au bon moulin" where its page prints
+    "Au bon moulin SARL", and another says "Kraxi GmbH". Both readings name the same seller; the rest
+    of the name must match exactly. Receipts keep the plain comparison: their annotations carry the
+    legal form wherever it is printed.
+    """
+    if same("vendor_name", got, expected):
+        return True
+    a, b = normalise_for_compare("vendor_name", got), normalise_for_compare("vendor_name", expected)
+    if not a or not b:
+        return False
+    a2, b2 = _LEGAL_FORM_END.sub("", a).strip(" ,"), _LEGAL_FORM_END.sub("", b).strip(" ,")
+    return bool(a2) and a2 == b2
 
 
 def read_manifest(root: Path | None = None) -> list[dict[str, str]]:

@@ -38,3 +38,26 @@ def test_load_ground_truth(samples) -> None:
     assert inv["total"] == "717.97" and inv["subtotal"] == "593.36" and inv["currency"] == "EUR"
     assert inv["vendor_tax_id"] == "NL810433941B01"
     assert load_ground_truth(rows["tesseract/phototest.tif"], samples) == {}
+
+
+@pytest.mark.parametrize("got, expected", [
+    ("Au bon moulin SARL", "Au bon moulin"),          # fr: the dénomination is registered without its form
+    ("Kraxi GmbH", "Kraxi"),                           # de
+    ("e-Luscious Nederland B.V.", "e-Luscious Nederland"),  # nl
+    ("DKV Euro Service GmbH + Co. KG", "DKV Euro Service"),
+    ("Rossi S.r.l.", "Rossi"), ("Apex Solutions Ltd.", "Apex Solutions"), ("Vidal S.L.", "Vidal"),
+])
+def test_same_party_ignores_a_trailing_legal_form(got, expected):
+    from benchmarks.scoring import same_party
+
+    assert same_party(got, expected) and same_party(expected, got)
+
+
+@pytest.mark.parametrize("got, expected", [
+    ("LOGO LE FOURNISSEUR", "LE FOURNISSEUR"), ("Kraxi AG", "Kraxo GmbH"), ("GmbH", "Kraxi GmbH"),
+    ("Au bon moulin SARL", "Au bon"),
+])
+def test_same_party_still_needs_the_name(got, expected):
+    from benchmarks.scoring import same_party
+
+    assert not same_party(got, expected)
