@@ -204,3 +204,27 @@ def test_the_first_name_under_a_seller_heading_opens_its_block():
             [("SELLER TRADE NAME", 40), ("Adresse du Client", 600)],
             [("LE FOURNISSEUR", 40)], [("35 rue d'ici", 40), ("LE CLIENT", 600)], [("75018 PARIS, FR", 40)]]
     assert _values(_cands(rows, field="vendor_name")) == ["LE FOURNISSEUR"]
+
+
+@pytest.mark.parametrize("net, vat, gross", HEADERS)
+def test_the_sum_row_of_a_per_rate_table_is_the_total(net, vat, gross):
+    # EN 16931 BG-23: one row per VAT rate, then the row that adds them up
+    rows = [[("Muster GmbH", 40)], [("Rechnung Nr. 4711", 40)],
+            [(net, 400), (vat, 600), (gross, 800)],
+            [("326,50", 400), ("62,04", 600), ("388,54", 800)],
+            [("130,70", 400), ("9,15", 600), ("139,85", 800)],
+            [("457,20", 400), ("71,19", 600), ("528,39", 800)]]
+    cands = _cands(rows)
+    assert _values(cands) == ["528.39"]
+    assert cands[0].features["eq_col_sum"] == 1.0
+
+
+def test_a_labelled_amount_keeps_its_own_label_under_a_block_heading():
+    # "Gesamtbeträge der Rechnung" heads a block of labelled amounts: it names none of them
+    rows = [[("Muster GmbH", 40)], [("Rechnung Nr. 4711", 40)], [("Gesamtbeträge der Rechnung", 40)],
+            [("Summe netto", 40), ("100,00", 500)], [("Summe Umsatzsteuer", 40), ("19,00", 500)],
+            [("Gesamtsumme brutto", 40), ("119,00", 500)], [("Rundungsbetrag", 40), ("0,81", 500)],
+            [("Fälliger Betrag", 40), ("119,81", 500)]]
+    by = {c.value: c for c in _cands(rows)}
+    assert by["119.00"].features["bt_grand_total"] == 1.0
+    assert "0.81" not in by or by["0.81"].features["col_grand_total"] == 0.0

@@ -162,7 +162,8 @@ def _best_cell(cells: list[Ln], x0: float, x1: float, pad: float) -> Ln | None:
     the left (a header that starts right of where the value ends is another column's)."""
     for a, b in ((x0, x1), (x0 - pad, x1)):
         scored = [(min(o.x1, b) - max(o.x0, a), o) for o in cells]
-        scored = [(v, o) for v, o in scored if v > 0]
+        # a sliver of overlap (a neighbouring column's heading reaching over by a few pixels) is none
+        scored = [(v, o) for v, o in scored if v > 0.2 * min(b - a, o.x1 - o.x0)]
         if scored:
             return max(scored, key=lambda t: t[0])[1]
     return None
@@ -186,7 +187,7 @@ def column_header(layout: Layout, rows: list[list[Ln]], row_index: int, ln: Ln, 
         The header's words over the value, top row first; ``""`` when no header is found.
     """
     x0, x1 = _token_span(layout, ln, start, end)
-    pad = max(0.5 * (x1 - x0), 1.5 * median_h)
+    pad = max(x1 - x0, 2.0 * median_h)
     found: list[str] = []
     top: Ln | None = None
     for ri in range(row_index - 1, max(-1, row_index - 1 - max_rows), -1):
@@ -236,6 +237,7 @@ def _total_features(layout: Layout, rows, cands: list) -> list:
 
     cent = Decimal("0.01")
     info = []
+    spans: dict[int, tuple[float, float]] = {}
     for c in cands:
         ln = c.lines[0]
         ri = rows.row_of.get(id(ln), -1)
@@ -243,10 +245,15 @@ def _total_features(layout: Layout, rows, cands: list) -> list:
         start, end = (pos, pos + len(c.raw)) if pos >= 0 else (0, len(ln.text))
         header = column_header(layout, rows.rows, ri, ln, start, end, rows.median_h.get(ln.page, 1.0)) \
             if ri >= 0 else ""
-        own = amount_terms(_own_label(rows, ri, ln, start))
-        col = amount_terms(header)
+        label = _own_label(rows, ri, ln, start)
+        own = amount_terms(label)
+        # a column header names the values of its column that have no label of their own (a currency
+        # beside the value is none); a value with its own label is that label's, whatever heads the block
+        bare = len(re.findall(r"[^\W\d_]", _CURRENCY_WORD.sub("", label))) < 2
+        col = amount_terms(header) if bare else frozenset()
         info.append((c, ri, own, col, _dec(c.value)))
         c.features["col_found"] = 1.0 if header else 0.0
+        spans[id(c)] = _token_span(layout, ln, start, end)
     terms = {k: [v for _c, _r, own, col, v in info if v is not None and k in (own | col)] for k in AMOUNT_TERMS}
     nets = set(terms["net_total"] + terms["line_net"])
     vats = set(terms["vat_total"])
@@ -273,6 +280,9 @@ def _total_features(layout: Layout, rows, cands: list) -> list:
                         row_vals.append(d)
         f["eq_row_sum"] = 1.0 if any(abs(a + b - v) < cent for i, a in enumerate(row_vals)
                                      for b in row_vals[i + 1:]) else 0.0
+        above = _column_above(rows, info, spans, c, ri)
+        f["eq_col_sum"] = 1.0 if len(above) >= 2 and abs(sum(above) - v) < cent else 0.0
+        f["n_col_above"] = float(min(len(above), 10))
         f["eq_net_vat"] = 1.0 if any(abs(n + t - v) < cent for n in nets for t in vats if n != v and t != v) else 0.0
         f["eq_due_paid"] = 1.0 if any(abs(d + p - r - v) < cent for d in due for p in paid for r in rounding
                                       if d != v) else 0.0
@@ -291,8 +301,38 @@ def _total_features(layout: Layout, rows, cands: list) -> list:
     if agreed:
         for c in agreed:
             c.features["bt112_agreed"] = 1.0
-        cands = agreed
+        # of a per-rate table's rows (EN 16931 BG-23, VAT breakdown) and its sum row, the sum row is
+        # the document's: it adds up the values above it in its column
+        cands = [c for c in agreed if c.features.get("eq_col_sum")] or agreed
     return cands
+
+
+def _column_above(rows, info: list, spans: dict[int, tuple[float, float]], c, ri: int,
+                  max_rows: int = 10) -> list[Decimal]:
+    """The amounts printed directly above a candidate in its table column: on each row above (same
+    page, at most ``max_rows``), the candidate amount overlapping it horizontally, up to the first row
+    that has none."""
+    if ri < 0:
+        return []
+    x0, x1 = spans[id(c)]
+    by_row: dict[int, list] = {}
+    for o, r, _own, _col, v in info:
+        if o is not c and v is not None:
+            by_row.setdefault(r, []).append((o, v))
+    out: list[Decimal] = []
+    page = c.lines[0].page
+    for r in range(ri - 1, max(-1, ri - 1 - max_rows), -1):
+        if rows.rows[r][0].page != page:
+            break
+        hits = [v for o, v in by_row.get(r, []) if min(spans[id(o)][1], x1) - max(spans[id(o)][0], x0) > 0]
+        if not hits:
+            break
+        out.append(hits[0])
+    return out
+
+
+#: A currency printed beside an amount (ISO 4217 code or symbol), which is no label.
+_CURRENCY_WORD = re.compile(r"\b[A-Z]{3}\b|[€$£¥₹]|\bEuro?\b")
 
 
 def _own_label(rows, ri: int, ln: Ln, start: int) -> str:
