@@ -383,21 +383,31 @@ class _Exit(Exception):
 def scan_main(argv: Sequence[str]) -> int:
     """``shoebox scan``: see the module docstring. Returns the exit status.
 
-    The steps: the arguments and the output file (:func:`_scan_arguments`), the inputs, the engine
-    (:func:`_start_engine`), the batch (:func:`_run_batch`), the notes on what to check
-    (:func:`_note_to_check`), the output (:func:`_write_output`) and the exit status
+    The steps: the arguments and the output file (:func:`_scan_arguments`), the engine's start in the
+    background (:class:`_EngineStart`), the inputs, the engine ready (:func:`_start_engine`), the batch
+    (:func:`_run_batch`), the notes on what to check (:func:`_note_to_check`), the output (:func:`_write_output`) and the exit status
     (:func:`desktop.core.diagnostics.exit_code_for`).
     """
     try:
         args, out = _scan_arguments(argv)
         console = _Console(args.quiet)
+        # The engine's worker boots on the other core while this process goes on (unless no path
+        # given exists: then the batch stops at the inputs and no engine is started for nothing).
+        starting = _EngineStart(args) if any(os.path.exists(p) for p in args.paths) else None
         try:
-            pipeline = _pipeline()
-        except ImportError as exc:  # a broken installation
-            console.error(f"the scanning pipeline cannot load: {exc}")
-            return EXIT_NOTHING_DONE
-        files, documents = _inputs(pipeline, args.paths, console)
-        engine = _start_engine(args, console)
+            try:
+                pipeline = _pipeline()
+            except ImportError as exc:  # a broken installation
+                console.error(f"the scanning pipeline cannot load: {exc}")
+                raise _Exit(EXIT_NOTHING_DONE) from None
+            files, documents = _inputs(pipeline, args.paths, console)
+            starting = starting or _EngineStart(args)
+            _preload_extraction()
+            engine = _start_engine(args, console, starting)
+        except BaseException:
+            if starting is not None:
+                starting.abandon()
+            raise
         documents, interrupted = _run_batch(pipeline, files, engine, args, console, documents)
         _note_to_check(documents, console)
         _write_output(documents, out, console, interrupted)
@@ -475,45 +485,110 @@ def _inputs(pipeline: ModuleType, paths: list[str], console: _Console) -> tuple[
     return files, documents
 
 
-def _start_engine(args: argparse.Namespace, console: _Console) -> Any:
-    """Create the engine ``--engine`` names and load its models once, before the batch: a broken model
-    folder is one engine error, not the same load failure repeated on every page. Its notes (why
-    ``auto`` fell back to PP-OCR, "slow on the CPU", a task it cannot do) go to stderr.
+class _EngineStart:
+    """The engine ``--engine`` names, created now and warmed up (its worker started and its models
+    loaded) in a background thread, while the main thread imports the pipeline, looks at the inputs and
+    loads the field model: the worker's start (about a second of CPU: onnxruntime, rapidocr and the
+    sessions) overlaps this process' own on the second core. Nothing is reported here: errors and notes
+    are kept for :func:`_start_engine`, which says them in the order it always has.
+    """
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        import threading
+
+        self.engine: Any = None
+        self.notes: list[Diagnostic] = []
+        self.config_error: Exception | None = None
+        self.create_error: Exception | None = None
+        self.warm_error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+        from desktop.core.engines import EngineError
+
+        model_dir = args.model_dir
+        if model_dir is None:
+            from desktop.core.settings import Settings
+
+            saved = Settings.load().model_dir
+            model_dir = Path(saved) if saved else None
+        try:
+            server = server_config_from_args(args)
+        except EngineError as exc:
+            self.config_error = exc
+            return
+        try:
+            self.engine = _create_engine(args.engine, model_dir, self.notes, **({"server": server} if server else {}))
+        except EngineError as exc:  # EngineUnavailable and engines that fail to load
+            self.create_error = exc
+            return
+        warm_up = getattr(self.engine, "warm_up", None)
+        if callable(warm_up):
+            self._thread = threading.Thread(target=self._warm_up, args=(warm_up,), name="engine-start", daemon=True)
+            self._thread.start()
+
+    def _warm_up(self, warm_up: Any) -> None:
+        try:
+            warm_up()
+        except BaseException as exc:  # said by _start_engine, in the main thread
+            self.warm_error = exc
+
+    def wait(self) -> None:
+        """Until the warm-up has ended (its error, if any, is in ``warm_error``)."""
+        if self._thread is not None:
+            self._thread.join()
+
+    def abandon(self) -> None:
+        """The batch will not run (bad inputs, Ctrl+C): stop the engine started for it, at once."""
+        interrupt = getattr(self.engine, "interrupt", None)
+        if callable(interrupt) and self._thread is not None and self._thread.is_alive():
+            interrupt()  # the worker still starting is stopped, not waited for
+        self.wait()
+        close = getattr(self.engine, "close", None)
+        if callable(close):
+            try:
+                close()
+            except Exception:  # stopping a worker that failed to start: nothing more to do
+                log.debug("closing the unused engine failed", exc_info=True)
+
+
+def _preload_extraction() -> None:
+    """Import field extraction and load the field model now, while the engine starts (both are needed
+    for the first document anyway; a failure here is left for that document to report)."""
+    try:
+        importlib.import_module("desktop.core.extraction.field_model").load_model()
+    except Exception:
+        log.debug("preloading field extraction failed", exc_info=True)
+
+
+def _start_engine(args: argparse.Namespace, console: _Console, starting: _EngineStart) -> Any:
+    """The engine ``--engine`` names with its models loaded, before the batch (:class:`_EngineStart`
+    began it): a broken model folder is one engine error, not the same load failure repeated on every
+    page. Its notes (why ``auto`` fell back to PP-OCR, "slow on the CPU", a task it cannot do) go to
+    stderr.
 
     Raises:
         _Exit: the engine is unavailable or cannot start (4).
     """
     from desktop.core.engines import EngineError, EngineUnavailable
 
-    model_dir = args.model_dir
-    if model_dir is None:
-        from desktop.core.settings import Settings
-
-        saved = Settings.load().model_dir
-        model_dir = Path(saved) if saved else None
-    notes: list[Diagnostic] = []
-    try:
-        server = server_config_from_args(args)
-    except EngineError as exc:
-        console.error(str(exc))
-        raise _Exit(EXIT_ENGINE_UNAVAILABLE) from None
-    try:
-        engine = _create_engine(args.engine, model_dir, notes, **({"server": server} if server else {}))
-    except EngineError as exc:  # EngineUnavailable and engines that fail to load
-        console.error(f"the {args.engine} engine is unavailable: {exc}")
-        raise _Exit(EXIT_ENGINE_UNAVAILABLE) from None
+    if starting.config_error is not None:
+        console.error(str(starting.config_error))
+        raise _Exit(EXIT_ENGINE_UNAVAILABLE)
+    if starting.create_error is not None:
+        console.error(f"the {args.engine} engine is unavailable: {starting.create_error}")
+        raise _Exit(EXIT_ENGINE_UNAVAILABLE)
+    engine, notes = starting.engine, starting.notes
     for note in notes:
         console.note(f"note: {as_diagnostic(note).message()}")
-    warm_up = getattr(engine, "warm_up", None)
-    if callable(warm_up):
-        try:
-            warm_up()
-        except EngineUnavailable as exc:
-            console.error(f"the {args.engine} engine is unavailable: {exc}")
-            raise _Exit(EXIT_ENGINE_UNAVAILABLE) from None
-        except EngineError as exc:
-            console.error(f"the {args.engine} engine could not start: {exc}")
-            raise _Exit(EXIT_ENGINE_UNAVAILABLE) from None
+    starting.wait()
+    error = starting.warm_error
+    if isinstance(error, EngineUnavailable):
+        console.error(f"the {args.engine} engine is unavailable: {error}")
+        raise _Exit(EXIT_ENGINE_UNAVAILABLE)
+    if isinstance(error, EngineError):
+        console.error(f"the {args.engine} engine could not start: {error}")
+        raise _Exit(EXIT_ENGINE_UNAVAILABLE)
+    if error is not None:
+        raise error
     for note in engine.load_notes:  # from the worker: why auto fell back to PP-OCR, "slow on the CPU"
         if as_diagnostic(note) not in notes:
             console.note(f"note: {as_diagnostic(note).message()}")

@@ -306,6 +306,35 @@ def test_folder_without_scans(fake, tmp_path: Path, capsys: pytest.CaptureFixtur
     (tmp_path / "readme.txt").write_text("x", encoding="utf-8")
     assert cli.main(["scan", str(tmp_path)]) == 3
     assert _error_lines(capsys.readouterr().err) == [f"shoebox: error: no supported files in {tmp_path}"]
+    # The engine was started beside the inputs' check (the path exists); it is closed, not left running.
+    assert all(engine.closed for engine in fake.engines)
+
+
+def test_the_engine_warms_up_beside_the_pipeline_import(fake, batch: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path: Path) -> None:
+    import threading
+
+    started = threading.Event()
+    release = threading.Event()
+    seen: list[str] = []
+
+    class SlowStart(FakeEngine):
+        def warm_up(self) -> None:
+            seen.append(threading.current_thread().name)
+            started.set()
+            assert release.wait(10)
+
+    monkeypatch.setattr(cli, "_create_engine", lambda name, model_dir, notes: SlowStart())
+
+    def pipeline():
+        # The warm-up is under way (in its own thread) while this process imports the pipeline.
+        assert started.wait(10)
+        release.set()
+        return fake
+
+    monkeypatch.setattr(cli, "_pipeline", pipeline)
+    assert cli.main(["scan", str(batch), "-o", str(tmp_path / "o.json")]) == 0
+    assert seen == ["engine-start"] and len(fake.scanned) == 3
 
 
 # ----------------------------------------------------------------------------------------------- output

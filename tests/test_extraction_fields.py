@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from desktop.core import flags
 from desktop.core.diagnostics import Code
 from desktop.core.doctypes import get_document_type
 from desktop.core.extraction import (
@@ -17,7 +18,7 @@ from desktop.core.extraction import (
     split_documents,
     validate,
 )
-from desktop.core.model import Line, PageResult
+from desktop.core.model import Field, Line, PageResult
 from tests.pages import pages_of
 
 DATA = Path(__file__).parent / "data" / "ocr"
@@ -239,6 +240,18 @@ def test_validate_after_edit() -> None:
     f["total"].value = "112.20"
     validate(f, "cn_vat_invoice")
     assert f["total"].problems == []
+
+
+def test_a_failed_sum_flags_the_subtotal_and_tax_with_the_total() -> None:
+    # the check cannot say which value is wrong: the subtotal and tax it involved carry it too, and
+    # lose it once the values add up
+    f = {"subtotal": Field("subtotal", "10000.00"), "tax": Field("tax", "1900.00"), "total": Field("total", "14380.00")}
+    validate(f, "invoice")
+    assert [p.code for p in f["subtotal"].problems] == [p.code for p in f["tax"].problems] == [Code.SUM_MISMATCH]
+    assert flags.is_flagged(f["subtotal"]) and flags.is_flagged(f["tax"])
+    f["subtotal"].value = "12480.00"
+    validate(f, "invoice")
+    assert f["subtotal"].problems == f["tax"].problems == f["total"].problems == []
 
 
 def _renumbered(pages: list[PageResult], number: int, old: str, new: str) -> PageResult:

@@ -214,3 +214,22 @@ def test_the_sideways_guess_and_one_detection_for_a_page_on_its_side(engine, sam
     finally:
         engine.sideways_prior = True
         del stages.detect
+
+
+def test_a_large_detector_input_is_detected_in_strips_with_the_same_lines(engine, samples, monkeypatch):
+    from desktop.core.engines import ppocr_stages
+
+    image = load_rgb(samples / "tesseract" / "phototest.tif")  # 640 x 480 px, 8 lines
+    whole = engine.read_page(image).lines
+    calls: list[tuple[int, ...]] = []
+    engine.warm_up()
+    detector = engine._ocr.text_det
+    run = detector.__class__.__call__
+    monkeypatch.setattr(detector.__class__, "__call__", lambda self, img: calls.append(img.shape) or run(self, img))
+    monkeypatch.setattr(ppocr_stages, "STRIP_PIXELS", 120_000)  # 640 x 480 px -> 3 strips
+    monkeypatch.setattr(ppocr_stages, "STRIP_OVERLAP", 48)
+    strips = engine.read_page(image).lines
+    assert len(calls) == 3 and all(shape[0] < image.shape[0] for shape in calls)
+    assert [ln.text for ln in strips] == [ln.text for ln in whole]
+    diffs = [max(abs(a - b) for a, b in zip(s.box, w.box)) for s, w in zip(strips, whole)]
+    assert max(diffs) <= 4, diffs  # a few px: strips this small are upscaled by the detector (shorter side < 448)

@@ -308,6 +308,8 @@ class PPOCREngine(Engine):
 
     @staticmethod
     def _guard(image: np.ndarray, call: Any) -> Any:
+        from desktop.core.engines.ppocr_stages import release_free_memory
+
         try:
             return call()
         except EngineError:
@@ -316,6 +318,8 @@ class PPOCREngine(Engine):
             raise EngineError(f"PP-OCR ran out of memory on a {image.shape[1]}x{image.shape[0]} image") from exc
         except Exception as exc:
             raise EngineError(f"PP-OCR failed: {type(exc).__name__}: {exc}") from exc
+        finally:
+            release_free_memory()
 
     def _read(self, bgr: np.ndarray, *, rotation: int, detection: Any = None) -> list[Line]:
         """Detect (unless given) and recognise every line as read with the page turned ``rotation``."""

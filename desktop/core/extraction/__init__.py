@@ -302,7 +302,14 @@ def validate(fields: dict[str, Field], document_type: str) -> None:
     total = fields.get("total")
     if total is not None and total.value is not None:
         sub, tax = fields.get("subtotal"), fields.get("tax")
-        total.problems.extend(check_sum(sub.value if sub else None, tax.value if tax else None, total.value))
+        failed = check_sum(sub.value if sub else None, tax.value if tax else None, total.value)
+        total.problems.extend(failed)
+        # the check cannot say which of the three values is wrong: the subtotal and the tax it involved
+        # are flagged with it, so a wrong subtotal is never shown untinted beside a right total; a value
+        # read exactly from the e-invoice data or a QR code is not suspect
+        for part in (sub, tax):
+            if failed and part is not None and part.value is not None and part.source not in ("xml", "qr"):
+                part.problems.extend(p for p in failed if p not in part.problems)
         total.problems.extend(check_sum_without_tax(sub.value if sub else None, tax.value if tax else None,
                                                     total.value))
 
@@ -508,8 +515,9 @@ def _apply_model(fields: dict[str, Field], sets: dict[str, list], document_type:
 def _flag_for_review(fields: dict[str, Field], document_type: str, learned: set[str]) -> None:
     """Set every field's ``needs_review``: a failed check, an empty key field of the document type, or
     (fields the model did not choose) a heuristic confidence under :data:`HEURISTIC_REVIEW_THRESHOLD`.
-    Learned fields keep the model's verdict (calibrated probability under the field's threshold) and
-    add the first two reasons. Values from a QR code are exact and only flagged by a failed check."""
+    Learned fields keep the model's verdict (calibrated probability under the field's threshold, or a
+    value left empty because it was too unlikely) and add the first two reasons. Values from a QR code
+    are exact and only flagged by a failed check."""
     keys = set(get_document_type(document_type).key_fields)
     for name, f in fields.items():
         if f.value is None:
@@ -521,7 +529,9 @@ def _flag_for_review(fields: dict[str, Field], document_type: str, learned: set[
             f.needs_review = bool(f.problems)
             continue
         flag = bool(f.problems) or (f.value is None and name in keys)
-        if name in learned and f.value is not None:
+        if name in learned:
+            # the model's verdict, also on a field it left empty because its best value was too unlikely
+            # (the benchmark counts such a field as flagged, so the form must too)
             flag = flag or f.needs_review
         elif f.value is not None and f.source != "qr":
             flag = flag or f.confidence < HEURISTIC_REVIEW_THRESHOLD

@@ -149,8 +149,14 @@ HEADER = re.compile(
     r"(\W+((factuur|aflever|rechnungs|liefer|billing|shipping|delivery|invoice|postal)\s*-?\s*"
     r"(adres|adresse|address|anschrift)|adresse\s*de\s*(facturation|livraison)|bill\s*to|ship\s*to|"
     r"sold\s*to|lieferant|k[äa]ufer|verk[äa]ufer|seller|buyer|customer|vendeur|acheteur))*\W*$", _I)
+#: A telephone number printed without its label: a Malaysian national number, trunk prefix 0, area or
+#: mobile code, a hyphen, then the subscriber number ("03-8051 9514", "019-7521215"), or a toll-free
+#: 1-300/1-800 number ("1800 88 1231") (MCMC National Numbering Plan); E.164 international form
+#: ("+49 30 1234567", "+60 3-8051 9514").
+PHONE = re.compile(r"(?<![\w/-])(0\d{1,2}-\s?\d{3,4}\s?\d{3,4}|1[-\s]?[38]00[-\s]?\d{2}[-\s]?\d{4}|"
+                   r"\+\d{1,3}[\s-]?\(?\d{1,4}\)?[\s-]?\d{3,4}[\s-]?\d{3,4})(?![\w-])")
 CONTACT = re.compile(r"\b(TEL|PHONE|FAX|H/?P|MOBILE|E-?MAIL|WEBSITE|WWW\.|TELEFON|TÉL|HOTLINE)\b|@|\.COM\b|"
-                     r"\bHTTPS?:", _I)
+                     rf"\bHTTPS?:|{PHONE.pattern}", _I)
 REGISTRATION = re.compile(r"\b(GST|SST|CO\.?\s*REG|REG\.?\s*NO|COMPANY\s*(REG\.?\s*)?NO|CO\.?\s*NO|TAX\s*ID|VAT|"
                           r"ROC|BUSINESS\s*REG|BRN|UST-?ID|STEUER|SIRET|SIREN|KVK|BTW|TVA|HRB|AMTSGERICHT)\b", _I)
 REGNO_ONLY = re.compile(r"^\W*(CO[.\s-]*(REG|NO)\W*)?[A-Z]{0,3}\d[\d\s-]{4,}[A-Z]?\W*$", _I)
@@ -373,6 +379,12 @@ def _total_candidates(layout: Layout, rows: Rows, rule_value: str | None, fname:
                                                          for x in others) else 0.0
         f["unrounded_other"] = 1.0 if not f["is_5sen"] and any(0 < abs(x - a.value) < Decimal("0.05") and
                                                                (x * 100) % 5 == 0 for x in others + cash) else 0.0
+        # a rounding line between two totals: the one after it is the amount paid, the one before it
+        # is the amount before rounding (Bank Negara Malaysia's 5-sen rounding mechanism, 2008)
+        f["round_row_above"] = 1.0 if any(r.row < a.row and any(t < r.row for t in total_rows)
+                                          for r in labelled("rounding")) else 0.0
+        f["round_row_below"] = 1.0 if any(r.row > a.row and any(t > r.row for t in total_rows)
+                                          for r in labelled("rounding")) else 0.0
         below_total = [r for r in total_rows if r > a.row]
         f["totals_below"] = float(len(below_total))
         f["is_last_total"] = 1.0 if totals and "total" in a.kinds and a.row == max(total_rows) else 0.0
@@ -819,13 +831,47 @@ _LEADING_REG = re.compile(r"^\s*(?:[(（]?\s*[A-Z]{0,3}\d{5,}[\s-]*[A-Z]\s*[)）
 
 _COUNTRY_END = re.compile(rf"\b({_COUNTRIES})\W*$", _I)
 _TRAILING_HEADING = re.compile(r"\s+(SIMPLIFIED\s+|FULL\s+)?TAX\s*INVOICE\W*$", _I)
-_PERIOD_AFTER_WORD = re.compile(r"(?:(?<=[A-Za-z]{3})|(?<=\d))\.(?=\s*[A-Za-z0-9])(?!\S*$)")
+_PERIOD_AFTER_WORD = re.compile(r"(?:(?<=[A-Za-z]{3})\.(?=\s*[A-Za-z0-9])|(?<=\d)\.(?=\s+[A-Za-z0-9]|[A-Za-z]))(?!\S*$)")
 #: A number misread with one letter in it ("29O", "4115O", "1I"): O/o -> 0, I/l -> 1, S -> 5, B -> 8.
 _NUMBER_MISREAD = re.compile(r"(?<![\w/-])(?=[\dOoIlSB]*\d[\dOoIlSB]*\d)([\dOoIlSB]{3,})(?![\w/-])")
 _DIGIT_FOR = str.maketrans({"O": "0", "o": "0", "I": "1", "l": "1", "S": "5", "B": "8"})
 #: Street abbreviations of Malaysian addresses (Jln = Jalan, Tmn = Taman, Blk = Block, Kg = Kampung) with
 #: an I/1/i read for their L.
 _ABBREV_MISREAD = re.compile(r"\b(J)[I1i](n)\b|\b(B)[I1i](k)\b", re.I)
+
+
+#: A street word glued to the capitalised name after it ("JalanPelabur" -> "Jalan Pelabur").
+_GLUED_STREET_WORD = re.compile(r"\b(Jalan|Jln|Taman|Tmn|Lorong|Bandar|Persiaran|Lebuh|Kampung|Lot|No\.)(?=[A-Z][a-z])")
+#: A word of :data:`ADDRESS_WORDS` with one letter read as punctuation ("JA:AN", "SE_ANGOR").
+_PUNCT_IN_WORD = re.compile(r"\b[A-Za-z]{2,}[:_|!][A-Za-z]{2,}\b")
+#: The first word of a Malaysian street address, "LOT" or "NO" before the lot or house number, misread
+#: in one letter ("Loi 3", "Eot 3", "N0 12"); Pos Malaysia's address format puts it first.
+_FIRST_WORD_MISREAD = re.compile(r"^(\W*)([A-Za-z][A-Za-z0]{1,2})([.:]?\s+\d|[.:]\s*\d)")
+#: Punctuation OCR doubles or adds on thermal prints, never printed in an address: a full stop before a
+#: comma ("SELATAN.,"), a mark after "&" ("2110&:2111"), a full stop between a five-digit postcode
+#: and its town ("81750.JOHOR"; the town follows the postcode after a space, Pos Malaysia).
+_DOUBLED_PUNCT = ((re.compile(r"\.\s*,"), ","), (re.compile(r"&\s*[:;.,]"), "&"),
+                  (re.compile(r"(?<![\w-])(\d{5})\.(?=[A-Za-z])"), r"\1 "))
+
+
+def _punct_in_word(m: re.Match[str]) -> str:
+    tok = m.group(0)
+    i = next(k for k, c in enumerate(tok) if c in ":_|!")
+    up = tok.upper()
+    hits = [w for w in ADDRESS_WORDS if len(w) == len(up) and w[:i] == up[:i] and w[i + 1:] == up[i + 1:]]
+    if len(hits) != 1:
+        return tok
+    return hits[0] if tok.replace(tok[i], "").isupper() else hits[0].capitalize()
+
+
+def _first_word(tok: str) -> str:
+    from rapidfuzz.distance import Levenshtein
+
+    up = tok.upper().replace("0", "O")
+    for w in ("LOT", "NO"):
+        if up != w and len(up) == len(w) and Levenshtein.distance(up, w) == 1:
+            return w if tok.isupper() else w.capitalize()
+    return "NO" if up == "NO" and tok != up and tok.isupper() else tok
 
 
 @lru_cache(maxsize=4096)
@@ -839,7 +885,12 @@ def clean_address(text: str) -> str:
     t = _LEADING_REG.sub("", t)
     t = _TRAILING_HEADING.sub("", t)
     t = re.sub(r"(?<![\w-])(\d{5})(?=[A-Za-z]{2,})", r"\1 ", t)
+    for pattern, repl in _DOUBLED_PUNCT:
+        t = pattern.sub(repl, t)
+    t = _GLUED_STREET_WORD.sub(r"\1 ", t)
+    t = _PUNCT_IN_WORD.sub(_punct_in_word, t)
     t = _vocab_fix(t, ADDRESS_WORDS)
+    t = _FIRST_WORD_MISREAD.sub(lambda m: m.group(1) + _first_word(m.group(2)) + m.group(3), t)
     t = _NUMBER_MISREAD.sub(lambda m: m.group(1).translate(_DIGIT_FOR)
                             if sum(c.isdigit() for c in m.group(1)) >= len(m.group(1)) - 1 else m.group(1), t)
     t = _ABBREV_MISREAD.sub(lambda m: "".join((a, "L" if b.isupper() else "l", b)) if (a := m.group(1) or m.group(3))
@@ -847,14 +898,37 @@ def clean_address(text: str) -> str:
     return t.strip()
 
 
+#: Abbreviations written with a full stop in street addresses (Malay: Jln. Jalan, Tmn. Taman, Bkt. Bukit,
+#: Kpg. Kampung, Sg. Sungai, Bdr. Bandar; German Str. Straße; English St., Ave., Blvd., Bldg.; legal
+#: forms Bhd., Ltd.): their full stop is no misread comma.
+_ADDRESS_ABBREVIATIONS = frozenset({
+    "jln", "tmn", "bkt", "kpg", "bdr", "lrg", "jin", "str", "ave", "blvd", "bldg", "apt", "ste", "rd", "st",
+    "bhd", "ltd", "sdn", "inc", "corp", "dept", "nr", "no", "fl", "ind", "inds", "sek", "sg", "pt", "kg",
+})
+
+
+def _commas_for_full_stops(value: str) -> str:
+    """``value`` with each full stop after a word or number inside the address read as a comma (see
+    :data:`_PERIOD_AFTER_WORD`), except after an abbreviation of :data:`_ADDRESS_ABBREVIATIONS` or a
+    German street name shortened to ``-str.``."""
+    def repl(m: re.Match[str]) -> str:
+        word = re.search(r"([A-Za-z]+)$", value[: m.start()])
+        w = word.group(1).lower() if word else ""
+        return "." if w in _ADDRESS_ABBREVIATIONS or w.endswith("str") else ","  # Hauptstr., Bahnhofstr.
+
+    return _PERIOD_AFTER_WORD.sub(repl, value)
+
+
 def _ends_address(row: str) -> bool:
     """Whether a row cannot be part of a postal address, so that no address span holds it: a heading
     (TAX INVOICE), an owner's line ("Licensee of ...", "Owned by ..."), a registration or tax number,
-    a contact line (phone, fax, e-mail) or a date or time. None of the 218 annotated receipt addresses
+    a contact line (phone, fax, e-mail), a date or time, or an amount labelled as a total, cash or
+    change (the totals block). None of the 218 annotated receipt addresses
     of the samples holds one; the country, the last line of a postal address (UPU S42), ends a span
     too (checked by the caller)."""
     f = _text_features_of(row)
-    return bool(HEADER.search(row) or OWNER.search(row) or f["reg"] or f["contact"] or f["date"])
+    return bool(HEADER.search(row) or OWNER.search(row) or f["reg"] or f["contact"] or f["date"] or
+                (f["amount"] and any(LABELS[k].search(row) for k in ("total", "cash", "change"))))
 
 
 _STREET_START = re.compile(r"^\W*(\d|(NO|LOT|UNIT|BLOCK|BLK|LEVEL|TINGKAT)\b\.?\s*\d?)", _I)
@@ -877,6 +951,8 @@ def _address_candidates(layout: Layout, rows: Rows, rule_value: str | None, vend
     rule_key = _squash(rule_value or "")
     out: list[FieldCandidate] = []
     for si, s in enumerate(first):
+        if _letters(rows.texts[s]) < 3 and PHONE.search(rows.texts[s]):
+            continue  # a bare telephone number starts no address (and is too short to be checked alone)
         for length in range(1, max_len + 1):
             if si + length > len(first):
                 break
@@ -891,7 +967,8 @@ def _address_candidates(layout: Layout, rows: Rows, rule_value: str | None, vend
             if _ends_address(texts[-1] if length > 1 else _LEADING_REG.sub("", texts[0])) or \
                     (length > 1 and _COUNTRY_END.search(texts[-2])):
                 break
-            if length > 1 and _names_the_place(texts[0], texts[1]):
+            if length > 1 and _names_the_place(*(clean_address(_strip_accents(t) if rows.spurious_accents else t)
+                                                 for t in texts[:2])):
                 break  # "MYDIN MART SRI MUDA" over "4-20, Jalan Ria": a shop or branch name, then the address
             if _letters(value) < 3:
                 continue
@@ -932,12 +1009,12 @@ def _address_candidates(layout: Layout, rows: Rows, rule_value: str | None, vend
             f["rule_sub"] = 1.0 if rule_key and key and key != rule_key and key in rule_key else 0.0
             f["rule_super"] = 1.0 if rule_key and key and key != rule_key and rule_key in key else 0.0
             lines = [o for i in idx for o in rows.rows[i]]
+            # OCR reads a comma on a thermal print as a full stop: a full stop after a word or a number
+            # inside the address (never after abbreviations of one or two letters, "NO.", "D.E.", nor a
+            # decimal point) is read as a comma. On the 218 annotated receipts, where the two readings
+            # differ and one is the annotation, the comma was right 10 times and the full stop 4 times.
+            value = _commas_for_full_stops(value)
             out.append(FieldCandidate("vendor_address", value, raw, lines, f))
-            # OCR reads a comma on a thermal print as a full stop: the variant with commas after
-            # words (never after abbreviations of one or two letters, "NO.", "D.E.") is a candidate too
-            alt = _PERIOD_AFTER_WORD.sub(",", value)
-            if alt != value:
-                out.append(FieldCandidate("vendor_address", alt, raw, lines, {**f, "comma_variant": 1.0}))
     return out
 
 
