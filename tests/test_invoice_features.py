@@ -228,3 +228,20 @@ def test_a_labelled_amount_keeps_its_own_label_under_a_block_heading():
     by = {c.value: c for c in _cands(rows)}
     assert by["119.00"].features["bt_grand_total"] == 1.0
     assert "0.81" not in by or by["0.81"].features["col_grand_total"] == 0.0
+
+
+@pytest.mark.parametrize("paid, rounding, due", [
+    ("Gezahlter Betrag brutto", "Rundungsbetrag brutto", "Fälliger Betrag brutto"),
+    ("Acompte TTC", "Arrondi TTC", "Net à payer TTC"),
+    ("Amount paid incl. VAT", "Rounding incl. VAT", "Amount due incl. VAT"),
+])
+def test_an_amount_named_rounding_or_paid_is_not_the_total_whatever_else_its_label_says(paid, rounding, due):
+    # BR-CO-16: due 8120 = total 8410 - paid 500 + rounding 210; 210 also happens to be 400 net + -190 VAT
+    rows = [[("EntServ GmbH", 40)], [("Rechnung Nr. 4711", 40)],
+            [("Gesamtsumme netto", 40), ("7.900,00", 500)], [("Summe Umsatzsteuer", 40), ("510,00", 500)],
+            [("Gesamtsumme brutto", 40), ("8.410,00", 500)], [(paid, 40), ("500,00", 500)],
+            [(rounding, 40), ("210,00", 500)], [(due, 40), ("8.120,00", 500)],
+            [("Umsatzsteuerkategorie S", 40)], [("Gesamtsumme netto", 40), ("400,00", 500)],
+            [("Umsatzsteuerbetrag", 40), ("-190,00", 500)]]
+    values = _values(_cands(rows))
+    assert "8410.00" in values and "210.00" not in values and "8120.00" not in values

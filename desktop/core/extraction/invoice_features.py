@@ -286,8 +286,7 @@ def _total_features(layout: Layout, rows, cands: list) -> list:
         f["eq_net_vat"] = 1.0 if any(abs(n + t - v) < cent for n in nets for t in vats if n != v and t != v) else 0.0
         f["eq_due_paid"] = 1.0 if any(abs(d + p - r - v) < cent for d in due for p in paid for r in rounding
                                       if d != v) else 0.0
-        f["due_after_paid"] = 1.0 if ("due" in own or "due" in col) and paid and not \
-            ({"grand_total"} & (own | col)) else 0.0
+        f["due_after_paid"] = 1.0 if ("due" in own or "due" in col) and paid else 0.0
     # BR-CO-16: the amount due after a prepayment is BT-115, not the invoice total BT-112
     if any(c.features.get("eq_due_paid") or c.features.get("eq_net_vat") for c in cands if
            not c.features.get("due_after_paid")):
@@ -295,8 +294,10 @@ def _total_features(layout: Layout, rows, cands: list) -> list:
     # an amount whose label or column header names BT-112 and that BR-CO-15 / BR-CO-16 confirm (the net
     # total plus the VAT total, the amount due plus the prepayment, or the two amounts before it on its
     # row) is the invoice total, when there is one: two independent pieces of evidence
+    # (a label that names another term too -- "Rundungsbetrag brutto", "Gezahlter Betrag brutto" -- is that
+    # term's: BT-114 rounding, BT-113 paid, an allowance or charge)
     agreed = [c for c in cands if (c.features.get("bt_grand_total") or c.features.get("col_grand_total"))
-              and not c.features.get("bt_allowance_charge") and not c.features.get("col_allowance_charge")
+              and not any(c.features.get(f"{w}_{k}") for w in ("bt", "col") for k in ("allowance_charge", "rounding", "paid"))
               and (c.features.get("eq_net_vat") or c.features.get("eq_due_paid") or c.features.get("eq_row_sum"))]
     if agreed:
         for c in agreed:
