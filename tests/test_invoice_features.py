@@ -245,3 +245,15 @@ def test_an_amount_named_rounding_or_paid_is_not_the_total_whatever_else_its_lab
             [("Umsatzsteuerbetrag", 40), ("-190,00", 500)]]
     values = _values(_cands(rows))
     assert "8410.00" in values and "210.00" not in values and "8120.00" not in values
+@pytest.mark.parametrize("sender, name", [
+    ("DKV EURO SERVICE GmbH + Co.KG, Balcke-Dürr-Allee 3, D-40882 Ratingen, Tel.: +49 2102 5518-0",
+     "DKV EURO SERVICE GmbH + Co. KG"),
+    ("Muster GmbH, Hauptstr. 1, 10115 Berlin", "Muster GmbH"),
+    ("Dupont SARL, 12 rue de la Paix, 75002 Paris", "Dupont SARL"),
+    ("Acme Ltd, 1 High Street, London", "Acme Ltd"),
+    ("Janssen B.V., Kerkstraat 1, 1000 AB Amsterdam", "Janssen B.V."),
+    ("Rossi SRL, Via Roma 1, 20121 Milano", "Rossi SRL"),
+])
+def test_a_name_ending_in_its_legal_form_before_a_comma_is_a_candidate(sender, name):
+    rows = [[("Rechnung Nr. 4711", 40)], [("Positionen", 40)], [(sender, 40)]]
+    assert name in _values(_cands(rows, field="vendor_name"))
