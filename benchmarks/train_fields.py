@@ -51,7 +51,9 @@ REPO = Path(__file__).resolve().parent.parent
 MODEL_PATH = REPO / "resources" / "models" / "field_model.json"
 SILENT_TARGET = 0.015
 """Share of all learned fields of a document type that may be wrong yet shown as confident (the
-product target is 2% of fields; 1.5% leaves margin for the folds' spread). The budget is shared
+product target is 2% of fields; 1.5% leaves margin for the folds' spread: with thresholds chosen
+without each fold, :func:`nested_thresholds`, the silent share measured about 2.1% on receipts and
+2.9% on the 72 invoices at 1.5%, 2.6% and 3.3% at 2%). The budget is shared
 between the fields so that as few fields as possible are flagged (:func:`choose_thresholds`)."""
 
 PARAMS = {
@@ -399,6 +401,32 @@ def choose_thresholds(curves: dict[str, list[tuple[float, int, int]]], n_fields:
     return picks if cost < float("inf") else {k: 1.01 for k in curves}
 
 
+def nested_thresholds(cvs: dict[str, dict[str, Any]]) -> dict[str, float]:
+    """The review thresholds' own held-out check: for each fold, thresholds chosen by
+    :func:`choose_thresholds` from the other folds' out-of-fold records only, applied to this fold's.
+    Returns the silent-error and flagged shares of all fields of the document type so measured
+    (the plain figures choose the thresholds on the same records they report, a slight optimism)."""
+    folds = sorted({r["fold"] for cv in cvs.values() for r in cv["records"]})
+    silent = flagged = total = 0
+    for k in folds:
+        curves, n = {}, 0
+        for name, cv in cvs.items():
+            rest = [r for r in cv["records"] if r["fold"] != k]
+            n += len(rest)
+            curves[name] = _curve(np.array([r["p"] for r in rest]), np.array([r["correct"] for r in rest], dtype=float),
+                                  np.array([r["found"] for r in rest], dtype=bool))
+        chosen = choose_thresholds(curves, n)
+        for name, cv in cvs.items():
+            for r in cv["records"]:
+                if r["fold"] != k:
+                    continue
+                shown = r["found"] and r["p"] >= chosen[name]
+                total += 1
+                flagged += 0 if shown else 1
+                silent += 1 if shown and not r["correct"] else 0
+    return {"silent": silent / max(1, total), "flagged": flagged / max(1, total)}
+
+
 def report_field(name: str, cv: dict[str, Any], threshold: float) -> dict[str, Any]:
     rec = cv["records"]
     p = np.array([r["p"] for r in rec])
@@ -486,10 +514,12 @@ def write_benchmarks(results: dict[str, dict[str, dict[str, Any]]], counts: dict
              "measured with folds grouped by vendor: no document is scored by a model "
              "that saw it or any document of its vendor. Silent errors: wrong values shown as confident "
              "(not flagged for review), as a share of documents. Review thresholds: the fewest flagged fields "
-             "with the silent errors of all fields of a document type within 1.5% (exact, over the "
+             f"with the silent errors of all fields of a document type within {100 * SILENT_TARGET:.1f}% (exact, over the "
              "cross-validated curves). CPU engine (PP-OCR) recordings; the image-only renderings of e-invoices "
              "show page 1, so only the fields printed on page 1 count for them.", ""]
     for doc_type, fields in results.items():
+        if doc_type.startswith("_"):
+            continue
         lines += [f"### {doc_type}: {counts[doc_type]}", "",
                   "| field | n | accuracy | rules alone | silent errors | flagged | threshold | misses by cause |",
                   "|---|---|---|---|---|---|---|---|"]
@@ -501,7 +531,10 @@ def write_benchmarks(results: dict[str, dict[str, dict[str, Any]]], counts: dict
         all_n = sum(r["n"] for r in fields.values())
         silent = sum(r["silent"] * r["n"] for r in fields.values()) / max(1, all_n)
         flagged = sum(r["flagged"] * r["n"] for r in fields.values()) / max(1, all_n)
-        lines += ["", f"All {doc_type} fields: silent errors {100 * silent:.1f}%, flagged {100 * flagged:.1f}%.", "",
+        nested = results.get("_nested", {}).get(doc_type)
+        held = (f" With the thresholds themselves chosen without each fold (nested): silent errors "
+                f"{100 * nested['silent']:.1f}%, flagged {100 * nested['flagged']:.1f}%.") if nested else ""
+        lines += ["", f"All {doc_type} fields: silent errors {100 * silent:.1f}%, flagged {100 * flagged:.1f}%.{held}", "",
                   "Reliability (calibrated confidence against observed accuracy, out of fold):", "",
                   "| field | bin | n | mean confidence | accuracy |", "|---|---|---|---|---|"]
         for name, r in fields.items():
@@ -564,6 +597,8 @@ def main(argv: list[str] | None = None) -> int:
             curves[name] = _curve(np.array([r["p"] for r in rec]), np.array([r["correct"] for r in rec], dtype=float),
                                   np.array([r["found"] for r in rec], dtype=bool))
         thresholds = choose_thresholds(curves, sum(len(cv["records"]) for cv in cvs.values()))
+        nested = results.setdefault("_nested", {})[doc_type] = nested_thresholds(cvs)  # type: ignore[assignment]
+        print(f"  nested threshold check: silent {100 * nested['silent']:.1f}%, flagged {100 * nested['flagged']:.1f}%")
         for name, cv in cvs.items():
             features = cv["features"]
             rec = cv["records"]

@@ -463,3 +463,25 @@ def test_a_shop_name_above_the_street_number_is_not_part_of_the_address(name_row
     values = {c.value for c in _cands(rows, field="vendor_address")}
     assert "4-20, Jalan Ria 25/62 40400 Shah Alam Selangor" in values
     assert not any(v.startswith(name_row) and "Jalan" in v for v in values)
+
+
+# -- review thresholds (benchmarks/train_fields.py) -----------------------------------------------
+
+def test_thresholds_keep_the_silent_budget_and_flag_the_fewest():
+    from benchmarks.train_fields import SILENT_TARGET, _curve, choose_thresholds, nested_thresholds
+
+    rng = np.random.default_rng(3)
+    cvs = {}
+    for name, skill in (("easy", 6.0), ("hard", 1.0)):
+        correct = rng.random(400) < 0.8
+        p = 1 / (1 + np.exp(-(skill * (correct - 0.5) + rng.normal(0, 1, 400))))
+        cvs[name] = {"records": [{"p": float(a), "correct": bool(c), "found": True, "fold": i % 5}
+                                 for i, (a, c) in enumerate(zip(p, correct))]}
+    curves = {n: _curve(np.array([r["p"] for r in cv["records"]]), np.array([r["correct"] for r in cv["records"]], float),
+                        np.ones(400, bool)) for n, cv in cvs.items()}
+    chosen = choose_thresholds(curves, 800)
+    silent = sum(1 for n, cv in cvs.items() for r in cv["records"] if r["p"] >= chosen[n] and not r["correct"])
+    assert silent <= int(SILENT_TARGET * 800)
+    assert chosen["easy"] < chosen["hard"]  # the field whose confidence separates is flagged less
+    nested = nested_thresholds(cvs)
+    assert 0.0 <= nested["silent"] <= 0.05 and 0.0 < nested["flagged"] < 1.0

@@ -127,7 +127,11 @@ HEADER_WEIGHT = 0.95
 ADDRESS_SCORE = 0.9
 MAX_HEADERS = 12
 MAX_VARIANTS = 8
-#: Documents that must have confirmed a value's punctuation before it overrides the page's own.
+#: Documents that must have confirmed a value's punctuation before it overrides the page's own. One
+#: vote was measured against two on the sroie_dev replay (``benchmarks.bench_memory``, four orders,
+#: 2026-12): it mends the receipts whose keys all drop a mark the print shows, but a single receipt's
+#: key that drops one turns the vendor's next receipt from right to wrong; the right-to-wrong limit
+#: decides for two.
 SPELLING_VOTES = 2
 #: Word-level repair (:func:`repair_words`): at most one edit per this many characters of a word.
 REPAIR_CHARS_PER_EDIT = 4
