@@ -257,3 +257,17 @@ def test_an_amount_named_rounding_or_paid_is_not_the_total_whatever_else_its_lab
 def test_a_name_ending_in_its_legal_form_before_a_comma_is_a_candidate(sender, name):
     rows = [[("Rechnung Nr. 4711", 40)], [("Positionen", 40)], [(sender, 40)]]
     assert name in _values(_cands(rows, field="vendor_name"))
+
+
+@pytest.mark.parametrize("sender, seller, recipient", [
+    ("Muster GmbH · Hauptstr. 1 · 10115 Berlin", "Muster GmbH", "Kunde und Partner AG"),
+    ("Dupont SARL • 12 rue de la Paix • 75002 Paris", "Dupont SARL", "Client Martin SA"),
+    ("Acme Ltd | 1 High Street | London EC1A 1BB", "Acme Ltd", "Buyer Brothers Inc"),
+    ("Janssen B.V. · Kerkstraat 1 · 1000 AB Amsterdam", "Janssen B.V.", "Klant De Vries B.V."),
+])
+def test_the_address_field_under_a_sender_line_is_the_recipients(sender, seller, recipient):
+    # DIN 5008: the sender's return line atop the envelope window, the recipient's address under it
+    rows = [[(sender, 40)], [(recipient, 40), ("Rechnung Nr. 4711", 600)], [("Kundenweg 2", 40)],
+            [("20095 Hamburg", 40)], [("Positionen", 40)]]
+    values = _values(_cands(rows, field="vendor_name"))
+    assert seller in values and recipient not in values

@@ -517,6 +517,25 @@ def _party_of(rows, a: int, x0: float, x1: float, max_rows: int = 12) -> tuple[s
     return "", 0
 
 
+#: The parts of a sender line (DIN 5008 "Rücksendeangabe", printed small atop an envelope window's
+#: address field: "Muster GmbH · Hauptstr. 1 · 10115 Berlin"): separated by middle dots, bullets or bars.
+_SENDER_PARTS = re.compile(r"\s*[·•|]\s*")
+
+
+def _sender_lines(rows) -> list[int]:
+    """Rows of the first page's top half that are sender lines: three parts or more (a name, a street,
+    a postcode and town) separated by :data:`_SENDER_PARTS`, one of them with a number."""
+    out = []
+    first = rows.rows[0][0].page if rows.rows else 0
+    for i, row in enumerate(rows.rows):
+        if row[0].page != first or row[0].rel_y > 0.5 or len(row) > 1:
+            continue
+        parts = [p for p in _SENDER_PARTS.split(rows.texts[i]) if p.strip()]
+        if len(parts) >= 3 and any(re.search(r"\d", p) for p in parts[1:]) and not re.search(r"\d", parts[0]):
+            out.append(i)
+    return out
+
+
 def _vendor_features(rows, cands: list) -> list:
     """Party-block features of the ``vendor_name`` candidates: the block a candidate sits in (seller,
     buyer or another party), and the field label printed before it (the seller's name, its contact
@@ -546,10 +565,20 @@ def _vendor_features(rows, cands: list) -> list:
         f["field_word"] = 1.0 if _FIELD_WORD.search(_fold(c.value)) else 0.0
         f["party_heading"] = 1.0 if party_heading(c.value) else 0.0
 
+    # the address field under a sender line is the recipient's (DIN 5008): the sender is the line's first part
+    senders = _sender_lines(rows)
+    for c in cands:
+        a = rows.row_of.get(id(c.lines[0]), -1)
+        x0, x1 = min(o.x0 for o in c.lines), max(o.x1 for o in c.lines)
+        c.features["sender_line"] = 1.0 if a in senders and rows.texts[a].startswith(c.raw.strip()) else 0.0
+        c.features["under_sender_line"] = 1.0 if any(0 < a - s <= 4 and min(rows.rows[s][0].x1, x1) -
+                                                     max(rows.rows[s][0].x0, x0) > 0 for s in senders) else 0.0
+    has_sender = any(c.features["sender_line"] for c in cands)
+
     def not_seller(c) -> bool:
         g = c.features
         return bool(g.get("party_buyer") or g.get("party_other") or g.get("contact_field") or g.get("field_word")
-                    or g.get("party_heading"))
+                    or g.get("party_heading") or (has_sender and g.get("under_sender_line")))
 
     # the seller's block opens with the seller's name (BT-27, or its trading name BT-28): the nearest
     # candidate under the heading that holds no digit (the block's numbered fields and address lines do)
