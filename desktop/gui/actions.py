@@ -106,8 +106,8 @@ class WindowActions(QObject):
             w.addAction(a)
         w.reviewed_action = act(self.tr("Mark &reviewed"), reviewing.mark_reviewed_and_next,
                                 [QKeySequence("Ctrl+Return"), QKeySequence("Ctrl+Enter")], "reviewed",
-                                self.tr("Mark this document reviewed and go to the next one that needs review"))
-        w.next_action = act(self.tr("&Next needing review"), reviewing.next_needing_review, "Ctrl+.", "next-review")
+                                self.tr("Mark this document reviewed and go to the next one not yet reviewed"))
+        w.next_action = act(self.tr("&Next not yet reviewed"), reviewing.next_needing_review, "Ctrl+.", "next-review")
         w.cancel_action = act(self.tr("&Cancel reading"), reading.cancel_reading, "Esc", "cancel",
                               self.tr("Stop reading after the current page"))
         w.cancel_action.setEnabled(False)

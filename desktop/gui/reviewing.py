@@ -187,7 +187,7 @@ class ReviewController(QObject):
         start = self.model.row_of(self.window.current_id) if self.window.current_id is not None else -1
         row = next_needing_review([e.status for e in entries], start)
         if row is None:
-            self._status(self.tr("No document needs review."))
+            self._status(self.tr("Every document is reviewed."))  # the queue says "not yet reviewed" of the others
             return
         self.window.select_entry(entries[row].id)
 

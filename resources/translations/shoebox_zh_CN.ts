@@ -909,8 +909,8 @@
     </message>
     <message>
         <location filename="../../desktop/gui/reviewing.py" line="190"/>
-        <source>No document needs review.</source>
-        <translation>没有待审核的单据。</translation>
+        <source>Every document is reviewed.</source>
+        <translation>所有单据均已审核。</translation>
     </message>
     <message>
         <location filename="../../desktop/gui/reviewing.py" line="205"/>
@@ -1414,13 +1414,13 @@
     </message>
     <message>
         <location filename="../../desktop/gui/actions.py" line="109"/>
-        <source>Mark this document reviewed and go to the next one that needs review</source>
-        <translation>将此单据标记为已审核并转到下一张待审核单据</translation>
+        <source>Mark this document reviewed and go to the next one not yet reviewed</source>
+        <translation>将此单据标记为已审核并转到下一张尚未审核的单据</translation>
     </message>
     <message>
         <location filename="../../desktop/gui/actions.py" line="110"/>
-        <source>&amp;Next needing review</source>
-        <translation>下一张待审核(&amp;N)</translation>
+        <source>&amp;Next not yet reviewed</source>
+        <translation>下一张尚未审核(&amp;N)</translation>
     </message>
     <message>
         <location filename="../../desktop/gui/actions.py" line="111"/>
