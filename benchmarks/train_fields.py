@@ -132,7 +132,8 @@ def _printed_on(page: PageResult, name: str, value: Any) -> bool:
         want = str(value).lstrip("-")  # a credit note's total may be printed without its sign
         # a bare number in parentheses is a code, not an amount ("Handelsrechnung (380)": UNTDID 1001)
         return any((normalise_for_compare("total", tok[0]) or "").lstrip("-") == want
-                   and not (not tok[2] and re.match(r"\(\s*" + re.escape(tok[1]) + r"\s*\)", t[max(0, tok[3] - 1):]))
+                   and not (not tok[2] and (tok[1].startswith("(") or
+                                            re.match(r"\(\s*" + re.escape(tok[1]) + r"\s*\)", t[max(0, tok[3] - 1):])))
                    for t in texts for tok in money_tokens(t))
     if name == "date":
         want = normalise_for_compare("date", value)

@@ -204,3 +204,70 @@ def test_the_first_name_under_a_seller_heading_opens_its_block():
             [("SELLER TRADE NAME", 40), ("Adresse du Client", 600)],
             [("LE FOURNISSEUR", 40)], [("35 rue d'ici", 40), ("LE CLIENT", 600)], [("75018 PARIS, FR", 40)]]
     assert _values(_cands(rows, field="vendor_name")) == ["LE FOURNISSEUR"]
+
+
+@pytest.mark.parametrize("net, vat, gross", HEADERS)
+def test_the_sum_row_of_a_per_rate_table_is_the_total(net, vat, gross):
+    # EN 16931 BG-23: one row per VAT rate, then the row that adds them up
+    rows = [[("Muster GmbH", 40)], [("Rechnung Nr. 4711", 40)],
+            [(net, 400), (vat, 600), (gross, 800)],
+            [("326,50", 400), ("62,04", 600), ("388,54", 800)],
+            [("130,70", 400), ("9,15", 600), ("139,85", 800)],
+            [("457,20", 400), ("71,19", 600), ("528,39", 800)]]
+    cands = _cands(rows)
+    assert _values(cands) == ["528.39"]
+    assert cands[0].features["eq_col_sum"] == 1.0
+
+
+def test_a_labelled_amount_keeps_its_own_label_under_a_block_heading():
+    # "Gesamtbeträge der Rechnung" heads a block of labelled amounts: it names none of them
+    rows = [[("Muster GmbH", 40)], [("Rechnung Nr. 4711", 40)], [("Gesamtbeträge der Rechnung", 40)],
+            [("Summe netto", 40), ("100,00", 500)], [("Summe Umsatzsteuer", 40), ("19,00", 500)],
+            [("Gesamtsumme brutto", 40), ("119,00", 500)], [("Rundungsbetrag", 40), ("0,81", 500)],
+            [("Fälliger Betrag", 40), ("119,81", 500)]]
+    by = {c.value: c for c in _cands(rows)}
+    assert by["119.00"].features["bt_grand_total"] == 1.0
+    assert "0.81" not in by or by["0.81"].features["col_grand_total"] == 0.0
+
+
+@pytest.mark.parametrize("paid, rounding, due", [
+    ("Gezahlter Betrag brutto", "Rundungsbetrag brutto", "Fälliger Betrag brutto"),
+    ("Acompte TTC", "Arrondi TTC", "Net à payer TTC"),
+    ("Amount paid incl. VAT", "Rounding incl. VAT", "Amount due incl. VAT"),
+])
+def test_an_amount_named_rounding_or_paid_is_not_the_total_whatever_else_its_label_says(paid, rounding, due):
+    # BR-CO-16: due 8120 = total 8410 - paid 500 + rounding 210; 210 also happens to be 400 net + -190 VAT
+    rows = [[("EntServ GmbH", 40)], [("Rechnung Nr. 4711", 40)],
+            [("Gesamtsumme netto", 40), ("7.900,00", 500)], [("Summe Umsatzsteuer", 40), ("510,00", 500)],
+            [("Gesamtsumme brutto", 40), ("8.410,00", 500)], [(paid, 40), ("500,00", 500)],
+            [(rounding, 40), ("210,00", 500)], [(due, 40), ("8.120,00", 500)],
+            [("Umsatzsteuerkategorie S", 40)], [("Gesamtsumme netto", 40), ("400,00", 500)],
+            [("Umsatzsteuerbetrag", 40), ("-190,00", 500)]]
+    values = _values(_cands(rows))
+    assert "8410.00" in values and "210.00" not in values and "8120.00" not in values
+@pytest.mark.parametrize("sender, name", [
+    ("DKV EURO SERVICE GmbH + Co.KG, Balcke-Dürr-Allee 3, D-40882 Ratingen, Tel.: +49 2102 5518-0",
+     "DKV EURO SERVICE GmbH + Co. KG"),
+    ("Muster GmbH, Hauptstr. 1, 10115 Berlin", "Muster GmbH"),
+    ("Dupont SARL, 12 rue de la Paix, 75002 Paris", "Dupont SARL"),
+    ("Acme Ltd, 1 High Street, London", "Acme Ltd"),
+    ("Janssen B.V., Kerkstraat 1, 1000 AB Amsterdam", "Janssen B.V."),
+    ("Rossi SRL, Via Roma 1, 20121 Milano", "Rossi SRL"),
+])
+def test_a_name_ending_in_its_legal_form_before_a_comma_is_a_candidate(sender, name):
+    rows = [[("Rechnung Nr. 4711", 40)], [("Positionen", 40)], [(sender, 40)]]
+    assert name in _values(_cands(rows, field="vendor_name"))
+
+
+@pytest.mark.parametrize("sender, seller, recipient", [
+    ("Muster GmbH · Hauptstr. 1 · 10115 Berlin", "Muster GmbH", "Kunde und Partner AG"),
+    ("Dupont SARL • 12 rue de la Paix • 75002 Paris", "Dupont SARL", "Client Martin SA"),
+    ("Acme Ltd | 1 High Street | London EC1A 1BB", "Acme Ltd", "Buyer Brothers Inc"),
+    ("Janssen B.V. · Kerkstraat 1 · 1000 AB Amsterdam", "Janssen B.V.", "Klant De Vries B.V."),
+])
+def test_the_address_field_under_a_sender_line_is_the_recipients(sender, seller, recipient):
+    # DIN 5008: the sender's return line atop the envelope window, the recipient's address under it
+    rows = [[(sender, 40)], [(recipient, 40), ("Rechnung Nr. 4711", 600)], [("Kundenweg 2", 40)],
+            [("20095 Hamburg", 40)], [("Positionen", 40)]]
+    values = _values(_cands(rows, field="vendor_name"))
+    assert seller in values and recipient not in values

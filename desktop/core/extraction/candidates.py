@@ -552,6 +552,11 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
             if len(parts) > 1:
                 variants += [(a, b, p, "segment", None) for p in parts
                              if _text_features_of(p)["company"] or p is parts[0]]
+            named = _NAME_THEN_COMMA.match(stripped)
+            if named and named.group(1) not in parts:
+                # "DKV EURO SERVICE GmbH + Co.KG, Balcke-Dürr-Allee 3, D-40882 Ratingen, Tel.: ...": a
+                # registered name ends with its legal form (GmbHG s. 4, HGB s. 19), the address follows it
+                variants.append((a, b, named.group(1), "segment", None))
     for a, b, raw, kind, only in variants:
         if a == b and kind in ("", "column") and _NAME_LABEL.match(raw):
             continue  # "Name: Muster AG", "Nummer: 22 00": the label is not part of the name (see "label")
@@ -694,6 +699,7 @@ def _is_tail(text: str) -> bool:
 _SELLER_PREFIX = re.compile(r"^\s*(seller|supplier|vendor|from|verk[äa]ufer|lieferant|absender|vendeur|fournisseur|"
                             r"leverancier|verkoper|销\s*售\s*方(名\s*称)?)\s*[:：]\s*", _I)
 _NAME_LABEL = re.compile(r"^\s*[^\W\d_][^:：\d]{0,24}[:：]\s*(?=\S)")
+_NAME_THEN_COMMA = re.compile(r"^(.{2,60}?" + LEGAL_SUFFIX.pattern + r"\.?)\s*,\s+\S", _I)
 _SEPARATOR = re.compile(r"\s+[·•|–—-]\s+|\s{3,}|\s*[·•|]\s*")
 _SELLER_LABEL = re.compile(r"\b(seller|supplier|vendor|from|verk[äa]ufer|lieferant|absender|vendeur|fournisseur|"
                            r"leverancier|verkoper|销\s*售\s*方)\b", _I)

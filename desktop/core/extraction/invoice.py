@@ -346,7 +346,8 @@ def _pick_buyer_labelled(layout: Layout) -> Candidate | None:
 def _under_excluded_header(layout: Layout, c: Candidate) -> bool:
     """Whether a value found below a table header cell belongs to a two-line header whose upper line
     rules it out (``Ohne`` / ``MwSt.`` = "without VAT": a line-amount column, not the tax)."""
-    label = next((o for o in layout.lines if c.lines[0] in layout.below(o, 1) and _TAX_LABEL.search(o.text)), None)
+    # the cheap label test first: ``below`` scans the page for every line it is asked about
+    label = next((o for o in layout.lines if _TAX_LABEL.search(o.text) and c.lines[0] in layout.below(o, 1)), None)
     if label is None:
         return False
     upper = [o for o in layout.lines if o.page == label.page and o.y1 <= label.y0 + 0.3 * label.h

@@ -162,7 +162,8 @@ def _best_cell(cells: list[Ln], x0: float, x1: float, pad: float) -> Ln | None:
     the left (a header that starts right of where the value ends is another column's)."""
     for a, b in ((x0, x1), (x0 - pad, x1)):
         scored = [(min(o.x1, b) - max(o.x0, a), o) for o in cells]
-        scored = [(v, o) for v, o in scored if v > 0]
+        # a sliver of overlap (a neighbouring column's heading reaching over by a few pixels) is none
+        scored = [(v, o) for v, o in scored if v > 0.2 * min(b - a, o.x1 - o.x0)]
         if scored:
             return max(scored, key=lambda t: t[0])[1]
     return None
@@ -186,7 +187,7 @@ def column_header(layout: Layout, rows: list[list[Ln]], row_index: int, ln: Ln, 
         The header's words over the value, top row first; ``""`` when no header is found.
     """
     x0, x1 = _token_span(layout, ln, start, end)
-    pad = max(0.5 * (x1 - x0), 1.5 * median_h)
+    pad = max(x1 - x0, 2.0 * median_h)
     found: list[str] = []
     top: Ln | None = None
     for ri in range(row_index - 1, max(-1, row_index - 1 - max_rows), -1):
@@ -236,6 +237,7 @@ def _total_features(layout: Layout, rows, cands: list) -> list:
 
     cent = Decimal("0.01")
     info = []
+    spans: dict[int, tuple[float, float]] = {}
     for c in cands:
         ln = c.lines[0]
         ri = rows.row_of.get(id(ln), -1)
@@ -243,10 +245,15 @@ def _total_features(layout: Layout, rows, cands: list) -> list:
         start, end = (pos, pos + len(c.raw)) if pos >= 0 else (0, len(ln.text))
         header = column_header(layout, rows.rows, ri, ln, start, end, rows.median_h.get(ln.page, 1.0)) \
             if ri >= 0 else ""
-        own = amount_terms(_own_label(rows, ri, ln, start))
-        col = amount_terms(header)
+        label = _own_label(rows, ri, ln, start)
+        own = amount_terms(label)
+        # a column header names the values of its column that have no label of their own (a currency
+        # beside the value is none); a value with its own label is that label's, whatever heads the block
+        bare = len(re.findall(r"[^\W\d_]", _CURRENCY_WORD.sub("", label))) < 2
+        col = amount_terms(header) if bare else frozenset()
         info.append((c, ri, own, col, _dec(c.value)))
         c.features["col_found"] = 1.0 if header else 0.0
+        spans[id(c)] = _token_span(layout, ln, start, end)
     terms = {k: [v for _c, _r, own, col, v in info if v is not None and k in (own | col)] for k in AMOUNT_TERMS}
     nets = set(terms["net_total"] + terms["line_net"])
     vats = set(terms["vat_total"])
@@ -273,11 +280,13 @@ def _total_features(layout: Layout, rows, cands: list) -> list:
                         row_vals.append(d)
         f["eq_row_sum"] = 1.0 if any(abs(a + b - v) < cent for i, a in enumerate(row_vals)
                                      for b in row_vals[i + 1:]) else 0.0
+        above = _column_above(rows, info, spans, c, ri)
+        f["eq_col_sum"] = 1.0 if len(above) >= 2 and abs(sum(above) - v) < cent else 0.0
+        f["n_col_above"] = float(min(len(above), 10))
         f["eq_net_vat"] = 1.0 if any(abs(n + t - v) < cent for n in nets for t in vats if n != v and t != v) else 0.0
         f["eq_due_paid"] = 1.0 if any(abs(d + p - r - v) < cent for d in due for p in paid for r in rounding
                                       if d != v) else 0.0
-        f["due_after_paid"] = 1.0 if ("due" in own or "due" in col) and paid and not \
-            ({"grand_total"} & (own | col)) else 0.0
+        f["due_after_paid"] = 1.0 if ("due" in own or "due" in col) and paid else 0.0
     # BR-CO-16: the amount due after a prepayment is BT-115, not the invoice total BT-112
     if any(c.features.get("eq_due_paid") or c.features.get("eq_net_vat") for c in cands if
            not c.features.get("due_after_paid")):
@@ -285,14 +294,46 @@ def _total_features(layout: Layout, rows, cands: list) -> list:
     # an amount whose label or column header names BT-112 and that BR-CO-15 / BR-CO-16 confirm (the net
     # total plus the VAT total, the amount due plus the prepayment, or the two amounts before it on its
     # row) is the invoice total, when there is one: two independent pieces of evidence
+    # (a label that names another term too -- "Rundungsbetrag brutto", "Gezahlter Betrag brutto" -- is that
+    # term's: BT-114 rounding, BT-113 paid, an allowance or charge)
     agreed = [c for c in cands if (c.features.get("bt_grand_total") or c.features.get("col_grand_total"))
-              and not c.features.get("bt_allowance_charge") and not c.features.get("col_allowance_charge")
+              and not any(c.features.get(f"{w}_{k}") for w in ("bt", "col") for k in ("allowance_charge", "rounding", "paid"))
               and (c.features.get("eq_net_vat") or c.features.get("eq_due_paid") or c.features.get("eq_row_sum"))]
     if agreed:
         for c in agreed:
             c.features["bt112_agreed"] = 1.0
-        cands = agreed
+        # of a per-rate table's rows (EN 16931 BG-23, VAT breakdown) and its sum row, the sum row is
+        # the document's: it adds up the values above it in its column
+        cands = [c for c in agreed if c.features.get("eq_col_sum")] or agreed
     return cands
+
+
+def _column_above(rows, info: list, spans: dict[int, tuple[float, float]], c, ri: int,
+                  max_rows: int = 10) -> list[Decimal]:
+    """The amounts printed directly above a candidate in its table column: on each row above (same
+    page, at most ``max_rows``), the candidate amount overlapping it horizontally, up to the first row
+    that has none."""
+    if ri < 0:
+        return []
+    x0, x1 = spans[id(c)]
+    by_row: dict[int, list] = {}
+    for o, r, _own, _col, v in info:
+        if o is not c and v is not None:
+            by_row.setdefault(r, []).append((o, v))
+    out: list[Decimal] = []
+    page = c.lines[0].page
+    for r in range(ri - 1, max(-1, ri - 1 - max_rows), -1):
+        if rows.rows[r][0].page != page:
+            break
+        hits = [v for o, v in by_row.get(r, []) if min(spans[id(o)][1], x1) - max(spans[id(o)][0], x0) > 0]
+        if not hits:
+            break
+        out.append(hits[0])
+    return out
+
+
+#: A currency printed beside an amount (ISO 4217 code or symbol), which is no label.
+_CURRENCY_WORD = re.compile(r"\b[A-Z]{3}\b|[€$£¥₹]|\bEuro?\b")
 
 
 def _own_label(rows, ri: int, ln: Ln, start: int) -> str:
@@ -476,6 +517,25 @@ def _party_of(rows, a: int, x0: float, x1: float, max_rows: int = 12) -> tuple[s
     return "", 0
 
 
+#: The parts of a sender line (DIN 5008 "Rücksendeangabe", printed small atop an envelope window's
+#: address field: "Muster GmbH · Hauptstr. 1 · 10115 Berlin"): separated by middle dots, bullets or bars.
+_SENDER_PARTS = re.compile(r"\s*[·•|]\s*")
+
+
+def _sender_lines(rows) -> list[int]:
+    """Rows of the first page's top half that are sender lines: three parts or more (a name, a street,
+    a postcode and town) separated by :data:`_SENDER_PARTS`, one of them with a number."""
+    out = []
+    first = rows.rows[0][0].page if rows.rows else 0
+    for i, row in enumerate(rows.rows):
+        if row[0].page != first or row[0].rel_y > 0.5 or len(row) > 1:
+            continue
+        parts = [p for p in _SENDER_PARTS.split(rows.texts[i]) if p.strip()]
+        if len(parts) >= 3 and any(re.search(r"\d", p) for p in parts[1:]) and not re.search(r"\d", parts[0]):
+            out.append(i)
+    return out
+
+
 def _vendor_features(rows, cands: list) -> list:
     """Party-block features of the ``vendor_name`` candidates: the block a candidate sits in (seller,
     buyer or another party), and the field label printed before it (the seller's name, its contact
@@ -505,10 +565,20 @@ def _vendor_features(rows, cands: list) -> list:
         f["field_word"] = 1.0 if _FIELD_WORD.search(_fold(c.value)) else 0.0
         f["party_heading"] = 1.0 if party_heading(c.value) else 0.0
 
+    # the address field under a sender line is the recipient's (DIN 5008): the sender is the line's first part
+    senders = _sender_lines(rows)
+    for c in cands:
+        a = rows.row_of.get(id(c.lines[0]), -1)
+        x0, x1 = min(o.x0 for o in c.lines), max(o.x1 for o in c.lines)
+        c.features["sender_line"] = 1.0 if a in senders and rows.texts[a].startswith(c.raw.strip()) else 0.0
+        c.features["under_sender_line"] = 1.0 if any(0 < a - s <= 4 and min(rows.rows[s][0].x1, x1) -
+                                                     max(rows.rows[s][0].x0, x0) > 0 for s in senders) else 0.0
+    has_sender = any(c.features["sender_line"] for c in cands)
+
     def not_seller(c) -> bool:
         g = c.features
         return bool(g.get("party_buyer") or g.get("party_other") or g.get("contact_field") or g.get("field_word")
-                    or g.get("party_heading"))
+                    or g.get("party_heading") or (has_sender and g.get("under_sender_line")))
 
     # the seller's block opens with the seller's name (BT-27, or its trading name BT-28): the nearest
     # candidate under the heading that holds no digit (the block's numbered fields and address lines do)

@@ -191,9 +191,14 @@ class Layout:
     def below(self, ln: Ln, max_lines: int = 2, max_dy: float | None = None) -> list[Ln]:
         """Lines below ``ln`` that overlap it horizontally, nearest first (at most ``max_lines``)."""
         limit = max_dy if max_dy is not None else 2.6 * ln.h
+        lines, cys, max_h = self._page_lines(ln.page)
+        # only lines whose centres lie between ln's bottom and ``limit`` (plus half the tallest line,
+        # as o.cy <= o.y0 + max_h) below it can qualify: the page's lines sorted by centre, bisected
+        lo = bisect_right(cys, ln.y1 - 0.2 * ln.h)
+        hi = bisect_right(cys, ln.y1 + limit + max_h)
         out = [
-            o for o in self.lines
-            if o.page == ln.page and o is not ln and o.cy > ln.y1 - 0.2 * ln.h and o.y0 - ln.y1 <= limit
+            o for o in lines[lo:hi]
+            if o is not ln and o.cy > ln.y1 - 0.2 * ln.h and o.y0 - ln.y1 <= limit
             and min(o.x1, ln.x1) - max(o.x0, ln.x0) > -0.2 * ln.h and not self.same_row(ln, o)
         ]
         out.sort(key=lambda o: (o.y0, abs(o.x0 - ln.x0)))
