@@ -533,3 +533,22 @@ def test_a_database_holding_only_the_memory_opens_as_a_session(tmp_path: Path) -
     opened.store.close()
     with VendorMemory(db) as m:
         assert len(m.profiles()) == 1
+
+
+def test_an_address_the_page_does_not_show_is_not_guessed_from_the_tax_id_alone(memory: VendorMemory) -> None:
+    """Only the company's GST ID agrees (a chain's branches share it): the field stays empty rather than
+    take another shop's address; with the shop's phone number on the page too, it is filled (flagged)."""
+    _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD", vendor_address=ADDRESS)
+    other_shop = [[("KEDAI ROTI MAJU", 40)], [("GST ID: 000381399040", 40)], [("CASH BILL", 40)],
+                  [("DATE: 15/01/2018", 40)], [("BREAD", 40), ("3.50", 480)], [("TOTAL", 40), ("3.50", 480)]]
+    doc = _doc(other_shop, "b.jpg")
+    doc.fields["vendor_address"].value = None
+    m = memory.apply(doc)
+    assert m is not None and m.kinds == ["tax_id"]
+    assert doc.fields["vendor_address"].value is None and "vendor_address" not in doc.extras["memory"]["fields"]
+    doc = _doc([*other_shop, [("TEL: 03-55423228", 40)]], "c.jpg")
+    doc.fields["vendor_address"].value = None
+    m = memory.apply(doc)
+    assert m is not None and "phone" in m.kinds
+    f = doc.fields["vendor_address"]
+    assert f.value == ADDRESS and f.source == "memory" and f.needs_review

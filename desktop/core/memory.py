@@ -40,7 +40,9 @@ is used (:func:`pick_choice`). Then:
 
 * vendor name, address, tax ID and currency: an empty field is filled (source ``memory``; flagged for
   review when the value is not printed on the page, :func:`printed_on`, or the match is not strong,
-  score < :data:`STRONG_MATCH`). A value that agrees (the same words, whatever the case and
+  score < :data:`STRONG_MATCH`), except an address the page does not show when only the tax ID agreed
+  (:attr:`Match.kinds`: the ID names the company, which a chain's branches share; the phone number,
+  the header or the printed address name the shop). A value that agrees (the same words, whatever the case and
   punctuation) is spelled as the clerk confirmed it when the two differ only in case and spacing, or
   when :data:`SPELLING_VOTES` documents confirmed its punctuation; else it is kept as printed (one
   confirmation does not outweigh the page's own commas). A value that differs takes the confirmed one (source ``memory``, the page's text stays in
@@ -341,12 +343,15 @@ class Match:
         score: in [0, 1] (see the module docstring).
         reasons: the evidence that agreed, in words.
         conflicts: evidence that disagreed, in words.
+        kinds: the kinds of evidence that agreed (``tax_id``, ``phone``, ``header``, ``address``): a tax
+            or registration ID names the company (a chain's branches share it), the others the shop.
     """
 
     profile: VendorProfile
     score: float
     reasons: list[str] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -582,19 +587,23 @@ class VendorMemory:
             parts: list[float] = []
             reasons: list[str] = []
             conflicts: list[str] = []
+            kinds: list[str] = []
             shared_ids = [x for x in ev.tax_ids if x in p.tax_ids]
             if any(len(id_owners[x]) == 1 or len({names[o] for o in id_owners[x]}) == 1 for x in shared_ids):
                 parts.append(TAX_ID_SCORE)
                 reasons.append(f"tax ID {shared_ids[0]}")
+                kinds.append("tax_id")
             shared_phones = [x for x in ev.phones if x in p.phones and len(phone_owners[x]) == 1]
             if shared_phones:
                 parts.append(PHONE_SCORE)
                 reasons.append(f"phone number …{shared_phones[0][-4:]}")
+                kinds.append("phone")
             if ev.header and p.headers:
                 ratio = max(fuzz.ratio(ev.header, h) for h in p.headers)
                 if ratio >= HEADER_MIN:
                     parts.append(ratio / 100.0 * HEADER_WEIGHT)
                     reasons.append(f"header text {ratio:.0f}% alike")
+                    kinds.append("header")
             if not parts:
                 continue
             if page_text is None:
@@ -603,6 +612,7 @@ class VendorMemory:
             if support >= EVIDENCE_MIN:
                 parts.append(ADDRESS_SCORE)  # supporting only: tells a chain's branches apart
                 reasons.append("its address is printed")
+                kinds.append("address")
             miss = 1.0
             for s in parts:
                 miss *= 1.0 - s
@@ -610,7 +620,7 @@ class VendorMemory:
             if ev.tax_ids and p.tax_ids and not shared_ids and not _near_any(ev.tax_ids, p.tax_ids):
                 conflicts.append(f"the page's tax ID {ev.tax_ids[0]} is not the profile's {p.tax_ids[0]}")
                 score *= 0.5
-            found.append((Match(p, round(score, 4), reasons, conflicts), support))
+            found.append((Match(p, round(score, 4), reasons, conflicts, kinds), support))
         if not found:
             return None
         best = max(found, key=lambda ms: ms[0].score)[0]
@@ -656,6 +666,11 @@ class VendorMemory:
             if f.edited or f.source == "user":
                 continue
             value, label = pick_choice(f, choices, page_text)
+            if name == "vendor_address" and not (f.value and str(f.value).strip()) \
+                    and "phone" not in m.kinds and "header" not in m.kinds and not printed_on(value, page_text):
+                # only the tax ID agrees: it names the company, and a chain's branches share it; an
+                # address the page does not show is not guessed for the shop
+                continue
             action = _apply_value(f, value, m, label, page_text, may_replace=not new_branch,
                                   confirmations=p.confirmations(name, value))
             if action:

@@ -231,8 +231,12 @@ def _dec(text: str) -> Decimal | None:
 
 
 def _total_features(layout: Layout, rows, cands: list) -> list:
-    """EN 16931 term and arithmetic features of the ``total`` candidates; drops an amount due after a
-    prepayment (BT-115 with a BT-113 printed) when the invoice total (BT-112) is among the others."""
+    """EN 16931 term and arithmetic features of the ``total`` candidates, and the candidates left.
+
+    Drops an amount due after a prepayment (BT-115 with a BT-113 printed) when another amount agrees
+    with the totals arithmetic; keeps only the amounts named BT-112 (by their label or column header)
+    that BR-CO-15 / BR-CO-16 or their row confirm, when there are any; of those, the sum row of a
+    per-rate table (BG-23) when it is there."""
     from desktop.core.extraction.parsers import money_tokens
 
     cent = Decimal("0.01")
