@@ -38,6 +38,10 @@ def test_ofd_with_xml_and_vector_qr(tmp_path: Path) -> None:
     assert doc.fields["invoice_number"].boxes  # found on the page: the viewer can outline it
     # a 20-digit 数电票 number without code and check code is valid
     assert doc.fields["invoice_code"].value is None and not doc.fields["invoice_number"].problems
+    # ... and its empty invoice code is nothing missing: not flagged, not counted
+    from desktop.core import flags
+
+    assert not doc.fields["invoice_code"].needs_review and "invoice_code" not in flags.flagged_fields(doc)
     assert doc.fields["invoice_type"].value == "电子发票（普通发票）"
     exempt = doc.line_items[1]
     assert exempt["tax_rate"] == "免税" and exempt["tax"] == "0.00" and exempt["tax_printed"] == "***"

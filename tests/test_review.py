@@ -327,3 +327,18 @@ def test_store_reads_one_entry_and_places_one_after_another(tmp_path) -> None:
     assert store.entry(9999) is None
     pa, pb = store.entry(a).position, store.entry(b).position
     assert pa < store.position_after(pa) < pb and store.position_after(pb) > pb
+
+
+@pytest.mark.parametrize("number, code_missing", [("25512000000014012345", False), ("33207675", True)])
+def test_a_fully_digitised_e_invoice_misses_no_invoice_code(number: str, code_missing: bool) -> None:
+    """A 数电票 (20-digit 发票号码) carries no 发票代码: its empty code is no missing key field; on an older
+    e-invoice (8-digit number) it is. The queue, the form, the Problems sheet and the CLI ask the same rule."""
+    from desktop.core import flags
+
+    doc = Document(source="x.ofd", document_type="cn_vat_invoice", fields={
+        "invoice_code": Field("invoice_code", None), "invoice_number": Field("invoice_number", number),
+        "date": Field("date", "2025-01-02"), "total": Field("total", "10.00"),
+        "vendor_name": Field("vendor_name", "某某公司"), "buyer_name": Field("buyer_name", "个人")})
+    assert ("invoice_code" in flags.flagged_fields(doc)) is code_missing
+    assert any(c.field == "invoice_code" and Reason.EMPTY_KEY in c.reasons for c in document_checks(doc)) is code_missing
+    assert attention_count(doc) == (1 if code_missing else 0)

@@ -528,7 +528,7 @@ def _build_workbook(documents: Sequence[Document]) -> Any:
             problems.append((doc.source, pages, "", f"could not be read: {doc.error.message()}"))
         for number, message in _page_errors(doc):
             problems.append((doc.source, pages, f"page {number}", message))
-        keys = flags.key_fields(doc.document_type)
+        keys = flags.document_key_fields(doc)
         for name in flags.flagged_fields(doc):
             f = doc.fields.get(name)
             reason = flags.flag_reason(f, name in keys) if f is not None else "empty: not found on the page"

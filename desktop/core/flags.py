@@ -19,7 +19,8 @@ from enum import StrEnum
 
 from desktop.core.model import Document, Field
 
-__all__ = ["Reason", "field_reasons", "flag_reason", "flagged_fields", "is_empty_key", "is_flagged", "key_fields"]
+__all__ = ["Reason", "document_key_fields", "expected_key_fields", "field_reasons", "flag_reason", "flagged_fields", "is_empty_key", "is_flagged",
+           "key_fields"]
 
 
 class Reason(StrEnum):
@@ -38,6 +39,24 @@ def key_fields(document_type: str | None) -> frozenset[str]:
         return frozenset(get_document_type(document_type or "").key_fields)
     except KeyError:
         return frozenset()
+
+
+def document_key_fields(document: Document) -> frozenset[str]:
+    """The key fields :func:`key_fields` names for ``document``'s type, less those its own kind does not
+    carry: a fully digitised Chinese e-invoice (数电票 / 全电发票, a 20-digit 发票号码) has no 发票代码 (State
+    Taxation Administration announcement 2021 No. 23 on fully digitised e-invoices), so an empty invoice
+    code is not missing on it."""
+    return expected_key_fields(document.document_type, document.fields)
+
+
+def expected_key_fields(document_type: str | None, fields: dict[str, Field]) -> frozenset[str]:
+    """:func:`document_key_fields` for a document of ``document_type`` with these ``fields``."""
+    keys = key_fields(document_type)
+    number = fields.get("invoice_number")
+    if document_type == "cn_vat_invoice" and number is not None and number.value \
+            and len(number.value) == 20 and number.value.isdigit():
+        keys = keys - {"invoice_code"}
+    return keys
 
 
 def _empty(field: Field) -> bool:
@@ -98,7 +117,7 @@ def flagged_fields(document: Document | None) -> list[str]:
     included (an unread or failed document has none)."""
     if document is None or document.error:
         return []
-    keys = key_fields(document.document_type)
+    keys = document_key_fields(document)
     out = [name for name, f in document.fields.items() if is_flagged(f, name in keys)]
     out += [name for name in sorted(keys) if name not in document.fields]
     return out

@@ -35,7 +35,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from desktop.core.diagnostics import is_page_lost
-from desktop.core.flags import Reason, key_fields
+from desktop.core.flags import Reason, document_key_fields, key_fields
 from desktop.core.flags import field_reasons as field_checks
 from desktop.core.model import Box, Document, Field
 from desktop.core.session import SessionEntry, status_of
@@ -88,7 +88,7 @@ def document_checks(document: Document | None) -> list[Check]:
     unread (error) document."""
     if document is None or document.error is not None:
         return []
-    keys = key_fields(document.document_type)
+    keys = document_key_fields(document)
     out = [Check(name, r) for name, f in document.fields.items() if (r := field_checks(f, name in keys))]
     out += [Check(name, (Reason.EMPTY_KEY,)) for name in sorted(keys) if name not in document.fields]
     return out

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from desktop.core.diagnostics import Diagnostic
 from desktop.core.doctypes import FieldSpec, get_document_type
+from desktop.core.flags import document_key_fields
 from desktop.core.model import Document, Field
 from desktop.core.review import Reason, field_checks
 
@@ -501,7 +502,9 @@ class FieldForm(QScrollArea):
             self._build(doctype.field_specs(), frozenset(doctype.key_fields))
             self._type = doctype.name
         memory = document.extras.get("memory") if isinstance(document.extras.get("memory"), dict) else None
+        keys = document_key_fields(document)  # a 数电票 has no invoice code to miss
         for name, row in self.rows.items():
+            row.key = name in keys
             row.show_field(document.fields.get(name), memory)
 
     def _build(self, specs: list[FieldSpec], keys: frozenset[str] = frozenset()) -> None:

@@ -518,7 +518,9 @@ def _flag_for_review(fields: dict[str, Field], document_type: str, learned: set[
     Learned fields keep the model's verdict (calibrated probability under the field's threshold, or a
     value left empty because it was too unlikely) and add the first two reasons. Values from a QR code
     are exact and only flagged by a failed check."""
-    keys = set(get_document_type(document_type).key_fields)
+    from desktop.core.flags import expected_key_fields
+
+    keys = expected_key_fields(document_type, fields)  # a 数电票 has no invoice code to miss
     for name, f in fields.items():
         if f.value is None:
             f.confidence = 0.0  # nothing was read: no confidence in anything
