@@ -29,12 +29,16 @@ export DEBIAN_FRONTEND=noninteractive
 # apt >= 1.9.11 waits for the dpkg lock itself (DPkg::Lock::Timeout); the loop below also covers the
 # package lists' lock of `apt-get update` and older apt, retrying while another process holds a lock.
 APT=($SUDO apt-get -o DPkg::Lock::Timeout="$WAIT" -o Dpkg::Use-Pty=0)
+APT_OUT=$(mktemp)
+trap 'rm -f "$APT_OUT"' EXIT
 apt_retry() {
   local start=$SECONDS out status
   while :; do
     set +e
-    out=$("${APT[@]}" "$@" 2>&1 | tee /dev/stderr)
+    # shown on this script's own stderr (never reopened: a redirected log keeps every call) and kept
+    "${APT[@]}" "$@" 2>&1 | tee "$APT_OUT" >&2
     status=${PIPESTATUS[0]}
+    out=$(cat "$APT_OUT")
     set -e
     [ "$status" -eq 0 ] && return 0
     if grep -qiE "could not get lock|unable to lock|is another process using it" <<<"$out" \

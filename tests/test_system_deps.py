@@ -68,3 +68,17 @@ def test_gives_up_when_the_lock_is_held_too_long(tmp_path: Path) -> None:
     done = _run(tmp_path, busy=10_000, wait=0)
     assert done.returncode == 100
     assert "Could not get lock" in done.stderr
+
+
+def test_a_redirected_log_keeps_every_apt_call(tmp_path: Path) -> None:
+    """``2>install.log``: each apt call's output is appended to the log, not written over the last."""
+    bin_dir = _stand_ins(tmp_path, busy=1)
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", "SHOEBOX_APT_WAIT": "900",
+           "SHOEBOX_APT_RETRY": "0"}
+    log = tmp_path / "install.log"
+    with log.open("w") as err:
+        done = subprocess.run(["bash", str(SCRIPT)], env=env, stdout=subprocess.DEVNULL, stderr=err, text=True, timeout=60)
+    assert done.returncode == 0
+    text = log.read_text()
+    assert "\0" not in text
+    assert "installing" in text and "Could not get lock" in text and "[61.2 MB]" in text
