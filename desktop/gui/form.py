@@ -64,6 +64,16 @@ def _is_undo_key(event: QKeyEvent) -> bool:
         or event.matches(QKeySequence.StandardKey.Redo)
 
 
+def _undo_reaches_window(edit: FieldEdit | WrapEdit, event: QEvent) -> bool:
+    """Whether ``event`` is an undo/redo shortcut that the window's undo stack must get rather than
+    ``edit`` (its text is the committed one: no typing of its own to undo); the event is then ignored."""
+    if event.type() == QEvent.Type.ShortcutOverride and edit.text() == edit._shown and isinstance(event, QKeyEvent) \
+            and _is_undo_key(event):
+        event.ignore()
+        return True
+    return False
+
+
 def normalise(name: str, text: str, date_order: str | None) -> tuple[str | None, list[Diagnostic]]:
     """``extraction.normalise_field`` when the extraction package is present (else the text as is)."""
     try:
@@ -130,9 +140,7 @@ class FieldEdit(QLineEdit):
         A ``QLineEdit`` claims the undo keys for its own text; once the text is committed, undo must
         step through the document's edits across fields instead.
         """
-        if event.type() == QEvent.Type.ShortcutOverride and self.text() == self._shown \
-                and isinstance(event, QKeyEvent) and _is_undo_key(event):
-            event.ignore()
+        if _undo_reaches_window(self, event):
             return False
         return super().event(event)
 
@@ -301,9 +309,7 @@ class WrapEdit(QPlainTextEdit):
 
     def event(self, event: QEvent) -> bool:
         """As :meth:`FieldEdit.event`: undo keys reach the window once the text is committed."""
-        if event.type() == QEvent.Type.ShortcutOverride and self.text() == self._shown \
-                and isinstance(event, QKeyEvent) and _is_undo_key(event):
-            event.ignore()
+        if _undo_reaches_window(self, event):
             return False
         return super().event(event)
 
@@ -499,7 +505,7 @@ class FieldForm(QScrollArea):
             self.show_message(self.tr("Unknown document type %1").replace("%1", str(document.document_type)))
             return
         if doctype.name != self._type:
-            self._build(doctype.field_specs(), frozenset(doctype.key_fields))
+            self._build(doctype.field_specs())
             self._type = doctype.name
         memory = document.extras.get("memory") if isinstance(document.extras.get("memory"), dict) else None
         keys = document_key_fields(document)  # a 数电票 has no invoice code to miss
@@ -507,13 +513,13 @@ class FieldForm(QScrollArea):
             row.key = name in keys
             row.show_field(document.fields.get(name), memory)
 
-    def _build(self, specs: list[FieldSpec], keys: frozenset[str] = frozenset()) -> None:
+    def _build(self, specs: list[FieldSpec]) -> None:
         self._clear_rows()
         self._empty.hide()
         self._grid_host.show()
         previous: QWidget | None = None
         for i, spec in enumerate(specs):
-            row = FieldRow(spec, spec.label_for(self.locale), self._grid_host, key=spec.name in keys,
+            row = FieldRow(spec, spec.label_for(self.locale), self._grid_host,
                            language=self.locale)
             self._grid.addWidget(row.label, 2 * i, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self._grid.addWidget(row.edit, 2 * i, 1)

@@ -43,6 +43,7 @@ from desktop.core.extraction.validators import (
     check_sum_without_tax,
     check_tax_id_cn,
 )
+from desktop.core.flags import expected_key_fields
 from desktop.core.model import Field, PageResult
 
 __all__ = [
@@ -518,8 +519,6 @@ def _flag_for_review(fields: dict[str, Field], document_type: str, learned: set[
     Learned fields keep the model's verdict (calibrated probability under the field's threshold, or a
     value left empty because it was too unlikely) and add the first two reasons. Values from a QR code
     are exact and only flagged by a failed check."""
-    from desktop.core.flags import expected_key_fields
-
     keys = expected_key_fields(document_type, fields)  # a 数电票 has no invoice code to miss
     for name, f in fields.items():
         if f.value is None:

@@ -230,6 +230,11 @@ class Rows:
         #: in every few lines); name and address candidates are then read without accents
         self.spurious_accents = len(words) >= 40 and 0 < accented <= 2
 
+    def plain(self, text: str) -> str:
+        """``text`` as name and address candidates read it: without accents when they are OCR noise
+        (:attr:`spurious_accents`)."""
+        return _strip_accents(text) if self.spurious_accents else text
+
     def page_rows(self, page: int) -> list[int]:
         """Indices of the rows of ``page``, top to bottom."""
         return [i for i, r in enumerate(self.rows) if r[0].page == page]
@@ -561,7 +566,7 @@ def _vendor_candidates(layout: Layout, rows: Rows, rule_value: str | None, top_n
         if a == b and kind in ("", "column") and _NAME_LABEL.match(raw):
             continue  # "Name: Muster AG", "Nummer: 22 00": the label is not part of the name (see "label")
         lines = [only] if only is not None else [o for r in rows.rows[a: b + 1] for o in r]
-        value = clean_name(_strip_accents(raw) if rows.spurious_accents else raw)
+        value = clean_name(rows.plain(raw))
         if _letters(value) < 2 or not _namey(value) or HEADER.search(value):
             continue  # running text or a heading (TAX INVOICE, "Billing address") is never the vendor's name
         if value.islower() and len(value.split()) == 1 and not _text_features_of(value)["company"]:
@@ -967,14 +972,13 @@ def _address_candidates(layout: Layout, rows: Rows, rule_value: str | None, vend
             raw = " ".join(texts)
             if _letters(raw) < 3:
                 continue
-            value = clean_address(_strip_accents(raw) if rows.spurious_accents else raw)
+            value = clean_address(rows.plain(raw))
             if not _text_features_of(texts[-1])["namey"]:
                 break  # a line of running text ends any address (and a longer span holds it too)
             if _ends_address(texts[-1] if length > 1 else _LEADING_REG.sub("", texts[0])) or \
                     (length > 1 and _COUNTRY_END.search(texts[-2])):
                 break
-            if length > 1 and _names_the_place(*(clean_address(_strip_accents(t) if rows.spurious_accents else t)
-                                                 for t in texts[:2])):
+            if length > 1 and _names_the_place(*(clean_address(rows.plain(t)) for t in texts[:2])):
                 break  # "MYDIN MART SRI MUDA" over "4-20, Jalan Ria": a shop or branch name, then the address
             if _letters(value) < 3:
                 continue
