@@ -189,7 +189,7 @@ def check_all(language: str) -> dict[str, list[str]]:
     from PySide6.QtWidgets import QApplication
 
     from desktop.gui.mainwindow import MainWindow
-    from desktop.gui.resources import install_translators
+    from desktop.gui.resources import install_translators, remove_translators
 
     app = QApplication.instance() or QApplication([])
     translators = install_translators(app, language) if language != "en" else []
@@ -220,8 +220,7 @@ def check_all(language: str) -> dict[str, list[str]]:
         window.shutdown()
         return found
     finally:
-        for t in translators:
-            app.removeTranslator(t)
+        remove_translators(app, translators)
 
 
 @pytest.mark.parametrize("language", ["en", "zh_CN"])

@@ -478,11 +478,13 @@ class FieldForm(QScrollArea):
         self.current_field: str | None = None
         self.show_message(self.tr("Drop receipts and invoices here, or use File ▸ Open."))
 
-    def show_message(self, text: str) -> None:
+    def show_message(self, text: str, tooltip: str = "") -> None:
+        """Show ``text`` instead of the fields (``tooltip``: e.g. a failure's English words, for support)."""
         self._clear_rows()
         self._type = None
         self._grid_host.hide()
         self._empty.setText(text)
+        self._empty.setToolTip(tooltip)
         self._empty.show()
 
     def _clear_rows(self) -> None:
@@ -497,7 +499,8 @@ class FieldForm(QScrollArea):
     def set_document(self, document: Document) -> None:
         """Show ``document``'s fields (rebuilding the rows only when the document type changes)."""
         if document.error:
-            self.show_message(self.tr("This file could not be read:\n%1").replace("%1", document.error.message(self.locale)))
+            self.show_message(self.tr("This file could not be read:\n%1").replace("%1", document.error.message(self.locale)),
+                              document.error.message("en"))
             return
         try:
             doctype = get_document_type(document.document_type or "")

@@ -211,6 +211,9 @@ class QueueModel(QAbstractTableModel):
                     return entry.thumbnail
                 return self.failed_icon if entry.status == "failed" else self.placeholder
             if role == Qt.ItemDataRole.ToolTipRole:
+                if doc is not None and doc.error and self.language != "en":
+                    # the English words too (a library's own detail, which the Chinese message leaves out)
+                    return f"{entry.source}\n{doc.error.message(self.language)}\n{doc.error.message('en')}"
                 return entry.source
         elif col == COL_TYPE:
             if role == Qt.ItemDataRole.DisplayRole and doc is not None and doc.document_type:
@@ -447,6 +450,11 @@ class QueueDelegate(QStyledItemDelegate):
         wrap = Qt.TextFlag.TextWrapAnywhere if anywhere else Qt.TextFlag.TextWordWrap
         return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop) | int(wrap)
 
+    def _second_flags(self, font: QFont, width: int, text: str) -> int:
+        """Word wrap, or wrapping anywhere when a word is wider than the column (a server's URL)."""
+        words = QFontMetrics(font).boundingRect(QRect(0, 0, width, 10_000), self._flags(), text)
+        return self._flags(anywhere=words.width() > width)
+
     def text_layout(self, font: QFont, width: int, index: ModelIndex) -> tuple[QRect, QRect, str, str]:
         """``(name rect, second-line rect, name, second text)`` relative to the text's top left, for a
         text column ``width`` pixels wide: each rect is ``width`` wide (the width its text was wrapped
@@ -458,7 +466,8 @@ class QueueDelegate(QStyledItemDelegate):
         status_text = index.data(STATUS_TEXT_ROLE) or ""
         second = f"{doc_type} · {status_text}" if doc_type else status_text
         name_h = QFontMetrics(name_font).boundingRect(QRect(0, 0, width, 10_000), self._flags(True), name).height()
-        second_h = QFontMetrics(font).boundingRect(QRect(0, 0, width, 10_000), self._flags(), second).height()
+        flags = self._second_flags(font, width, second)
+        second_h = QFontMetrics(font).boundingRect(QRect(0, 0, width, 10_000), flags, second).height()
         name_rect = QRect(0, 0, width, name_h)
         return name_rect, QRect(0, name_rect.bottom() + 3, width, second_h), name, second
 
@@ -529,7 +538,8 @@ class QueueDelegate(QStyledItemDelegate):
         painter.setFont(opt.font)
         shade = "checks_out" if status == "needs_review" and index.data(STANDING_ROLE) == Standing.CHECKS_OUT else status
         painter.setPen(colour if selected else QColor(STATUS_COLOURS.get(shade, "#616161")))
-        painter.drawText(second_rect.translated(text_left, top).adjusted(0, 0, 0, 1), self._flags(), second)
+        painter.drawText(second_rect.translated(text_left, top).adjusted(0, 0, 0, 1),
+                         self._second_flags(opt.font, width, second), second)
         painter.restore()
 
 
