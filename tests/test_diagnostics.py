@@ -200,3 +200,12 @@ def test_what_a_model_folder_lacks_is_worded_in_chinese(tmp_path) -> None:
     assert "另有 2 个" in zh and not re.search(r"\b(tokenizer files|weights|missing|and|more|not set|does not exist)\b", zh)
     assert "tokenizer files (tokenizer_config.json and tokenizer.json)" in en and "and 2 more" in en
     assert "model-00001-of-00005.safetensors, model-00002-of-00005.safetensors" in en
+
+
+def test_an_engines_own_english_note_stays_out_of_the_chinese_text() -> None:
+    from desktop.core.diagnostics import library_text, text
+
+    note = diag(Code.ENGINE_NOTE, page=1, engine="ppocr", detail=text("low contrast on the left half"))
+    assert note.message("zh") == "识别引擎对此页有一条提示：请检查此页"
+    assert note.message("en") == "low contrast on the left half" and library_text(note) == ["low contrast on the left half"]
+    assert diag(Code.ENGINE_NOTE, detail=diag(Code.HUNYUAN_CUT)).message("zh").startswith("识别引擎提示：HunyuanOCR 的回答")

@@ -247,6 +247,7 @@ class Code(StrEnum):
     SUBTOTAL_AS_TOTAL = "subtotal_as_total"
     # -- hostile inputs -----------------------------------------------------------------------------
     SYMLINK_LOOP = "symlink_loop"
+    FOLDER_LINK_LOOP = "folder_link_loop"
     BROKEN_LINK = "broken_link"
     SPECIAL_FILE = "special_file"
     FOLDER_UNREADABLE = "folder_unreadable"
@@ -587,6 +588,9 @@ CATALOGUE: dict[Code, Entry] = {
     Code.SUBTOTAL_AS_TOTAL: Entry(_W, "no total label was found: the subtotal {raw} is used as the total; check it",
                                   "没有找到合计标签：以小计 {raw} 作为合计，请核对"),
     Code.SYMLINK_LOOP: Entry(_E, "a symbolic-link loop (the link points back at itself)", "符号链接循环（链接指向自身）"),
+    Code.FOLDER_LINK_LOOP: Entry(_E, "a symbolic-link loop: the link leads back to {target}, a folder that contains "
+                                     "it; that folder was not read a second time",
+                                 "符号链接循环：此链接指回包含它的文件夹 {target}；该文件夹没有重复读取"),
     Code.BROKEN_LINK: Entry(_E, "a broken symbolic link (to {target})", "失效的符号链接（指向 {target}）"),
     Code.SPECIAL_FILE: Entry(_E, "{kind}, not a document file", "{kind}，不是单据文件"),
     Code.FOLDER_UNREADABLE: Entry(_E, "the folder cannot be read ({detail}); its files were not read",
@@ -892,13 +896,18 @@ def render(d: Diagnostic, language: str = "en") -> str:
     entry = CATALOGUE[d.code]
     zh = language.lower().startswith("zh")
     template = entry.zh if zh else entry.en
-    if zh and d.code in ZH_WITHOUT_LIBRARY_TEXT and any(isinstance(d.params.get(k), str) for k in LIBRARY_TEXT_PARAMS):
+    if zh and d.code in ZH_WITHOUT_LIBRARY_TEXT and any(_is_library_text(d.params.get(k)) for k in LIBRARY_TEXT_PARAMS):
         template = ZH_WITHOUT_LIBRARY_TEXT[d.code]  # a library's English words stay out of the Chinese text
     values = {"page": d.page, "field": d.field, **d.params}
     try:
         return template.format_map(_Params(values, language))
     except (ValueError, IndexError, KeyError):  # a malformed value; never lose the message
         return f"{entry.en} {dict(d.params)}"
+
+
+def _is_library_text(value: Any) -> bool:
+    """Plain text, or free text carried as a diagnostic (:attr:`Code.TEXT`: an engine's own note)."""
+    return isinstance(value, str) or (isinstance(value, Diagnostic) and value.code is Code.TEXT)
 
 
 def library_text(d: Diagnostic) -> list[str]:
@@ -909,10 +918,12 @@ def library_text(d: Diagnostic) -> list[str]:
     for key, value in d.params.items():
         items = value if isinstance(value, list | tuple) else [value]
         for item in items:
-            if isinstance(item, Diagnostic):
-                out += library_text(item)
-            elif key in LIBRARY_TEXT_PARAMS and isinstance(item, str) and item and item not in out:
-                out.append(item)
+            if isinstance(item, Diagnostic) and item.code is not Code.TEXT:
+                out += [t for t in library_text(item) if t not in out]
+            elif key in LIBRARY_TEXT_PARAMS and _is_library_text(item):
+                words = str(item) if isinstance(item, str) else item.message("en")
+                if words and words not in out:
+                    out.append(words)
     return out
 
 

@@ -335,7 +335,22 @@
 <context>
     <name>FieldEdit</name>
     <message>
-        <location filename="../../desktop/gui/form.py" line="111"/>
+        <location filename="../../desktop/gui/form.py" line="48"/>
+        <source>YYYY-MM-DD</source>
+        <translation>年-月-日</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="48"/>
+        <source>HH:MM</source>
+        <translation>时:分</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="49"/>
+        <source>amount, e.g. 12.50</source>
+        <translation>金额，如 12.50</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="114"/>
         <source>Pick a date</source>
         <translation>选择日期</translation>
     </message>
@@ -343,19 +358,19 @@
 <context>
     <name>FieldForm</name>
     <message>
-        <location filename="../../desktop/gui/form.py" line="479"/>
+        <location filename="../../desktop/gui/form.py" line="487"/>
         <source>Drop receipts and invoices here, or use File ▸ Open.</source>
         <translation>将收据和发票拖放到此处，或使用“文件 ▸ 打开”。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="502"/>
+        <location filename="../../desktop/gui/form.py" line="510"/>
         <source>This file could not be read:
 %1</source>
         <translation>无法读取此文件：
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="508"/>
+        <location filename="../../desktop/gui/form.py" line="516"/>
         <source>Unknown document type %1</source>
         <translation>未知单据类型 %1</translation>
     </message>
@@ -363,129 +378,139 @@
 <context>
     <name>FieldRow</name>
     <message>
-        <location filename="../../desktop/gui/form.py" line="361"/>
+        <location filename="../../desktop/gui/form.py" line="364"/>
         <source>As printed: %1</source>
         <translation>原文：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="363"/>
+        <location filename="../../desktop/gui/form.py" line="366"/>
         <source>Confidence: %1</source>
         <translation>置信度：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="377"/>
+        <location filename="../../desktop/gui/form.py" line="380"/>
         <source>empty</source>
         <translation>空</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="378"/>
+        <location filename="../../desktop/gui/form.py" line="381"/>
         <source>Not found on the page, and this document needs it: type it in</source>
         <translation>页面上未找到，但此单据需要该项：请手动填写</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="396"/>
+        <location filename="../../desktop/gui/form.py" line="389"/>
+        <source>check</source>
+        <translation>核对</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="390"/>
+        <source>Not sure enough to pass unchecked: check it</source>
+        <translation>识别结果不够确定，不能不经核对：请核对</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="404"/>
         <source>you</source>
         <translation>手填</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="400"/>
+        <location filename="../../desktop/gui/form.py" line="408"/>
         <source>From the vendor memory: %1 taught it (vendor %2 recognised, %3 sure)</source>
         <translation>来自商家记忆：由 %1 学到（识别为商家 %2，把握 %3）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="401"/>
+        <location filename="../../desktop/gui/form.py" line="409"/>
         <source>an earlier document</source>
         <translation>之前的一张单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="403"/>
+        <location filename="../../desktop/gui/form.py" line="411"/>
         <source>memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="406"/>
+        <location filename="../../desktop/gui/form.py" line="414"/>
         <source>Found where %1 had it (vendor memory)</source>
         <translation>在 %1 上的同一位置找到（商家记忆）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="412"/>
-        <location filename="../../desktop/gui/form.py" line="413"/>
+        <location filename="../../desktop/gui/form.py" line="420"/>
+        <location filename="../../desktop/gui/form.py" line="421"/>
         <source>QR</source>
         <translation>二维码</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="412"/>
+        <location filename="../../desktop/gui/form.py" line="420"/>
         <source>From the invoice&apos;s QR code (it matches the printed value)</source>
         <translation>来自发票二维码（与票面一致）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="413"/>
+        <location filename="../../desktop/gui/form.py" line="421"/>
         <source>From the invoice&apos;s QR code</source>
         <translation>来自发票二维码</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="416"/>
-        <location filename="../../desktop/gui/form.py" line="417"/>
+        <location filename="../../desktop/gui/form.py" line="424"/>
+        <location filename="../../desktop/gui/form.py" line="425"/>
         <source>e-invoice XML</source>
         <translation>电子发票 XML</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="416"/>
+        <location filename="../../desktop/gui/form.py" line="424"/>
         <source>From the e-invoice&apos;s own data (XML); the page shows the same value</source>
         <translation>取自电子发票自带的数据（XML），页面上的值与之相同</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="417"/>
+        <location filename="../../desktop/gui/form.py" line="425"/>
         <source>From the e-invoice&apos;s own data (XML)</source>
         <translation>取自电子发票自带的数据（XML）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="419"/>
+        <location filename="../../desktop/gui/form.py" line="427"/>
         <source>OFD text</source>
         <translation>OFD 文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="419"/>
+        <location filename="../../desktop/gui/form.py" line="427"/>
         <source>From the text of the OFD file&apos;s page (no OCR needed)</source>
         <translation>取自 OFD 文件页面中的文字（无需 OCR）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="421"/>
+        <location filename="../../desktop/gui/form.py" line="429"/>
         <source>From the PDF&apos;s text layer (no OCR needed)</source>
         <translation>来自 PDF 文本层（无需 OCR）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="421"/>
+        <location filename="../../desktop/gui/form.py" line="429"/>
         <source>PDF text</source>
         <translation>PDF 文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="423"/>
+        <location filename="../../desktop/gui/form.py" line="431"/>
         <source>AI</source>
         <translation>AI</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="423"/>
+        <location filename="../../desktop/gui/form.py" line="431"/>
         <source>Read by the HunyuanOCR model</source>
         <translation>由 HunyuanOCR 模型读取</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="424"/>
+        <location filename="../../desktop/gui/form.py" line="432"/>
         <source>OCR</source>
         <translation>OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="424"/>
+        <location filename="../../desktop/gui/form.py" line="432"/>
         <source>Read by OCR from the page image</source>
         <translation>由 OCR 从页面图像识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="396"/>
+        <location filename="../../desktop/gui/form.py" line="404"/>
         <source>Entered by you</source>
         <translation>由您填写</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="382"/>
+        <location filename="../../desktop/gui/form.py" line="385"/>
         <source>Not found on the page</source>
         <translation>页面上未找到</translation>
     </message>
