@@ -698,3 +698,18 @@ def test_an_export_written_before_variants_were_counted_still_reads(memory: Vend
     (p,) = memory.profiles()
     assert p.documents == 2 and p.taught_docs["vendor_name"] == {"SANYU STATIONERY SHOP": ["b.jpg", "a.jpg"]}
     assert p.word_confirmations("vendor_address", "SETIA") == 2
+
+
+def test_page_spelling_stands_against_one_documents_respelling() -> None:
+    """A faded print transcribed as printed (one document's PETA ING) does not respell the PETALING
+    another receipt prints; confirmed on two documents, or against a word nobody knows, it does."""
+    from desktop.core.memory import _page_spelling_stands
+
+    known = {"PETALING", "SELANGOR"}
+    read = "NO.3, JALAN SS21/39,47400 Petaling Jaya Selangor"
+    faded = "NO.3, JALAN SS21/39,47400 PETA ING JAYA SELANGOR"
+    assert _page_spelling_stands(read, faded, known.__contains__, lambda w: 1) == "PETALING"
+    assert _page_spelling_stands(read, faded, known.__contains__, lambda w: 2) is None
+    assert _page_spelling_stands(read, faded, set().__contains__, lambda w: 1) is None
+    # a word the value does not respell (another street) is no reason to keep the page's value
+    assert _page_spelling_stands(read, "NO.3, JALAN SS21/39,47400 KLANG JAYA SELANGOR", known.__contains__, lambda w: 1) is None
