@@ -267,6 +267,21 @@ class Code(StrEnum):
     PAGE_BOUNDARIES_FAILED = "page_boundaries_failed"
     CLERK_SPLIT = "clerk_split"
     CLERK_MERGED = "clerk_merged"
+    # -- writing an export (desktop.core.export.ExportError) --------------------------------------------
+    EXPORT_UNKNOWN_TYPE = "export_unknown_type"
+    EXPORT_NO_SUFFIX = "export_no_suffix"
+    EXPORT_IS_FOLDER = "export_is_folder"
+    EXPORT_NO_FOLDER = "export_no_folder"
+    EXPORT_FOLDER_REFUSES = "export_folder_refuses"
+    EXPORT_PERMISSION = "export_permission"
+    EXPORT_FILE_OPEN = "export_file_open"
+    EXPORT_DISK_FULL = "export_disk_full"
+    EXPORT_DISK_FULL_FREE = "export_disk_full_free"
+    EXPORT_QUOTA = "export_quota"
+    EXPORT_READ_ONLY = "export_read_only"
+    EXPORT_NAME_TOO_LONG = "export_name_too_long"
+    EXPORT_OS_ERROR = "export_os_error"
+    EXPORT_WRITER_FAILED = "export_writer_failed"
     # -- the session ----------------------------------------------------------------------------------
     SESSION_KEPT_ASIDE = "session_kept_aside"
     SESSION_UNSAVED = "session_unsaved"
@@ -637,6 +652,23 @@ CATALOGUE: dict[Code, Entry] = {
     Code.CLERK_MERGED: Entry(_I, "merged by the clerk: pages {a_first}-{a_last} and {b_first}-{b_last} are one "
                                  "document",
                              "人工合并：第 {a_first}-{a_last} 页与第 {b_first}-{b_last} 页合为一份单据"),
+    Code.EXPORT_UNKNOWN_TYPE: Entry(_E, "unknown file type {suffix!r}; use .xlsx, .csv or .json",
+                                    "未知的文件类型“{suffix}”；请使用 .xlsx、.csv 或 .json"),
+    Code.EXPORT_NO_SUFFIX: Entry(_E, "unknown file type '(no suffix)'; use .xlsx, .csv or .json",
+                                 "文件名没有扩展名；请使用 .xlsx、.csv 或 .json"),
+    Code.EXPORT_IS_FOLDER: Entry(_E, "it is a folder", "这是一个文件夹"),
+    Code.EXPORT_NO_FOLDER: Entry(_E, "the folder {folder} does not exist", "文件夹 {folder} 不存在"),
+    Code.EXPORT_FOLDER_REFUSES: Entry(_E, "the folder {folder} does not accept new files", "文件夹 {folder} 不接受新文件"),
+    Code.EXPORT_PERMISSION: Entry(_E, "permission denied", "没有写入权限"),
+    Code.EXPORT_FILE_OPEN: Entry(_E, "the file is open in another program; close it and try again",
+                                 "文件正被其他程序打开；请关闭后重试"),
+    Code.EXPORT_DISK_FULL: Entry(_E, "the disk is full", "磁盘已满"),
+    Code.EXPORT_DISK_FULL_FREE: Entry(_E, "the disk is full ({free} KiB free)", "磁盘已满（剩余 {free} KiB）"),
+    Code.EXPORT_QUOTA: Entry(_E, "the disk quota is exceeded", "超出磁盘配额"),
+    Code.EXPORT_READ_ONLY: Entry(_E, "the disk is read-only", "磁盘是只读的"),
+    Code.EXPORT_NAME_TOO_LONG: Entry(_E, "the file name is too long", "文件名太长"),
+    Code.EXPORT_OS_ERROR: Entry(_E, "{detail}", "系统拒绝写入（{detail}）"),
+    Code.EXPORT_WRITER_FAILED: Entry(_E, "{detail}", "写入文件时出错（{detail}）"),
     Code.SESSION_KEPT_ASIDE: Entry(_W, "The saved session could not be read ({detail}). It was kept as {kept} in "
                                        "{folder}, and a new session was started.",
                                    "无法读取保存的会话（{detail}）。原文件已保留为 {folder} 中的 {kept}，并已开始新的会话。"),
@@ -714,6 +746,8 @@ ZH_WITHOUT_LIBRARY_TEXT: dict[Code, str] = {
     Code.FOLDER_UNREADABLE: "无法读取文件夹；其中的文件没有读取",
     Code.PDF_CONTENT_LOST: "PDF 已损坏，此页部分内容无法载入；可能缺少文字",
     Code.PAGE_BOUNDARIES_FAILED: "页面保留为一份单据：判断页面边界失败",
+    Code.EXPORT_OS_ERROR: "系统拒绝写入",
+    Code.EXPORT_WRITER_FAILED: "写入文件时出错",
     Code.SESSION_KEPT_ASIDE: "无法读取保存的会话。原文件已保留为 {folder} 中的 {kept}，并已开始新的会话。",
     Code.SESSION_UNSAVED: "无法使用会话文件 {path}。Shoebox 可以正常使用，但本次会话不会被保存：请检查文件夹的权限。",
     Code.USAGE: "命令用法有误",

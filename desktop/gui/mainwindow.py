@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.core.diagnostics import Code, diag
 from desktop.core.doctypes import document_types
 from desktop.core.model import Document
 from desktop.core.session import open_session
@@ -287,7 +288,8 @@ class MainWindow(QMainWindow):
             return VendorMemory(self.store.path)
         except Exception as exc:
             log.exception("the vendor memory cannot open")
-            self.statusBar().showMessage(self.tr("The vendor memory cannot be used: %1").replace("%1", str(exc)), 10000)
+            # in the UI's words; the library's own (sqlite's) stay in the log above
+            self.statusBar().showMessage(diag(Code.MEMORY_UNAVAILABLE, detail=str(exc)).message(self.language), 10000)
             return None
 
     # ---------------------------------------------------------------------------------- showing
@@ -475,7 +477,10 @@ class MainWindow(QMainWindow):
         try:
             self.settings.save()
         except OSError as exc:
-            self.statusBar().showMessage(self.tr("Settings could not be saved: %1").replace("%1", str(exc)), 8000)
+            from desktop.core.export import write_failure
+
+            reason = write_failure(exc, exc.filename or "settings").message(self.language)
+            self.statusBar().showMessage(self.tr("Settings could not be saved: %1").replace("%1", reason), 8000)
 
     def settings_dialog(self) -> None:
         dialog = SettingsDialog(self.settings, self.language, self)

@@ -266,8 +266,11 @@ class VendorsDialog(QDialog):
         try:
             n = self.memory.export_json(path)
         except OSError as exc:
+            from desktop.core.export import write_failure
+
             message = self.tr("Could not write %1: %2").replace("%1", str(path))
-            self._fail(OSError(message.replace("%2", str(exc.strerror or exc))))
+            language = str(getattr(self.parent(), "language", "en"))  # the window's UI language
+            self._fail(OSError(message.replace("%2", write_failure(exc, path).message(language))))
             return False
         self.status.setText(self.tr("%n vendor(s) written to %1", "", n).replace("%1", str(path)))
         return True
