@@ -25,7 +25,7 @@ def test_ts_is_complete_and_compiled() -> None:
 
 def test_chinese_ui(qtbot) -> None:
     from desktop.gui.mainwindow import MainWindow
-    from desktop.gui.resources import install_translators, resolve_language
+    from desktop.gui.resources import install_translators, remove_translators, resolve_language
 
     assert resolve_language("zh_CN") == "zh_CN" and resolve_language("en") == "en"
     app = QCoreApplication.instance()
@@ -39,8 +39,7 @@ def test_chinese_ui(qtbot) -> None:
         assert w.type_combo.itemText(w.type_combo.findData("receipt")) == "收据"
         w.close()
     finally:
-        for t in translators:
-            app.removeTranslator(t)
+        remove_translators(app, translators)
 
 
 def test_the_catalogue_covers_every_string_of_the_gui(tmp_path) -> None:
@@ -72,7 +71,7 @@ def test_chinese_ui_words_failures_notes_engine_notes_and_qt_dialogs_in_chinese(
     from desktop.core.model import Document, PageResult
     from desktop.gui.mainwindow import MainWindow
     from desktop.gui.notes import document_notes
-    from desktop.gui.resources import install_translators
+    from desktop.gui.resources import install_translators, remove_translators
 
     app = QCoreApplication.instance()
     translators = install_translators(app, "zh_CN")
@@ -99,5 +98,66 @@ def test_chinese_ui_words_failures_notes_engine_notes_and_qt_dialogs_in_chinese(
         assert note.startswith("未使用 HunyuanOCR：") and "looked in" not in note and "missing" not in note
         w.close()
     finally:
-        for t in translators:
-            app.removeTranslator(t)
+        remove_translators(app, translators)
+
+
+def _dialog_texts(dialog) -> set[str]:
+    """Every text a file dialog shows: labels, buttons, tooltips, list entries, column headers,
+    menu actions (its context menu's included) and the kind of each listed item."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QAbstractButton, QAbstractItemView, QComboBox, QHeaderView, QLabel, QWidget
+
+    out: set[str] = {dialog.windowTitle()}
+    for w in dialog.findChildren(QWidget):
+        if not w.isVisibleTo(dialog):
+            continue
+        out.add(w.toolTip())
+        if isinstance(w, QLabel | QAbstractButton):
+            out.add(w.text())
+        if isinstance(w, QComboBox):
+            out.update(w.itemText(i) for i in range(w.count()))
+        if isinstance(w, QHeaderView):
+            out.update(str(w.model().headerData(i, Qt.Orientation.Horizontal)) for i in range(w.count()))
+        if isinstance(w, QAbstractItemView) and not isinstance(w, QHeaderView) and w.model() is not None:
+            model, root = w.model(), w.rootIndex()
+            for r in range(model.rowCount(root)):
+                for c in range(model.columnCount(root)):
+                    out.add(str(model.index(r, c, root).data(Qt.ItemDataRole.DisplayRole) or ""))
+    for a in dialog.findChildren(QAction):
+        out.update((a.text(), a.toolTip()))
+    return {t for t in out if t}
+
+
+def test_qt_file_dialog_in_chinese_shows_no_english(qtbot, tmp_path) -> None:
+    """Qt's own file dialog in the Chinese UI: the labels Qt's zh_CN catalogue lacks ("Look in:",
+    "Files of type:", the item kinds) come from ours (desktop/gui/qt_strings.py); nothing is English
+    but the names of the files and the filter's patterns."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from desktop.gui.resources import install_translators, remove_translators
+
+    (tmp_path / "receipts").mkdir()
+    (tmp_path / "scan.pdf").write_bytes(b"%PDF-1.4\n")
+    app = QCoreApplication.instance()
+    translators = install_translators(app, "zh_CN")
+    try:
+        dialog = QFileDialog(None, QCoreApplication.translate("QFileDialog", "Open"), str(tmp_path),
+                             "单据 (*.pdf *.jpg);;所有文件 (*)")
+        qtbot.addWidget(dialog)
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
+        dialog.setViewMode(QFileDialog.ViewMode.Detail)
+        dialog.show()
+        qtbot.wait_until(lambda: any("receipts" in t for t in _dialog_texts(dialog)), timeout=5000)
+        texts = _dialog_texts(dialog)
+        assert {"查找范围(&L)：", "文件类型(&T)：", "文件名称(&N)：", "文件夹"} <= texts, texts
+        assert "PDF 文档" in texts  # the file's kind, from the MIME database in the UI's locale
+        # a file's size is worded by Qt in the *system's* locale (QLocale::system(), "9 bytes" under
+        # LANG=C, "9 字节" on a Chinese system), which no catalogue or default locale changes
+        texts = {t for t in texts if not re.fullmatch(r"[\d.,]+ (bytes|[KMGT]i?B)", t)}
+        allowed = {"receipts", "scan", "pdf", "jpg", "PDF"} | set(re.findall(r"[A-Za-z]+", str(tmp_path)))
+        english = {t for t in texts if set(re.findall(r"[A-Za-z]{2,}", t)) - allowed}
+        assert english == set(), english
+        dialog.close()
+    finally:
+        remove_translators(app, translators)
