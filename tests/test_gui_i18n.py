@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -161,3 +162,93 @@ def test_qt_file_dialog_in_chinese_shows_no_english(qtbot, tmp_path) -> None:
         dialog.close()
     finally:
         remove_translators(app, translators)
+
+
+#: Latin words the Chinese UI may show: product, format and key names, the English language's own name.
+_NAMES = {"Shoebox", "PDF", "OCR", "PP", "HunyuanOCR", "CPU", "GPU", "AI", "QR", "XML", "OFD", "JSON", "CSV", "Excel",
+          "xlsx", "json", "csv", "Markdown", "HTML", "API", "URL", "HTTP", "IBAN", "EUR", "USD", "CNY", "Ctrl", "Enter",
+          "Shift", "Del", "Qt", "PySide", "Python", "English", "fake"}
+
+
+def test_the_chinese_window_and_its_dialogs_show_no_english(qtbot, make_window, translated) -> None:
+    """Every text of the main window (menus, toolbars, queue, form, notes, status bar, tooltips) and of
+    the Settings and Vendors dialogs, on documents with failures, notes and flags, is Chinese but for
+    names (of products, formats, keys, the documents' own values) and the English words a tooltip
+    keeps for support (a failure's English message)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QAbstractButton, QComboBox, QHeaderView, QLabel, QLineEdit, QMenu, QTabWidget, QWidget
+
+    from desktop.core.diagnostics import Code, diag
+    from desktop.core.model import Document, Field, PageResult
+    from desktop.gui.dialogs import SettingsDialog
+    from desktop.gui.notes import document_notes
+
+    translated("zh_CN")
+    w = make_window(language="zh_CN")
+    docs = [
+        Document(source="/scans/receipt.jpg", document_type="receipt", pages=(1, 1), fields={
+            "vendor_address": Field("vendor_address", value="1 MAIN ST", confidence=0.993, needs_review=True),
+            "date": Field("date", value="2026-03-04", raw="03/04/26", confidence=0.9, problems=[
+                diag(Code.AMBIGUOUS_DATE_ORDER, field="date", raw="03/04/26", order="DMY")]),
+            "total": Field("total", value="12.30", confidence=0.9, problems=[
+                diag(Code.SUBTOTAL_TOTAL_NO_TAX, field="total", subtotal="10.00", total="12.30", difference="2.30")]),
+            "tax": Field("tax")},
+            page_results=[PageResult(1, 100, 100, warnings=[diag(Code.TURNED, degrees=90)])],
+            notes=[diag(Code.PAGES_JOINED_EINVOICE)],
+            duplicate_of={"source": "/scans/earlier.jpg", "pages": [1, 1], "reason": "same file"}),
+        Document(source="/scans/broken.jpg", error=diag(Code.IMAGE_DAMAGED, detail="image file is truncated")),
+        Document(source="/scans/server.pdf", error=diag(Code.SERVER_DOWN_CPU, url="http://192.168.1.20:8000",
+                                                        detail="connection refused")),
+    ]
+    support = {d.error.message("en") for d in docs if d.error} | {n.raw for d in docs for n in document_notes(d, "zh_CN")}
+    values = {"MAIN", "ST", "receipt", "jpg", "broken", "server", "pdf", "earlier", "scans"}
+    texts: dict[str, str] = {}
+
+    def collect(root: QWidget, where: str) -> None:
+        for x in [root, *root.findChildren(QWidget)]:
+            if x is not root and not x.isVisibleTo(root):
+                continue
+            found = [x.toolTip(), x.windowTitle()]
+            if isinstance(x, QLabel | QAbstractButton):
+                found.append(x.text())
+            if isinstance(x, QLineEdit):
+                found.append(x.placeholderText())
+            if isinstance(x, QComboBox):
+                found += [x.itemText(i) for i in range(x.count())]
+            if isinstance(x, QTabWidget):
+                found += [x.tabText(i) for i in range(x.count())]
+            if isinstance(x, QHeaderView) and x.model() is not None:
+                found += [str(x.model().headerData(i, x.orientation()) or "") for i in range(x.count())]
+            for a in x.actions():
+                found += [a.text(), a.toolTip()]
+            for t in found:
+                if t:
+                    texts.setdefault(t, f"{where}: {type(x).__name__}")
+        for r in range(w.model.rowCount()):
+            for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+                texts.setdefault(str(w.model.index(r, 0).data(role) or ""), "queue")
+                texts.setdefault(str(w.model.index(r, 2).data(role) or ""), "queue")
+
+    for doc in docs:
+        w.select_entry(w.model.add_document(doc))
+        qtbot.wait(50)
+        collect(w, Path(doc.source).name)
+    for menu in w.menuBar().findChildren(QMenu):
+        for a in menu.actions():
+            texts.setdefault(a.text(), "menu")
+            texts.setdefault(a.toolTip(), "menu")
+    settings = SettingsDialog(w.settings, w.language, w)
+    qtbot.addWidget(settings)
+    settings.show()
+    collect(settings, "settings")
+    vendors = w.vendors_dialog()
+    if vendors is not None:
+        collect(vendors, "vendors")
+    english = {}
+    for t, where in texts.items():
+        lines = [ln for ln in t.splitlines() if ln not in support and not ln.startswith("/scans/")]
+        words = set(re.findall(r"[A-Za-z]{2,}", re.sub(r"<[^>]+>|https?://\S+", " ", "\n".join(lines))))
+        if words - _NAMES - values:
+            english[t] = where
+    assert english == {}, english
+    assert len(texts) > 150 and vendors is not None
