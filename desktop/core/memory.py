@@ -1406,7 +1406,10 @@ def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str, *,
         evidenced = printed or f.name == "currency"
         f.value, f.source = checked, "memory"
         f.confidence = m.score if evidenced else round(m.score * 0.6, 4)
-        f.needs_review = f.needs_review or not evidenced or m.score < STRONG_MATCH or checked != value
+        # the field was flagged for being empty (or too unlikely to show): that reason is gone; what
+        # stands is the memory's own (no evidence on the page, a weak match, a slip kept out) and any
+        # problem the field carries
+        f.needs_review = bool(f.problems) or not evidenced or m.score < STRONG_MATCH or checked != value
         return "filled"
     printed = printed_on(value, page_text)
     read = str(f.value)
