@@ -3,7 +3,6 @@ memory chip, the duplicate banner (keep both / drop this one) and the Vendors di
 from __future__ import annotations
 
 import re
-
 from pathlib import Path
 
 import numpy as np
