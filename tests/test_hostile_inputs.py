@@ -148,6 +148,10 @@ def test_throughput_line() -> None:
     t.page(4, 4, finished=True)
     t.file_done()
     assert t.pages_done == 4
+    one = Throughput(2, clock=lambda: now[0])
+    now[0] += 60.0
+    one.page(1, 1, finished=True)
+    assert one.text() == "1 page, 1.0 pages/min, 1:00 left" and one.text("zh") == "已读 1 页，每分钟 1.0 页，剩余 1:00"
 
 
 @pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")  # no "Exception ignored" noise

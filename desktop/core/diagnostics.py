@@ -312,6 +312,7 @@ class Code(StrEnum):
     INTERRUPTED_WRITING = "interrupted_writing"
     THROUGHPUT = "throughput"
     THROUGHPUT_START = "throughput_start"
+    THROUGHPUT_ONE = "throughput_one"
     USAGE = "usage"
     OUTPUT_FAILED = "output_failed"
     INTERRUPTED = "interrupted"
@@ -733,6 +734,7 @@ CATALOGUE: dict[Code, Entry] = {
                                     "在 {files} 个文件中读完 {done} 个后中断；正在写入已读取的 {count} 份单据"),
     Code.THROUGHPUT: Entry(_D, "{pages} pages, {rate} pages/min, {left} left", "已读 {pages} 页，每分钟 {rate} 页，剩余 {left}"),
     Code.THROUGHPUT_START: Entry(_D, "0 pages", "已读 0 页"),
+    Code.THROUGHPUT_ONE: Entry(_D, "1 page, {rate} pages/min, {left} left", "已读 1 页，每分钟 {rate} 页，剩余 {left}"),
     Code.USAGE: Entry(_E, "{detail}", "{detail}"),
     Code.OUTPUT_FAILED: Entry(_E, "{detail}", "{detail}"),
     Code.INTERRUPTED: Entry(_E, "interrupted; nothing written", "已中断；没有写入任何内容"),

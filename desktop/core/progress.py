@@ -73,4 +73,6 @@ class Throughput:
             return diag(Code.THROUGHPUT_START).message(language)
         left = f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}" if seconds >= 3600 \
             else f"{seconds // 60}:{seconds % 60:02d}"
+        if self.pages_done == 1:
+            return diag(Code.THROUGHPUT_ONE, rate=f"{self.rate():.1f}", left=left).message(language)
         return diag(Code.THROUGHPUT, pages=self.pages_done, rate=f"{self.rate():.1f}", left=left).message(language)
