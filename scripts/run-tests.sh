@@ -5,7 +5,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/system-deps.sh
 PY=${PYTHON:-python3}
-[ -x .venv-test/bin/python ] || "$PY" -m venv .venv-test
+# a folder left by a failed attempt (no pip inside) is made again
+.venv-test/bin/python -m pip --version >/dev/null 2>&1 || {
+  rm -rf .venv-test
+  "$PY" -m venv .venv-test || { echo "Could not create .venv-test with $PY -m venv: on Debian/Ubuntu install the" \
+    "python3-venv package (apt-get install python3-venv), or set PYTHON to another Python 3.11+." >&2; exit 1; }
+}
 # torch is pinned (CPU build on this kind of machine): an unpinned torch pulls a multi-GB CUDA build.
 .venv-test/bin/python -m pip install -q --disable-pip-version-check -e ".[gpu,test]"
 export QT_QPA_PLATFORM=offscreen
