@@ -201,6 +201,31 @@ def test_check_sum_allows_cash_rounding_to_five_cents(subtotal: str, tax: str, t
     assert (check_sum_without_tax(s, None, total) == []) is ok
 
 
+@pytest.mark.parametrize(("typed", "value", "ambiguous"), [
+    ("2.500", "2500.00", True), ("0.050", "50.00", True), ("1,234", "1234.00", True), ("RM 1.234", "1234.00", True),
+    ("2.50", "2.50", False), ("1,234.00", "1234.00", False), ("12.345,67", "12345.67", False), ("1.234.567", "1234567.00", False),
+])
+def test_a_lone_separator_before_three_digits_is_read_as_thousands_and_flagged(typed: str, value: str,
+                                                                               ambiguous: bool) -> None:
+    """A clerk typing "0.050" or "2.500" into an amount is never silently read as 50.00 or 2500.00: the
+    value stands (the thousands rule) with a problem saying how it was read."""
+    got, problems = normalise_field("total", typed)
+    assert got == value
+    assert [p.code for p in problems] == ([Code.AMOUNT_GROUPING_AMBIGUOUS] if ambiguous else [])
+    if ambiguous:
+        assert value in problems[0].message() and "thousands" in problems[0].message()
+        assert "千位" in problems[0].message("zh")
+        # the same through the review core's edit: the problem stays on the field, which is flagged
+        from desktop.core.flags import is_flagged
+        from desktop.core.model import Document
+        from desktop.core.review import edited_document
+
+        doc = Document(source="r.jpg", pages=(1, 1), document_type="receipt")
+        f = edited_document(doc, "total", typed).fields["total"]
+        assert f.value == value and f.edited and Code.AMOUNT_GROUPING_AMBIGUOUS in [p.code for p in f.problems]
+        assert is_flagged(f)
+
+
 def test_check_sum() -> None:
     assert check_sum("96.72", "15.48", "112.20") == []
     assert [str(p) for p in check_sum("96.72", "15.48", "112.30")] == [

@@ -206,6 +206,7 @@ class Code(StrEnum):
     IMPOSSIBLE_MONTH = "impossible_month"
     IMPOSSIBLE_DAY = "impossible_day"
     AMBIGUOUS_DATE_ORDER = "ambiguous_date_order"
+    AMOUNT_GROUPING_AMBIGUOUS = "amount_grouping_ambiguous"
     CURRENCY_UNCOMMON = "currency_uncommon"
     CURRENCY_UNKNOWN = "currency_unknown"
     CURRENCY_NOT_ISO = "currency_not_iso"
@@ -548,6 +549,9 @@ CATALOGUE: dict[Code, Entry] = {
     Code.IMPOSSIBLE_MONTH: Entry(_W, "impossible date {raw!r}: month {month}", "不可能的日期“{raw}”：没有 {month} 月"),
     Code.IMPOSSIBLE_DAY: Entry(_W, "impossible date {raw!r}: day {day} of month {month} in {year}",
                                "不可能的日期“{raw}”：{year} 年 {month} 月没有 {day} 日"),
+    Code.AMOUNT_GROUPING_AMBIGUOUS: Entry(_W, "{raw!r} is read as {value}, the {separator!r} taken as a thousands "
+                                              "separator; if decimals were meant, type at most two",
+                                          "“{raw}”已按千位分隔读作 {value}；如为小数，请最多输入两位小数"),
     Code.AMBIGUOUS_DATE_ORDER: Entry(_W, "day/month order of {raw!r} is ambiguous; read as {order}",
                                      "“{raw}”的日、月顺序不明确；按{order}的顺序读取"),
     Code.CURRENCY_UNCOMMON: Entry(_W, "currency {value} is not a common ISO 4217 code", "币种 {value} 不是常用的 ISO 4217 代码"),

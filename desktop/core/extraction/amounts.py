@@ -296,7 +296,8 @@ def parse_amount(raw: str | None, *, decimal_separator: str | None = None) -> tu
     Returns:
         ``(value, currency, problems)``: the canonical amount string (or ``None`` when there is no
         number), the ISO 4217 code of a currency marker printed with it (or ``None``), and problems
-        (e.g. ``"no amount in '...'"``).
+        (e.g. ``"no amount in '...'"``; a lone separator before three digits, ``2.500``, read as a
+        thousands group without ``decimal_separator``: ``AMOUNT_GROUPING_AMBIGUOUS``, the value kept).
     """
     if raw is None or not str(raw).strip():
         return None, None, []
@@ -312,4 +313,10 @@ def parse_amount(raw: str | None, *, decimal_separator: str | None = None) -> tu
     if not found:
         return None, currency, [diag(Code.NO_AMOUNT, raw=str(raw))]
     best = next((a for a in found if a.has_decimals), found[0])
+    lone = re.search(r"(?<![\d.,'])(\d{1,3})([.,])(\d{3})(?![\d.,])", best.raw)
+    if lone and decimal_separator is None:
+        # "2.500" / "0,050": a thousands group by the rule above, or three decimals typed; the value
+        # stands, flagged, saying how it was read
+        return best.value, currency, [diag(Code.AMOUNT_GROUPING_AMBIGUOUS, raw=str(raw).strip(), value=best.value,
+                                           separator=lone.group(2))]
     return best.value, currency, []
