@@ -402,7 +402,7 @@ def scan_main(argv: Sequence[str]) -> int:
                 raise _Exit(EXIT_NOTHING_DONE) from None
             files, documents = _inputs(pipeline, args.paths, console)
             starting = starting or _EngineStart(args)
-            _preload_extraction()
+            _preload_extraction(memory=args.memory)
             engine = _start_engine(args, console, starting)
         except BaseException:
             if starting is not None:
@@ -550,11 +550,15 @@ class _EngineStart:
                 log.debug("closing the unused engine failed", exc_info=True)
 
 
-def _preload_extraction() -> None:
+def _preload_extraction(*, memory: bool = False) -> None:
     """Import field extraction and load the field model now, while the engine starts (both are needed
-    for the first document anyway; a failure here is left for that document to report)."""
+    for the first document anyway; a failure here is left for that document to report); with
+    ``memory``, import the vendor memory's module too (about 30 ms of CPU, otherwise spent after the
+    engine is ready and before the first page)."""
     try:
         importlib.import_module("desktop.core.extraction.field_model").load_model()
+        if memory:
+            importlib.import_module("desktop.core.memory")
     except Exception:
         log.debug("preloading field extraction failed", exc_info=True)
 
