@@ -778,7 +778,8 @@ def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: A
     read, so a Ctrl+C (``KeyboardInterrupt``, re-raised) leaves the files read so far there.
 
     An engine that reads pages concurrently (``engine.concurrency`` > 1: the office-server engine,
-    its pages in flight) gets that many files at once; results and messages stay in file order.
+    its pages in flight) gets that many files at once; results and messages stay in file order. An
+    engine in a worker process reads the next file's first page ahead (``engine.read_ahead``).
     """
     from tqdm import tqdm
 
@@ -836,7 +837,16 @@ def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: A
             finally:  # Ctrl+C: no new file starts; the engine's close() ends the requests in flight
                 pool.shutdown(wait=False, cancel_futures=True)
         else:
-            for path in files:
+            # An engine in a worker reads the next file's first page ahead, beside the current one
+            # (WorkerEngine.read_ahead: PP-OCR then keeps both cores busy); the readings are the same.
+            read_ahead = getattr(engine, "read_ahead", None) if len(files) > 1 else None
+            for i, path in enumerate(files):
+                if callable(read_ahead):
+                    for upcoming in files[i:i + 2] if i == 0 else files[i + 1:i + 2]:
+                        try:
+                            read_ahead(upcoming)
+                        except Exception:  # a speed-up only: the file's own scan meets any problem
+                            log.debug("reading %s ahead failed", upcoming, exc_info=True)
                 bar.set_postfix_str(f"{printable(Path(path).name)} · {rate.text()}", refresh=True)
                 report(scan_one(path))
     finally:

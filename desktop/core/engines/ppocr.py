@@ -115,6 +115,10 @@ class PPOCREngine(Engine):
             (:func:`~desktop.core.engines.ppocr_stages.looks_sideways`, about 6 ms), and detect on it
             turned a quarter when so: a page on its side then needs one detection instead of two.
 
+    Thread safety: :meth:`read_page` and :meth:`read_upright` may run from several threads at once
+    (the engine worker's read-ahead); their detections take turns (``Stages.detecting``), to keep one
+    page's detector buffers at a time.
+
     Attributes:
         max_pixels: the pixel budget the pipeline renders pages to (about 2000 x 2000). rapidocr
             shrinks anything with a side over ``max_side_len`` anyway, so a larger budget only costs
@@ -252,7 +256,7 @@ class PPOCREngine(Engine):
         """
         bgr = self._bgr(image)
         self._load()
-        with self._lock, Stopwatch() as watch:
+        with Stopwatch() as watch:
             lines = self._guard(image, lambda: self._read(bgr, rotation=0))
         return PageReading(lines, seconds=watch.seconds)
 
@@ -279,7 +283,7 @@ class PPOCREngine(Engine):
         """
         bgr = self._bgr(image)
         self._load()
-        with self._lock, Stopwatch() as watch:
+        with Stopwatch() as watch:
             reading = self._guard(image, lambda: self._read_upright(bgr))
         reading.seconds = watch.seconds
         return reading

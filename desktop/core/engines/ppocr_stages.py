@@ -28,6 +28,7 @@ page into the pixels of the upright image (:func:`turn_points`).
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -249,8 +250,10 @@ class Stages:
         det_threads: the detector session's intra-op threads (``None``: onnxruntime's default, one per
             core).
 
-    Thread safety: one page at a time per instance (the engine holds a lock); inside a page the
-    recogniser runs on ``workers`` threads.
+    Thread safety: pages may be read from several threads at once (the engine worker reads the next
+    file's page while the current one is recognised: :meth:`desktop.core.isolation.process.WorkerEngine.read_ahead`);
+    detections take turns (:attr:`detecting`), since the detector's buffers are the engine's memory peak
+    (about 175 MB per megapixel, see :data:`STRIP_PIXELS`), while recognition shares ``workers`` threads.
     """
 
     def __init__(self, folder: Path, files: dict[str, str], *, workers: int, text_score: float,
@@ -267,6 +270,8 @@ class Stages:
         self.rec_min_width = int(rec_min_width)
         self.rec_batch_num = max(1, int(rec_batch_num))
         self._pool: ThreadPoolExecutor | None = None
+        #: Held while the detector runs: one detection at a time, whatever the number of pages in flight.
+        self.detecting = threading.Lock()
         self._det: Any = None
         self._rec: Any = None
         self._cls: Any = None
@@ -335,10 +340,11 @@ class Stages:
             factor = self.det_max_side / float(max(img.shape[:2]))
             size = (max(1, round(img.shape[1] * factor)), max(1, round(img.shape[0] * factor)))
             seen = cv2.resize(img, size, interpolation=cv2.INTER_AREA)
-        if seen.shape[0] * seen.shape[1] > STRIP_PIXELS:
-            boxes = self._detect_in_strips(seen)
-        else:
-            boxes = self._det(seen)
+        with self.detecting:
+            if seen.shape[0] * seen.shape[1] > STRIP_PIXELS:
+                boxes = self._detect_in_strips(seen)
+            else:
+                boxes = self._det(seen)
         if factor != 1.0:
             # Back to the pixels of `img`: the lines are cropped from it at its full resolution.
             boxes[..., 0] *= img.shape[1] / float(seen.shape[1])
