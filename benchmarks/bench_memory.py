@@ -95,6 +95,8 @@ def _in_transcript(name: str, value: Any, text: str) -> bool:
 CAUSES = {
     "teacher": "annotation: the memory's value was taught by a receipt whose key is not what its transcript reads",
     "key": "annotation: the receipt's own key is neither what its transcript reads nor any earlier key of the vendor",
+    "print": "print: the receipt's key follows its own print (its transcript reads it), which no other receipt of "
+             "the vendor prints so (a faded or cut word, odd spacing), and the value given is the vendor's usual one",
     "kept": "extraction: the value read from the page, left as read by the memory (confirmed or flagged)",
     "memory": "memory: the memory's value",
 }
@@ -105,14 +107,17 @@ MADE = ("filled", "corrected", "replaced", "repaired")
 
 
 def cause_of(name: str, image: Path, truth: Any, plain: Any, got: Any, action: str | None,
-             teacher: Path | None, earlier: set[str | None]) -> str:
+             teacher: Path | None, earlier: set[str | None], others: set[str | None] | None = None) -> str:
     """Why ``got`` (the value with memory) is not ``truth`` on ``image``, one of :data:`CAUSES`.
 
     ``teacher`` when the memory put its own value in (:data:`MADE`, or respelled what was read) and the
     receipt that taught it has a key not in its own transcript; ``key`` when the receipt's key is not in
     its own transcript and is none of ``earlier`` (the vendor's earlier keys, normalised as compared:
     a key that drops what the print shows, like every key of the vendor, is not this receipt's slip);
-    ``kept`` when the value is the one read from the page; else ``memory``.
+    ``print`` when the key is in its own transcript, is none of ``others`` (the keys of the vendor's
+    other receipts in the corpus, normalised as compared) and the value given is one of them; ``kept``
+    when the value is the one read from the page; else ``memory``. ``print`` is no annotation slip: it
+    is counted with the misses the annotation does not explain.
     """
     made = action in MADE or (action == "confirmed" and not same(name, got, plain))
     if made and teacher is not None and transcript(teacher):
@@ -121,6 +126,9 @@ def cause_of(name: str, image: Path, truth: Any, plain: Any, got: Any, action: s
     text = transcript(image)
     if text and not _in_transcript(name, truth, text) and normalise_for_compare(name, truth) not in earlier:
         return "key"
+    if others and text and _in_transcript(name, truth, text) and normalise_for_compare(name, truth) not in others \
+            and normalise_for_compare(name, got) in others:
+        return "print"
     if not made and same(name, got, plain):
         return "kept"
     return "memory"
@@ -218,6 +226,12 @@ def replay(images: list[Path], cache: list[Path], verbose: bool) -> dict[str, An
     repeat_misses: list[dict[str, Any]] = []  # each repeat-vendor miss with memory, for the report
     broken: list[dict[str, Any]] = []  # each field right without the memory and wrong with it
     by_name = {img.name: img for img in images}
+    keys: dict[str, dict[str, dict[str, str | None]]] = defaultdict(lambda: defaultdict(dict))  # vendor -> field -> receipt -> key
+    for img in images:
+        t = ground_truth(img)
+        vendor = normalise_for_compare("vendor_name", t["vendor_name"]) or ""
+        for name in FIELDS[:2]:
+            keys[vendor][name][img.stem] = normalise_for_compare(name, t[name])
     applied = weak = 0  # documents the memory was applied to; of them matched below STRONG_MATCH
     elsewhere: list[str] = []  # applied from a profile whose name is not this receipt's key
     started = time.perf_counter()
@@ -263,7 +277,8 @@ def replay(images: list[Path], cache: list[Path], verbose: bool) -> dict[str, An
                             "teacher": teacher.stem if teacher is not None else None,
                             "cause": cause_of(name, image, truth[name],
                                               (plain.fields.get(name) or Field(name)).value, got,
-                                              actions.get(name), teacher, confirmed[(company, name)]),
+                                              actions.get(name), teacher, confirmed[(company, name)],
+                                              {v for r, v in keys[company][name].items() if r != image.stem}),
                             "earlier": sorted(v for v in confirmed[(company, name)] if v)[:2],
                             "transcript_got": _in_transcript(name, got, text),
                             "transcript_truth": _in_transcript(name, truth[name], text)}
@@ -442,9 +457,9 @@ def report(r: dict[str, Any], d: dict[str, Any] | None, command: str) -> str:
                 "it). Misses of repeat receipts, then how many of the address misses each cause explains; right → "
                 "wrong is the worst field's count of 200 documents, then the part not explained by the annotation:", "",
             "| order | repeat receipts | vendor_name misses | vendor_address misses | address misses: annotation "
-            "(key / teacher) | extraction kept | memory | worst right → wrong | of it not annotation | misses on "
+            "(key / teacher) | print | extraction kept | memory | worst right → wrong | of it not annotation | misses on "
             "ground truth confirmed before (name / address) |",
-            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     verdicts = []
     for label, o in orders:
         k = o["count"].get("repeat", 0) or 1
@@ -456,28 +471,42 @@ def report(r: dict[str, Any], d: dict[str, Any] | None, command: str) -> str:
         worst_clean = max(sum(x["field"] == name and x["cause"] not in NOISE for x in o.get("broken", []))
                           for name in FIELDS)
         out.append(f"| {label} | {o['count'].get('repeat', 0)} | {pct(len(nm), k)} | {pct(len(am), k)} | "
-                   f"{by['key']} / {by['teacher']} | {by['kept']} | {by['memory']} | {pct(worst_o, o['documents'])} | "
+                   f"{by['key']} / {by['teacher']} | {by['print']} | {by['kept']} | {by['memory']} | "
+                   f"{pct(worst_o, o['documents'])} | "
                    f"{worst_clean} | "
                    + " / ".join(f"{lo.get(name, [0, 0])[1]}/{lo.get(name, [0, 0])[0]}" for name in FIELDS[:2]) + " |")
         clean_n = sum(x["cause"] not in NOISE for x in nm) / k
         clean_a = sum(x["cause"] not in NOISE for x in am) / k
+        own_n = sum(x["cause"] not in (*NOISE, "print") for x in nm) / k
+        own_a = sum(x["cause"] not in (*NOISE, "print") for x in am) / k
+        own_w = max(sum(x["field"] == name and x["cause"] not in (*NOISE, "print") for x in o.get("broken", []))
+                    for name in FIELDS) / max(1, o["documents"])
         verdicts.append((label, len(nm) / k, len(am) / k, worst_o / max(1, o["documents"]), clean_n, clean_a,
-                         worst_clean / max(1, o["documents"])))
+                         worst_clean / max(1, o["documents"]), own_n, own_a, own_w))
 
     def ok(v: float, limit: float, strict: bool = True) -> str:
         return "met" if (v < limit if strict else v <= limit) else "NOT met"
 
     out += ["", "Targets (repeat-vendor vendor_name and vendor_address misses < 2%, no field right → wrong in more "
                 "than 0.5% of documents), against the ground truth as annotated:", ""]
-    for label, n_, a_, w_, _cn, _ca, _cw in verdicts:
+    for label, n_, a_, w_, *_rest in verdicts:
         out.append(f"- {label}: vendor_name {100 * n_:.1f}% ({ok(n_, 0.02)}), vendor_address {100 * a_:.1f}% "
                    f"({ok(a_, 0.02)}), right → wrong {100 * w_:.1f}% ({ok(w_, 0.005, False)})")
     out += ["", "The same with the misses and right → wrong cases whose cause is the annotation (`key`, `teacher`) "
                 "set aside (reported, not fitted: there the memory does what a clerk who typed those keys taught it):",
             ""]
-    for label, _n, _a, _w, cn, ca, cw in verdicts:
+    for label, _n, _a, _w, cn, ca, cw, *_rest in verdicts:
         out.append(f"- {label}: vendor_name {100 * cn:.1f}% ({ok(cn, 0.02)}), vendor_address {100 * ca:.1f}% "
                    f"({ok(ca, 0.02)}), right → wrong {100 * cw:.1f}% ({ok(cw, 0.005, False)})")
+    slips = sorted({(receipt, name) for (receipt, name, _g), c in cases.items() if c["cause"] in NOISE})
+    if slips:
+        out += ["", "Counted as annotation slips above (the cause `key` or `teacher` in some order; decided from the "
+                    "transcripts, see the list): " + ", ".join(f"{r} {n}" for r, n in slips) + "."]
+    out += ["", "For the record only, not a target figure: what is left when the `print` cases are set aside too "
+                "(no annotation slip: the key follows a print unlike the vendor's other receipts, and the extraction or "
+                "the memory gave the vendor's usual spelling; they stay counted above):", ""]
+    for label, *_first, on, oa, ow in verdicts:
+        out.append(f"- {label}: vendor_name {100 * on:.1f}%, vendor_address {100 * oa:.1f}%, right → wrong {100 * ow:.1f}%")
     if d is not None:
         out += ["", "### Duplicates (planted)", "",
                 f"{d['distinct']} distinct receipts (the whole corpus, with the near-miss pairs "

@@ -552,3 +552,164 @@ def test_an_address_the_page_does_not_show_is_not_guessed_from_the_tax_id_alone(
     assert m is not None and "phone" in m.kinds
     f = doc.fields["vendor_address"]
     assert f.value == ADDRESS and f.source == "memory" and f.needs_review
+
+
+# ------------------------------------------------------------------------------------------ one slip, one vote
+
+RESTAURANT = [
+    [("RESTORAN WAN SHENG", 40)],
+    [("(002043319-W)", 40)],
+    [("NO.2, JALAN TEMENGGUNG 19/9,", 40)],
+    [("43200 CHERAS, SELANGOR", 40)],
+    [("TEL: 03-90813066", 40)],
+    [("DATE: 15/01/2018", 40)],
+    [("TOTAL", 40), ("{total}", 480)],
+]
+SLIP_NAME = "RSTORAN WAN SHENG"  # the clerk's typing slip for the RESTORAN printed
+
+
+def test_one_typing_slip_does_not_respell_a_known_word_the_page_prints(memory: VendorMemory) -> None:
+    """A name the clerk typed with a slip on one receipt: the next receipt prints the known word
+    RESTORAN, which stays (flagged as a conflict); once two receipts confirmed the spelling, it wins."""
+    _confirm(memory, RESTAURANT, "a.jpg", vendor_name=SLIP_NAME)
+    doc = _doc(RESTAURANT, "b.jpg")
+    assert doc.fields["vendor_name"].value == "RESTORAN WAN SHENG"
+    memory.apply(doc)
+    f = doc.fields["vendor_name"]
+    assert f.value == "RESTORAN WAN SHENG" and f.source == "ocr" and f.needs_review
+    assert SLIP_NAME in f.problems[0].message()
+    assert doc.extras["memory"]["fields"]["vendor_name"] == "conflict"
+    _confirm(memory, RESTAURANT, "c.jpg", vendor_name=SLIP_NAME)
+    doc = _doc(RESTAURANT, "d.jpg")
+    memory.apply(doc)
+    assert doc.fields["vendor_name"].value == SLIP_NAME and doc.extras["memory"]["fields"]["vendor_name"] == "corrected"
+
+
+def test_a_misreading_is_still_mended_after_one_confirmation(memory: VendorMemory) -> None:
+    """The page's word is no known word (an OCR misreading): one confirmation corrects it."""
+    _confirm(memory, RESTAURANT, "a.jpg", vendor_name="RESTORAN WAN SHENG",
+             vendor_address="NO.2, JALAN TEMENGGUNG 19/9, 43200 CHERAS, SELANGOR")
+    doc = _doc(_noisy(RESTAURANT, {"TEMENGGUNG": "TEMENSGUNG"}), "b.jpg")
+    memory.apply(doc)
+    f = doc.fields["vendor_address"]
+    assert f.value == "NO.2, JALAN TEMENGGUNG 19/9, 43200 CHERAS, SELANGOR" and f.source == "memory"
+    assert doc.extras["memory"]["fields"]["vendor_address"] == "corrected"
+
+
+def test_a_slip_is_not_copied_into_an_empty_field(memory: VendorMemory) -> None:
+    """Filling an empty address from a value one document taught with a slip in a known word: the
+    page's spelling of that word is taken, and the field is flagged."""
+    _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD",
+             vendor_address="LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM, SELANGIR.")
+    doc = _doc(BAKERY, "b.jpg")
+    doc.fields["vendor_address"].value = None
+    memory.apply(doc)
+    f = doc.fields["vendor_address"]
+    assert f.value == ADDRESS and f.source == "memory" and f.needs_review
+    # confirmed twice, the clerk's spelling is the vendor's own
+    _confirm(memory, BAKERY, "c.jpg", vendor_address="LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM, SELANGIR.")
+    doc = _doc(BAKERY, "d.jpg")
+    doc.fields["vendor_address"].value = None
+    memory.apply(doc)
+    assert doc.fields["vendor_address"].value.endswith("SELANGIR.")
+
+
+def test_attested_words(memory: VendorMemory) -> None:
+    """Known without a vendor: the extraction's address words, and words the clerk confirmed for two
+    other vendors (the vendor's own documents and a single other vendor do not make a word)."""
+    assert memory.attested("SELANGOR") and not memory.attested("SELANGIR")
+    assert not memory.attested("KL") and not memory.attested("23")  # short words and numbers never
+    _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD", vendor_address="TAMPOI ROAD")
+    (bakery,) = memory.profiles()
+    assert not memory.attested("TAMPOI")
+    _confirm(memory, STATIONERY, "b.jpg", vendor_name="SANYU STATIONERY SHOP", vendor_address="12 TAMPOI ROAD")
+    assert memory.attested("TAMPOI")  # two vendors, for anyone else
+    assert not memory.attested("TAMPOI", bakery.id)  # one other vendor is not enough for the bakery
+    _confirm(memory, RESTAURANT, "c.jpg", vendor_name="RESTORAN WAN SHENG", vendor_address="3 TAMPOI ROAD")
+    assert memory.attested("TAMPOI", bakery.id)
+    assert not memory.attested("GARDENIA")
+
+
+def test_damaged_copy() -> None:
+    from desktop.core.memory import damaged_copy
+
+    known = "NO.12,JALAN SS4C/5,PETALING JAYA SELANGOR DARUL EHSAN"
+    # a receipt cut at its left margin: "NO.12, JAL" and "SEL" are gone
+    assert damaged_copy("NO . AN SS4C/5,PETALING JAYA ANGOR DARUL EHSAN", known)
+    assert not damaged_copy("NO.14, JALAN SS4C/5,PETALING JAYA SELANGOR DARUL EHSAN", known)  # another number
+    assert not damaged_copy("NO.12,JALAN SS4C/5,PETALING JAYA SELANGOR DARUL EHSAN", known)  # nothing damaged
+    assert not damaged_copy("JAYA ANGOR", known)  # too little left to tell
+    assert not damaged_copy("LOT 5 JALAN SS4C/5 PETALING JAYA ANGOR", known)  # words of its own
+
+
+def test_a_damaged_print_takes_the_confirmed_address_flagged(memory: VendorMemory) -> None:
+    _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD", vendor_address=ADDRESS)
+    # letters torn off at the receipt's edges: the page itself shows only what is left
+    doc = _doc(_noisy(BAKERY, {"LOT 3, JALAN PELABUR": "OT 3, AN PELAB", "SHAH ALAM, SELANGOR.": "AH ALAM, NGOR"}), "b.jpg")
+    doc.fields["vendor_address"].value = "OT 3, AN PELAB 23/1, 40300 AH ALAM, NGOR"
+    memory.apply(doc)
+    f = doc.fields["vendor_address"]
+    assert f.value == ADDRESS and f.source == "memory" and f.needs_review
+    assert doc.extras["memory"]["fields"]["vendor_address"] == "repaired"
+
+
+def test_each_value_keeps_its_documents_and_undo_takes_back_one_vote(memory: VendorMemory, tmp_path: Path) -> None:
+    slip = "LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM, SELANGIR."
+    _confirm(memory, BAKERY, "a.jpg", vendor_address=ADDRESS)
+    _confirm(memory, BAKERY, "b.jpg", vendor_address=ADDRESS)
+    lesson, _ = _confirm(memory, BAKERY, "c.jpg", vendor_address=slip)
+    (p,) = memory.profiles()
+    assert p.taught_docs["vendor_address"] == {slip: ["c.jpg"], ADDRESS: ["b.jpg", "a.jpg"]}
+    assert p.word_confirmations("vendor_address", "SELANGOR") == 2
+    assert p.word_confirmations("vendor_address", "SELANGIR") == 1
+    assert p.word_confirmations("vendor_address", "PELABUR") == 3
+    # nothing read: the page supports both spellings alike; the value two documents taught wins the vote
+    from desktop.core.memory import pick_choice
+    from desktop.core.model import Field
+
+    assert pick_choice(Field("vendor_address"), p.choices("vendor_address"), "",
+                       votes=lambda v: len(p.taught_docs["vendor_address"][v]))[0] == ADDRESS
+    assert pick_choice(Field("vendor_address"), p.choices("vendor_address"), "")[0] == slip  # no votes: newest
+    # export and import keep every document of every value
+    out = tmp_path / "vendors.json"
+    memory.export_json(out)
+    with VendorMemory(tmp_path / "other.db") as other:
+        other.import_json(out)
+        (q,) = other.profiles()
+        assert q.taught_docs == p.taught_docs and q.word_counts == p.word_counts
+    memory.forget(lesson)
+    (p,) = memory.profiles()
+    assert p.taught_docs["vendor_address"] == {ADDRESS: ["b.jpg", "a.jpg"]}
+    assert p.word_confirmations("vendor_address", "SELANGIR") == 0 and [v for v, _l in p.choices("vendor_address")] == [ADDRESS]
+
+
+def test_an_export_written_before_variants_were_counted_still_reads(memory: VendorMemory) -> None:
+    """An export of version 1 as the first Shoebox with a vendor memory wrote it (no counts stored: they
+    are computed from the lessons) imports with every document counted."""
+    lesson = {"source": "a.jpg", "pages": [1, 1], "taught": {"vendor_name": "SANYU STATIONERY SHOP",
+              "vendor_address": "NO. 31G&33G, JALAN SETIA INDAH X", "vendor_tax_id": None, "currency": "MYR",
+              "document_type": "receipt"}, "evidence": {"tax_ids": ["001531760640"], "phones": ["72098663"],
+              "header": "SANYU STATIONERY SHOP"}, "layout": {}, "facts": {}, "created": 1.0}
+    second = dict(lesson, source="b.jpg", created=2.0)
+    data = {"format": "shoebox-vendors", "version": 1, "vendors": [
+        {"name": "SANYU STATIONERY SHOP", "values": {"vendor_name": "SANYU STATIONERY SHOP"}, "overrides": {},
+         "documents": 2, "last_seen": None, "lessons": [lesson, second]}]}
+    assert memory.import_dict(data) == 2
+    (p,) = memory.profiles()
+    assert p.documents == 2 and p.taught_docs["vendor_name"] == {"SANYU STATIONERY SHOP": ["b.jpg", "a.jpg"]}
+    assert p.word_confirmations("vendor_address", "SETIA") == 2
+
+
+def test_page_spelling_stands_against_one_documents_respelling() -> None:
+    """A faded print transcribed as printed (one document's PETA ING) does not respell the PETALING
+    another receipt prints; confirmed on two documents, or against a word nobody knows, it does."""
+    from desktop.core.memory import _page_spelling_stands
+
+    known = {"PETALING", "SELANGOR"}
+    read = "NO.3, JALAN SS21/39,47400 Petaling Jaya Selangor"
+    faded = "NO.3, JALAN SS21/39,47400 PETA ING JAYA SELANGOR"
+    assert _page_spelling_stands(read, faded, known.__contains__, lambda w: 1) == "PETALING"
+    assert _page_spelling_stands(read, faded, known.__contains__, lambda w: 2) is None
+    assert _page_spelling_stands(read, faded, set().__contains__, lambda w: 1) is None
+    # a word the value does not respell (another street) is no reason to keep the page's value
+    assert _page_spelling_stands(read, "NO.3, JALAN SS21/39,47400 KLANG JAYA SELANGOR", known.__contains__, lambda w: 1) is None

@@ -33,10 +33,21 @@ branch). Independent pieces combine as ``1 - prod(1 - s)``. A tax ID on the page
 evidence: the score is halved and the conflict named.
 
 Applying a profile (:meth:`VendorMemory.apply`) to a document whose match score is at least
-:data:`MATCH_MIN`. A profile keeps every distinct value its documents taught for a field
-(:attr:`VendorProfile.variants`: one shop's receipts are transcribed with and without a comma, a word
-cut short): the one spelled most like the value read, or with none read the one the page supports best,
-is used (:func:`pick_choice`). Then:
+:data:`MATCH_MIN`. A profile keeps every distinct value its documents taught for a field, with the
+documents that taught it (:attr:`VendorProfile.variants`, :attr:`VendorProfile.taught_docs`: one
+shop's receipts are transcribed with and without a comma, a word cut short, one with the clerk's typing
+slip): the one spelled most like the value read, or with none read the one the page supports best, is
+used, ties going to the one more documents taught (:func:`pick_choice`), so one slip is one vote.
+
+A clerk's typing slip (``RSTORAN`` for the ``RESTORAN`` printed, ``SELANGIR``) or a faded print
+transcribed as printed (``PETA ING``) is taught by one document; a real misreading that the memory is
+there to mend (``Temensgung`` for ``Temenggung``) is read on one page. The page's word stands against
+such a value when it is *attested*, a word known without this vendor (:meth:`VendorMemory.attested`:
+the extraction's address and trade words, or the clerk's own words for :data:`VOCABULARY_PROFILES`
+other vendors), and the value spells it another way with a word fewer than :data:`SPELLING_VOTES`
+documents confirmed and that is not attested itself (:func:`_page_spelling_stands`: the page's value
+stays, flagged as a conflict); an empty field filled from such a value takes the page's attested
+spelling of the word (:func:`_checked_fill`, flagged). Two confirmations outweigh the page. Then:
 
 * vendor name, address, tax ID and currency: an empty field is filled (source ``memory``; flagged for
   review when the value is not printed on the page, :func:`printed_on`, or the match is not strong,
@@ -57,7 +68,9 @@ is used (:func:`pick_choice`). Then:
   under its brand name); otherwise, when most of the page's words agree with the confirmed value
   (:func:`repair_words`: a chain's branch with its own branch number, misread words), the shared words
   are spelled as confirmed and single-character misreadings of confirmed words are corrected, the rest
-  stays as read (``repaired``, flagged); otherwise the page's value stays (``conflict``: a chain's branch
+  stays as read (``repaired``, flagged); when every word of the page is a word of the confirmed value
+  or what is left of one (:func:`damaged_copy`: a print cut at its margin, faded letters), the
+  confirmed value goes in (``repaired``, flagged); otherwise the page's value stays (``conflict``: a chain's branch
   with an address of its own). Values from an e-invoice's data or a QR code
   (:data:`AUTHORITATIVE`) are never replaced, only flagged.
 * document type: returned as a suggestion (the pipeline reads the fields again as that type).
@@ -79,7 +92,9 @@ import sqlite3
 import threading
 import time
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -128,7 +143,6 @@ PHONE_SCORE = 0.93
 HEADER_WEIGHT = 0.95
 ADDRESS_SCORE = 0.9
 MAX_HEADERS = 12
-MAX_VARIANTS = 8
 #: Documents that must have confirmed a value's punctuation before it overrides the page's own. One
 #: vote was measured against two on the sroie_dev replay (``benchmarks.bench_memory``, four orders,
 #: 2026-12): it mends the receipts whose keys all drop a mark the print shows, but a single receipt's
@@ -139,6 +153,14 @@ SPELLING_VOTES = 2
 REPAIR_CHARS_PER_EDIT = 4
 #: ... and only when at least this share of the page's words agree with the confirmed value.
 REPAIR_AGREEMENT = 0.6
+#: A word the page prints is *attested* (a real word, not a misreading) when it is one of the
+#: extraction's address and trade words (:data:`desktop.core.extraction.candidates.ADDRESS_WORDS`,
+#: ``NAME_WORDS``) or the clerk confirmed it in the names or addresses of at least this many other
+#: vendors (:meth:`VendorMemory.attested`): one other vendor's slip does not make a word.
+VOCABULARY_PROFILES = 2
+#: Words shorter than this (and words with digits) are never judged attested: numbers, units and
+#: abbreviations are a shop's own.
+LEXICAL_MIN = 4
 EXPORT_FORMAT = "shoebox-vendors"
 EXPORT_VERSION = 1
 
@@ -293,10 +315,17 @@ class VendorProfile:
         last_seen: POSIX time of its newest lesson (or edit).
         overrides: the clerk's edits.
         variants: ``{field: [(value, label), ...]}``: every distinct value its documents taught for a
-            field, newest first (at most :data:`MAX_VARIANTS`), with the document that taught it; one
-            shop's documents may spell its address differently (with or without a comma, a word cut
-            short), and :meth:`VendorMemory.apply` uses the one the page supports. A field the clerk
+            field, newest first, with the newest document that taught it; one shop's documents may
+            spell its address differently (with or without a comma, a word cut short, a clerk's typing
+            slip), and :meth:`VendorMemory.apply` uses the one the page supports. A field the clerk
             edited in the Vendors list has that value only.
+        spellings: ``{field: {spelling: n}}``: how many documents taught each spelling
+            (:func:`_spelling`) of a field.
+        taught_docs: ``{field: {value: [label, ...]}}``: every document that taught each value, newest
+            first (so one slip is seen as one document against the others).
+        word_counts: ``{field: {WORD: n}}``: how many documents taught a value of the field holding
+            each word (:func:`_words`, upper case): a word confirmed on one document only may be a
+            clerk's typing slip (:func:`_page_spelling_stands`).
     """
 
     id: int
@@ -311,6 +340,15 @@ class VendorProfile:
     overrides: dict[str, str] = field(default_factory=dict)
     variants: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     spellings: dict[str, dict[str, int]] = field(default_factory=dict)
+    taught_docs: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    word_counts: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def word_confirmations(self, name: str, word: str) -> int:
+        """How many of its documents taught field ``name`` a value holding ``word`` (upper case); a
+        word of a value edited in the Vendors list counts as confirmed for good (a large number)."""
+        if self.overrides.get(name):
+            return 1_000_000 if word in _words(self.overrides[name]) else 0
+        return self.word_counts.get(name, {}).get(word, 0)
 
     def confirmations(self, name: str, value: str) -> int:
         """How many of its documents confirmed ``value`` for field ``name`` spelled alike
@@ -461,6 +499,7 @@ class VendorMemory:
         self._db.execute("PRAGMA busy_timeout=5000")
         self._db.executescript(_SCHEMA)
         self._cache: list[VendorProfile] | None = None
+        self._vocabulary: dict[str, set[int]] = {}
 
     # -- housekeeping ------------------------------------------------------------------------------
     def close(self) -> None:
@@ -496,7 +535,27 @@ class VendorMemory:
         with self._lock:
             if self._cache is None:
                 self._cache = self._load_profiles()
+                vocabulary: dict[str, set[int]] = {}
+                for p in self._cache:
+                    for name in REPAIRED_FIELDS:
+                        for value in ([p.overrides[name]] if p.overrides.get(name) else p.word_counts.get(name, {})):
+                            for w in _words(value):
+                                vocabulary.setdefault(w, set()).add(p.id)
+                self._vocabulary = vocabulary
             return list(self._cache)
+
+    def attested(self, word: str, profile_id: int | None = None) -> bool:
+        """Whether ``word`` (upper case) is a word known without vendor ``profile_id``: one of
+        :func:`known_words`, or a word of the names or addresses the clerk confirmed for at least
+        :data:`VOCABULARY_PROFILES` other vendors. Words of fewer than :data:`LEXICAL_MIN` letters,
+        or with digits, are never attested."""
+        if not _lexical(word):
+            return False
+        if word in known_words():
+            return True
+        self.profiles()
+        with self._lock:
+            return len(self._vocabulary.get(word, set()) - {profile_id}) >= VOCABULARY_PROFILES
 
     def profile(self, profile_id: int) -> VendorProfile | None:
         return next((p for p in self.profiles() if p.id == profile_id), None)
@@ -527,8 +586,12 @@ class VendorMemory:
                     counts = p.spellings.setdefault(name, {})
                     counts[_spelling(value)] = counts.get(_spelling(value), 0) + 1
                     known = p.variants.setdefault(name, [])
-                    if len(known) < MAX_VARIANTS and all(v != value for v, _l in known):
+                    if all(v != value for v, _l in known):
                         known.append((value, label))
+                    p.taught_docs.setdefault(name, {}).setdefault(value, []).append(label)
+                    words = p.word_counts.setdefault(name, {})
+                    for w in set(_words(value)):
+                        words[w] = words.get(w, 0) + 1
             ev = Evidence.from_dict(json.loads(evidence))
             p.tax_ids.extend(x for x in ev.tax_ids if x not in p.tax_ids)
             p.phones.extend(x for x in ev.phones if x not in p.phones)
@@ -542,9 +605,11 @@ class VendorMemory:
                 if value:
                     p.values[name], p.taught_by[name] = value, "edited in the Vendors list"
                     p.variants[name] = [(value, "edited in the Vendors list")]
+                    p.taught_docs[name] = {value: ["edited in the Vendors list"]}
                 else:
                     p.values.pop(name, None)
                     p.variants.pop(name, None)
+                    p.taught_docs.pop(name, None)
             tid = p.values.get("vendor_tax_id")
             if tid and _squash_id(tid) not in p.tax_ids:
                 p.tax_ids.append(_squash_id(tid))
@@ -658,6 +723,10 @@ class VendorMemory:
         taught: dict[str, str] = {}
         page_text = _page_text(document)
         new_branch = _new_branch(document, p, page_text)
+
+        def attested(word: str) -> bool:
+            return self.attested(word, p.id)
+
         for name in MEMORY_FIELDS:
             choices = p.choices(name)
             if not choices or name not in document.fields:
@@ -665,14 +734,23 @@ class VendorMemory:
             f = document.fields[name]
             if f.edited or f.source == "user":
                 continue
-            value, label = pick_choice(f, choices, page_text)
+            taught_docs = p.taught_docs.get(name, {})
+
+            def votes(value: str, taught_docs: dict[str, list[str]] = taught_docs) -> int:
+                return len(taught_docs.get(value, ()))
+
+            def confirmed(word: str, name: str = name) -> int:
+                return p.word_confirmations(name, word)
+
+            value, label = pick_choice(f, choices, page_text, votes=votes)
             if name == "vendor_address" and not (f.value and str(f.value).strip()) \
                     and "phone" not in m.kinds and "header" not in m.kinds and not printed_on(value, page_text):
                 # only the tax ID agrees: it names the company, and a chain's branches share it; an
                 # address the page does not show is not guessed for the shop
                 continue
             action = _apply_value(f, value, m, label, page_text, may_replace=not new_branch,
-                                  confirmations=p.confirmations(name, value))
+                                  confirmations=p.confirmations(name, value),
+                                  attested=attested, confirmed=confirmed)
             if action:
                 actions[name], taught[name] = action, label
         for name in LOCATED_FIELDS:
@@ -1062,11 +1140,13 @@ def _spelling(text: str) -> str:
     return re.sub(r"\s*([.,:;])\s*", r"\1", t)
 
 
-def pick_choice(f: Field, choices: list[tuple[str, str]], page_text: str) -> tuple[str, str]:
+def pick_choice(f: Field, choices: list[tuple[str, str]], page_text: str,
+                votes: Callable[[str], int] | None = None) -> tuple[str, str]:
     """The known value (of :meth:`VendorProfile.choices`) the document supports best: the one spelled
     most like the value read (``fuzz.ratio`` of :func:`_spelling`), or, with no value read, the one
     best supported by the page (:func:`support_on`, then the most of its words printed whole); ties go
-    to the newest.
+    to the one most documents taught (``votes``: a value confirmed twice outweighs one slip), then to
+    the newest.
 
     Raises:
         ValueError: ``choices`` is empty.
@@ -1082,7 +1162,8 @@ def pick_choice(f: Field, choices: list[tuple[str, str]], page_text: str) -> tup
         words = set(page_text.split())
         scores = [support_on(v, page_text) + sum(w in words for w in normalise_text(v).split()) / 1000.0
                   for v, _l in choices]
-    best = max(range(len(choices)), key=lambda i: (scores[i], -i))
+    counts = [votes(v) if votes is not None else 0 for v, _l in choices]
+    best = max(range(len(choices)), key=lambda i: (scores[i], counts[i], -i))
     return choices[best]
 
 
@@ -1110,6 +1191,126 @@ def _misread_word(read: str, known: str) -> bool:
     if len(known) < 3 or any(c.isdigit() for c in known):
         return False
     return Levenshtein.distance(read, known) <= max(1, len(known) // REPAIR_CHARS_PER_EDIT)
+
+
+def _words(text: str | None) -> list[str]:
+    """The words of ``text`` as compared (:func:`normalise_text`: upper case, letters and digits)."""
+    return normalise_text(text).split()
+
+
+def _lexical(word: str) -> bool:
+    return len(word) >= LEXICAL_MIN and word.isalpha()
+
+
+@lru_cache(maxsize=1)
+def known_words() -> frozenset[str]:
+    """The extraction's address and trade words (upper case): words whose spelling is known without
+    the clerk (:data:`desktop.core.extraction.candidates.ADDRESS_WORDS` and ``NAME_WORDS``)."""
+    from desktop.core.extraction.candidates import ADDRESS_WORDS, NAME_WORDS
+
+    return frozenset(w for w in (*ADDRESS_WORDS, *NAME_WORDS) if _lexical(w))
+
+
+def _respelling(word: str, value_words: list[str], read_words: set[str]) -> tuple[str, ...] | None:
+    """The word, or two neighbouring words, of a confirmed value (``value_words``, none of them read
+    on the page: ``read_words``) that spell the page's ``word`` another way (at most one edit per
+    :data:`REPAIR_CHARS_PER_EDIT` characters, the pair joined: ``PETA ING`` for ``PETALING``); the
+    closest, or ``None``."""
+    limit = max(1, len(word) // REPAIR_CHARS_PER_EDIT)
+    spans = [(w,) for w in value_words] + [tuple(value_words[i:i + 2]) for i in range(len(value_words) - 1)]
+    best: tuple[int, tuple[str, ...]] | None = None
+    for span in spans:
+        if all(w in read_words for w in span):
+            continue
+        d = Levenshtein.distance(word, "".join(span), score_cutoff=limit)
+        if d <= limit and (best is None or d < best[0]):
+            best = (d, span)
+    return best[1] if best else None
+
+
+def _page_spelling_stands(read: str, value: str, attested: Callable[[str], bool],
+                          confirmed: Callable[[str], int]) -> str | None:
+    """A word of the page's reading that stands against the confirmed ``value``, or ``None``.
+
+    One document's confirmation may be a clerk's typing slip (``RSTORAN`` typed for the ``RESTORAN``
+    printed) or a faded print transcribed as printed (``PETA ING``): the page's word stands when it is
+    attested (``attested``: a word known without this vendor) and the confirmed value spells it
+    another way (:func:`_respelling`) with a word that fewer than :data:`SPELLING_VOTES` documents
+    confirmed (``confirmed``) and that is not attested itself. A respelling confirmed twice outweighs
+    the page (the shop's own spelling, a misreading the page repeats).
+    """
+    read_words, value_words = _words(read), _words(value)
+    read_set, value_set = set(read_words), set(value_words)
+    for w in read_words:
+        if w in value_set or not _lexical(w) or not attested(w):
+            continue
+        span = _respelling(w, value_words, read_set)
+        if span is not None and any(confirmed(x) < SPELLING_VOTES and not (_lexical(x) and attested(x))
+                                    for x in span):
+            return w
+    return None
+
+
+def _checked_fill(value: str, page_text: str, attested: Callable[[str], bool],
+                  confirmed: Callable[[str], int]) -> str:
+    """``value`` (a confirmed value about to fill an empty field) with each word that fewer than
+    :data:`SPELLING_VOTES` documents confirmed, that is not attested and that the page does not print,
+    spelled as the page prints it where the page has exactly one attested word that is a misspelling
+    away (:func:`_misread_word`): one slip (``SELANGIR``) is not copied onto a page that prints
+    ``SELANGOR``."""
+    page_words = set(page_text.split())
+    lexicon = [w for w in page_words if _lexical(w) and attested(w)]
+    out = value
+    for x in dict.fromkeys(_words(value)):
+        if x in page_words or not _lexical(x) or confirmed(x) >= SPELLING_VOTES or attested(x):
+            continue
+        near = [w for w in lexicon if w != x and _misread_word(x, w)]
+        if len(near) != 1:
+            continue
+        w = near[0]
+
+        def styled(m: re.Match[str], w: str = w) -> str:
+            t = m.group(0)
+            return w if t.isupper() else (w.capitalize() if t[:1].isupper() else w.lower())
+
+        out = re.sub(rf"(?<![^\W_]){re.escape(x)}(?![^\W_])", styled, out, flags=re.I)
+    return out
+
+
+#: A damaged copy (:func:`damaged_copy`) may skip at most this many words of the confirmed value
+#: between two of its own.
+DAMAGE_SKIP = 2
+
+
+def damaged_copy(read: str, known: str) -> bool:
+    """Whether ``read`` (a value read from the page) is what is left of ``known`` (a confirmed value)
+    on a damaged print: a print cut at its margin, letters faded or torn off.
+
+    Every word of the page is, in order, a word of ``known`` (at most :data:`DAMAGE_SKIP` of its
+    words skipped between two): the same word, a misreading of it (:func:`_misread_word`), or, for a
+    word without digits, its start or end of at least two characters (``AN`` of ``JALAN``, ``ANGOR``
+    of ``SELANGOR``); at least one is not the whole word, and the page's words cover at least
+    :data:`REPAIR_AGREEMENT` of ``known``'s. A number that differs (a branch's own street number) is
+    never damage.
+    """
+    words_r, words_k = _words(read), _words(known)
+    if len(words_r) < 3 or not words_k:
+        return False
+    j = matched = 0
+    damaged = False
+    for w in words_r:
+        for k in range(j, min(len(words_k), j + DAMAGE_SKIP + 1)):
+            v = words_k[k]
+            whole = w == v or _misread_word(w, v)
+            cut = not any(c.isdigit() for c in v + w) and len(w) >= 2 and len(w) < len(v) \
+                and (v.startswith(w) or v.endswith(w))
+            if whole or cut:
+                damaged = damaged or not whole or w != v
+                j, matched = k + 1, matched + 1
+                break
+        else:
+            return False
+    return damaged and matched >= REPAIR_AGREEMENT * len(words_k)
 
 
 def _row_id(cursor: sqlite3.Cursor) -> int:
@@ -1170,7 +1371,9 @@ def repair_words(read: str, known: str) -> str | None:
 
 
 def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str, *,
-                 may_replace: bool = True, confirmations: int = 1) -> str | None:
+                 may_replace: bool = True, confirmations: int = 1,
+                 attested: Callable[[str], bool] | None = None,
+                 confirmed: Callable[[str], int] | None = None) -> str | None:
     """Fill, confirm, correct or flag one field (in place, rules in the module docstring).
 
     Args:
@@ -1178,20 +1381,28 @@ def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str, *,
             (``False`` on a chain's branch the memory has not seen: :meth:`VendorMemory.apply`).
         confirmations: how many documents confirmed ``value`` spelled so
             (:meth:`VendorProfile.confirmations`).
+        attested: whether a word (upper case) is known without this vendor
+            (:meth:`VendorMemory.attested`); with ``confirmed`` (how many of the vendor's documents
+            confirmed a word, :meth:`VendorProfile.word_confirmations`) it lets an attested word the
+            page prints stand against a word one document confirmed (:func:`_page_spelling_stands`,
+            :func:`_checked_fill`). ``None``: no such check.
 
     Returns:
         ``filled``, ``confirmed``, ``corrected``, ``replaced`` (flagged), ``repaired`` (flagged) or
         ``conflict`` (flagged).
     """
     taught = label or "an earlier document"
-    printed = printed_on(value, page_text)
+    votes = attested is not None and confirmed is not None and f.name in REPAIRED_FIELDS
     if f.value is None or not str(f.value).strip():
+        checked = _checked_fill(value, page_text, attested, confirmed) if attested and confirmed and votes else value
+        printed = printed_on(checked, page_text)
         # a currency is a code, not printed text (RM, €): filling it needs no evidence on the page
         evidenced = printed or f.name == "currency"
-        f.value, f.source = value, "memory"
+        f.value, f.source = checked, "memory"
         f.confidence = m.score if evidenced else round(m.score * 0.6, 4)
-        f.needs_review = f.needs_review or not evidenced or m.score < STRONG_MATCH
+        f.needs_review = f.needs_review or not evidenced or m.score < STRONG_MATCH or checked != value
         return "filled"
+    printed = printed_on(value, page_text)
     read = str(f.value)
     own = f.source not in AUTHORITATIVE  # an e-invoice's data or a QR code is never overruled
     if _same_text(read, value):
@@ -1206,6 +1417,14 @@ def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str, *,
             f.value, f.source = value, "memory"
         f.confidence = max(f.confidence, m.score)
         return "confirmed"
+    if own and attested and confirmed and votes and _page_spelling_stands(read, value, attested, confirmed):
+        # the page prints a known word the vendor's one document spelled another way (a typing
+        # slip, a faded print): the page's reading stays, the disagreement is flagged
+        problem = diag(Code.MEMORY_CONFLICT, field=f.name, read=read, value=value, taught=taught)
+        if problem not in f.problems:
+            f.problems.append(problem)
+        f.needs_review = True
+        return "conflict"
     a, b = normalise_text(read), normalise_text(value)
     same_words = own and fuzz.token_sort_ratio(a, b) >= EVIDENCE_MIN  # the same words read in another order
     misread = fuzz.ratio(a, b) >= VARIANT_MIN or fuzz.partial_ratio(a, b) >= EVIDENCE_MIN
@@ -1225,6 +1444,10 @@ def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str, *,
         action = "replaced"
     else:
         fixed = repair_words(read, value) if own and f.name in REPAIRED_FIELDS else None
+        if own and f.name in REPAIRED_FIELDS and damaged_copy(read, value):
+            # the page shows what is left of the confirmed value (a print cut at its margin, faded
+            # letters): the confirmed value, flagged
+            fixed = value
         if fixed is not None and fixed != read:
             # the same value told two ways (a chain's branch with its own number, misread words): the
             # words the clerk confirmed are taken, the rest stays as read, flagged
