@@ -454,7 +454,9 @@ def report(r: dict[str, Any], d: dict[str, Any] | None, command: str) -> str:
         + ("; ".join(r.get("elsewhere", [])) or "none") + "."]
     out += ["", "Every order (`random.Random(seed).shuffle` of the file names for seeds 1..N; the rules were first "
                 "developed on the file-name order, so the shuffled orders are the check that they do not depend on "
-                "it). Misses of repeat receipts, then how many of the address misses each cause explains; right → "
+                "it; the rules that weigh one document's slip as one vote were written looking at the file-name order "
+                "and seeds 1-3, and seeds 4 and up were first replayed after them, as held-out orders). Misses of "
+                "repeat receipts, then how many of the address misses each cause explains; right → "
                 "wrong is the worst field's count of 200 documents, then the part not explained by the annotation:", "",
             "| order | repeat receipts | vendor_name misses | vendor_address misses | address misses: annotation "
             "(key / teacher) | print | extraction kept | memory | worst right → wrong | of it not annotation | misses on "
@@ -560,7 +562,8 @@ def main(argv: list[str] | None = None) -> int:
         r["orders"].append((seed, replay(shuffled, caches, False)))
     d = None if args.no_duplicates else duplicates(images, caches, args.rescans)
     shown = ["python -m benchmarks.bench_memory"] + (["--cache DIR"] if args.cache else []) \
-        + ([f"--rescans {args.rescans}"] if args.rescans != 6 else [])
+        + ([f"--rescans {args.rescans}"] if args.rescans != 6 else []) \
+        + ([f"--orders {args.orders}"] if args.orders != 3 else [])
     body = report(r, d, " ".join(shown))
     print(body)
     if d is not None and not args.no_write:

@@ -8,6 +8,8 @@
 - ``samples`` is ``../shared/samples`` beside the checkout (override with ``SHOEBOX_SAMPLES``);
   tests that need it are skipped where it is absent.
 - Per-user folders (settings, session database) go to a temporary ``SHOEBOX_HOME``.
+- ``make_window`` opens main windows for a GUI test (closed at its end); ``translated`` installs the
+  app's translators for a test.
 """
 from __future__ import annotations
 
@@ -120,3 +122,58 @@ def _one_thread():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(before)
+
+
+# -- the GUI: main windows and translations ---------------------------------------------------------
+
+@pytest.fixture
+def make_window(request: pytest.FixtureRequest, qtbot):
+    """``make(engine=None, language="en", factory=None)``: a shown main window reading with ``engine``
+    (or with ``factory(notes)``), closed when the test ends.
+
+    A test module may set ``window_engine`` (a callable giving the engine when none is passed;
+    default ``FakeEngine()``), ``WINDOW_SIZE`` (default 1400 x 900) and ``WINDOW_WAITS_FOR_ENGINE``
+    (wait until the status bar says the engine is ready).
+    """
+    from desktop.gui.mainwindow import MainWindow
+    from tests.fake_engines import FakeEngine
+
+    module = request.module
+    windows = []
+
+    def make(engine=None, language: str = "en", factory=None):
+        if factory is None:
+            chosen = engine if engine is not None else getattr(module, "window_engine", FakeEngine)()
+
+            def factory(notes):
+                return chosen
+        w = MainWindow(engine_factory=factory, language=language)
+        qtbot.addWidget(w)
+        w.resize(*getattr(module, "WINDOW_SIZE", (1400, 900)))
+        w.show()
+        qtbot.waitExposed(w)
+        if getattr(module, "WINDOW_WAITS_FOR_ENGINE", False):
+            qtbot.waitUntil(lambda: w.engine_label.text().endswith("ready"), timeout=10000)
+        windows.append(w)
+        return w
+
+    yield make
+    for w in windows:
+        w.close()
+
+
+@pytest.fixture
+def translated(qtbot):
+    """``install(language)``: the app's translators for ``language`` for the rest of the test."""
+    from PySide6.QtCore import QCoreApplication
+
+    from desktop.gui.resources import install_translators, remove_translators
+
+    app, installed = QCoreApplication.instance(), []
+
+    def install(language: str) -> None:
+        installed.extend(install_translators(app, language))
+        assert installed, f"no translation for {language}"
+
+    yield install
+    remove_translators(app, installed)

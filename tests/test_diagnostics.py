@@ -119,3 +119,93 @@ def test_every_error_code_has_an_exit_code() -> None:
 )
 def test_exit_code_from_the_table(errors: list[Diagnostic], any_read: bool, expected: ExitCode) -> None:
     assert exit_code_for(errors, any_read=any_read) is expected
+
+
+# -- the Chinese messages carry no English ------------------------------------------------------------
+
+LIBRARY_WORDS = "image file is truncated (17 bytes not processed)"
+
+#: Latin words a Chinese message may show: names of products, formats, standards, files and keys.
+_NAMES = {"Shoebox", "JPEG", "PNG", "TIFF", "BMP", "WebP", "HEIC", "HEIF", "PDF", "OFD", "XML", "AVIF", "MuPDF",
+          "HunyuanOCR", "PP-OCR", "OCR", "CPU", "GPU", "CUDA", "AI", "JSON", "QR", "HTTP", "API", "ISO", "GB", "T", "tencent",
+          "YYYY-MM-DD", "GSTIN", "SIGKILL", "SIGABRT", "SIGSEGV", "pip", "install", "shoebox", "gpu", "torch",
+          "transformers", "pillow-heif", "tencent/HunyuanOCR", "config.json", "preprocessor_config.json",
+          "safetensors", "tokenizer_config.json", "tokenizer.json", "model.safetensors",
+          "model.safetensors.index.json", "SHOEBOX_SERVER_URL", "server-url", "allow-public-server", "model-dir",
+          "PostScript", "DjVu", "RTF", "RAR", "ZIP", "Office", "gzip", "FIFO", "PP", "URL"}
+
+
+def _sample(code: Code, key: str) -> object:
+    """A parameter value for ``key``: a library's English words where a library's words may go."""
+    from desktop.core.diagnostics import LIBRARY_TEXT_PARAMS
+
+    if key in LIBRARY_TEXT_PARAMS:
+        return LIBRARY_WORDS
+    return {"page": 2, "url": "http://192.168.1.20:8000", "host": "192.168.1.20", "path": "/data/x", "raw": "12/03/26",
+            "order": "DMY", "kind": "TextObject", "where": "user data folder"}.get(key, 7)
+
+
+@pytest.mark.parametrize("code", [c for c in Code if c is not Code.TEXT])
+def test_a_chinese_message_shows_no_library_english(code: Code) -> None:
+    """Whatever English words a library's exception carries (Pillow's "image file is truncated ..."),
+    the Chinese message leaves them out; the English message and :func:`library_text` keep them."""
+    from desktop.core.diagnostics import LIBRARY_TEXT_PARAMS, ZH_WITHOUT_LIBRARY_TEXT, library_text
+
+    entry = CATALOGUE[code]
+    params = {k: _sample(code, k) for k in _fields(entry.en) | _fields(entry.zh) if k not in ("page", "field")}
+    d = diag(code, page=2, **params)
+    zh = d.message("zh")
+    assert "truncated" not in zh and "?" not in zh, zh
+    words = re.findall(r"[A-Za-z][A-Za-z0-9_.-]*", re.sub(r"\d+x\d+|http://\S+", "", zh))
+    assert set(words) <= _NAMES | {"x", "data"}, f"{code}: {zh}"
+    if _fields(entry.zh) & LIBRARY_TEXT_PARAMS:
+        assert code in ZH_WITHOUT_LIBRARY_TEXT, code
+        assert not _fields(ZH_WITHOUT_LIBRARY_TEXT[code]) & LIBRARY_TEXT_PARAMS
+        assert _fields(ZH_WITHOUT_LIBRARY_TEXT[code]) <= _fields(entry.zh)
+        assert LIBRARY_WORDS in d.message("en") and library_text(d) == [LIBRARY_WORDS]
+
+
+def test_a_nested_diagnostic_in_a_library_place_is_rendered_in_chinese() -> None:
+    from desktop.core.diagnostics import library_text
+
+    crashed = diag(Code.ENGINE_CRASHED, page=2, detail=diag(Code.WORKER_KILLED))
+    assert crashed.message("zh") == "读取第 2 页时识别引擎意外停止（进程被 SIGKILL 强行终止，通常是因为电脑内存不足）"
+    lost = diag(Code.PAGE_NOT_READ, page=3, reason=diag(Code.IMAGE_DAMAGED, detail=LIBRARY_WORDS))
+    assert lost.message("zh") == "第 3 页无法读取：文件已损坏或不是完整的图像"
+    assert LIBRARY_WORDS in lost.message("en") and library_text(lost) == [LIBRARY_WORDS]
+    assert diag(Code.IMAGE_DAMAGED, detail=LIBRARY_WORDS).to_dict()["params"]["detail"] == LIBRARY_WORDS  # JSON keeps it
+
+
+@pytest.mark.parametrize("order, words", [("DMY", "日/月/年"), ("MDY", "月/日/年"), ("YMD", "年/月/日")])
+def test_the_date_order_is_chinese_words(order: str, words: str) -> None:
+    d = diag(Code.AMBIGUOUS_DATE_ORDER, raw="03/04/2026", order=order)
+    assert d.message("zh") == f"“03/04/2026”的日、月顺序不明确；按{words}的顺序读取"
+    assert d.message("en") == f"day/month order of '03/04/2026' is ambiguous; read as {order}"
+
+
+def test_what_a_model_folder_lacks_is_worded_in_chinese(tmp_path) -> None:
+    """The engine fallback note names the missing model files in Chinese words (file names as they are)."""
+    import json
+
+    from desktop.core.engines import hunyuan_models
+
+    folder = tmp_path / "HunyuanOCR"
+    folder.mkdir()
+    (folder / "config.json").write_text("{}", encoding="utf-8")
+    (folder / "model.safetensors.index.json").write_text(json.dumps({"weight_map": {
+        f"w{i}": f"model-0000{i}-of-00005.safetensors" for i in range(1, 6)}}), encoding="utf-8")
+    _ok, reason = hunyuan_models.availability(str(folder), require_gpu=False)
+    zh, en = diag(Code.ENGINE_FALLBACK, reason=reason).message("zh"), diag(Code.ENGINE_FALLBACK, reason=reason).message("en")
+    assert "分词器文件（tokenizer_config.json 和 tokenizer.json）" in zh and "权重文件（model-00001-of-00005.safetensors" in zh
+    assert "另有 2 个" in zh and not re.search(r"\b(tokenizer files|weights|missing|and|more|not set|does not exist)\b", zh)
+    assert "tokenizer files (tokenizer_config.json and tokenizer.json)" in en and "and 2 more" in en
+    assert "model-00001-of-00005.safetensors, model-00002-of-00005.safetensors" in en
+
+
+def test_an_engines_own_english_note_stays_out_of_the_chinese_text() -> None:
+    from desktop.core.diagnostics import library_text, text
+
+    note = diag(Code.ENGINE_NOTE, page=1, engine="ppocr", detail=text("low contrast on the left half"))
+    assert note.message("zh") == "识别引擎对此页有一条提示：请检查此页"
+    assert note.message("en") == "low contrast on the left half" and library_text(note) == ["low contrast on the left half"]
+    assert diag(Code.ENGINE_NOTE, detail=diag(Code.HUNYUAN_CUT)).message("zh").startswith("识别引擎提示：HunyuanOCR 的回答")

@@ -332,7 +332,10 @@ def test_flag_rules():
     assert flags.is_flagged(Field("total"), key=True) and not flags.is_flagged(Field("total"), key=False)
     edited = Field("total", "1.00", needs_review=True, edited=True, source="user")
     assert not flags.is_flagged(edited)
-    assert flags.flag_reason(Field("total", "1.00", confidence=0.62, needs_review=True)) == "low confidence (62%)"
+    assert flags.flag_reason(Field("total", "1.00", confidence=0.45, needs_review=True)) == "low confidence (45%)"
+    # flagged by a field threshold above 99 % (receipt vendor_address: always checked): plainly, no "99%"
+    assert flags.flag_reason(Field("vendor_address", "1 Main St", confidence=0.993, needs_review=True)) \
+        == "not sure enough to pass unchecked"
 
 
 def test_problems_sheet_lists_exactly_the_flagged_fields(tmp_path):

@@ -16,26 +16,11 @@ from desktop.core.diagnostics import Code, diag
 from desktop.core.model import Document, Field, PageResult
 from tests.fake_engines import FakeEngine
 
+WINDOW_SIZE = (1280, 800)  # the conftest's make_window
 
-@pytest.fixture
-def make_window(qtbot):
-    from desktop.gui.mainwindow import MainWindow
 
-    windows = []
-
-    def make(engine=None, language="en"):
-        engine = engine or FakeEngine([])
-        w = MainWindow(engine_factory=lambda notes: engine, language=language)
-        qtbot.addWidget(w)
-        w.resize(1280, 800)
-        w.show()
-        qtbot.waitExposed(w)
-        windows.append(w)
-        return w
-
-    yield make
-    for w in windows:
-        w.close()
+def window_engine() -> FakeEngine:
+    return FakeEngine([])
 
 
 def receipt(**fields: Field) -> Document:
@@ -198,3 +183,27 @@ def test_the_page_appears_at_once_after_a_restart(qtbot, make_window, tmp_path, 
     w3 = make_window()
     w3.select_entry(w3.model.entries()[0].id)
     assert w3.viewer._pixmap_item is None and w3.model.entries()[0].thumbnail is None
+
+
+# ------------------------------------------------------------------ plain words for a flag, an empty amount
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_a_sure_but_flagged_value_and_an_empty_amount_read_plainly(make_window, translated, language) -> None:
+    """A value flagged by its field's own review threshold (above 99 % for a receipt's address) shows
+    no orange "99%" as if it were sure; a low one keeps its percentage; an empty Tax field shows no
+    grey "0.00" that would read as a tax of zero."""
+    import re
+
+    translated(language)
+    w = make_window(language=language)
+    doc = receipt(vendor_address=Field("vendor_address", value="1 MAIN ST", confidence=0.993, needs_review=True),
+                  total=Field("total", value="12.30", confidence=0.45, needs_review=True), tax=Field("tax"))
+    w.select_entry(w.model.add_document(doc))
+    rows = w.form.rows
+    address = rows["vendor_address"].badge
+    assert address.text() == {"en": "check", "zh_CN": "核对"}[language]
+    assert {"en": "Not sure enough", "zh_CN": "不够确定"}[language] in address.toolTip()
+    assert rows["total"].badge.text() == "45%"
+    hint = rows["tax"].edit.placeholderText()
+    assert rows["tax"].edit.text() == "" and hint and not re.fullmatch(r"[\d.,\s]*", hint)
+    assert {"en": "amount", "zh_CN": "金额"}[language] in hint

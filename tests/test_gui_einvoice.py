@@ -9,10 +9,11 @@ pytest.importorskip("pytestqt")
 
 from tests.einvoice_fixtures import ubl_xml
 from tests.ofd_fixtures import DIGITAL, make_ofd
-from tests.test_gui_window import make_window, wait_read  # noqa: F401 - the window fixture
+from tests.test_gui_window import ScriptedEngine as window_engine  # noqa: F401 - the conftest's make_window
+from tests.test_gui_window import wait_read
 
 
-def test_ofd_and_xml_invoices_shown_and_reviewed(qtbot, make_window, tmp_path: Path) -> None:  # noqa: F811
+def test_ofd_and_xml_invoices_shown_and_reviewed(qtbot, make_window, tmp_path: Path) -> None:
     ofd_path = make_ofd(tmp_path / "fapiao.ofd", xml=False, qr="vector")
     xml_path = tmp_path / "xrechnung.xml"
     xml_path.write_bytes(ubl_xml())

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -25,7 +26,7 @@ def test_ts_is_complete_and_compiled() -> None:
 
 def test_chinese_ui(qtbot) -> None:
     from desktop.gui.mainwindow import MainWindow
-    from desktop.gui.resources import install_translators, resolve_language
+    from desktop.gui.resources import install_translators, remove_translators, resolve_language
 
     assert resolve_language("zh_CN") == "zh_CN" and resolve_language("en") == "en"
     app = QCoreApplication.instance()
@@ -39,8 +40,7 @@ def test_chinese_ui(qtbot) -> None:
         assert w.type_combo.itemText(w.type_combo.findData("receipt")) == "收据"
         w.close()
     finally:
-        for t in translators:
-            app.removeTranslator(t)
+        remove_translators(app, translators)
 
 
 def test_the_catalogue_covers_every_string_of_the_gui(tmp_path) -> None:
@@ -72,7 +72,7 @@ def test_chinese_ui_words_failures_notes_engine_notes_and_qt_dialogs_in_chinese(
     from desktop.core.model import Document, PageResult
     from desktop.gui.mainwindow import MainWindow
     from desktop.gui.notes import document_notes
-    from desktop.gui.resources import install_translators
+    from desktop.gui.resources import install_translators, remove_translators
 
     app = QCoreApplication.instance()
     translators = install_translators(app, "zh_CN")
@@ -99,5 +99,156 @@ def test_chinese_ui_words_failures_notes_engine_notes_and_qt_dialogs_in_chinese(
         assert note.startswith("未使用 HunyuanOCR：") and "looked in" not in note and "missing" not in note
         w.close()
     finally:
-        for t in translators:
-            app.removeTranslator(t)
+        remove_translators(app, translators)
+
+
+def _dialog_texts(dialog) -> set[str]:
+    """Every text a file dialog shows: labels, buttons, tooltips, list entries, column headers,
+    menu actions (its context menu's included) and the kind of each listed item."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QAbstractButton, QAbstractItemView, QComboBox, QHeaderView, QLabel, QWidget
+
+    out: set[str] = {dialog.windowTitle()}
+    for w in dialog.findChildren(QWidget):
+        if not w.isVisibleTo(dialog):
+            continue
+        out.add(w.toolTip())
+        if isinstance(w, QLabel | QAbstractButton):
+            out.add(w.text())
+        if isinstance(w, QComboBox):
+            out.update(w.itemText(i) for i in range(w.count()))
+        if isinstance(w, QHeaderView):
+            out.update(str(w.model().headerData(i, Qt.Orientation.Horizontal)) for i in range(w.count()))
+        if isinstance(w, QAbstractItemView) and not isinstance(w, QHeaderView) and w.model() is not None:
+            model, root = w.model(), w.rootIndex()
+            for r in range(model.rowCount(root)):
+                for c in range(model.columnCount(root)):
+                    out.add(str(model.index(r, c, root).data(Qt.ItemDataRole.DisplayRole) or ""))
+    for a in dialog.findChildren(QAction):
+        out.update((a.text(), a.toolTip()))
+    return {t for t in out if t}
+
+
+def test_qt_file_dialog_in_chinese_shows_no_english(qtbot, tmp_path) -> None:
+    """Qt's own file dialog in the Chinese UI: the labels Qt's zh_CN catalogue lacks ("Look in:",
+    "Files of type:", the item kinds) come from ours (desktop/gui/qt_strings.py); nothing is English
+    but the names of the files and the filter's patterns."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from desktop.gui.resources import install_translators, remove_translators
+
+    (tmp_path / "receipts").mkdir()
+    (tmp_path / "scan.pdf").write_bytes(b"%PDF-1.4\n")
+    app = QCoreApplication.instance()
+    translators = install_translators(app, "zh_CN")
+    try:
+        dialog = QFileDialog(None, QCoreApplication.translate("QFileDialog", "Open"), str(tmp_path),
+                             "单据 (*.pdf *.jpg);;所有文件 (*)")
+        qtbot.addWidget(dialog)
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
+        dialog.setViewMode(QFileDialog.ViewMode.Detail)
+        dialog.show()
+        qtbot.wait_until(lambda: any("receipts" in t for t in _dialog_texts(dialog)), timeout=5000)
+        texts = _dialog_texts(dialog)
+        assert {"查找范围(&L)：", "文件类型(&T)：", "文件名称(&N)：", "文件夹"} <= texts, texts
+        assert "PDF 文档" in texts  # the file's kind, from the MIME database in the UI's locale
+        # a file's size is worded by Qt in the *system's* locale (QLocale::system(), "9 bytes" under
+        # LANG=C, "9 字节" on a Chinese system), which no catalogue or default locale changes
+        texts = {t for t in texts if not re.fullmatch(r"[\d.,]+ (bytes|[KMGT]i?B)", t)}
+        allowed = {"receipts", "scan", "pdf", "jpg", "PDF"} | set(re.findall(r"[A-Za-z]+", str(tmp_path)))
+        english = {t for t in texts if set(re.findall(r"[A-Za-z]{2,}", t)) - allowed}
+        assert english == set(), english
+        dialog.close()
+    finally:
+        remove_translators(app, translators)
+
+
+#: Latin words the Chinese UI may show: product, format and key names, the English language's own name.
+_NAMES = {"Shoebox", "PDF", "OCR", "PP", "HunyuanOCR", "CPU", "GPU", "AI", "QR", "XML", "OFD", "JSON", "CSV", "Excel",
+          "xlsx", "json", "csv", "Markdown", "HTML", "API", "URL", "HTTP", "IBAN", "EUR", "USD", "CNY", "Ctrl", "Enter",
+          "Shift", "Del", "Qt", "PySide", "Python", "English", "fake"}
+
+
+def test_the_chinese_window_and_its_dialogs_show_no_english(qtbot, make_window, translated) -> None:
+    """Every text of the main window (menus, toolbars, queue, form, notes, status bar, tooltips) and of
+    the Settings and Vendors dialogs, on documents with failures, notes and flags, is Chinese but for
+    names (of products, formats, keys, the documents' own values) and the English words a tooltip
+    keeps for support (a failure's English message)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QAbstractButton, QComboBox, QHeaderView, QLabel, QLineEdit, QMenu, QTabWidget, QWidget
+
+    from desktop.core.diagnostics import Code, diag
+    from desktop.core.model import Document, Field, PageResult
+    from desktop.gui.dialogs import SettingsDialog
+    from desktop.gui.notes import document_notes
+
+    translated("zh_CN")
+    w = make_window(language="zh_CN")
+    docs = [
+        Document(source="/scans/receipt.jpg", document_type="receipt", pages=(1, 1), fields={
+            "vendor_address": Field("vendor_address", value="1 MAIN ST", confidence=0.993, needs_review=True),
+            "date": Field("date", value="2026-03-04", raw="03/04/26", confidence=0.9, problems=[
+                diag(Code.AMBIGUOUS_DATE_ORDER, field="date", raw="03/04/26", order="DMY")]),
+            "total": Field("total", value="12.30", confidence=0.9, problems=[
+                diag(Code.SUBTOTAL_TOTAL_NO_TAX, field="total", subtotal="10.00", total="12.30", difference="2.30")]),
+            "tax": Field("tax")},
+            page_results=[PageResult(1, 100, 100, warnings=[diag(Code.TURNED, degrees=90)])],
+            notes=[diag(Code.PAGES_JOINED_EINVOICE)],
+            duplicate_of={"source": "/scans/earlier.jpg", "pages": [1, 1], "reason": "same file"}),
+        Document(source="/scans/broken.jpg", error=diag(Code.IMAGE_DAMAGED, detail="image file is truncated")),
+        Document(source="/scans/server.pdf", error=diag(Code.SERVER_DOWN_CPU, url="http://192.168.1.20:8000",
+                                                        detail="connection refused")),
+    ]
+    support = {d.error.message("en") for d in docs if d.error} | {n.raw for d in docs for n in document_notes(d, "zh_CN")}
+    values = {"MAIN", "ST", "receipt", "jpg", "broken", "server", "pdf", "earlier", "scans"}
+    texts: dict[str, str] = {}
+
+    def collect(root: QWidget, where: str) -> None:
+        for x in [root, *root.findChildren(QWidget)]:
+            if x is not root and not x.isVisibleTo(root):
+                continue
+            found = [x.toolTip(), x.windowTitle()]
+            if isinstance(x, QLabel | QAbstractButton):
+                found.append(x.text())
+            if isinstance(x, QLineEdit):
+                found.append(x.placeholderText())
+            if isinstance(x, QComboBox):
+                found += [x.itemText(i) for i in range(x.count())]
+            if isinstance(x, QTabWidget):
+                found += [x.tabText(i) for i in range(x.count())]
+            if isinstance(x, QHeaderView) and x.model() is not None:
+                found += [str(x.model().headerData(i, x.orientation()) or "") for i in range(x.count())]
+            for a in x.actions():
+                found += [a.text(), a.toolTip()]
+            for t in found:
+                if t:
+                    texts.setdefault(t, f"{where}: {type(x).__name__}")
+        for r in range(w.model.rowCount()):
+            for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+                texts.setdefault(str(w.model.index(r, 0).data(role) or ""), "queue")
+                texts.setdefault(str(w.model.index(r, 2).data(role) or ""), "queue")
+
+    for doc in docs:
+        w.select_entry(w.model.add_document(doc))
+        qtbot.wait(50)
+        collect(w, Path(doc.source).name)
+    for menu in w.menuBar().findChildren(QMenu):
+        for a in menu.actions():
+            texts.setdefault(a.text(), "menu")
+            texts.setdefault(a.toolTip(), "menu")
+    settings = SettingsDialog(w.settings, w.language, w)
+    qtbot.addWidget(settings)
+    settings.show()
+    collect(settings, "settings")
+    vendors = w.vendors_dialog()
+    if vendors is not None:
+        collect(vendors, "vendors")
+    english = {}
+    for t, where in texts.items():
+        lines = [ln for ln in t.splitlines() if ln not in support and not ln.startswith("/scans/")]
+        words = set(re.findall(r"[A-Za-z]{2,}", re.sub(r"<[^>]+>|https?://\S+", " ", "\n".join(lines))))
+        if words - _NAMES - values:
+            english[t] = where
+    assert english == {}, english
+    assert len(texts) > 150 and vendors is not None

@@ -30,25 +30,6 @@ def recorded(name: str) -> FakeEngine:
     return FakeEngine(pages)
 
 
-@pytest.fixture
-def make_window(qtbot):
-    from desktop.gui.mainwindow import MainWindow
-
-    windows = []
-
-    def make(engine=None, language="en"):
-        engine = engine or FakeEngine()
-        w = MainWindow(engine_factory=lambda notes: engine, language=language)
-        qtbot.addWidget(w)
-        w.resize(1400, 900)
-        w.show()
-        qtbot.waitExposed(w)
-        windows.append(w)
-        return w
-
-    yield make
-    for w in windows:
-        w.close()
 
 
 def wait_read(qtbot, window, timeout: int = 60000) -> None:
@@ -264,22 +245,6 @@ def test_shoebox_command_opens_the_window(samples, shoebox_home, with_file) -> N
     assert sources == ([str(sample.resolve())] if with_file else [])
 
 
-@pytest.fixture
-def translated(qtbot):
-    """Install the app's translators for a language for the duration of a test."""
-    from PySide6.QtCore import QCoreApplication
-
-    from desktop.gui.resources import install_translators
-
-    app, installed = QCoreApplication.instance(), []
-
-    def install(language: str) -> None:
-        installed.extend(install_translators(app, language))
-        assert installed, f"no translation for {language}"
-
-    yield install
-    for t in installed:
-        app.removeTranslator(t)
 
 
 def test_badge_and_header_count_the_same_fields(qtbot, make_window, samples, translated) -> None:

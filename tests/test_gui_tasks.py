@@ -28,25 +28,7 @@ def png(path: Path) -> Path:
     return path
 
 
-@pytest.fixture
-def make_window(qtbot):
-    from desktop.gui.mainwindow import MainWindow
-
-    windows = []
-
-    def make(engine):
-        w = MainWindow(engine_factory=lambda notes: engine)
-        qtbot.addWidget(w)
-        w.resize(1400, 900)
-        w.show()
-        qtbot.waitExposed(w)
-        qtbot.waitUntil(lambda: w.engine_label.text().endswith("ready"), timeout=10000)
-        windows.append(w)
-        return w
-
-    yield make
-    for w in windows:
-        w.close()
+WINDOW_WAITS_FOR_ENGINE = True  # the conftest's make_window: task actions need a ready engine
 
 
 def read_one(qtbot, w, path: Path) -> int:

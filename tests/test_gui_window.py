@@ -66,25 +66,7 @@ def make_png(path: Path, size: tuple[int, int] = (400, 600)) -> Path:
     return path
 
 
-@pytest.fixture
-def make_window(qtbot):
-    from desktop.gui.mainwindow import MainWindow
-
-    windows = []
-
-    def make(engine: Engine | None = None, factory=None):
-        engine = engine or ScriptedEngine()
-        w = MainWindow(engine_factory=factory or (lambda notes: engine))
-        qtbot.addWidget(w)
-        w.resize(1400, 900)
-        w.show()
-        qtbot.waitExposed(w)
-        windows.append(w)
-        return w
-
-    yield make
-    for w in windows:
-        w.close()
+window_engine = ScriptedEngine  # the conftest's make_window reads with one unless told otherwise
 
 
 def wait_read(qtbot, window, timeout: int = 30000) -> None:

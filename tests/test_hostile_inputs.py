@@ -42,6 +42,9 @@ def test_walk_names_every_hostile_entry_and_reads_only_regular_files(hostile: Pa
     assert sorted(f.name for f in files) == ["a.png", "b.jpg", "new\nline.png"]
     by_name = {Path(d.source).name: d.error for d in errors}
     assert by_name["loop.jpg"].code is Code.SYMLINK_LOOP
+    # the folder loop (sub/up -> ..) is named, its folder not walked twice, and the rest is read
+    assert by_name["up"].code is Code.FOLDER_LINK_LOOP and str(hostile.resolve()) in str(by_name["up"])
+    assert "符号链接循环" in by_name["up"].message("zh")
     assert by_name["broken.png"].code is Code.BROKEN_LINK and "nowhere.png" in str(by_name["broken.png"])
     assert by_name["pipe.jpg"].code is Code.SPECIAL_FILE and "FIFO" in str(by_name["pipe.jpg"])
     assert "命名管道" in by_name["pipe.jpg"].message("zh")

@@ -86,11 +86,11 @@ def test_import_loads_neither_torch_nor_transformers():
     ],
 )
 def test_check_model_dir(tmp_path, skip, shards, missing):
-    assert check_model_dir(make_model_folder(tmp_path / "m", skip=skip, shards=shards)) == missing
+    assert [str(m) for m in check_model_dir(make_model_folder(tmp_path / "m", skip=skip, shards=shards))] == missing
 
 
 def test_check_model_dir_missing_folder_and_alternatives(tmp_path):
-    assert check_model_dir(tmp_path / "nope") == ["the folder does not exist"]
+    assert [str(m) for m in check_model_dir(tmp_path / "nope")] == ["the folder does not exist"]
     folder = make_model_folder(tmp_path / "m", skip=("tokenizer.json", "preprocessor_config.json"))
     (folder / "hy.tiktoken").write_text("", encoding="utf-8")
     (folder / "processor_config.json").write_text("{}", encoding="utf-8")

@@ -579,6 +579,12 @@ def test_one_typing_slip_does_not_respell_a_known_word_the_page_prints(memory: V
     assert f.value == "RESTORAN WAN SHENG" and f.source == "ocr" and f.needs_review
     assert SLIP_NAME in f.problems[0].message()
     assert doc.extras["memory"]["fields"]["vendor_name"] == "conflict"
+    # the known word stays as printed while a misread word beside it is still mended (flagged)
+    doc = _doc(_noisy(RESTAURANT, {"SHENG": "SHENC"}), "b2.jpg")
+    memory.apply(doc)
+    f = doc.fields["vendor_name"]
+    assert f.value == "RESTORAN WAN SHENG" and f.source == "memory" and f.needs_review
+    assert doc.extras["memory"]["fields"]["vendor_name"] == "repaired"
     _confirm(memory, RESTAURANT, "c.jpg", vendor_name=SLIP_NAME)
     doc = _doc(RESTAURANT, "d.jpg")
     memory.apply(doc)
@@ -708,8 +714,8 @@ def test_page_spelling_stands_against_one_documents_respelling() -> None:
     known = {"PETALING", "SELANGOR"}
     read = "NO.3, JALAN SS21/39,47400 Petaling Jaya Selangor"
     faded = "NO.3, JALAN SS21/39,47400 PETA ING JAYA SELANGOR"
-    assert _page_spelling_stands(read, faded, known.__contains__, lambda w: 1) == "PETALING"
-    assert _page_spelling_stands(read, faded, known.__contains__, lambda w: 2) is None
-    assert _page_spelling_stands(read, faded, set().__contains__, lambda w: 1) is None
+    assert _page_spelling_stands(read, faded, known.__contains__, lambda w: 1) == {"PETALING"}
+    assert _page_spelling_stands(read, faded, known.__contains__, lambda w: 2) == set()
+    assert _page_spelling_stands(read, faded, set().__contains__, lambda w: 1) == set()
     # a word the value does not respell (another street) is no reason to keep the page's value
-    assert _page_spelling_stands(read, "NO.3, JALAN SS21/39,47400 KLANG JAYA SELANGOR", known.__contains__, lambda w: 1) is None
+    assert _page_spelling_stands(read, "NO.3, JALAN SS21/39,47400 KLANG JAYA SELANGOR", known.__contains__, lambda w: 1) == set()

@@ -47,6 +47,7 @@ __all__ = [
     "as_diagnostic",
     "diag",
     "exit_code_for",
+    "library_text",
     "render",
 ]
 
@@ -136,6 +137,15 @@ class Code(StrEnum):
     MODEL_PLACE_NOT_SET = "model_place_not_set"
     MODEL_PLACE_NO_FOLDER = "model_place_no_folder"
     MODEL_PLACE_INCOMPLETE = "model_place_incomplete"
+    # what a model folder lacks (the items of MODEL_PLACE_INCOMPLETE's ``missing``)
+    MODEL_FOLDER_ABSENT = "model_folder_absent"
+    MODEL_MISSING_CONFIG = "model_missing_config"
+    MODEL_MISSING_PREPROCESSOR = "model_missing_preprocessor"
+    MODEL_MISSING_TOKENIZER = "model_missing_tokenizer"
+    MODEL_MISSING_WEIGHTS = "model_missing_weights"
+    MODEL_MISSING_SHARDS = "model_missing_shards"
+    MODEL_INDEX_UNREADABLE = "model_index_unreadable"
+    MODEL_MISSING_SHARDS_MORE = "model_missing_shards_more"
     ENGINE_CRASHED = "engine_crashed"
     # how a worker process ended (the ``detail`` of ENGINE_CRASHED and EINVOICE_STOPPED;
     # desktop.core.isolation.process.describe_exit)
@@ -237,6 +247,7 @@ class Code(StrEnum):
     SUBTOTAL_AS_TOTAL = "subtotal_as_total"
     # -- hostile inputs -----------------------------------------------------------------------------
     SYMLINK_LOOP = "symlink_loop"
+    FOLDER_LINK_LOOP = "folder_link_loop"
     BROKEN_LINK = "broken_link"
     SPECIAL_FILE = "special_file"
     FOLDER_UNREADABLE = "folder_unreadable"
@@ -425,6 +436,17 @@ CATALOGUE: dict[Code, Entry] = {
     Code.MODEL_PLACE_NOT_SET: Entry(_D, "{where}: not set", "{where}：未设置"),
     Code.MODEL_PLACE_NO_FOLDER: Entry(_D, "{where} {path}: does not exist", "{where} {path}：不存在"),
     Code.MODEL_PLACE_INCOMPLETE: Entry(_D, "{where} {path}: missing {missing}", "{where} {path}：缺少 {missing}"),
+    Code.MODEL_FOLDER_ABSENT: Entry(_D, "the folder does not exist", "文件夹不存在"),
+    Code.MODEL_MISSING_CONFIG: Entry(_D, "config.json", "config.json 文件"),
+    Code.MODEL_MISSING_PREPROCESSOR: Entry(_D, "preprocessor_config.json", "preprocessor_config.json 文件"),
+    Code.MODEL_MISSING_TOKENIZER: Entry(_D, "tokenizer files (tokenizer_config.json and tokenizer.json)",
+                                        "分词器文件（tokenizer_config.json 和 tokenizer.json）"),
+    Code.MODEL_MISSING_WEIGHTS: Entry(_D, "weights (model.safetensors or model.safetensors.index.json with its shards)",
+                                      "权重文件（model.safetensors，或 model.safetensors.index.json 及其分片文件）"),
+    Code.MODEL_MISSING_SHARDS: Entry(_D, "weights ({shards})", "权重文件（{shards}）"),
+    Code.MODEL_INDEX_UNREADABLE: Entry(_D, "a readable model.safetensors.index.json ({detail})",
+                                       "可读取的 model.safetensors.index.json（{detail}）"),
+    Code.MODEL_MISSING_SHARDS_MORE: Entry(_D, "weights ({shards} and {more} more)", "权重文件（{shards} 等，另有 {more} 个）"),
     Code.HUNYUAN_NO_CUDA: Entry(_I, "no CUDA GPU available (torch {torch}, CUDA {cuda})",
                                 "没有可用的 CUDA 显卡（torch {torch}，CUDA {cuda}）"),
     Code.HUNYUAN_CPU_ONLY_TORCH: Entry(_I, "no CUDA GPU available (torch {torch}, a CPU-only build)",
@@ -489,7 +511,7 @@ CATALOGUE: dict[Code, Entry] = {
     Code.IMPOSSIBLE_DAY: Entry(_W, "impossible date {raw!r}: day {day} of month {month} in {year}",
                                "不可能的日期“{raw}”：{year} 年 {month} 月没有 {day} 日"),
     Code.AMBIGUOUS_DATE_ORDER: Entry(_W, "day/month order of {raw!r} is ambiguous; read as {order}",
-                                     "“{raw}”的日/月顺序不明确；按 {order} 读取"),
+                                     "“{raw}”的日、月顺序不明确；按{order}的顺序读取"),
     Code.CURRENCY_UNCOMMON: Entry(_W, "currency {value} is not a common ISO 4217 code", "币种 {value} 不是常用的 ISO 4217 代码"),
     Code.CURRENCY_UNKNOWN: Entry(_W, "unknown currency {raw!r}", "未知币种“{raw}”"),
     Code.CURRENCY_NOT_ISO: Entry(_W, "currency {value!r} is not an ISO 4217 code", "币种“{value}”不是 ISO 4217 代码"),
@@ -559,13 +581,16 @@ CATALOGUE: dict[Code, Entry] = {
     Code.OFD_IMAGE_MISSING: Entry(_I, "an image this OFD page refers to is missing from the package",
                                   "此 OFD 页面引用的图像不在文件包中"),
     Code.OFD_OBJECT_NOT_DRAWN: Entry(_I, "a {kind} on this OFD page could not be drawn ({detail})",
-                                     "此 OFD 页面上的一个 {kind} 无法绘制（{detail}）"),
+                                     "此 OFD 页面上的一个{kind}无法绘制（{detail}）"),
     Code.OFD_PAGES_CUT: Entry(_W, "only the first {shown} of {pages} pages are shown", "只显示了 {pages} 页中的前 {shown} 页"),
     Code.POSITIVE_ON_CREDIT_NOTE: Entry(_W, "{name} {value} is positive on a credit note (its amounts are negative)",
                                         "红字发票/退款单上的金额 {value} 为正数（其金额应为负数）"),
     Code.SUBTOTAL_AS_TOTAL: Entry(_W, "no total label was found: the subtotal {raw} is used as the total; check it",
                                   "没有找到合计标签：以小计 {raw} 作为合计，请核对"),
     Code.SYMLINK_LOOP: Entry(_E, "a symbolic-link loop (the link points back at itself)", "符号链接循环（链接指向自身）"),
+    Code.FOLDER_LINK_LOOP: Entry(_E, "a symbolic-link loop: the link leads back to {target}, a folder that contains "
+                                     "it; that folder was not read a second time",
+                                 "符号链接循环：此链接指回包含它的文件夹 {target}；该文件夹没有重复读取"),
     Code.BROKEN_LINK: Entry(_E, "a broken symbolic link (to {target})", "失效的符号链接（指向 {target}）"),
     Code.SPECIAL_FILE: Entry(_E, "{kind}, not a document file", "{kind}，不是单据文件"),
     Code.FOLDER_UNREADABLE: Entry(_E, "the folder cannot be read ({detail}); its files were not read",
@@ -631,6 +656,68 @@ CATALOGUE: dict[Code, Entry] = {
     Code.USAGE: Entry(_E, "{detail}", "{detail}"),
     Code.OUTPUT_FAILED: Entry(_E, "{detail}", "{detail}"),
     Code.INTERRUPTED: Entry(_E, "interrupted; nothing written", "已中断；没有写入任何内容"),
+}
+
+
+#: Parameters that may hold a library's own words (an exception's English message: Pillow's "image
+#: file is truncated", MuPDF's "zlib error", an HTTP client's "connection refused") or our own
+#: component's English detail. Where such a parameter is plain text, the Chinese message leaves it
+#: out (:data:`ZH_WITHOUT_LIBRARY_TEXT`); the English message, the JSON and the GUI's tooltip keep it
+#: for support (:func:`library_text`). A nested diagnostic in the same place is rendered in Chinese.
+LIBRARY_TEXT_PARAMS = frozenset({"detail", "reason", "problem"})
+
+#: The Chinese message of each code whose template shows a :data:`LIBRARY_TEXT_PARAMS` parameter,
+#: for when that parameter is plain (English) text.
+ZH_WITHOUT_LIBRARY_TEXT: dict[Code, str] = {
+    Code.FILE_UNREADABLE: "无法读取文件",
+    Code.IMAGE_DAMAGED: "文件已损坏或不是完整的图像",
+    Code.IMAGE_VARIANT_UNSUPPORTED: "图像使用了 Shoebox 无法解码的变体",
+    Code.COLOUR_MODE_UNSUPPORTED: "图像使用了 Shoebox 无法转换的颜色模式（{mode}）",
+    Code.PDF_UNOPENABLE_DETAIL: "PDF 已损坏，无法打开",
+    Code.PDF_DAMAGED: "PDF 已损坏",
+    Code.PDF_PAGE_DAMAGED: "PDF 第 {page} 页已损坏",
+    Code.PDF_PAGE_UNRENDERABLE: "PDF 第 {page} 页无法渲染",
+    Code.SAVED_RESULT_UNREADABLE: "保存的结果无法读回",
+    Code.ORIENTATION_CHECK_FAILED: "无法判断页面方向；按扫描方向识别",
+    Code.PAGE_NOT_READ: "第 {page} 页无法读取",
+    Code.PAGES_AFTER_NOT_READ: "第 {page} 页之后的页面无法读取",
+    Code.REREAD_FAILED: "重新识别失败",
+    Code.TASK_PAGE_FAILED: "第 {page} 页处理失败",
+    Code.ALL_PAGES_FAILED: "页面处理失败（另有 {more} 页失败）",
+    Code.ENGINE_UNAVAILABLE: "识别引擎不可用",
+    Code.ENGINE_FAILED: "识别引擎出错",
+    Code.ENGINE_CRASHED: "读取第 {page} 页时识别引擎意外停止",
+    Code.WORKER_ANSWER_LOST: "进程的回答中断",
+    Code.READER_STOPPED: "文件读取进程意外停止：文件可能已损坏或含有恶意内容",
+    Code.ENGINE_NOTE: "识别引擎对此页有一条提示：请检查此页",
+    Code.ENGINE_FALLBACK: "未使用 HunyuanOCR。改用 CPU 上的 PP-OCR。",
+    Code.MODEL_FIELDS_FAILED: "AI 模型未能读取第 {page} 页的字段；已改为从页面文字读取",
+    Code.MODEL_INDEX_UNREADABLE: "可读取的 model.safetensors.index.json",
+    Code.FIELDS_FAILED: "读取字段失败",
+    Code.UNEXPECTED: "意外错误",
+    Code.EXCEPTION: "出现错误",
+    Code.SERVER_BAD_URL: "服务器地址 {url} 无效",
+    Code.SERVER_NAME_UNRESOLVED: "无法连接办公室服务器 {url}：无法解析主机名 {host}",
+    Code.SERVER_UNREACHABLE: "无法连接办公室服务器 {url}",
+    Code.SERVER_HTTP_ERROR: "办公室服务器 {url} 返回 HTTP {status}",
+    Code.SERVER_FALLBACK: "已改用 CPU 上的 PP-OCR 识别：无法连接办公室服务器 {url}",
+    Code.SERVER_DOWN_CPU: "无法连接办公室服务器 {url}；在它恢复之前改用 CPU（PP-OCR）识别",
+    Code.SERVER_NOT_USED: "未使用办公室服务器",
+    Code.EINVOICE_UNREADABLE: "无法读取电子发票数据；已改为识别页面",
+    Code.EINVOICE_STOPPED: "读取文件中的电子发票数据时读取进程意外停止：文件可能已损坏或含有恶意内容",
+    Code.MEMORY_UNAVAILABLE: "无法使用商家记忆",
+    Code.POSSIBLE_DUPLICATE: "可能与 {source} 重复",
+    Code.XML_NOT_AN_INVOICE: f"此 XML 文件不是 Shoebox 可读取的电子发票；{_READABLE_ZH}",
+    Code.XML_INVOICE_UNREADABLE: "无法读取 XML 发票",
+    Code.OFD_UNREADABLE: "无法读取 OFD 文件",
+    Code.OFD_OBJECT_NOT_DRAWN: "此 OFD 页面上的一个{kind}无法绘制",
+    Code.FOLDER_UNREADABLE: "无法读取文件夹；其中的文件没有读取",
+    Code.PDF_CONTENT_LOST: "PDF 已损坏，此页部分内容无法载入；可能缺少文字",
+    Code.PAGE_BOUNDARIES_FAILED: "页面保留为一份单据：判断页面边界失败",
+    Code.SESSION_KEPT_ASIDE: "无法读取保存的会话。原文件已保留为 {folder} 中的 {kept}，并已开始新的会话。",
+    Code.SESSION_UNSAVED: "无法使用会话文件 {path}。Shoebox 可以正常使用，但本次会话不会被保存：请检查文件夹的权限。",
+    Code.USAGE: "命令用法有误",
+    Code.OUTPUT_FAILED: "无法写入输出",
 }
 
 
@@ -749,6 +836,17 @@ _KIND_ZH = {
 }
 
 
+#: Parameters whose lists are of words (what a model folder lacks), joined by commas even when
+#: their items are diagnostics.
+_WORD_LISTS = frozenset({"missing", "shards"})
+
+#: The numeric date orders (:mod:`desktop.core.extraction.dates`, the ``order`` parameter) in Chinese words.
+_ORDER_ZH = {"DMY": "日/月/年", "MDY": "月/日/年", "YMD": "年/月/日", "text": "文字日期"}
+
+#: Chinese names of the OFD page objects (``kind`` of :attr:`Code.OFD_OBJECT_NOT_DRAWN`, GB/T 33190).
+_OFD_OBJECT_ZH = {"TextObject": "文字对象", "PathObject": "图形对象", "ImageObject": "图像对象",
+                  "PageBlock": "页面块", "unknown": "未知格式"}
+
 #: Chinese names of the places the HunyuanOCR model folder is looked for (the ``where`` parameter).
 _WHERE_ZH = {
     "--model-dir / settings": "--model-dir / 设置", "user data folder": "用户数据文件夹",
@@ -761,11 +859,13 @@ def _param_text(key: str, value: Any, language: str) -> Any:
     if isinstance(value, Diagnostic):
         return render(value, language)
     if isinstance(value, list | tuple):  # each item in the language; clauses by semicolons, words by commas
-        clauses = any(isinstance(v, Diagnostic) for v in value)
+        clauses = key not in _WORD_LISTS and any(isinstance(v, Diagnostic) for v in value)
         sep = ("；" if clauses else "、") if zh else ("; " if clauses else ", ")
         return sep.join(str(_param_text(key, v, language)) for v in value)
     if zh and key == "kind":
-        return _KIND_ZH.get(value, value)
+        return _KIND_ZH.get(value) or _OFD_OBJECT_ZH.get(value, value)
+    if zh and key == "order":
+        return _ORDER_ZH.get(value, value)
     if zh and key == "where":
         return _WHERE_ZH.get(value, value)
     return value
@@ -794,12 +894,37 @@ def render(d: Diagnostic, language: str = "en") -> str:
         The message; a template field the diagnostic has no parameter for is shown as ``?``.
     """
     entry = CATALOGUE[d.code]
-    template = entry.zh if language.lower().startswith("zh") else entry.en
+    zh = language.lower().startswith("zh")
+    template = entry.zh if zh else entry.en
+    if zh and d.code in ZH_WITHOUT_LIBRARY_TEXT and any(_is_library_text(d.params.get(k)) for k in LIBRARY_TEXT_PARAMS):
+        template = ZH_WITHOUT_LIBRARY_TEXT[d.code]  # a library's English words stay out of the Chinese text
     values = {"page": d.page, "field": d.field, **d.params}
     try:
         return template.format_map(_Params(values, language))
     except (ValueError, IndexError, KeyError):  # a malformed value; never lose the message
         return f"{entry.en} {dict(d.params)}"
+
+
+def _is_library_text(value: Any) -> bool:
+    """Plain text, or free text carried as a diagnostic (:attr:`Code.TEXT`: an engine's own note)."""
+    return isinstance(value, str) or (isinstance(value, Diagnostic) and value.code is Code.TEXT)
+
+
+def library_text(d: Diagnostic) -> list[str]:
+    """The library's own words inside ``d`` and its nested diagnostics (the plain-text
+    :data:`LIBRARY_TEXT_PARAMS` values, which the Chinese message leaves out), outermost first: for a
+    tooltip or a support question."""
+    out: list[str] = []
+    for key, value in d.params.items():
+        items = value if isinstance(value, list | tuple) else [value]
+        for item in items:
+            if isinstance(item, Diagnostic) and item.code is not Code.TEXT:
+                out += [t for t in library_text(item) if t not in out]
+            elif key in LIBRARY_TEXT_PARAMS and _is_library_text(item):
+                words = str(item) if isinstance(item, str) else item.message("en")
+                if words and words not in out:
+                    out.append(words)
+    return out
 
 
 # --------------------------------------------------------------------------------------------------

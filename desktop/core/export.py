@@ -38,7 +38,8 @@ Excel (.xlsx, written with openpyxl)
     ``Document.extras["tax_breakdown"]``): one row per rate with category, rate, taxable amount, tax and
     exemption reason; the Documents sheet and the CSV then have a *Tax by rate* column summing it up.
     ``Problems``: one row per field to check (document, field, why: the failed check, "low confidence
-    (62%)" or "empty"), exactly the fields the app tints, plus unreadable files and cells that had to be
+    (45%)", "not sure enough to pass unchecked" or "empty"; :func:`desktop.core.flags.flag_reason`),
+    exactly the fields the app tints, plus unreadable files and cells that had to be
     cut. ``Tables`` (only when some document carries HTML tables, as HunyuanOCR's table
     and markdown tasks give): each table parsed into rows (``colspan``/``rowspan`` laid out on a grid),
     one block per table headed by its source and page.

@@ -19,8 +19,8 @@ from enum import StrEnum
 
 from desktop.core.model import Document, Field
 
-__all__ = ["Reason", "document_key_fields", "expected_key_fields", "field_reasons", "flag_reason", "flagged_fields", "is_empty_key", "is_flagged",
-           "key_fields"]
+__all__ = ["LOW_CONFIDENCE", "Reason", "document_key_fields", "expected_key_fields", "field_reasons", "flag_reason",
+           "flagged_fields", "is_empty_key", "is_flagged", "key_fields"]
 
 
 class Reason(StrEnum):
@@ -100,16 +100,26 @@ def is_flagged(field: Field, key: bool = False) -> bool:
     return bool(field_reasons(field, key))
 
 
+LOW_CONFIDENCE = 0.6
+"""A confidence under this is low in plain words (the heuristic review threshold,
+``desktop.core.extraction.HEURISTIC_REVIEW_THRESHOLD``). A value flagged at a higher confidence is
+flagged by its field's own review threshold (the learned field model's, which can be above 99 %,
+or above 100 % for a field that is always checked): "low confidence (99%)" would mislead."""
+
+
 def flag_reason(field: Field, key: bool = False) -> str | None:
-    """Why ``field`` is flagged, in English (``None`` when it is not): its problems, ``empty``, or
-    ``low confidence (62%)``."""
+    """Why ``field`` is flagged, in English (``None`` when it is not): its problems, ``empty``,
+    ``low confidence (45%)`` under :data:`LOW_CONFIDENCE`, else ``not sure enough to pass unchecked``
+    (no percentage: a flagged value read with 99 % confidence is not "low")."""
     if not is_flagged(field, key):
         return None
     if field.problems:
         return "; ".join(p.message() if hasattr(p, "message") else str(p) for p in field.problems)
     if _empty(field):
         return "empty: not found on the page" if key else "not found"
-    return f"low confidence ({field.confidence:.0%})"
+    if field.confidence < LOW_CONFIDENCE:
+        return f"low confidence ({field.confidence:.0%})"
+    return "not sure enough to pass unchecked"
 
 
 def flagged_fields(document: Document | None) -> list[str]:

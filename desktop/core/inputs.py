@@ -86,13 +86,15 @@ def walk_inputs(paths: Iterable[str | Path], suffixes: Iterable[str]) -> tuple[l
     Folders are walked recursively in sorted order and contribute every regular file whose suffix is
     in ``suffixes`` (case-insensitive; hidden files and folders skipped). A file named explicitly is
     kept whatever its suffix. Symbolic links to files are followed; links to folders are followed
-    once (a folder reached again through a link, a loop, is not walked twice). Duplicates are dropped,
+    once (a folder reached again through a link is not walked twice; a link back to a folder that
+    contains it, a loop, is named). Duplicates are dropped,
     the first occurrence kept.
 
     Returns:
         ``(files, errors)``: the files in order, and one error :class:`Document` (its ``source`` names
         the path) for every path that could not be used: does not exist (``no_such_path``), a
-        sub-folder that cannot be read (``folder_unreadable``), a link loop (``symlink_loop``), a
+        sub-folder that cannot be read (``folder_unreadable``), a link loop (``symlink_loop``; a link
+        to a folder that contains it, ``folder_link_loop``, whose folder is not walked again), a
         broken link (``broken_link``), a FIFO, socket or device file among the supported suffixes
         (``special_file``).
     """
@@ -112,15 +114,20 @@ def walk_inputs(paths: Iterable[str | Path], suffixes: Iterable[str]) -> tuple[l
             seen.add(key)
             files.append(p)
 
-    def walk(folder: Path) -> None:
+    def walk(folder: Path, inside: frozenset[tuple[int, int]] = frozenset()) -> None:
         try:
             st = folder.stat()
         except OSError as exc:
             errors.append(_error(folder, diag(Code.FOLDER_UNREADABLE, detail=exc.strerror or str(exc))))
             return
-        if (st.st_dev, st.st_ino) in walked:
-            return  # reached again through a symbolic link: a loop, or the same folder twice
-        walked.add((st.st_dev, st.st_ino))
+        key = (st.st_dev, st.st_ino)
+        if key in inside and folder.is_symlink():
+            # a link back to a folder that contains it: named, and not walked again (the batch goes on)
+            errors.append(_error(folder, diag(Code.FOLDER_LINK_LOOP, target=printable(str(folder.resolve())))))
+            return
+        if key in walked:
+            return  # the same folder reached twice (two links to it): its files are read once
+        walked.add(key)
         try:
             with os.scandir(folder) as it:
                 entries = sorted(it, key=lambda e: e.name)
@@ -148,7 +155,7 @@ def walk_inputs(paths: Iterable[str | Path], suffixes: Iterable[str]) -> tuple[l
             else:
                 errors.append(_error(p, problem))
         for sub in subfolders:
-            walk(sub)
+            walk(sub, inside | {key})
 
     for raw in paths:
         p = Path(raw).expanduser()

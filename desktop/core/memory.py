@@ -1229,8 +1229,9 @@ def _respelling(word: str, value_words: list[str], read_words: set[str]) -> tupl
 
 
 def _page_spelling_stands(read: str, value: str, attested: Callable[[str], bool],
-                          confirmed: Callable[[str], int]) -> str | None:
-    """A word of the page's reading that stands against the confirmed ``value``, or ``None``.
+                          confirmed: Callable[[str], int]) -> frozenset[str]:
+    """The words of the page's reading that stand against the confirmed ``value`` (upper case; empty
+    when none does).
 
     One document's confirmation may be a clerk's typing slip (``RSTORAN`` typed for the ``RESTORAN``
     printed) or a faded print transcribed as printed (``PETA ING``): the page's word stands when it is
@@ -1241,14 +1242,15 @@ def _page_spelling_stands(read: str, value: str, attested: Callable[[str], bool]
     """
     read_words, value_words = _words(read), _words(value)
     read_set, value_set = set(read_words), set(value_words)
+    standing: set[str] = set()
     for w in read_words:
         if w in value_set or not _lexical(w) or not attested(w):
             continue
         span = _respelling(w, value_words, read_set)
         if span is not None and any(confirmed(x) < SPELLING_VOTES and not (_lexical(x) and attested(x))
                                     for x in span):
-            return w
-    return None
+            standing.add(w)
+    return frozenset(standing)
 
 
 def _checked_fill(value: str, page_text: str, attested: Callable[[str], bool],
@@ -1324,7 +1326,7 @@ def _row_id(cursor: sqlite3.Cursor) -> int:
     return int(cursor.lastrowid)
 
 
-def repair_words(read: str, known: str) -> str | None:
+def repair_words(read: str, known: str, keep: frozenset[str] = frozenset()) -> str | None:
     """``read`` (a value read from the page) with the words it shares with ``known`` (a value the clerk
     confirmed) spelled as confirmed, and its OCR-misread words (:func:`_misread_word`) corrected; the
     words where the two really differ (a branch's own name or number) stay as read.
@@ -1334,6 +1336,10 @@ def repair_words(read: str, known: str) -> str | None:
     neighbouring confirmed words; anywhere else (beside a word of the page's own, at a word the
     confirmed value has and the page lacks) the page's punctuation stays: the confirmed comma after
     ``PT17920`` in ``PT17920, SEKSYEN U9`` belongs before ``SEKSYEN``, not before the page's ``SEK``.
+
+    Args:
+        keep: words of the page (upper case) never respelled as a misreading: the page's attested
+            words that stand against ``known`` (:func:`_page_spelling_stands`).
 
     Returns:
         The repaired text, or ``None`` when fewer than :data:`REPAIR_AGREEMENT` of the page's words
@@ -1351,7 +1357,7 @@ def repair_words(read: str, known: str) -> str | None:
                 aligned[op.src_start + k] = op.dest_start + k
         elif op.tag == "replace":
             for i, j in zip(range(op.src_start, op.src_end), range(op.dest_start, op.dest_end), strict=False):
-                if _misread_word(words_r[i], words_k[j]):
+                if words_r[i] not in keep and _misread_word(words_r[i], words_k[j]):
                     aligned[i] = j
         # "delete": words of the page the confirmed value does not have; "insert": confirmed words the
         # page does not show are not added
@@ -1417,14 +1423,26 @@ def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str, *,
             f.value, f.source = value, "memory"
         f.confidence = max(f.confidence, m.score)
         return "confirmed"
-    if own and attested and confirmed and votes and _page_spelling_stands(read, value, attested, confirmed):
+    standing = _page_spelling_stands(read, value, attested, confirmed) if own and attested and confirmed and votes \
+        else frozenset()
+    if standing:
         # the page prints a known word the vendor's one document spelled another way (a typing
-        # slip, a faded print): the page's reading stays, the disagreement is flagged
-        problem = diag(Code.MEMORY_CONFLICT, field=f.name, read=read, value=value, taught=taught)
+        # slip, a faded print): that word stays as printed, the rest is repaired as confirmed
+        # (:func:`repair_words`), and the disagreement is flagged
+        fixed = repair_words(read, value, keep=standing)
+        if fixed is not None and fixed != read:
+            problem = diag(Code.MEMORY_REPAIRED, field=f.name, read=read, value=value, taught=taught)
+            if f.raw is None:
+                f.raw = read
+            f.value, f.source, f.confidence = fixed, "memory", m.score
+            action = "repaired"
+        else:
+            problem = diag(Code.MEMORY_CONFLICT, field=f.name, read=read, value=value, taught=taught)
+            action = "conflict"
         if problem not in f.problems:
             f.problems.append(problem)
         f.needs_review = True
-        return "conflict"
+        return action
     a, b = normalise_text(read), normalise_text(value)
     same_words = own and fuzz.token_sort_ratio(a, b) >= EVIDENCE_MIN  # the same words read in another order
     misread = fuzz.ratio(a, b) >= VARIANT_MIN or fuzz.partial_ratio(a, b) >= EVIDENCE_MIN

@@ -118,7 +118,8 @@ class DocumentPanel(QWidget):
             self.form.show_message(self.tr("Waiting to be read…") if status == "queued" else self.tr("Reading…"))
             return
         if doc.error:
-            self.form.show_message(self.tr("This file could not be read:\n%1").replace("%1", doc.error.message(self.language)))
+            self.form.show_message(self.tr("This file could not be read:\n%1").replace("%1", doc.error.message(self.language)),
+                                   doc.error.message("en"))  # the library's own words too, for support
             return
         self.type_combo.setCurrentIndex(self.type_combo.findData(doc.document_type))
         self.reviewed_button.setText(self.tr("Reviewed ✓") if doc.reviewed else self.tr("Mark reviewed"))

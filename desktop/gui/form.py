@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QDate, QEvent, QMimeData, QObject, QSize, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QDate, QEvent, QMimeData, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QTextLayout, QTextOption
 from PySide6.QtWidgets import (
     QCalendarWidget,
@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from desktop.core.diagnostics import Diagnostic
 from desktop.core.doctypes import FieldSpec, get_document_type
-from desktop.core.flags import document_key_fields
+from desktop.core.flags import LOW_CONFIDENCE, document_key_fields
 from desktop.core.model import Document, Field
 from desktop.core.review import Reason, field_checks
 
@@ -45,7 +45,10 @@ SOURCE_STYLE = {
 """Colours of the source chip beside each field (one hue per source)."""
 
 
-PLACEHOLDERS = {"date": "YYYY-MM-DD", "time": "HH:MM", "amount": "0.00", "currency": "EUR, USD, CNY…"}
+PLACEHOLDERS = {"date": QT_TRANSLATE_NOOP("FieldEdit", "YYYY-MM-DD"), "time": QT_TRANSLATE_NOOP("FieldEdit", "HH:MM"),
+                "amount": QT_TRANSLATE_NOOP("FieldEdit", "amount, e.g. 12.50"), "currency": "EUR, USD, CNY…"}
+"""The grey hint of an empty input, by field type (translated where shown, context ``FieldEdit``). An
+empty amount's hint is words, not "0.00": an empty Tax field must not look like a tax of zero."""
 
 WRAPPED_TYPES = frozenset({"text"})
 """Field types edited in a box that wraps and grows (names, addresses): no length of value is cut off.
@@ -101,7 +104,7 @@ class FieldEdit(QLineEdit):
         self.setObjectName(f"field_{spec.name}")
         self.setClearButtonEnabled(True)
         self.textChanged.connect(self._fit_width)
-        self.setPlaceholderText(PLACEHOLDERS.get(spec.type, ""))
+        self.setPlaceholderText(QCoreApplication.translate("FieldEdit", PLACEHOLDERS.get(spec.type, "")))
         self._shown = ""
         if spec.type == "amount":
             self.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -381,6 +384,11 @@ class FieldRow(QObject):
             self.badge.setText("—")
             self.badge.setToolTip(self.tr("Not found on the page"))
             style = "color: #9e9e9e;"
+        elif low and field.confidence >= LOW_CONFIDENCE:
+            # flagged by its field's own threshold (it can be above 99 %): an orange "99%" reads as sure
+            self.badge.setText(self.tr("check"))
+            self.badge.setToolTip(self.tr("Not sure enough to pass unchecked: check it") + "\n" + tip)
+            style = "color: #e65100; font-weight: bold;"
         else:
             self.badge.setText(f"{field.confidence:.0%}")
             self.badge.setToolTip(tip)
@@ -478,11 +486,13 @@ class FieldForm(QScrollArea):
         self.current_field: str | None = None
         self.show_message(self.tr("Drop receipts and invoices here, or use File ▸ Open."))
 
-    def show_message(self, text: str) -> None:
+    def show_message(self, text: str, tooltip: str = "") -> None:
+        """Show ``text`` instead of the fields (``tooltip``: e.g. a failure's English words, for support)."""
         self._clear_rows()
         self._type = None
         self._grid_host.hide()
         self._empty.setText(text)
+        self._empty.setToolTip(tooltip)
         self._empty.show()
 
     def _clear_rows(self) -> None:
@@ -497,7 +507,8 @@ class FieldForm(QScrollArea):
     def set_document(self, document: Document) -> None:
         """Show ``document``'s fields (rebuilding the rows only when the document type changes)."""
         if document.error:
-            self.show_message(self.tr("This file could not be read:\n%1").replace("%1", document.error.message(self.locale)))
+            self.show_message(self.tr("This file could not be read:\n%1").replace("%1", document.error.message(self.locale)),
+                              document.error.message("en"))
             return
         try:
             doctype = get_document_type(document.document_type or "")

@@ -51,7 +51,7 @@ from desktop.gui.docpanel import DocumentPanel
 from desktop.gui.engine_label import EngineLabel
 from desktop.gui.exporting import ExportController
 from desktop.gui.pages import THUMB_MAX_PIXELS, VIEW_MAX_PIXELS, PageController
-from desktop.gui.queue import QueueDelegate, QueueModel
+from desktop.gui.queue import QueueDelegate, QueueModel, QueueView
 from desktop.gui.reading import ReadingController
 from desktop.gui.resources import icon
 from desktop.gui.reviewing import ReviewController
@@ -159,7 +159,7 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
 
     def _build_queue(self) -> None:
-        self.queue_view = QListView(self)
+        self.queue_view = QueueView(self)
         self.queue_view.setObjectName("queue")
         self.queue_view.setModel(self.model)
         self.queue_view.setItemDelegate(QueueDelegate(self.queue_view))

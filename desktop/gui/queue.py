@@ -16,6 +16,7 @@ from typing import Any
 from PySide6.QtCore import (
     QAbstractTableModel,
     QCoreApplication,
+    QEvent,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -34,10 +35,12 @@ from PySide6.QtGui import (
     QPalette,
     QPen,
     QPixmap,
+    QResizeEvent,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
+    QListView,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -58,7 +61,7 @@ COL_FILE, COL_TYPE, COL_STATUS, COL_ATTENTION = range(4)
 ModelIndex = QModelIndex | QPersistentModelIndex
 
 
-__all__ = ["ATTENTION_ROLE", "QueueDelegate", "QueueEntry", "QueueModel", "QueueStore", "attention_count",
+__all__ = ["ATTENTION_ROLE", "QueueDelegate", "QueueEntry", "QueueModel", "QueueStore", "QueueView", "attention_count",
            "is_empty_key", "key_fields", "needs_check"]
 
 # The review core's rule under the names the widgets used before it existed (no rule of their own).
@@ -208,6 +211,9 @@ class QueueModel(QAbstractTableModel):
                     return entry.thumbnail
                 return self.failed_icon if entry.status == "failed" else self.placeholder
             if role == Qt.ItemDataRole.ToolTipRole:
+                if doc is not None and doc.error and self.language != "en":
+                    # the English words too (a library's own detail, which the Chinese message leaves out)
+                    return f"{entry.source}\n{doc.error.message(self.language)}\n{doc.error.message('en')}"
                 return entry.source
         elif col == COL_TYPE:
             if role == Qt.ItemDataRole.DisplayRole and doc is not None and doc.document_type:
@@ -386,26 +392,49 @@ STATUS_COLOURS = {"failed": "#c62828", "reviewed": "#2e7d32", "needs_review": "#
                   "queued": "#757575", "checks_out": "#558b2f"}
 
 
+class QueueView(QListView):
+    """The queue's list: its rows are laid out again whenever its viewport changes width.
+
+    ``QListView`` lays its rows out again when the view itself changes size along its flow (the
+    height, top to bottom), not when only the viewport's width changes: a vertical scroll bar that
+    appears once the rows overflow, or a narrower splitter pane. The rows would keep the width and
+    height they were measured at, reaching under the scroll bar (the attention badge cut off) or
+    too short for text that now wraps once more.
+    """
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        if isinstance(event, QResizeEvent) and event.size().width() != event.oldSize().width():
+            self.scheduleDelayedItemsLayout()
+        return super().viewportEvent(event)
+
+
 class QueueDelegate(QStyledItemDelegate):
     """Paints a queue row as a card: thumbnail, file name, type and status, attention badge.
 
     Nothing is cut off: the file name and the status wrap onto as many lines as the queue's width
-    needs (the row grows; :meth:`sizeHint` and :meth:`paint` share one layout, :meth:`text_layout`).
+    needs (the row grows). :meth:`sizeHint` and :meth:`paint` share one layout, :meth:`text_layout`,
+    and the text is drawn into rectangles exactly as wide as the width it was measured at: drawn
+    into its tight bounding rectangle instead (a pixel or so narrower), a line can wrap once more
+    (Qt's line breaking around CJK brackets and punctuation) and lose its last line or character to
+    the rectangle's clip. A row is as wide as the view's viewport, never wider (no part of it hidden
+    behind the frame or a scroll bar).
     """
 
     ROW_HEIGHT = 64
     THUMB_WIDTH = 42
     BADGE_WIDTH = 34
     PADDING = 6
+    MIN_TEXT_WIDTH = 40
 
     def _text_width(self, total_width: int, status: str) -> int:
+        """The text column's width in a row ``total_width`` px wide (logical pixels)."""
         badge = self.BADGE_WIDTH if status in ("needs_review", "reviewed") else 0
-        return max(40, total_width - 2 * self.PADDING - self.THUMB_WIDTH - 10 - badge - 4)
+        return max(self.MIN_TEXT_WIDTH, total_width - 2 * self.PADDING - self.THUMB_WIDTH - 10 - badge - 4)
 
     def _row_width(self, option: QStyleOptionViewItem) -> int:
         view = option.widget
         if view is not None and hasattr(view, "viewport"):
-            return view.viewport().width()
+            return int(view.viewport().width())
         return max(option.rect.width(), 240)
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -421,24 +450,36 @@ class QueueDelegate(QStyledItemDelegate):
         wrap = Qt.TextFlag.TextWrapAnywhere if anywhere else Qt.TextFlag.TextWordWrap
         return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop) | int(wrap)
 
+    def _second_flags(self, font: QFont, width: int, text: str) -> int:
+        """Word wrap, or wrapping anywhere when a word is wider than the column (a server's URL)."""
+        words = QFontMetrics(font).boundingRect(QRect(0, 0, width, 10_000), self._flags(), text)
+        return self._flags(anywhere=words.width() > width)
+
     def text_layout(self, font: QFont, width: int, index: ModelIndex) -> tuple[QRect, QRect, str, str]:
         """``(name rect, second-line rect, name, second text)`` relative to the text's top left, for a
-        text column ``width`` pixels wide; each rect is as tall as its wrapped text."""
+        text column ``width`` pixels wide: each rect is ``width`` wide (the width its text was wrapped
+        at, so that drawing into it wraps the same way) and as tall as its wrapped text."""
         name_font = QFont(font)
         name_font.setBold(True)
         name = index.data(Qt.ItemDataRole.DisplayRole) or ""
         doc_type = index.data(TYPE_ROLE) or ""
         status_text = index.data(STATUS_TEXT_ROLE) or ""
         second = f"{doc_type} · {status_text}" if doc_type else status_text
-        name_rect = QFontMetrics(name_font).boundingRect(QRect(0, 0, width, 10_000), self._flags(True), name)
-        second_rect = QFontMetrics(font).boundingRect(QRect(0, 0, width, 10_000), self._flags(), second)
-        second_rect.moveTop(name_rect.bottom() + 3)
-        return name_rect, second_rect, name, second
+        name_h = QFontMetrics(name_font).boundingRect(QRect(0, 0, width, 10_000), self._flags(True), name).height()
+        flags = self._second_flags(font, width, second)
+        second_h = QFontMetrics(font).boundingRect(QRect(0, 0, width, 10_000), flags, second).height()
+        name_rect = QRect(0, 0, width, name_h)
+        return name_rect, QRect(0, name_rect.bottom() + 3, width, second_h), name, second
+
+    def row_height(self, font: QFont, row_width: int, index: ModelIndex) -> int:
+        """The height of ``index``'s row when it is ``row_width`` px wide (logical pixels)."""
+        _, second_rect, _, _ = self.text_layout(font, self._text_width(row_width, index.data(STATUS_ROLE) or ""), index)
+        return max(self.ROW_HEIGHT, second_rect.bottom() + 2 * 4 + 4)
 
     def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:
         width = self._row_width(option)
-        name_rect, second_rect, _, _ = self.text_layout(option.font, self._text_width(width, index.data(STATUS_ROLE) or ""), index)
-        return QSize(240, max(self.ROW_HEIGHT, second_rect.bottom() + 2 * 4 + 4))
+        # as wide as the viewport: a wider hint makes the row reach under the frame or scroll bar
+        return QSize(min(width, 240), self.row_height(option.font, width, index))
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
         opt = QStyleOptionViewItem(option)
@@ -497,7 +538,8 @@ class QueueDelegate(QStyledItemDelegate):
         painter.setFont(opt.font)
         shade = "checks_out" if status == "needs_review" and index.data(STANDING_ROLE) == Standing.CHECKS_OUT else status
         painter.setPen(colour if selected else QColor(STATUS_COLOURS.get(shade, "#616161")))
-        painter.drawText(second_rect.translated(text_left, top).adjusted(0, 0, 0, 1), self._flags(), second)
+        painter.drawText(second_rect.translated(text_left, top).adjusted(0, 0, 0, 1),
+                         self._second_flags(opt.font, width, second), second)
         painter.restore()
 
 

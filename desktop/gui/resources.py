@@ -40,7 +40,15 @@ def install_translators(app: QCoreApplication, language: str) -> list[QTranslato
     Returns the installed translators (keep them alive). English, the source language, loads only
     ``shoebox_en.qm``: the plural forms of the ``%n`` messages ("1 field to check", "2 fields to
     check"), as Qt's "Handling Plurals" guide does (``pyside6-lupdate -pluralonly``).
+
+    Qt's catalogue is installed after ours: Qt asks the most recently installed translator first, so
+    Qt's translations of its own dialogs win and ours (:mod:`desktop.gui.qt_strings`) fill the gaps.
+    The default ``QLocale`` follows the language, for what Qt words from the locale rather than a
+    catalogue: file sizes (``9 字节``) and file kinds (``PDF 文档``, from the MIME database) in its
+    file dialog. English keeps the system's country (its date and number conventions).
     """
+    QLocale.setDefault(QLocale(language) if language != "en" else
+                       QLocale(QLocale.Language.English, QLocale.system().territory()))
     installed: list[QTranslator] = []
     ours = QTranslator(app)
     if ours.load(f"shoebox_{language}", str(resources_dir() / "translations")):
@@ -55,3 +63,10 @@ def install_translators(app: QCoreApplication, language: str) -> list[QTranslato
         app.installTranslator(qt)
         installed.append(qt)
     return installed
+
+
+def remove_translators(app: QCoreApplication, translators: list[QTranslator]) -> None:
+    """Undo :func:`install_translators`: remove ``translators`` and give English back its locale."""
+    for t in translators:
+        app.removeTranslator(t)
+    QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.system().territory()))

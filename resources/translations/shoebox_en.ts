@@ -4,7 +4,7 @@
 <context>
     <name>DocumentPanel</name>
     <message numerus="yes">
-        <location filename="../../desktop/gui/docpanel.py" line="138"/>
+        <location filename="../../desktop/gui/docpanel.py" line="139"/>
         <source>%n field(s) to check</source>
         <translation>
             <numerusform>%n field to check</numerusform>
@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/docpanel.py" line="146"/>
+        <location filename="../../desktop/gui/docpanel.py" line="147"/>
         <source>(+%n more)</source>
         <translation>
             <numerusform>(+%n more)</numerusform>
@@ -42,7 +42,7 @@
 <context>
     <name>QueueModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/gui/queue.py" line="234"/>
+        <location filename="../../desktop/gui/queue.py" line="240"/>
         <source>%n field(s) to check</source>
         <translation>
             <numerusform>%n field to check</numerusform>

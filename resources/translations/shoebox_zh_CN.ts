@@ -71,7 +71,7 @@
     </message>
     <message>
         <location filename="../../desktop/gui/docpanel.py" line="65"/>
-        <location filename="../../desktop/gui/docpanel.py" line="124"/>
+        <location filename="../../desktop/gui/docpanel.py" line="125"/>
         <source>Mark reviewed</source>
         <translation>标记为已审核</translation>
     </message>
@@ -123,29 +123,29 @@
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/docpanel.py" line="124"/>
+        <location filename="../../desktop/gui/docpanel.py" line="125"/>
         <source>Reviewed ✓</source>
         <translation>已审核 ✓</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/docpanel.py" line="138"/>
+        <location filename="../../desktop/gui/docpanel.py" line="139"/>
         <source>%n field(s) to check</source>
         <translation>
             <numerusform>%n 个字段需要检查</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/docpanel.py" line="140"/>
+        <location filename="../../desktop/gui/docpanel.py" line="141"/>
         <source>Every field checks out</source>
         <translation>所有字段均通过检查</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/docpanel.py" line="142"/>
+        <location filename="../../desktop/gui/docpanel.py" line="143"/>
         <source>Reviewed</source>
         <translation>已审核</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/docpanel.py" line="146"/>
+        <location filename="../../desktop/gui/docpanel.py" line="147"/>
         <source>(+%n more)</source>
         <translation>
             <numerusform>（另有 %n 条）</numerusform>
@@ -335,7 +335,22 @@
 <context>
     <name>FieldEdit</name>
     <message>
-        <location filename="../../desktop/gui/form.py" line="100"/>
+        <location filename="../../desktop/gui/form.py" line="48"/>
+        <source>YYYY-MM-DD</source>
+        <translation>年-月-日</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="48"/>
+        <source>HH:MM</source>
+        <translation>时:分</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="49"/>
+        <source>amount, e.g. 12.50</source>
+        <translation>金额，如 12.50</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="114"/>
         <source>Pick a date</source>
         <translation>选择日期</translation>
     </message>
@@ -343,19 +358,19 @@
 <context>
     <name>FieldForm</name>
     <message>
-        <location filename="../../desktop/gui/form.py" line="472"/>
+        <location filename="../../desktop/gui/form.py" line="487"/>
         <source>Drop receipts and invoices here, or use File ▸ Open.</source>
         <translation>将收据和发票拖放到此处，或使用“文件 ▸ 打开”。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="493"/>
+        <location filename="../../desktop/gui/form.py" line="510"/>
         <source>This file could not be read:
 %1</source>
         <translation>无法读取此文件：
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="498"/>
+        <location filename="../../desktop/gui/form.py" line="516"/>
         <source>Unknown document type %1</source>
         <translation>未知单据类型 %1</translation>
     </message>
@@ -363,129 +378,139 @@
 <context>
     <name>FieldRow</name>
     <message>
-        <location filename="../../desktop/gui/form.py" line="354"/>
+        <location filename="../../desktop/gui/form.py" line="364"/>
         <source>As printed: %1</source>
         <translation>原文：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="356"/>
+        <location filename="../../desktop/gui/form.py" line="366"/>
         <source>Confidence: %1</source>
         <translation>置信度：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="370"/>
+        <location filename="../../desktop/gui/form.py" line="380"/>
         <source>empty</source>
         <translation>空</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="371"/>
+        <location filename="../../desktop/gui/form.py" line="381"/>
         <source>Not found on the page, and this document needs it: type it in</source>
         <translation>页面上未找到，但此单据需要该项：请手动填写</translation>
     </message>
     <message>
         <location filename="../../desktop/gui/form.py" line="389"/>
+        <source>check</source>
+        <translation>核对</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="390"/>
+        <source>Not sure enough to pass unchecked: check it</source>
+        <translation>识别结果不够确定，不能不经核对：请核对</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="404"/>
         <source>you</source>
         <translation>手填</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="393"/>
+        <location filename="../../desktop/gui/form.py" line="408"/>
         <source>From the vendor memory: %1 taught it (vendor %2 recognised, %3 sure)</source>
         <translation>来自商家记忆：由 %1 学到（识别为商家 %2，把握 %3）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="394"/>
+        <location filename="../../desktop/gui/form.py" line="409"/>
         <source>an earlier document</source>
         <translation>之前的一张单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="396"/>
+        <location filename="../../desktop/gui/form.py" line="411"/>
         <source>memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="399"/>
+        <location filename="../../desktop/gui/form.py" line="414"/>
         <source>Found where %1 had it (vendor memory)</source>
         <translation>在 %1 上的同一位置找到（商家记忆）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="405"/>
-        <location filename="../../desktop/gui/form.py" line="406"/>
+        <location filename="../../desktop/gui/form.py" line="420"/>
+        <location filename="../../desktop/gui/form.py" line="421"/>
         <source>QR</source>
         <translation>二维码</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="405"/>
+        <location filename="../../desktop/gui/form.py" line="420"/>
         <source>From the invoice&apos;s QR code (it matches the printed value)</source>
         <translation>来自发票二维码（与票面一致）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="406"/>
+        <location filename="../../desktop/gui/form.py" line="421"/>
         <source>From the invoice&apos;s QR code</source>
         <translation>来自发票二维码</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="409"/>
-        <location filename="../../desktop/gui/form.py" line="410"/>
+        <location filename="../../desktop/gui/form.py" line="424"/>
+        <location filename="../../desktop/gui/form.py" line="425"/>
         <source>e-invoice XML</source>
         <translation>电子发票 XML</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="409"/>
+        <location filename="../../desktop/gui/form.py" line="424"/>
         <source>From the e-invoice&apos;s own data (XML); the page shows the same value</source>
         <translation>取自电子发票自带的数据（XML），页面上的值与之相同</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="410"/>
+        <location filename="../../desktop/gui/form.py" line="425"/>
         <source>From the e-invoice&apos;s own data (XML)</source>
         <translation>取自电子发票自带的数据（XML）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="412"/>
+        <location filename="../../desktop/gui/form.py" line="427"/>
         <source>OFD text</source>
         <translation>OFD 文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="412"/>
+        <location filename="../../desktop/gui/form.py" line="427"/>
         <source>From the text of the OFD file&apos;s page (no OCR needed)</source>
         <translation>取自 OFD 文件页面中的文字（无需 OCR）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="414"/>
+        <location filename="../../desktop/gui/form.py" line="429"/>
         <source>From the PDF&apos;s text layer (no OCR needed)</source>
         <translation>来自 PDF 文本层（无需 OCR）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="414"/>
+        <location filename="../../desktop/gui/form.py" line="429"/>
         <source>PDF text</source>
         <translation>PDF 文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="416"/>
+        <location filename="../../desktop/gui/form.py" line="431"/>
         <source>AI</source>
         <translation>AI</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="416"/>
+        <location filename="../../desktop/gui/form.py" line="431"/>
         <source>Read by the HunyuanOCR model</source>
         <translation>由 HunyuanOCR 模型读取</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="417"/>
+        <location filename="../../desktop/gui/form.py" line="432"/>
         <source>OCR</source>
         <translation>OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="417"/>
+        <location filename="../../desktop/gui/form.py" line="432"/>
         <source>Read by OCR from the page image</source>
         <translation>由 OCR 从页面图像识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="389"/>
+        <location filename="../../desktop/gui/form.py" line="404"/>
         <source>Entered by you</source>
         <translation>由您填写</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="375"/>
+        <location filename="../../desktop/gui/form.py" line="385"/>
         <source>Not found on the page</source>
         <translation>页面上未找到</translation>
     </message>
@@ -638,14 +663,103 @@
     </message>
 </context>
 <context>
+    <name>QAbstractFileIconProvider</name>
+    <message>
+        <location filename="../../desktop/gui/qt_strings.py" line="20"/>
+        <source>Alias</source>
+        <translation>别名</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/qt_strings.py" line="21"/>
+        <source>Drive</source>
+        <translation>驱动器</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/qt_strings.py" line="22"/>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/qt_strings.py" line="23"/>
+        <source>File Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/qt_strings.py" line="24"/>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/qt_strings.py" line="25"/>
+        <source>Shortcut</source>
+        <translation>快捷方式</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/qt_strings.py" line="26"/>
+        <source>Unknown</source>
+        <translation>未知</translation>
+    </message>
+</context>
+<context>
+    <name>QFileDialog</name>
+    <message>
+        <location filename="../../desktop/gui/qt_strings.py" line="18"/>
+        <source>&amp;Look in:</source>
+        <translation>查找范围(&amp;L)：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/qt_strings.py" line="19"/>
+        <source>Files of &amp;type:</source>
+        <translation>文件类型(&amp;T)：</translation>
+    </message>
+</context>
+<context>
+    <name>QFileSystemModel</name>
+    <message>
+        <location filename="../../desktop/gui/qt_strings.py" line="27"/>
+        <source>%1 TB</source>
+        <translation>%1 TB</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/qt_strings.py" line="28"/>
+        <source>%1 GB</source>
+        <translation>%1 GB</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/qt_strings.py" line="29"/>
+        <source>%1 MB</source>
+        <translation>%1 MB</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/qt_strings.py" line="30"/>
+        <source>%1 KB</source>
+        <translation>%1 KB</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/qt_strings.py" line="31"/>
+        <source>%1 bytes</source>
+        <translation>%1 字节</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/qt_strings.py" line="32"/>
+        <source>%1 byte(s)</source>
+        <translation>%1 字节</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/qt_strings.py" line="33"/>
+        <source>&lt;b&gt;The name &quot;%1&quot; can not be used.&lt;/b&gt;&lt;p&gt;Try using another name, with fewer characters or no punctuations marks.</source>
+        <translation>&lt;b&gt;无法使用名称“%1”。&lt;/b&gt;&lt;p&gt;请换一个名称：少用几个字符，或不用标点符号。</translation>
+    </message>
+</context>
+<context>
     <name>QueueEntry</name>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="102"/>
+        <location filename="../../desktop/gui/queue.py" line="105"/>
         <source>%1 (p. %2–%3)</source>
         <translation>%1（第 %2–%3 页）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="105"/>
+        <location filename="../../desktop/gui/queue.py" line="108"/>
         <source>%1 (p. %2)</source>
         <translation>%1（第 %2 页）</translation>
     </message>
@@ -653,69 +767,69 @@
 <context>
     <name>QueueModel</name>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="159"/>
+        <location filename="../../desktop/gui/queue.py" line="162"/>
         <source>Document</source>
         <translation>单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="159"/>
+        <location filename="../../desktop/gui/queue.py" line="162"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="159"/>
+        <location filename="../../desktop/gui/queue.py" line="162"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="159"/>
+        <location filename="../../desktop/gui/queue.py" line="162"/>
         <source>Check</source>
         <translation>待查</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="167"/>
+        <location filename="../../desktop/gui/queue.py" line="170"/>
         <source>Queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="169"/>
+        <location filename="../../desktop/gui/queue.py" line="172"/>
         <source>Reading</source>
         <translation>读取中</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="172"/>
+        <location filename="../../desktop/gui/queue.py" line="175"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="178"/>
+        <location filename="../../desktop/gui/queue.py" line="181"/>
         <source>possible duplicate</source>
         <translation>可能重复</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="180"/>
+        <location filename="../../desktop/gui/queue.py" line="183"/>
         <source>Reviewed</source>
         <translation>已审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="182"/>
+        <location filename="../../desktop/gui/queue.py" line="185"/>
         <source>Checks out, not yet reviewed</source>
         <translation>字段均通过检查，尚未审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="183"/>
+        <location filename="../../desktop/gui/queue.py" line="186"/>
         <source>Needs review</source>
         <translation>待审核</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/queue.py" line="234"/>
+        <location filename="../../desktop/gui/queue.py" line="240"/>
         <source>%n field(s) to check</source>
         <translation>
             <numerusform>%n 个字段需要检查</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="161"/>
+        <location filename="../../desktop/gui/queue.py" line="164"/>
         <source>Fields to check (a failed check, an uncertain value or an empty key field)</source>
         <translation>需要检查的字段（检查未通过、识别不确定或必填字段为空）</translation>
     </message>

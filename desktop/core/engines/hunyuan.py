@@ -237,7 +237,8 @@ class HunyuanEngine(Engine):
         self.model_dir = Path(model_dir)
         missing = check_model_dir(self.model_dir)
         if missing:
-            raise EngineUnavailable(f"HunyuanOCR model folder {self.model_dir} is incomplete: missing {', '.join(missing)}")
+            raise EngineUnavailable(f"HunyuanOCR model folder {self.model_dir} is incomplete: missing "
+                                    f"{', '.join(str(m) for m in missing)}")
         self._requested_device = device
         self._device: str | None = None
         self.max_pixels = int(max_pixels)

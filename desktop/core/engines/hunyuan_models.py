@@ -22,7 +22,7 @@ __all__ = ["ENV_VAR", "MIN_TRANSFORMERS", "MODEL_FOLDER", "availability", "candi
 
 ENV_VAR = "SHOEBOX_HUNYUAN_DIR"
 MODEL_FOLDER = Path("models") / "HunyuanOCR"
-NO_FOLDER = "the folder does not exist"
+NO_FOLDER = diag(Code.MODEL_FOLDER_ABSENT)
 """What :func:`check_model_dir` says of a folder that is not there."""
 MIN_TRANSFORMERS = (5, 13)
 """transformers gained ``hunyuan_vl`` in 5.13 (also the ``[gpu]`` extra's lower bound in pyproject.toml)."""
@@ -63,7 +63,7 @@ def candidate_dirs(model_dir: str | Path | None = None) -> list[tuple[str, Path 
     return unique
 
 
-def check_model_dir(path: str | Path) -> list[str]:
+def check_model_dir(path: str | Path) -> list[Diagnostic]:
     """What a model folder lacks (empty when complete).
 
     Required, as in ``tencent/HunyuanOCR``: ``config.json``; ``preprocessor_config.json`` (or a
@@ -72,21 +72,22 @@ def check_model_dir(path: str | Path) -> list[str]:
     ``model.safetensors.index.json`` and every shard it lists.
 
     Returns:
-        Human-readable items, e.g. ``["weights (model-00003-of-00004.safetensors)"]``;
-        ``[NO_FOLDER]`` (``"the folder does not exist"``) for a missing folder.
+        What is missing, as diagnostics worded in either language (``MODEL_MISSING_*``, e.g.
+        ``weights (model-00003-of-00004.safetensors)`` / ``权重文件（model-00003-of-00004.safetensors）``);
+        ``[NO_FOLDER]`` (``the folder does not exist``) for a missing folder.
     """
     folder = Path(path)
     if not folder.is_dir():
         return [NO_FOLDER]
-    missing: list[str] = []
+    missing: list[Diagnostic] = []
     if not (folder / "config.json").is_file():
-        missing.append("config.json")
+        missing.append(diag(Code.MODEL_MISSING_CONFIG))
     if not any((folder / n).is_file() for n in ("preprocessor_config.json", "processor_config.json")):
-        missing.append("preprocessor_config.json")
+        missing.append(diag(Code.MODEL_MISSING_PREPROCESSOR))
     vocab = any((folder / n).is_file() for n in ("tokenizer.json", "tokenizer.model", "vocab.json"))
     vocab = vocab or any(folder.glob("*.tiktoken"))
     if not (folder / "tokenizer_config.json").is_file() or not vocab:
-        missing.append("tokenizer files (tokenizer_config.json and tokenizer.json)")
+        missing.append(diag(Code.MODEL_MISSING_TOKENIZER))
     index = folder / "model.safetensors.index.json"
     if index.is_file():
         import json
@@ -94,14 +95,16 @@ def check_model_dir(path: str | Path) -> list[str]:
         try:
             shards = sorted(set(json.loads(index.read_text(encoding="utf-8"))["weight_map"].values()))
         except (OSError, ValueError, KeyError, AttributeError) as exc:
-            missing.append(f"a readable model.safetensors.index.json ({exc})")
+            missing.append(diag(Code.MODEL_INDEX_UNREADABLE, detail=str(exc)))
         else:
             absent = [s for s in shards if not (folder / s).is_file()]
             if absent:
-                shown = ", ".join(absent[:3]) + (f" and {len(absent) - 3} more" if len(absent) > 3 else "")
-                missing.append(f"weights ({shown})")
+                if len(absent) > 3:
+                    missing.append(diag(Code.MODEL_MISSING_SHARDS_MORE, shards=absent[:3], more=len(absent) - 3))
+                else:
+                    missing.append(diag(Code.MODEL_MISSING_SHARDS, shards=absent))
     elif not (folder / "model.safetensors").is_file():
-        missing.append("weights (model.safetensors or model.safetensors.index.json with its shards)")
+        missing.append(diag(Code.MODEL_MISSING_WEIGHTS))
     return missing
 
 
