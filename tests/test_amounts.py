@@ -238,6 +238,25 @@ def test_a_refund_receipt_is_a_credit_note_with_negative_amounts() -> None:
     assert fields["total"].problems == []  # negative is what a credit note is, not a problem
 
 
+def test_a_credit_note_heading_is_not_the_vendor() -> None:
+    """A credit note laid out as a till receipt is read by the receipt model (same fields, same
+    calibration): the shop's name above the heading is the vendor, not the heading itself."""
+    from desktop.core.extraction.field_model import load_model
+
+    pages = synthetic_page([[("LIGHTROOM GALLERY SDN BHD", 150)], [("CREDIT NOTE", 220)],
+                            [("NO 28, JALAN ASTANA 1C,", 150)], [("41050 KLANG SELANGOR", 160)],
+                            [("GST REG NO: 000584089600", 150)], [("Date: 20/11/2017", 10)],
+                            [("LAMP SHADE", 10), ("39.80", 400)], [("TOTAL", 10), ("39.80", 400)],
+                            [("CASH REFUND", 10), ("39.80", 400)], [("THANK YOU", 220)]])
+    assert detect_document_type(pages) == "credit_note"
+    result = extract_fields(pages, "credit_note")
+    model = load_model()
+    assert model is not None and result.model_version == model.version  # the learned model chose
+    fields = result.fields
+    assert fields["vendor_name"].value == "LIGHTROOM GALLERY SDN BHD"
+    assert fields["total"].value == "-39.80" and fields["date"].value == "2017-11-20"
+
+
 def test_a_credit_note_invoice_printed_in_parentheses() -> None:
     pages = synthetic_page([[("Gutschrift", 10)], [("Muster GmbH", 10)], [("Rechnungsnummer: GS-2024-7", 10)],
                             [("Datum: 05.03.2024", 10)], [("Gesamtbetrag", 10), ("(119,00) EUR", 400)]])

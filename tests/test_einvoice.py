@@ -149,6 +149,55 @@ def test_page_and_xml_disagree(tmp_path: Path) -> None:
     assert not doc.fields["subtotal"].problems  # what agrees is not flagged
 
 
+@pytest.mark.parametrize(("name", "old", "new", "shows"), [
+    # the amount to pay changed in the data alone (EN 16931 BR-CO-16: due = total - prepaid + rounding)
+    ("amount_due", b"<ram:DuePayableAmount>1487.50", b"<ram:DuePayableAmount>1847.50", None),
+    # another account to pay into: a valid IBAN, but not the one the page prints
+    ("iban", b"DE02 1203 0000 0000 2020 51", b"DE89 3704 0044 0532 0130 00", "DE02120300000000202051"),
+    ("due_date", b'<ram:DueDateDateTime><udt:DateTimeString format="102">20250413',
+     b'<ram:DueDateDateTime><udt:DateTimeString format="102">20250613', None),
+    ("date", b'<ram:IssueDateTime><udt:DateTimeString format="102">20250314',
+     b'<ram:IssueDateTime><udt:DateTimeString format="102">20250315', "2025-03-14"),
+])
+def test_payment_details_changed_in_the_data_alone_are_flagged(tmp_path: Path, name: str, old: bytes,
+                                                               new: bytes, shows: str | None) -> None:
+    xml = cii_xml("EN16931")
+    assert old in xml
+    pdf = facturx_pdf(tmp_path / "tampered.pdf", xml.replace(old, new))
+    (doc,) = scan_file(pdf, FakeEngine())
+    f = doc.fields[name]
+    assert f.source == "xml" and f.needs_review, (name, f.value)
+    codes = [p.code for p in f.problems]
+    assert codes == [Code.EINVOICE_MISMATCH if shows else Code.EINVOICE_NOT_PRINTED], codes
+    if shows:
+        assert shows in f.problems[0].message()
+    assert name in doc.extras["einvoice"]["mismatches"]
+    others = [n for n, g in doc.fields.items() if g.needs_review and n != name]
+    assert others == [], others  # nothing else is flagged
+
+
+def test_payment_details_the_page_cannot_check_are_not_flagged(tmp_path: Path) -> None:
+    """A page that prints no IBAN cannot contradict the data's; an amount due of zero (all prepaid)
+    need not be printed."""
+    lines = [ln for ln in page_lines() if not ln.startswith("IBAN")]
+    xml = cii_xml("EN16931").replace(b"<ram:DuePayableAmount>1487.50", b"<ram:DuePayableAmount>0.00")
+    (doc,) = scan_file(facturx_pdf(tmp_path / "prepaid.pdf", xml, lines=lines), FakeEngine())
+    assert doc.fields["iban"].value == VALUES["iban"] and not doc.fields["iban"].needs_review
+    assert doc.fields["amount_due"].value == "0.00" and not doc.fields["amount_due"].needs_review
+    assert doc.extras["einvoice"]["mismatches"] == []
+
+
+def test_printed_ibans_are_check_digit_valid_and_compact() -> None:
+    from desktop.core.model import Line, PageResult
+    from desktop.core.structured.crosscheck import printed_ibans
+
+    page = PageResult(number=1, width=100, height=100, lines=[
+        Line("IBAN: DE89 3704 0044 0532 0130 00 BIC COBADEFFXXX", (0, 0, 10, 10)),
+        Line("IBAN DE89 3704 0044 0532 0130 01", (0, 20, 10, 30)),  # a check-digit error: not an IBAN
+        Line("GB82WEST12345698765432", (0, 40, 10, 50))])
+    assert printed_ibans([page]) == ["DE89370400440532013000", "GB82WEST12345698765432"]
+
+
 def test_attachment_under_another_name_and_af_only(tmp_path: Path) -> None:
     pdf = facturx_pdf(tmp_path / "zugferd1.pdf", zugferd1_xml(), name="ZUGFeRD-invoice.xml")
     inv = read_structured(pdf)

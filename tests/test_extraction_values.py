@@ -1,6 +1,8 @@
 """Table-driven tests for amounts, dates, validators and the VAT QR code (no OCR, no samples)."""
 from __future__ import annotations
 
+from decimal import Decimal
+
 import numpy as np
 import pytest
 
@@ -179,6 +181,24 @@ def test_invoice_number_fully_digital() -> None:
 )
 def test_chinese_amount(words: str, value: str | None) -> None:
     assert parse_chinese_amount(words) == value
+
+
+@pytest.mark.parametrize(("subtotal", "tax", "total", "ok"), [
+    ("106.10", "6.37", "112.45", True),   # 112.47 rounded down to the nearest 5 sen (1-2 sen down)
+    ("4.60", "0.28", "4.90", True),       # 4.88 up (8-9 sen up)
+    ("52.00", "3.12", "55.10", True),     # 55.12 down
+    ("52.00", "3.13", "55.15", True),     # 55.13 up to 5 (3-4 sen up)
+    ("52.00", "3.12", "55.15", False),    # 55.12 is rounded to 55.10, not 55.15
+    ("52.00", "3.12", "55.00", False),    # a difference larger than any rounding
+    ("52.00", "3.11", "55.10", True),
+])
+def test_check_sum_allows_cash_rounding_to_five_cents(subtotal: str, tax: str, total: str, ok: bool) -> None:
+    from desktop.core.extraction.validators import check_sum_without_tax
+
+    assert (check_sum(subtotal, tax, total) == []) is ok
+    # the same rounding with no tax read: subtotal 112.47, total 112.45 is no unexplained difference
+    s = str(Decimal(subtotal) + Decimal(tax))
+    assert (check_sum_without_tax(s, None, total) == []) is ok
 
 
 def test_check_sum() -> None:

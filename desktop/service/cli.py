@@ -93,18 +93,18 @@ def serve_main(argv: Sequence[str]) -> int:
         args = parser.parse_args(list(argv))
     except SystemExit as exc:
         return int(exc.code or 0) if exc.code in (0, None) else EXIT_USAGE
-    try:
-        config = config_from_args(args)
-    except ValueError as exc:
-        print(f"shoebox serve: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    try:
+    try:  # before the options are checked: checking them reads the service's own module
         import uvicorn
 
         from desktop.service.app import create_app
     except ImportError as exc:
         print(f"shoebox serve: error: the HTTP service needs the [serve] extra ({exc.name} is missing): "
               'pip install "shoebox[serve]"', file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        config = config_from_args(args)
+    except ValueError as exc:
+        print(f"shoebox serve: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     app = create_app(config)

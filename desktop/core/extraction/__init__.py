@@ -390,17 +390,23 @@ def _merge_qr(fields: dict[str, Field], qr: dict) -> None:
 # extraction
 
 
+def laid_out_as(layout: Layout, document_type: str) -> str:
+    """The document type whose layout (rules and learned model) reads ``document_type``: a credit note
+    is laid out as the document it reverses, an invoice (it has an invoice-number label) or a till
+    receipt; every other type is itself."""
+    if document_type != "credit_note":
+        return document_type
+    from desktop.core.extraction.invoice import INVOICE_NUMBER_LABEL
+
+    return "invoice" if INVOICE_NUMBER_LABEL.search(layout.text) else "receipt"
+
+
 def _candidates(layout: Layout, document_type: str, date_order: str | None) -> tuple[dict[str, Candidate | None], list[dict]]:
     if document_type == "cn_vat_invoice":
         from desktop.core.extraction.cn_vat import extract_cn_vat
 
         return extract_cn_vat(layout)
-    if document_type == "credit_note":
-        # a credit note is laid out as the document it reverses: an invoice (with a number label) or
-        # a till receipt
-        from desktop.core.extraction.invoice import INVOICE_NUMBER_LABEL
-
-        document_type = "invoice" if INVOICE_NUMBER_LABEL.search(layout.text) else "receipt"
+    document_type = laid_out_as(layout, document_type)
     if document_type == "invoice":
         from desktop.core.extraction.invoice import extract_invoice
 
@@ -563,8 +569,10 @@ def extract_fields(pages: list[PageResult], document_type: str, *, date_order: s
     fields: dict[str, Field] = {}
     for name in doc_type.fields:
         fields[name] = candidate_to_field(name, cands.get(name), source=source)
-    sets = candidate_sets(pages, document_type, date_order=date_order, layout=layout, rule_candidates=cands)
-    model_version = _apply_model(fields, sets, document_type, cands, source) if sets else None
+    # a credit note's fields are chosen by the model of the document it is laid out as
+    laid_out = laid_out_as(layout, document_type)
+    sets = candidate_sets(pages, laid_out, date_order=date_order, layout=layout, rule_candidates=cands)
+    model_version = _apply_model(fields, sets, laid_out, cands, source) if sets else None
     learned = set(sets) if model_version else set()
     if document_type == "cn_vat_invoice":
         cur = fields.get("currency")

@@ -19,11 +19,13 @@ Rule sources:
 * Amount in words (大写金额): the Chinese financial numerals of the People's Bank of China
   accounting rules (《支付结算办法》 / 中国人民银行 正确填写票据和结算凭证的基本规定): 零壹贰叁肆伍陆柒捌玖,
   units 拾佰仟万亿, 圆(元) 角 分, 整(正) for no fractional part.
+* Cash rounding to the nearest 5 cents: Bank Negara Malaysia's rounding mechanism (2008), Swiss
+  5-Rappen rounding, the 5-cent cash rounding of several euro countries (see :func:`check_sum`).
 """
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from desktop.core.diagnostics import Code, Diagnostic, diag
 
@@ -127,8 +129,20 @@ def check_check_code(value: str | None) -> list[Diagnostic]:
     return []
 
 
+def cash_rounded(amount: Decimal, total: Decimal) -> bool:
+    """Whether ``total`` is ``amount`` rounded to the nearest 0.05 and differs from it (cash rounding,
+    see :func:`check_sum`); a value exactly between two steps (never, with whole cents) rounds up."""
+    nearest = (amount / Decimal("0.05")).quantize(Decimal(1), rounding=ROUND_HALF_UP) * Decimal("0.05")
+    return total != amount and total == nearest
+
+
 def check_sum(subtotal: str | None, tax: str | None, total: str | None) -> list[Diagnostic]:
-    """``subtotal + tax = total`` within 0.01 (only when all three are known).
+    """``subtotal + tax = total`` within 0.01, or the total is ``subtotal + tax`` rounded to the nearest
+    0.05 (only when all three are known).
+
+    Cash rounding: a total paid in cash may be rounded to the nearest 5 cents, the difference printed on
+    a "ROUNDING" / "ADJ" line (Bank Negara Malaysia's rounding mechanism, 2008: 1-2 sen down, 3-4 up to
+    5, 6-7 down to 5, 8-9 up; Swiss 5-Rappen rounding; the euro countries' 5-cent cash rounding).
 
     Returns:
         ``[Diagnostic(SUM_MISMATCH)]`` ("subtotal + tax ≠ total (96.72 + 15.48 = 112.20, total 112.30)") or ``[]``.
@@ -139,7 +153,7 @@ def check_sum(subtotal: str | None, tax: str | None, total: str | None) -> list[
         s, t, g = Decimal(subtotal), Decimal(tax), Decimal(total)
     except (InvalidOperation, TypeError):
         return []
-    if abs(s + t - g) > Decimal("0.01"):
+    if abs(s + t - g) > Decimal("0.01") and not cash_rounded(s + t, g):
         return [diag(Code.SUM_MISMATCH, field="total", subtotal=str(s), tax=str(t), sum=str(s + t), total=str(g))]
     return []
 
@@ -158,7 +172,7 @@ def check_sum_without_tax(subtotal: str | None, tax: str | None, total: str | No
         s, g = Decimal(subtotal), Decimal(total)
     except (InvalidOperation, TypeError):
         return []
-    if abs(g - s) > Decimal("0.01"):
+    if abs(g - s) > Decimal("0.01") and not cash_rounded(s, g):
         return [diag(Code.SUBTOTAL_TOTAL_NO_TAX, field="total", subtotal=str(s), total=str(g), difference=str(g - s))]
     return []
 
