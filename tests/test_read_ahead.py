@@ -72,6 +72,9 @@ def test_a_page_read_another_way_is_read_normally(tmp_path):
         assert engine.read_upright(other).lines
         assert engine.read_ahead_hits == 0
         assert not engine.read_ahead(tmp_path / "missing.png")  # nothing to read ahead: no error here
+        big = tmp_path / "big.png"
+        Image.fromarray(np.full((1500, 1500, 3), 255, np.uint8)).save(big)
+        assert not engine.read_ahead(big)  # over READ_AHEAD_MAX_PIXELS: read alone, for memory
     finally:
         engine.close()
     assert sorted(log.read_text().split()) == ["100x100", "300x400"]

@@ -375,6 +375,13 @@ def _worker_main(conn: Connection, spec: EngineSpec | None) -> None:
 #: Pages read ahead at most at once in a worker (:meth:`WorkerEngine.read_ahead`): the page being read
 #: and the next file's; the engine's detections take turns, so memory holds one detection's buffers.
 READ_AHEAD_MAX = 2
+#: Only pages rendered to at most this many pixels are read ahead. The detector's buffers take about
+#: 175 MB per megapixel of its input (:data:`desktop.core.engines.ppocr_stages.STRIP_PIXELS`); with a
+#: second page in flight (its images, crops and recogniser runs) a larger page would lift the worker's
+#: peak over the 800 MB that a receipt batch must stay under (issue 11). Measured 2026-12-01 on 40
+#: distinct receipt documents (loaded machine): worker peak 815 MiB read one at a time, 891-915 MiB
+#: with every page read ahead; larger pages are read alone, as before.
+READ_AHEAD_MAX_PIXELS = 2_000_000
 
 
 def image_key(image: np.ndarray) -> str:
@@ -411,16 +418,21 @@ class _ReadAhead:
         """Render the first page of ``path`` as the pipeline would (``load_page`` then ``render`` at the
         engine's pixel budget) and start reading it upright; its :func:`image_key`, or ``None`` when
         there is nothing to read ahead (an engine without :attr:`Capability.UPRIGHT`, a page with a text
-        layer, a file that cannot be opened: the pipeline meets and reports that itself)."""
+        layer, a page over :data:`READ_AHEAD_MAX_PIXELS`, a file that cannot be opened: the pipeline meets
+        and reports that itself)."""
         if Capability.UPRIGHT not in engine.capabilities:
             return None
         try:
             page = LOCAL_PAGES.load_page(path, 1)  # as the pipeline loads it through the worker
             if not page.needs_ocr or page.origin == "pdf_mixed":
                 return None
+            if page.width * page.height > READ_AHEAD_MAX_PIXELS:  # rendered at most as large: a large page
+                return None
             image, _ = LOCAL_PAGES.render(page, engine.max_pixels)
         except Exception as exc:  # an unreadable file: its own scan says why
             log.debug("no read-ahead of %s: %s", path.name, exc)
+            return None
+        if image.shape[0] * image.shape[1] > READ_AHEAD_MAX_PIXELS:
             return None
         key = image_key(image)
         if key in self._pending:
