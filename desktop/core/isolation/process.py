@@ -280,6 +280,8 @@ def _worker_main(conn: Connection, spec: EngineSpec | None) -> None:
     """The worker's loop: create the engine, then answer calls until ``close`` or the pipe closes."""
     # Ctrl+C in a terminal reaches the whole process group; the parent decides when the worker stops.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the parent while starting: see _launch
     _die_with_parent()
     from desktop.core import offline
 
@@ -751,7 +753,18 @@ class WorkerEngine(Engine):
         """Start a worker process (it loads the engine and then sends its start reply)."""
         parent, child = self._ctx.Pipe(duplex=True)
         proc = self._ctx.Process(target=_worker_process, args=(child, self.spec), name="shoebox-engine", daemon=True)
-        proc.start()
+        # Ctrl+C in a terminal reaches the whole process group, a worker still starting included: blocked
+        # here, the signal stays blocked in the new process (fork and exec keep the mask) until the worker
+        # ignores it (_worker_main), instead of interrupting its interpreter's start ("Fatal Python error:
+        # init_sys_streams"). This thread's mask only: the signal still reaches this process's main thread.
+        blocked = hasattr(signal, "pthread_sigmask")
+        if blocked:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            proc.start()
+        finally:
+            if blocked:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         child.close()
         return proc, parent
 
