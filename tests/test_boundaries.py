@@ -7,7 +7,7 @@ import pytest
 from PIL import Image
 
 from desktop.core.boundaries import document_ranges, merge_documents, page_profile, split_document
-from desktop.core.diagnostics import Code
+from desktop.core.diagnostics import Code, DiagnosticError, error_text
 from desktop.core.model import Field, Line, PageResult
 from desktop.core.pipeline import scan_file
 from tests.fake_engines import FakeEngine
@@ -128,8 +128,11 @@ def test_split_document_gives_each_part_its_own_pages_and_fields() -> None:
 @pytest.mark.parametrize("at", [1, 4, 0])
 def test_split_outside_the_document_is_refused(at: int) -> None:
     (doc,) = _docs()
-    with pytest.raises(ValueError, match="cannot split"):
+    with pytest.raises(DiagnosticError, match="cannot split") as refused:
         split_document(doc, at)
+    d = refused.value.diagnostic
+    assert d.code is Code.SPLIT_OUTSIDE
+    assert d.message("zh_CN") == f"无法在第 {at} 页拆分第 1-3 页：请选择第 2 至 3 页"
 
 
 def test_merge_undoes_a_split_and_keeps_edits() -> None:
@@ -147,9 +150,11 @@ def test_merge_refuses_other_files_and_gaps() -> None:
     (doc,) = _docs()
     a, rest = split_document(doc, 2)
     b, c = split_document(rest, 3)
-    with pytest.raises(ValueError, match="not adjacent"):
+    with pytest.raises(DiagnosticError, match="not adjacent") as refused:
         merge_documents(a, c)
+    assert refused.value.diagnostic.message("zh_CN") == "无法合并第 1-1 页与第 3-3 页：页码不相邻"
     other = split_document(doc, 2)[1]
     other.source = "other.tif"
-    with pytest.raises(ValueError, match="different files"):
+    with pytest.raises(DiagnosticError, match="different files") as refused:
         merge_documents(a, other)
+    assert refused.value.diagnostic.code is Code.MERGE_OTHER_FILES and "不同文件" in error_text(refused.value, "zh_CN")

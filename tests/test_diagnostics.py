@@ -132,7 +132,7 @@ _NAMES = {"Shoebox", "JPEG", "PNG", "TIFF", "BMP", "WebP", "HEIC", "HEIF", "PDF"
           "transformers", "pillow-heif", "tencent/HunyuanOCR", "config.json", "preprocessor_config.json",
           "safetensors", "tokenizer_config.json", "tokenizer.json", "model.safetensors",
           "model.safetensors.index.json", "SHOEBOX_SERVER_URL", "server-url", "allow-public-server", "model-dir",
-          "PostScript", "DjVu", "RTF", "RAR", "ZIP", "Office", "gzip", "FIFO", "PP", "URL"}
+          "PostScript", "DjVu", "RTF", "RAR", "ZIP", "Office", "gzip", "FIFO", "PP", "URL", "xlsx", "csv", "json", "KiB"}
 
 
 def _sample(code: Code, key: str) -> object:

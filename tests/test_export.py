@@ -14,6 +14,7 @@ import openpyxl
 import pytest
 
 from desktop.core import export as export_mod
+from desktop.core.diagnostics import Code
 from desktop.core.doctypes import canonical_fields
 from desktop.core.export import (
     EXCEL_CELL_LIMIT,
@@ -436,6 +437,7 @@ def test_failed_write_leaves_destination_and_no_temp(tmp_path: Path, monkeypatch
     with pytest.raises(ExportError) as info:
         export(DOCS, dest)
     assert str(info.value) == f"Could not write {dest}: the disk is full"
+    assert info.value.diagnostic.code is Code.EXPORT_DISK_FULL and info.value.diagnostic.message("zh") == "磁盘已满"
     assert dest.read_bytes() == b"OLD CONTENT"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.xlsx"]
 

@@ -252,3 +252,20 @@ def test_the_chinese_window_and_its_dialogs_show_no_english(qtbot, make_window, 
             english[t] = where
     assert english == {}, english
     assert len(texts) > 150 and vendors is not None
+
+
+def test_a_failed_export_says_why_in_chinese(qtbot, make_window, translated, tmp_path, monkeypatch) -> None:
+    """The reason an export could not be written (a missing folder, a full disk) is worded from its
+    code in the UI's language, not the operating system's English."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from desktop.core.model import Document, Field
+
+    translated("zh_CN")
+    w = make_window(language="zh_CN")
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: shown.append(f"{title}\n{text}"))
+    doc = Document(source="/scans/r.jpg", document_type="receipt", pages=(1, 1), fields={"total": Field("total", "1.00")})
+    assert not w.export_documents([doc], tmp_path / "missing" / "out.xlsx")
+    (text,) = shown
+    assert f"文件夹 {tmp_path / 'missing'} 不存在" in text and "does not exist" not in text, text

@@ -2,6 +2,7 @@
 memory chip, the duplicate banner (keep both / drop this one) and the Vendors dialog."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -169,6 +170,37 @@ def test_vendors_dialog_lists_renames_merges_deletes_and_shares(qtbot, tmp_path:
     assert t.rowCount() == 0 and memory.profiles() == []
     memory.close()
     other.close()
+
+
+def test_vendors_dialog_errors_are_worded_in_the_ui_language(qtbot, tmp_path: Path, monkeypatch) -> None:
+    """In the Chinese UI a vendor list that is not one, is not JSON or cannot be read, and a rename to
+    nothing, are explained in Chinese (the English words stay for the CLI and ``str()``)."""
+    from PySide6.QtWidgets import QMessageBox, QWidget
+
+    from desktop.gui.vendors import VendorsDialog
+
+    memory = VendorMemory(tmp_path / "session.db")
+    _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD")
+    parent = QWidget()
+    parent.language = "zh_CN"  # type: ignore[attr-defined]  # what the main window carries
+    qtbot.addWidget(parent)
+    dialog = VendorsDialog(memory, parent)
+    warnings: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: warnings.append(a[2]))
+    (tmp_path / "not-a-list.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "not-json.json").write_text("{oops", encoding="utf-8")
+    assert not dialog.import_from(tmp_path / "not-a-list.json")
+    assert not dialog.import_from(tmp_path / "not-json.json")
+    assert not dialog.import_from(tmp_path / "missing.json")
+    (profile,) = memory.profiles()
+    assert not dialog.rename(profile.id, "  ")
+    assert len(warnings) == 4, warnings
+    assert "不是 Shoebox 商家列表" in warnings[0] and "不是 JSON 文件" in warnings[1]
+    assert "无法读取商家列表" in warnings[2] and "找不到文件" in warnings[2] and warnings[3] == "商家必须有名称"
+    for text in warnings:  # no English but the file names and product names
+        leftover = re.sub(r"\S*\.json|Shoebox|JSON", "", text)
+        assert not re.search(r"[A-Za-z]{3,}", leftover), text
+    memory.close()
 
 
 def test_duplicates_are_found_across_sessions(qtbot, tmp_path: Path) -> None:

@@ -183,6 +183,30 @@ def test_apply_fills_confirms_and_flags(memory: VendorMemory) -> None:
     assert info["taught_by"]["vendor_address"] == "a.jpg"
 
 
+def test_a_filled_field_is_not_flagged_for_having_been_empty(memory: VendorMemory) -> None:
+    """An empty address flagged as "not found" and filled from a strong match with the confirmed value
+    printed on the page is flagged no more (the reason it was flagged is gone); filled without evidence
+    on the page, it stays flagged."""
+    from desktop.core.flags import flag_reason
+
+    address = "LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM, SELANGOR."
+    _confirm(memory, BAKERY, "a.jpg", vendor_address=address)
+    doc = _doc(BAKERY, "b.jpg")
+    f = doc.fields["vendor_address"]
+    f.value, f.confidence, f.needs_review = None, 0.0, True  # the extraction found nothing
+    m = memory.apply(doc)
+    assert m is not None and m.score >= STRONG_MATCH
+    f = doc.fields["vendor_address"]
+    assert f.value == address and f.source == "memory" and not f.needs_review and flag_reason(f) is None
+
+    unprinted = _doc([row for row in BAKERY if "PELABUR" not in str(row)], "c.jpg")
+    g = unprinted.fields["vendor_address"]
+    g.value, g.needs_review = None, True
+    memory.apply(unprinted)
+    g = unprinted.fields["vendor_address"]
+    assert g.source != "memory" or g.needs_review  # no evidence on the page: still the clerk's to check
+
+
 def test_a_fragment_of_the_name_takes_the_confirmed_name(memory: VendorMemory) -> None:
     _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD")
     doc = _doc(BAKERY, "b.jpg")

@@ -34,7 +34,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 
-from desktop.core.diagnostics import Code, Diagnostic, diag
+from desktop.core.diagnostics import Code, Diagnostic, DiagnosticError, diag
 from desktop.core.model import Document, Field, PageResult
 
 __all__ = [
@@ -270,9 +270,9 @@ def split_document(doc: Document, at_page: int) -> tuple[Document, Document]:
     """
     first, last = doc.pages
     if not first < at_page <= last:
-        raise ValueError(f"cannot split pages {first}-{last} at page {at_page}: pick a page from {first + 1} to {last}")
+        raise DiagnosticError(diag(Code.SPLIT_OUTSIDE, first=first, last=last, page=at_page, lowest=first + 1))
     if doc.error is not None and not doc.page_results:
-        raise ValueError(f"cannot split a document that was not read ({doc.error.message() if doc.error else ''})")
+        raise DiagnosticError(diag(Code.SPLIT_NOT_READ))
     parts = []
     for lo, hi in ((first, at_page - 1), (at_page, last)):
         extras = dict(doc.extras)
@@ -305,13 +305,13 @@ def merge_documents(a: Document, b: Document) -> Document:
         ValueError: different source files, or the pages are not adjacent.
     """
     if a.source != b.source:
-        raise ValueError(f"cannot merge documents of different files ({a.source} and {b.source})")
+        raise DiagnosticError(diag(Code.MERGE_OTHER_FILES, first=a.source, second=b.source))
     if b.pages[0] != a.pages[1] + 1:
         if a.pages[0] == b.pages[1] + 1:
             a, b = b, a
         else:
-            raise ValueError(f"cannot merge pages {a.pages[0]}-{a.pages[1]} with pages {b.pages[0]}-{b.pages[1]}: "
-                             f"they are not adjacent")
+            raise DiagnosticError(diag(Code.MERGE_NOT_ADJACENT, a_first=a.pages[0], a_last=a.pages[1],
+                                       b_first=b.pages[0], b_last=b.pages[1]))
     extras = dict(b.extras)
     for key, value in a.extras.items():
         other = extras.get(key)

@@ -42,10 +42,12 @@ __all__ = [
     "LANGUAGES",
     "Code",
     "Diagnostic",
+    "DiagnosticError",
     "ExitCode",
     "Severity",
     "as_diagnostic",
     "diag",
+    "error_text",
     "exit_code_for",
     "library_text",
     "render",
@@ -234,6 +236,26 @@ class Code(StrEnum):
     MEMORY_REPLACED = "memory_replaced"
     MEMORY_REPAIRED = "memory_repaired"
     MEMORY_UNAVAILABLE = "memory_unavailable"
+    # -- the clerk's operations that cannot be done (desktop.core.review, boundaries, memory) ----------
+    REVIEW_NOT_READ_YET = "review_not_read_yet"
+    REVIEW_NOT_READ = "review_not_read"
+    REVIEW_NOT_DUPLICATE = "review_not_duplicate"
+    SPLIT_OUTSIDE = "split_outside"
+    SPLIT_NOT_READ = "split_not_read"
+    MERGE_OTHER_FILES = "merge_other_files"
+    MERGE_NOT_ADJACENT = "merge_not_adjacent"
+    VENDOR_NO_FIELD = "vendor_no_field"
+    VENDOR_NOT_FOUND = "vendor_not_found"
+    VENDOR_NEEDS_NAME = "vendor_needs_name"
+    VENDOR_MERGE_SELF = "vendor_merge_self"
+    VENDOR_NOT_STORED = "vendor_not_stored"
+    VENDOR_LIST_NOT_JSON = "vendor_list_not_json"
+    VENDOR_LIST_UNREADABLE = "vendor_list_unreadable"
+    VENDOR_LIST_FORMAT = "vendor_list_format"
+    VENDOR_LIST_NEWER = "vendor_list_newer"
+    VENDOR_LIST_NO_VENDORS = "vendor_list_no_vendors"
+    VENDOR_LIST_BAD_VENDOR = "vendor_list_bad_vendor"
+    VENDOR_LIST_BAD_DOCUMENT = "vendor_list_bad_document"
     POSSIBLE_DUPLICATE = "possible_duplicate"
     EINVOICE_QR_MISMATCH = "einvoice_qr_mismatch"
     XML_NOT_AN_INVOICE = "xml_not_an_invoice"
@@ -267,6 +289,21 @@ class Code(StrEnum):
     PAGE_BOUNDARIES_FAILED = "page_boundaries_failed"
     CLERK_SPLIT = "clerk_split"
     CLERK_MERGED = "clerk_merged"
+    # -- writing an export (desktop.core.export.ExportError) --------------------------------------------
+    EXPORT_UNKNOWN_TYPE = "export_unknown_type"
+    EXPORT_NO_SUFFIX = "export_no_suffix"
+    EXPORT_IS_FOLDER = "export_is_folder"
+    EXPORT_NO_FOLDER = "export_no_folder"
+    EXPORT_FOLDER_REFUSES = "export_folder_refuses"
+    EXPORT_PERMISSION = "export_permission"
+    EXPORT_FILE_OPEN = "export_file_open"
+    EXPORT_DISK_FULL = "export_disk_full"
+    EXPORT_DISK_FULL_FREE = "export_disk_full_free"
+    EXPORT_QUOTA = "export_quota"
+    EXPORT_READ_ONLY = "export_read_only"
+    EXPORT_NAME_TOO_LONG = "export_name_too_long"
+    EXPORT_OS_ERROR = "export_os_error"
+    EXPORT_WRITER_FAILED = "export_writer_failed"
     # -- the session ----------------------------------------------------------------------------------
     SESSION_KEPT_ASIDE = "session_kept_aside"
     SESSION_UNSAVED = "session_unsaved"
@@ -569,6 +606,32 @@ CATALOGUE: dict[Code, Entry] = {
                                     "(taught by {taught}) has them in {value!r}, the rest as read",
                                 "票面为“{read}”；其中误读的词已按商家记忆（由 {taught} 学到）“{value}”更正，其余照票面"),
     Code.MEMORY_UNAVAILABLE: Entry(_W, "the vendor memory could not be used ({detail})", "无法使用商家记忆（{detail}）"),
+    Code.REVIEW_NOT_READ_YET: Entry(_E, "{source} has not been read yet", "{source} 尚未识别完成"),
+    Code.REVIEW_NOT_READ: Entry(_E, "{source} was not read: {reason}", "{source} 未能识别：{reason}"),
+    Code.REVIEW_NOT_DUPLICATE: Entry(_E, "{source} is not marked as a duplicate", "{source} 未被标记为可能重复"),
+    Code.SPLIT_OUTSIDE: Entry(_E, "cannot split pages {first}-{last} at page {page}: pick a page from {lowest} to {last}",
+                              "无法在第 {page} 页拆分第 {first}-{last} 页：请选择第 {lowest} 至 {last} 页"),
+    Code.SPLIT_NOT_READ: Entry(_E, "cannot split a document that was not read", "无法拆分未能识别的文档"),
+    Code.MERGE_OTHER_FILES: Entry(_E, "cannot merge documents of different files ({first} and {second})",
+                                  "无法合并来自不同文件的文档（{first} 和 {second}）"),
+    Code.MERGE_NOT_ADJACENT: Entry(_E, "cannot merge pages {a_first}-{a_last} with pages {b_first}-{b_last}: they are "
+                                       "not adjacent", "无法合并第 {a_first}-{a_last} 页与第 {b_first}-{b_last} 页：页码不相邻"),
+    Code.VENDOR_NO_FIELD: Entry(_E, "a vendor profile has no field {name!r} (it has {allowed})",
+                                "商家资料没有“{name}”这一项（可用：{allowed}）"),
+    Code.VENDOR_NOT_FOUND: Entry(_E, "there is no vendor profile {profile}", "找不到商家资料 {profile}"),
+    Code.VENDOR_NEEDS_NAME: Entry(_E, "a vendor needs a name", "商家必须有名称"),
+    Code.VENDOR_MERGE_SELF: Entry(_E, "a vendor cannot be merged with itself", "商家不能与自身合并"),
+    Code.VENDOR_NOT_STORED: Entry(_E, "the vendor memory did not store the new row", "商家记忆未能保存新记录"),
+    Code.VENDOR_LIST_NOT_JSON: Entry(_E, "{file}: not a JSON file ({detail})", "{file}：不是 JSON 文件（{detail}）"),
+    Code.VENDOR_LIST_UNREADABLE: Entry(_E, "cannot read the vendor list {file}: {reason}", "无法读取商家列表 {file}：{reason}"),
+    Code.VENDOR_LIST_FORMAT: Entry(_E, "{file} is not a Shoebox vendor list (no \"format\": \"{expected}\")",
+                                   "{file} 不是 Shoebox 商家列表（不是由 Shoebox 导出的）"),
+    Code.VENDOR_LIST_NEWER: Entry(_E, "{file} was written by a newer Shoebox (version {version})",
+                                  "{file} 由更新版本的 Shoebox 写入（版本 {version}）"),
+    Code.VENDOR_LIST_NO_VENDORS: Entry(_E, "{file} has no list of vendors", "{file} 中没有商家列表"),
+    Code.VENDOR_LIST_BAD_VENDOR: Entry(_E, "{file}: vendor {number} is not an object", "{file}：第 {number} 个商家格式不正确"),
+    Code.VENDOR_LIST_BAD_DOCUMENT: Entry(_E, "{file}: a document of vendor {name!r} is incomplete ({detail})",
+                                         "{file}：商家“{name}”的一份文档记录不完整（{detail}）"),
     Code.POSSIBLE_DUPLICATE: Entry(_W, "possible duplicate of {source} ({reason})", "可能与 {source} 重复（{reason}）"),
     Code.EINVOICE_QR_MISMATCH: Entry(_W, "e-invoice data says {label} {value}, the QR code says {qr}",
                                      "电子发票数据为 {value}，二维码为 {qr}"),
@@ -637,6 +700,23 @@ CATALOGUE: dict[Code, Entry] = {
     Code.CLERK_MERGED: Entry(_I, "merged by the clerk: pages {a_first}-{a_last} and {b_first}-{b_last} are one "
                                  "document",
                              "人工合并：第 {a_first}-{a_last} 页与第 {b_first}-{b_last} 页合为一份单据"),
+    Code.EXPORT_UNKNOWN_TYPE: Entry(_E, "unknown file type {suffix!r}; use .xlsx, .csv or .json",
+                                    "未知的文件类型“{suffix}”；请使用 .xlsx、.csv 或 .json"),
+    Code.EXPORT_NO_SUFFIX: Entry(_E, "unknown file type '(no suffix)'; use .xlsx, .csv or .json",
+                                 "文件名没有扩展名；请使用 .xlsx、.csv 或 .json"),
+    Code.EXPORT_IS_FOLDER: Entry(_E, "it is a folder", "这是一个文件夹"),
+    Code.EXPORT_NO_FOLDER: Entry(_E, "the folder {folder} does not exist", "文件夹 {folder} 不存在"),
+    Code.EXPORT_FOLDER_REFUSES: Entry(_E, "the folder {folder} does not accept new files", "文件夹 {folder} 不接受新文件"),
+    Code.EXPORT_PERMISSION: Entry(_E, "permission denied", "没有写入权限"),
+    Code.EXPORT_FILE_OPEN: Entry(_E, "the file is open in another program; close it and try again",
+                                 "文件正被其他程序打开；请关闭后重试"),
+    Code.EXPORT_DISK_FULL: Entry(_E, "the disk is full", "磁盘已满"),
+    Code.EXPORT_DISK_FULL_FREE: Entry(_E, "the disk is full ({free} KiB free)", "磁盘已满（剩余 {free} KiB）"),
+    Code.EXPORT_QUOTA: Entry(_E, "the disk quota is exceeded", "超出磁盘配额"),
+    Code.EXPORT_READ_ONLY: Entry(_E, "the disk is read-only", "磁盘是只读的"),
+    Code.EXPORT_NAME_TOO_LONG: Entry(_E, "the file name is too long", "文件名太长"),
+    Code.EXPORT_OS_ERROR: Entry(_E, "{detail}", "系统拒绝写入（{detail}）"),
+    Code.EXPORT_WRITER_FAILED: Entry(_E, "{detail}", "写入文件时出错（{detail}）"),
     Code.SESSION_KEPT_ASIDE: Entry(_W, "The saved session could not be read ({detail}). It was kept as {kept} in "
                                        "{folder}, and a new session was started.",
                                    "无法读取保存的会话（{detail}）。原文件已保留为 {folder} 中的 {kept}，并已开始新的会话。"),
@@ -669,6 +749,10 @@ LIBRARY_TEXT_PARAMS = frozenset({"detail", "reason", "problem"})
 #: The Chinese message of each code whose template shows a :data:`LIBRARY_TEXT_PARAMS` parameter,
 #: for when that parameter is plain (English) text.
 ZH_WITHOUT_LIBRARY_TEXT: dict[Code, str] = {
+    Code.VENDOR_LIST_UNREADABLE: "无法读取商家列表 {file}",
+    Code.REVIEW_NOT_READ: "{source} 未能识别",
+    Code.VENDOR_LIST_NOT_JSON: "{file}：不是 JSON 文件",
+    Code.VENDOR_LIST_BAD_DOCUMENT: "{file}：商家“{name}”的一份文档记录不完整",
     Code.FILE_UNREADABLE: "无法读取文件",
     Code.IMAGE_DAMAGED: "文件已损坏或不是完整的图像",
     Code.IMAGE_VARIANT_UNSUPPORTED: "图像使用了 Shoebox 无法解码的变体",
@@ -714,6 +798,8 @@ ZH_WITHOUT_LIBRARY_TEXT: dict[Code, str] = {
     Code.FOLDER_UNREADABLE: "无法读取文件夹；其中的文件没有读取",
     Code.PDF_CONTENT_LOST: "PDF 已损坏，此页部分内容无法载入；可能缺少文字",
     Code.PAGE_BOUNDARIES_FAILED: "页面保留为一份单据：判断页面边界失败",
+    Code.EXPORT_OS_ERROR: "系统拒绝写入",
+    Code.EXPORT_WRITER_FAILED: "写入文件时出错",
     Code.SESSION_KEPT_ASIDE: "无法读取保存的会话。原文件已保留为 {folder} 中的 {kept}，并已开始新的会话。",
     Code.SESSION_UNSAVED: "无法使用会话文件 {path}。Shoebox 可以正常使用，但本次会话不会被保存：请检查文件夹的权限。",
     Code.USAGE: "命令用法有误",
@@ -929,6 +1015,28 @@ def library_text(d: Diagnostic) -> list[str]:
 
 # --------------------------------------------------------------------------------------------------
 # exit codes
+
+
+class DiagnosticError(ValueError):
+    """An operation that cannot be done (a clerk's split of a one-page document, a vendor list that is
+    not one), with why as a diagnostic, so each interface words it in its own language.
+
+    Attributes:
+        diagnostic: why (an error-severity code of :data:`CATALOGUE`).
+
+    ``str()`` is the English message.
+    """
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        self.diagnostic = diagnostic
+        super().__init__(diagnostic.message("en"))
+
+
+def error_text(exc: BaseException, language: str = "en") -> str:
+    """``exc``'s message in ``language``: a :class:`DiagnosticError`'s diagnostic rendered, else ``str(exc)``."""
+    if isinstance(exc, DiagnosticError):
+        return exc.diagnostic.message(language)
+    return str(exc)
 
 
 class ExitCode(IntEnum):

@@ -87,7 +87,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from desktop.core import flags
-from desktop.core.diagnostics import is_page_lost
+from desktop.core.diagnostics import Code, Diagnostic, diag, is_page_lost
 from desktop.core.doctypes import canonical_fields, document_types
 from desktop.core.model import Document, ScanResult
 
@@ -100,6 +100,7 @@ __all__ = [
     "export_json",
     "export_xlsx",
     "parse_html_tables",
+    "write_failure",
 ]
 
 EXPORT_SUFFIXES = (".xlsx", ".csv", ".json")
@@ -136,15 +137,17 @@ class ExportError(Exception):
 
     Attributes:
         path: the destination asked for.
-        reason: why, in words (``permission denied``, ``the folder /x does not exist``, ...).
+        diagnostic: why, as a diagnostic (an ``EXPORT_*`` code), worded in either language.
+        reason: why, in English words (``permission denied``, ``the folder /x does not exist``, ...).
 
     ``str()`` is ``Could not write <path>: <reason>``.
     """
 
-    def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
+    def __init__(self, path: str | os.PathLike[str], reason: Diagnostic | str) -> None:
         self.path = os.fspath(path)
-        self.reason = reason
-        super().__init__(f"Could not write {self.path}: {reason}")
+        self.diagnostic = reason if isinstance(reason, Diagnostic) else diag(Code.EXPORT_OS_ERROR, detail=reason)
+        self.reason = self.diagnostic.message("en")
+        super().__init__(f"Could not write {self.path}: {self.reason}")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -160,7 +163,7 @@ def export(documents: Sequence[Document], path: str | os.PathLike[str]) -> None:
     suffix = Path(path).suffix.lower()
     writers = {".json": export_json, ".xlsx": export_xlsx, ".csv": export_csv}
     if suffix not in writers:
-        raise ExportError(path, f"unknown file type {suffix or '(no suffix)'!r}; use .xlsx, .csv or .json")
+        raise ExportError(path, diag(Code.EXPORT_UNKNOWN_TYPE, suffix=suffix) if suffix else diag(Code.EXPORT_NO_SUFFIX))
     writers[suffix](documents, path)
 
 
@@ -789,30 +792,28 @@ def _on_windows() -> bool:
     return os.name == "nt"
 
 
-def _reason(exc: OSError, path: Path, *, replacing: bool = False) -> str:
-    """A short human reason for an ``OSError`` met while writing ``path``."""
+def write_failure(exc: OSError, path: str | os.PathLike[str], *, replacing: bool = False) -> Diagnostic:
+    """Why writing ``path`` failed with ``exc``, as a diagnostic (an ``EXPORT_*`` code) in short words
+    (``permission denied``, ``the disk is full``), for any file the app writes; ``replacing``: the
+    error came when the finished file replaced the old one."""
+    path = Path(path)
     if isinstance(exc, PermissionError):
         if replacing and _on_windows():
             # Windows refuses to replace a file another program (Excel) holds open.
-            return "the file is open in another program; close it and try again"
-        return "permission denied"
+            return diag(Code.EXPORT_FILE_OPEN)
+        return diag(Code.EXPORT_PERMISSION)
     code = exc.errno
     if code == errno.ENOENT:
         if path.parent.is_dir():
             # e.g. /proc or a virtual file system: the folder is there but refuses new files.
-            return f"the folder {path.parent} does not accept new files"
-        return f"the folder {path.parent} does not exist"
-    if code == errno.EISDIR:
-        return "it is a folder"
-    if code == errno.ENOSPC:
-        return "the disk is full"
-    if code == getattr(errno, "EDQUOT", -1):
-        return "the disk quota is exceeded"
-    if code == errno.EROFS:
-        return "the disk is read-only"
-    if code == errno.ENAMETOOLONG:
-        return "the file name is too long"
-    return exc.strerror or str(exc)
+            return diag(Code.EXPORT_FOLDER_REFUSES, folder=str(path.parent))
+        return diag(Code.EXPORT_NO_FOLDER, folder=str(path.parent))
+    words = {errno.EISDIR: Code.EXPORT_IS_FOLDER, errno.ENOSPC: Code.EXPORT_DISK_FULL,
+             getattr(errno, "EDQUOT", -1): Code.EXPORT_QUOTA, errno.EROFS: Code.EXPORT_READ_ONLY,
+             errno.ENAMETOOLONG: Code.EXPORT_NAME_TOO_LONG}
+    if code in words:
+        return diag(words[code])
+    return diag(Code.EXPORT_OS_ERROR, detail=exc.strerror or str(exc))
 
 
 def _umask() -> int:
@@ -844,22 +845,22 @@ def check_writable(path: str | os.PathLike[str]) -> None:
     """
     dest = Path(path)
     if dest.is_dir():
-        raise ExportError(path, "it is a folder")
+        raise ExportError(path, diag(Code.EXPORT_IS_FOLDER))
     folder = dest.parent
     if not folder.is_dir():
-        raise ExportError(path, f"the folder {folder} does not exist")
+        raise ExportError(path, diag(Code.EXPORT_NO_FOLDER, folder=str(folder)))
     try:
         fd, tmp_name = tempfile.mkstemp(dir=folder, prefix=f".{dest.name}.", suffix=".check")
         os.close(fd)
         os.unlink(tmp_name)
     except OSError as exc:
-        raise ExportError(path, _reason(exc, dest)) from exc
+        raise ExportError(path, write_failure(exc, dest)) from exc
     try:
         free = shutil.disk_usage(folder).free
     except OSError:
         return
     if free < MIN_FREE_BYTES:
-        raise ExportError(path, f"the disk is full ({free // 1024} KiB free)")
+        raise ExportError(path, diag(Code.EXPORT_DISK_FULL_FREE, free=free // 1024))
 
 
 def _atomic_write(path: str | os.PathLike[str], write: Callable[[IO[bytes]], Any]) -> None:
@@ -874,14 +875,14 @@ def _atomic_write(path: str | os.PathLike[str], write: Callable[[IO[bytes]], Any
     """
     dest = Path(path)
     if dest.is_dir():
-        raise ExportError(path, "it is a folder")
+        raise ExportError(path, diag(Code.EXPORT_IS_FOLDER))
     folder = dest.parent
     if not folder.is_dir():
-        raise ExportError(path, f"the folder {folder} does not exist")
+        raise ExportError(path, diag(Code.EXPORT_NO_FOLDER, folder=str(folder)))
     try:
         fd, tmp_name = tempfile.mkstemp(dir=folder, prefix=f".{dest.name}.", suffix=".tmp")
     except OSError as exc:
-        raise ExportError(path, _reason(exc, dest)) from exc
+        raise ExportError(path, write_failure(exc, dest)) from exc
     tmp = Path(tmp_name)
     stage = "write"
     try:
@@ -903,9 +904,9 @@ def _atomic_write(path: str | os.PathLike[str], write: Callable[[IO[bytes]], Any
         except OSError:
             pass
         if isinstance(exc, OSError):
-            raise ExportError(path, _reason(exc, dest, replacing=stage == "replace")) from exc
+            raise ExportError(path, write_failure(exc, dest, replacing=stage == "replace")) from exc
         if isinstance(exc, Exception):
-            raise ExportError(path, f"{type(exc).__name__}: {exc}") from exc
+            raise ExportError(path, diag(Code.EXPORT_WRITER_FAILED, detail=f"{type(exc).__name__}: {exc}")) from exc
         raise
     if not _on_windows():  # make the rename itself durable
         try:

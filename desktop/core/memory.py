@@ -101,7 +101,7 @@ from typing import Any
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
-from desktop.core.diagnostics import Code, diag
+from desktop.core.diagnostics import Code, DiagnosticError, diag
 from desktop.core.duplicates import normalise_text
 from desktop.core.model import Document, Field, PageResult
 
@@ -187,8 +187,9 @@ CREATE INDEX IF NOT EXISTS vendor_lessons_profile ON vendor_lessons(profile_id);
 """
 
 
-class MemoryError_(ValueError):
-    """A vendor-memory operation was given something it cannot use (message names the problem)."""
+class MemoryError_(DiagnosticError):
+    """A vendor-memory operation was given something it cannot use (``diagnostic``: a ``VENDOR_*``
+    code naming the problem, worded in either language; ``str()``: the English message)."""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -948,12 +949,12 @@ class VendorMemory:
         allowed = (*MEMORY_FIELDS, "document_type")
         bad = [k for k in values if k not in allowed]
         if bad:
-            raise MemoryError_(f"a vendor profile has no field {bad[0]!r} (it has {', '.join(allowed)})")
+            raise MemoryError_(diag(Code.VENDOR_NO_FIELD, name=bad[0], allowed=", ".join(allowed)))
 
         def run() -> None:
             row = self._db.execute("SELECT overrides FROM vendor_profiles WHERE id=?", (profile_id,)).fetchone()
             if row is None:
-                raise MemoryError_(f"there is no vendor profile {profile_id}")
+                raise MemoryError_(diag(Code.VENDOR_NOT_FOUND, profile=profile_id))
             overrides = json.loads(row[0] or "{}")
             for k, v in values.items():
                 if v is None or not str(v).strip():
@@ -968,7 +969,7 @@ class VendorMemory:
     def rename(self, profile_id: int, name: str) -> None:
         """Give a profile another vendor name (what it fills in from now on)."""
         if not name.strip():
-            raise MemoryError_("a vendor needs a name")
+            raise MemoryError_(diag(Code.VENDOR_NEEDS_NAME))
         self.edit(profile_id, vendor_name=name)
 
     def merge(self, keep_id: int, other_id: int) -> None:
@@ -978,13 +979,13 @@ class VendorMemory:
             MemoryError_: the same profile twice, or an unknown profile.
         """
         if keep_id == other_id:
-            raise MemoryError_("a vendor cannot be merged with itself")
+            raise MemoryError_(diag(Code.VENDOR_MERGE_SELF))
 
         def run() -> None:
             rows = {pid: json.loads(o or "{}") for pid, o in self._db.execute(
                 "SELECT id, overrides FROM vendor_profiles WHERE id IN (?, ?)", (keep_id, other_id))}
             if len(rows) != 2:
-                raise MemoryError_(f"there is no vendor profile {other_id if keep_id in rows else keep_id}")
+                raise MemoryError_(diag(Code.VENDOR_NOT_FOUND, profile=other_id if keep_id in rows else keep_id))
             merged = {**rows[other_id], **rows[keep_id]}
             self._db.execute("UPDATE vendor_lessons SET profile_id=? WHERE profile_id=?", (keep_id, other_id))
             self._db.execute("UPDATE vendor_profiles SET overrides=?, updated=? WHERE id=?",
@@ -1043,18 +1044,18 @@ class VendorMemory:
             MemoryError_: ``data`` is not a Shoebox vendor list (the message names ``origin``).
         """
         if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-            raise MemoryError_(f"{origin} is not a Shoebox vendor list (no \"format\": \"{EXPORT_FORMAT}\")")
+            raise MemoryError_(diag(Code.VENDOR_LIST_FORMAT, file=origin, expected=EXPORT_FORMAT))
         if int(data.get("version", 0)) > EXPORT_VERSION:
-            raise MemoryError_(f"{origin} was written by a newer Shoebox (version {data.get('version')})")
+            raise MemoryError_(diag(Code.VENDOR_LIST_NEWER, file=origin, version=data.get("version")))
         vendors = data.get("vendors")
         if not isinstance(vendors, list):
-            raise MemoryError_(f"{origin} has no list of vendors")
+            raise MemoryError_(diag(Code.VENDOR_LIST_NO_VENDORS, file=origin))
 
         def run() -> int:
             added = 0
             for i, v in enumerate(vendors):
                 if not isinstance(v, dict):
-                    raise MemoryError_(f"{origin}: vendor {i + 1} is not an object")
+                    raise MemoryError_(diag(Code.VENDOR_LIST_BAD_VENDOR, file=origin, number=i + 1))
                 values = dict(v.get("values") or {})
                 pid = self._profile_for(values, Evidence()) if values.get("vendor_name") else None
                 now = time.time()
@@ -1077,7 +1078,8 @@ class VendorMemory:
                              json.dumps(les.get("facts") or {}, ensure_ascii=False), float(les.get("created") or now)))
                         added += 1
                     except (KeyError, IndexError, TypeError, ValueError) as exc:
-                        raise MemoryError_(f"{origin}: a document of vendor {v.get('name')!r} is incomplete ({exc})") from None
+                        raise MemoryError_(diag(Code.VENDOR_LIST_BAD_DOCUMENT, file=origin, name=v.get("name"),
+                                                detail=str(exc))) from None
                 self._cache = None
             return added
 
@@ -1094,7 +1096,7 @@ class VendorMemory:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise MemoryError_(f"{path}: not a JSON file ({exc})") from None
+            raise MemoryError_(diag(Code.VENDOR_LIST_NOT_JSON, file=str(path), detail=str(exc))) from None
         return self.import_dict(data, origin=str(path))
 
     # -- what duplicates are checked against --------------------------------------------------------
@@ -1322,7 +1324,7 @@ def _row_id(cursor: sqlite3.Cursor) -> int:
         MemoryError_: when the statement inserted no row (``lastrowid`` is ``None``).
     """
     if cursor.lastrowid is None:
-        raise MemoryError_("the vendor memory did not store the new row")
+        raise MemoryError_(diag(Code.VENDOR_NOT_STORED))
     return int(cursor.lastrowid)
 
 
@@ -1406,7 +1408,10 @@ def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str, *,
         evidenced = printed or f.name == "currency"
         f.value, f.source = checked, "memory"
         f.confidence = m.score if evidenced else round(m.score * 0.6, 4)
-        f.needs_review = f.needs_review or not evidenced or m.score < STRONG_MATCH or checked != value
+        # the field was flagged for being empty (or too unlikely to show): that reason is gone; what
+        # stands is the memory's own (no evidence on the page, a weak match, a slip kept out) and any
+        # problem the field carries
+        f.needs_review = bool(f.problems) or not evidenced or m.score < STRONG_MATCH or checked != value
         return "filled"
     printed = printed_on(value, page_text)
     read = str(f.value)

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from desktop.core.diagnostics import is_page_lost
+from desktop.core.diagnostics import Code, DiagnosticError, diag, is_page_lost
 from desktop.core.flags import Reason, document_key_fields, key_fields
 from desktop.core.flags import field_reasons as field_checks
 from desktop.core.model import Box, Document, Field
@@ -417,7 +417,7 @@ class ReviewSession:
         if e is None:
             raise KeyError(entry_id)
         if e.document is None:
-            raise ValueError(f"entry {entry_id} ({e.source}) has not been read yet")
+            raise DiagnosticError(diag(Code.REVIEW_NOT_READ_YET, source=e.source))
         return e.source, e.position, e.document
 
     def document(self, entry_id: int) -> Document:
@@ -440,7 +440,7 @@ class ReviewSession:
     def _readable(self, entry_id: int) -> Document:
         doc = self.document(entry_id)
         if doc.error is not None:
-            raise ValueError(f"{doc.source} was not read: {doc.error.message()}")
+            raise DiagnosticError(diag(Code.REVIEW_NOT_READ, source=doc.source, reason=doc.error))
         return doc
 
     def edit_field(self, entry_id: int, name: str, text: str, *, page: int | None = None,
@@ -497,7 +497,7 @@ class ReviewSession:
         """
         doc = self._readable(entry_id)
         if not doc.duplicate_of:
-            raise ValueError(f"{doc.source} is not marked as a duplicate")
+            raise DiagnosticError(diag(Code.REVIEW_NOT_DUPLICATE, source=doc.source))
         return self._one(Action.KEEP_DUPLICATE, entry_id, kept_duplicate(doc))
 
     def split(self, entry_id: int, at_page: int) -> Command:

@@ -65,15 +65,17 @@ class ExportController(QObject):
 
     def export_documents(self, documents: list[Document], path: Path) -> bool:
         """Write ``documents`` to ``path`` (format by suffix), all or nothing; tells the clerk either way."""
-        from desktop.core.export import export
+        from desktop.core.export import ExportError, export, write_failure
 
         window = self.window
         path = Path(path)
         try:
             export(documents, path)
-        except Exception as exc:  # ExportError, OSError: shown to the clerk
+        except Exception as exc:  # ExportError, OSError: shown to the clerk, in the UI's language
+            reason = (exc.diagnostic.message(window.language) if isinstance(exc, ExportError) else
+                      write_failure(exc, path).message(window.language) if isinstance(exc, OSError) else str(exc))
             QMessageBox.warning(window, self.tr("Export failed"),
-                                self.tr("%1 could not be written:\n%2").replace("%1", str(path)).replace("%2", str(exc)))
+                                self.tr("%1 could not be written:\n%2").replace("%1", str(path)).replace("%2", reason))
             return False
         window.settings.last_export_dir = str(path.parent)
         window.save_settings()

@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.core.diagnostics import Code, diag
 from desktop.core.doctypes import document_types
 from desktop.core.model import Document
 from desktop.core.session import open_session
@@ -232,21 +233,55 @@ class MainWindow(QMainWindow):
     def _qsettings(self) -> QSettings:
         return QSettings(str(user_config_dir() / "window.ini"), QSettings.Format.IniFormat)
 
+    #: The window's size on a first start, in device-independent pixels, when the screen has room.
+    DEFAULT_SIZE = QSize(1440, 900)
+
     def _restore_geometry(self) -> None:
+        """The last session's geometry, when it was saved at the same scale (a geometry saved at 200 %
+        comes back half as large at 100 %); else :attr:`DEFAULT_SIZE`. Either way the window is then
+        fitted into the screen's available area (:meth:`fit_to_screen`)."""
         qs = self._qsettings()
         geometry = qs.value("geometry")
-        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+        same_scale = str(qs.value("scale", "")) == self._scale_key()
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty() and same_scale:
             self.restoreGeometry(geometry)
         else:
-            self.resize(1440, 900)
+            self.resize(self.DEFAULT_SIZE)
         for key, target in (("state", self.restoreState), ("splitter", self.splitter.restoreState)):
             value = qs.value(key)
             if isinstance(value, QByteArray) and not value.isEmpty():
                 target(value)
+        self.fit_to_screen()
+
+    def _scale_key(self) -> str:
+        screen = self.screen()
+        return f"{screen.devicePixelRatio():g}" if screen is not None else ""
+
+    def fit_to_screen(self) -> None:
+        """Shrink the window to the available area of its screen (without the task bar) and move it
+        fully into view; a screen smaller than the window's minimum size gets it maximised."""
+        screen = self.screen()
+        if screen is None:
+            return
+        area = screen.availableGeometry()
+        frame = self.frameGeometry()
+        extra = QSize(max(0, frame.width() - self.width()), max(0, frame.height() - self.height()))
+        room = QSize(max(1, area.width() - extra.width()), max(1, area.height() - extra.height()))
+        if self.minimumSizeHint().width() > room.width() or self.minimumSizeHint().height() > room.height():
+            self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
+            return
+        if self.width() > room.width() or self.height() > room.height():
+            self.resize(min(self.width(), room.width()), min(self.height(), room.height()))
+        frame = self.frameGeometry()
+        x = min(max(frame.x(), area.x()), area.x() + area.width() - frame.width())
+        y = min(max(frame.y(), area.y()), area.y() + area.height() - frame.height())
+        if (x, y) != (frame.x(), frame.y()):
+            self.move(x, y)
 
     def _save_geometry(self) -> None:
         qs = self._qsettings()
         qs.setValue("geometry", self.saveGeometry())
+        qs.setValue("scale", self._scale_key())
         qs.setValue("state", self.saveState())
         qs.setValue("splitter", self.splitter.saveState())
         qs.sync()
@@ -287,7 +322,8 @@ class MainWindow(QMainWindow):
             return VendorMemory(self.store.path)
         except Exception as exc:
             log.exception("the vendor memory cannot open")
-            self.statusBar().showMessage(self.tr("The vendor memory cannot be used: %1").replace("%1", str(exc)), 10000)
+            # in the UI's words; the library's own (sqlite's) stay in the log above
+            self.statusBar().showMessage(diag(Code.MEMORY_UNAVAILABLE, detail=str(exc)).message(self.language), 10000)
             return None
 
     # ---------------------------------------------------------------------------------- showing
@@ -475,7 +511,10 @@ class MainWindow(QMainWindow):
         try:
             self.settings.save()
         except OSError as exc:
-            self.statusBar().showMessage(self.tr("Settings could not be saved: %1").replace("%1", str(exc)), 8000)
+            from desktop.core.export import write_failure
+
+            reason = write_failure(exc, exc.filename or "settings").message(self.language)
+            self.statusBar().showMessage(self.tr("Settings could not be saved: %1").replace("%1", reason), 8000)
 
     def settings_dialog(self) -> None:
         dialog = SettingsDialog(self.settings, self.language, self)

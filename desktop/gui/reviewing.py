@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from desktop.core.diagnostics import error_text
 from desktop.core.model import Box, Document
 from desktop.core.review import (
     Command,
@@ -128,7 +129,7 @@ class ReviewController(QObject):
         try:
             command = self.review.split(current[0], self.window.current_page)
         except ValueError as exc:
-            self._status(str(exc))
+            self._status(error_text(exc, self.window.language))
             return
         self.push(command, self.tr("Split document"))
 
@@ -151,7 +152,7 @@ class ReviewController(QObject):
         try:
             command = self.review.merge(current[0], nxt.id)
         except ValueError as exc:
-            self._status(str(exc))
+            self._status(error_text(exc, self.window.language))
             return
         self.push(command, self.tr("Merge documents"))
 

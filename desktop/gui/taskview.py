@@ -251,8 +251,11 @@ class TaskOutputPanel(QWidget):
         try:
             write_atomic(path, content)
         except OSError as exc:
+            from desktop.core.export import write_failure
+
+            reason = write_failure(exc, path).message(self.language)  # in the UI's words, not the OS's English
             QMessageBox.warning(self, self.tr("Save failed"),
-                                self.tr("%1 could not be written:\n%2").replace("%1", str(path)).replace("%2", str(exc)))
+                                self.tr("%1 could not be written:\n%2").replace("%1", str(path)).replace("%2", reason))
             return False
         self.status.emit(self.tr("Saved %1").replace("%1", str(path)))
         return True

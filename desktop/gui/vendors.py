@@ -7,6 +7,7 @@ session database at once. Deleting asks first; nothing else deletes a profile.
 """
 from __future__ import annotations
 
+import errno
 import time
 from pathlib import Path
 
@@ -177,8 +178,13 @@ class VendorsDialog(QDialog):
         self.status.setText(message)
         self.changed.emit()
 
+    def _language(self) -> str:
+        return str(getattr(self.parent(), "language", "en"))  # the window's UI language
+
     def _fail(self, exc: Exception) -> None:
-        QMessageBox.warning(self, self.tr("Vendors"), str(exc))
+        from desktop.core.diagnostics import error_text
+
+        QMessageBox.warning(self, self.tr("Vendors"), error_text(exc, self._language()))
 
     # -- actions (the *_dialog slots ask, the plain methods do) ------------------------------------
     def rename(self, profile_id: int, name: str) -> bool:
@@ -266,8 +272,10 @@ class VendorsDialog(QDialog):
         try:
             n = self.memory.export_json(path)
         except OSError as exc:
+            from desktop.core.export import write_failure
+
             message = self.tr("Could not write %1: %2").replace("%1", str(path))
-            self._fail(OSError(message.replace("%2", str(exc.strerror or exc))))
+            self._fail(OSError(message.replace("%2", write_failure(exc, path).message(self._language()))))
             return False
         self.status.setText(self.tr("%n vendor(s) written to %1", "", n).replace("%1", str(path)))
         return True
@@ -281,7 +289,14 @@ class VendorsDialog(QDialog):
     def import_from(self, path: Path) -> bool:
         try:
             n = self.memory.import_json(path)
-        except (OSError, MemoryError_) as exc:
+        except OSError as exc:
+            from desktop.core.diagnostics import Code, DiagnosticError, diag
+
+            code = {errno.ENOENT: Code.FILE_NOT_FOUND, errno.EISDIR: Code.IS_A_FOLDER}.get(exc.errno or 0)
+            why = diag(code) if code else diag(Code.FILE_UNREADABLE, detail=exc.strerror or str(exc))
+            self._fail(DiagnosticError(diag(Code.VENDOR_LIST_UNREADABLE, file=str(path), reason=why)))
+            return False
+        except MemoryError_ as exc:
             self._fail(exc)
             return False
         self._done(self.tr("%n document(s) learned from %1", "", n).replace("%1", Path(path).name))

@@ -31,7 +31,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/exporting.py" line="81"/>
+        <location filename="../../desktop/gui/exporting.py" line="83"/>
         <source>Exported %n document(s) to %1</source>
         <translation>
             <numerusform>Exported %n document to %1</numerusform>
@@ -96,7 +96,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/vendors.py" line="272"/>
+        <location filename="../../desktop/gui/vendors.py" line="275"/>
         <source>%n vendor(s) written to %1</source>
         <translation>
             <numerusform>%n vendor written to %1</numerusform>
@@ -104,7 +104,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/vendors.py" line="287"/>
+        <location filename="../../desktop/gui/vendors.py" line="290"/>
         <source>%n document(s) learned from %1</source>
         <translation>
             <numerusform>%n document learned from %1</numerusform>

@@ -155,57 +155,57 @@
 <context>
     <name>DuplicateBanner</name>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="323"/>
+        <location filename="../../desktop/gui/vendors.py" line="326"/>
         <source>Keep both</source>
         <translation>两张都保留</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="325"/>
+        <location filename="../../desktop/gui/vendors.py" line="328"/>
         <source>It is a different document: keep it and stop marking it</source>
         <translation>这是另一张单据：保留它，不再标记</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="328"/>
+        <location filename="../../desktop/gui/vendors.py" line="331"/>
         <source>Drop this one</source>
         <translation>删除这一张</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="330"/>
+        <location filename="../../desktop/gui/vendors.py" line="333"/>
         <source>It was already claimed: remove this copy from the queue (the file stays)</source>
         <translation>已经报销过：把这一份从队列中移除（文件本身保留）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="349"/>
+        <location filename="../../desktop/gui/vendors.py" line="352"/>
         <source>%1 (p. %2)</source>
         <translation>%1（第 %2 页）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="351"/>
+        <location filename="../../desktop/gui/vendors.py" line="354"/>
         <source>%1 (p. %2–%3)</source>
         <translation>%1（第 %2–%3 页）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="352"/>
+        <location filename="../../desktop/gui/vendors.py" line="355"/>
         <source>the same file</source>
         <translation>同一个文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="353"/>
+        <location filename="../../desktop/gui/vendors.py" line="356"/>
         <source>the same vendor and invoice number</source>
         <translation>同一商家、同一发票号码</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="354"/>
+        <location filename="../../desktop/gui/vendors.py" line="357"/>
         <source>the same vendor, date and total</source>
         <translation>同一商家、同一日期和金额</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="355"/>
+        <location filename="../../desktop/gui/vendors.py" line="358"/>
         <source>the same vendor and the same figures printed</source>
         <translation>同一商家、印着同样的数字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="357"/>
+        <location filename="../../desktop/gui/vendors.py" line="360"/>
         <source>Possible duplicate of %1: %2.</source>
         <translation>可能与 %1 重复：%2。</translation>
     </message>
@@ -313,19 +313,19 @@
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/exporting.py" line="75"/>
+        <location filename="../../desktop/gui/exporting.py" line="77"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/exporting.py" line="76"/>
+        <location filename="../../desktop/gui/exporting.py" line="78"/>
         <source>%1 could not be written:
 %2</source>
         <translation>无法写入 %1：
 %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/exporting.py" line="81"/>
+        <location filename="../../desktop/gui/exporting.py" line="83"/>
         <source>Exported %n document(s) to %1</source>
         <translation>
             <numerusform>已将 %n 张单据导出到 %1</numerusform>
@@ -518,72 +518,67 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="275"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="276"/>
         <source>Session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="179"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="180"/>
         <source>Page</source>
         <translation>页面</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="197"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="198"/>
         <source>%v of %m files</source>
         <translation>%v / %m 个文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="207"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="208"/>
         <source>Stop reading after the current page</source>
         <translation>读完当前页后停止</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="478"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="483"/>
         <source>Settings could not be saved: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="337"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="339"/>
         <source>Drop files here</source>
         <translation>将文件拖放到此处</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="350"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="352"/>
         <source>Reading failed: %1</source>
         <translation>读取失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="290"/>
-        <source>The vendor memory cannot be used: %1</source>
-        <translation>无法使用商家记忆：%1</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="369"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="371"/>
         <source>Translate the text of the document into English or Chinese</source>
         <translation>把单据的文字翻译成英文或中文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="375"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="377"/>
         <source>Zoom: 100% is the size of the paper</source>
         <translation>缩放：100% 为纸张的实际大小</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="376"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="378"/>
         <source>Zoom: 100% shows one pixel of the image per pixel of the screen</source>
         <translation>缩放：100% 时图像的一个像素对应屏幕的一个像素</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="385"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="387"/>
         <source>%1 is no longer in the queue (it was confirmed earlier)</source>
         <translation>%1 已不在队列中（之前已确认）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="503"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="508"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="504"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="509"/>
         <source>The new language is used the next time Shoebox starts.</source>
         <translation>新语言将在下次启动 Shoebox 时生效。</translation>
     </message>
@@ -1265,19 +1260,19 @@
         <translation>保存任务输出</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/taskview.py" line="254"/>
+        <location filename="../../desktop/gui/taskview.py" line="257"/>
         <source>Save failed</source>
         <translation>保存失败</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/taskview.py" line="255"/>
+        <location filename="../../desktop/gui/taskview.py" line="258"/>
         <source>%1 could not be written:
 %2</source>
         <translation>无法写入 %1：
 %2</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/taskview.py" line="257"/>
+        <location filename="../../desktop/gui/taskview.py" line="260"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
@@ -1414,37 +1409,37 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="269"/>
+        <location filename="../../desktop/gui/vendors.py" line="271"/>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/vendors.py" line="272"/>
+        <location filename="../../desktop/gui/vendors.py" line="275"/>
         <source>%n vendor(s) written to %1</source>
         <translation>
             <numerusform>已将 %n 个商家写入 %1</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="276"/>
+        <location filename="../../desktop/gui/vendors.py" line="279"/>
         <source>Export vendors</source>
         <translation>导出商家</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="277"/>
-        <location filename="../../desktop/gui/vendors.py" line="291"/>
+        <location filename="../../desktop/gui/vendors.py" line="280"/>
+        <location filename="../../desktop/gui/vendors.py" line="294"/>
         <source>Vendor list (*.json)</source>
         <translation>商家列表 (*.json)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/vendors.py" line="287"/>
+        <location filename="../../desktop/gui/vendors.py" line="290"/>
         <source>%n document(s) learned from %1</source>
         <translation>
             <numerusform>从 %1 学到了 %n 张单据</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="291"/>
+        <location filename="../../desktop/gui/vendors.py" line="294"/>
         <source>Import vendors</source>
         <translation>导入商家</translation>
     </message>
