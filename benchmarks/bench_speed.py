@@ -25,7 +25,8 @@ all arms alike; the figures that matter are the ratios.
   wall time minus the document's own seconds (target <= 0.5 s).
 - **Memory.** Peak RSS of the receipt ``shoebox scan`` processes (target <= 800 MB), of one reading
   ``ocrmypdf/multipage.pdf`` (a 9000 x 9000 px page; target <= 1 GB), and RSS after each document of
-  a ``--long`` batch (receipts repeated; flat = no growth after the first documents).
+  a ``--long`` batch of distinct documents derived from the receipts at run time (:func:`distinct_documents`;
+  flat = no growth after the first documents).
 
 Writes its section of ``BENCHMARKS.md`` between the ``bench_speed`` markers.
 """
@@ -88,6 +89,16 @@ def _watch_workers():
             worker_hwm[pid] = max(worker_hwm.get(pid, 0.0), _hwm(pid))
         except (OSError, StopIteration):
             pass
+def _worker_rss():
+    now = []
+    for pid in list(_children()):
+        try:
+            with open(f'/proc/{pid}/status') as fh:
+                now.append(next(int(ln.split()[1]) / 1024 for ln in fh if ln.startswith('VmRSS')))
+        except (OSError, StopIteration):
+            pass
+    return max(now or [0.0])
+worker_rss_log = []
 def _watch():
     while True:
         _watch_workers()
@@ -98,6 +109,7 @@ _scan_file = _p.scan_file
 def scan_file(*a, **k):
     docs = _scan_file(*a, **k)
     rss_log.append(round(_rss(), 1))
+    worker_rss_log.append(round(_worker_rss(), 1))
     _watch_workers()
     return docs
 _p.scan_file = scan_file
@@ -106,7 +118,7 @@ try:
     code = cli.main(sys.argv[2:])
 finally:
     worker = max(worker_hwm.values() or [0.0])  # the engine worker (largest child)
-    print("BENCH " + json.dumps({"peak_mb": _hwm(), "worker_peak_mb": worker, "rss": rss_log,
+    print("BENCH " + json.dumps({"peak_mb": _hwm(), "worker_peak_mb": worker, "rss": rss_log, "worker_rss": worker_rss_log,
                                  "wall": time.perf_counter() - t0}), file=sys.stderr)
 sys.exit(code)
 """
@@ -180,8 +192,10 @@ def shoebox_scan(repo: Path, files: list[Path], out: Path) -> dict[str, Any]:
                             "text": text, "fields": fields, "engine": d.get("engine"),
                             "engine_version": d.get("engine_version") or d.get("extras", {}).get("engine_version")}
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return {"wall": wall, "cpu": cpu, "files": per_file, "peak_mb": bench.get("peak_mb"),
-            "worker_peak_mb": bench.get("worker_peak_mb"), "rss": bench.get("rss", [])}
+    hashes = [{"content_hash": (d.get("extras") or {}).get("content_hash")} for d in data["documents"]]
+    return {"wall": wall, "cpu": cpu, "files": per_file, "docs": hashes, "peak_mb": bench.get("peak_mb"),
+            "worker_peak_mb": bench.get("worker_peak_mb"), "rss": bench.get("rss", []),
+            "worker_rss": bench.get("worker_rss", [])}
 
 
 class Reference:
@@ -358,6 +372,28 @@ def bench_startup(repeats: int = 3, baseline: Path | None = None) -> dict[str, A
     return {"arms": arms, "page_cpu": _page_cpu(image)}
 
 
+def distinct_documents(files: list[Path], count: int, folder: Path) -> list[Path]:
+    """``count`` distinct receipt images derived from ``files`` into ``folder`` (a temporary folder: never
+    the repository): document ``i`` is receipt ``i % len(files)`` cropped by margins of 0-23 px that depend
+    on ``i`` and saved as a JPEG, so that every file has its own content (its own content hash, its own
+    OCR reading of the same kind of receipt) and the batch is ``count`` different documents."""
+    from PIL import Image
+
+    out = []
+    for i in range(count):
+        src = files[i % len(files)]
+        k = i // len(files)
+        with Image.open(src) as im:
+            im = im.convert("RGB")
+            w, h = im.size
+            left, top, right, bottom = (k * 7) % 24, (k * 5 + 3) % 24, (k * 3 + 1) % 24, (k * 11 + 2) % 24
+            im = im.crop((left, top, max(left + 1, w - right), max(top + 1, h - bottom)))
+            path = folder / f"{i:04d}_{src.stem}.jpg"
+            im.save(path, quality=90 - (k % 5))
+        out.append(path)
+    return out
+
+
 def bench_memory(long_batch: int, files: list[Path]) -> dict[str, Any]:
     result: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -368,11 +404,11 @@ def bench_memory(long_batch: int, files: list[Path]) -> dict[str, Any]:
         if long_batch:
             tree = Path(tmp) / "long"
             tree.mkdir()
-            for i in range(long_batch):  # links: the same receipts, as distinct files
-                src = files[i % len(files)]
-                os.symlink(src, tree / f"{i:04d}_{src.name}")
-            run = shoebox_scan(REPO, sorted(tree.iterdir()), Path(tmp) / "long.json")
+            batch = distinct_documents(files, long_batch, tree)
+            run = shoebox_scan(REPO, batch, Path(tmp) / "long.json")
+            result["long_distinct"] = len({d["content_hash"] for d in run["docs"]})
             result["long_rss"] = run["rss"]
+            result["long_worker_rss"] = run["worker_rss"]
             result["long_peak_mb"] = run["peak_mb"]
             result["long_worker_peak_mb"] = run["worker_peak_mb"]
     return result
@@ -478,9 +514,16 @@ def report(rec: dict[str, Any] | None, rot: list[dict[str, Any]], start: dict[st
         if rss:
             k = max(1, len(rss) // 10)
             early, late = statistics.median(rss[k:2 * k] or rss[:1]), statistics.median(rss[-k:])
-            out.append(f"- a batch of {len(rss)} receipts in one process: RSS after documents {k + 1}-{2 * k}: {early:.0f} MiB, "
+            out.append(f"- a batch of {len(rss)} distinct receipt documents ({mem.get('long_distinct', '?')} distinct content hashes; "
+                       "derived at run time from the receipts above by crops of 0-23 px and JPEG re-encoding, in a temporary "
+                       f"folder) in one process: RSS after documents {k + 1}-{2 * k}: {early:.0f} MiB, "
                        f"after the last {k}: {late:.0f} MiB (growth {late - early:+.0f} MiB); peak {mem['long_peak_mb']:.0f} MiB, "
                        f"engine worker {mem.get('long_worker_peak_mb') or 0:.0f} MiB")
+            wrss = mem.get("long_worker_rss") or []
+            if len(wrss) == len(rss):
+                w_early, w_late = statistics.median(wrss[k:2 * k] or wrss[:1]), statistics.median(wrss[-k:])
+                out.append(f"- the engine worker's RSS after the same documents: {w_early:.0f} MiB, then {w_late:.0f} MiB "
+                           f"(growth {w_late - w_early:+.0f} MiB)")
         out.append("")
     return "\n".join(out)
 

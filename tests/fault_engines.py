@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from desktop.core.engines.base import Engine, PageReading
+from desktop.core.engines.base import Capability, Engine, PageReading
 from desktop.core.model import Line
 
 FAULTS = ("kill", "abort", "segfault", "hang", "hog", "garbage")
@@ -182,3 +182,35 @@ def make_einvoice_killer(victim: str) -> FaultEngine:
 
     facturx.attachments = attachments
     return FaultEngine(None)
+
+
+class UprightFaultEngine(FaultEngine):
+    """:class:`FaultEngine` that turns pages upright itself (:attr:`Capability.UPRIGHT`, as PP-OCR):
+    the pipeline calls :meth:`read_upright`, so the worker can read pages ahead
+    (:meth:`~desktop.core.isolation.process.WorkerEngine.read_ahead`).
+
+    Args:
+        log: when given, a file that gets one line per page read (its width x height), to count reads.
+    """
+
+    name = "fault-upright"
+
+    def __init__(self, fault: str | None = None, delay: float = 0.0, log: str | None = None) -> None:
+        super().__init__(fault, delay)
+        self.log = log
+
+    capabilities = frozenset({Capability.UPRIGHT})
+
+    def read_upright(self, image: np.ndarray) -> Any:
+        from desktop.core.engines.upright import Reading
+
+        if self.log:
+            with open(self.log, "a", encoding="ascii") as fh:
+                fh.write(f"{image.shape[1]}x{image.shape[0]}\n")
+        reading = self.read_page(image)
+        return Reading(0, reading.lines, seconds=reading.seconds)
+
+
+def make_upright(fault: str | None = None, delay: float = 0.0, log: str | None = None, **_: Any) -> UprightFaultEngine:
+    """The factory of :class:`UprightFaultEngine` named in an ``EngineSpec`` (runs in the worker)."""
+    return UprightFaultEngine(fault, delay, log)

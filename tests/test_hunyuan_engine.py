@@ -188,7 +188,7 @@ def test_create_engine_auto_passes_the_reason_on(tmp_path, monkeypatch):
 
     stub.PPOCREngine = StandIn
     monkeypatch.setitem(sys.modules, "desktop.core.engines.ppocr", stub)
-    monkeypatch.setattr(hunyuan, "availability", lambda model_dir, require_gpu: (False, "no CUDA GPU available (test)"))
+    monkeypatch.setattr(hunyuan_models, "availability", lambda model_dir, require_gpu: (False, "no CUDA GPU available (test)"))
     notes: list[Diagnostic] = []
     assert isinstance(create_engine("auto", tmp_path, notes=notes), StandIn)
     assert [str(n) for n in notes] == ["HunyuanOCR not used: no CUDA GPU available (test). Using PP-OCR on the CPU."]

@@ -38,28 +38,30 @@ def test_models_come_from_the_wheel_and_the_version_names_them():
     assert e.describe().startswith("ppocr rapidocr 3.10.0")
 
 
-def test_speed_settings_reach_rapidocr(engine):
+def test_speed_settings_reach_the_sessions(engine):
     # Measured in BENCHMARKS.md: no detector upscaling of narrow receipts, unpadded recogniser calls,
     # onnxruntime sessions of ours (arena given back after every detector run, no spinning). They must
-    # reach the loaded rapidocr object, not only _params.
+    # reach the loaded models, not only the engine's attributes.
     engine.warm_up()
-    cfg = engine._ocr.cfg
-    assert (cfg.Det.limit_type, cfg.Det.limit_side_len) == ("min", 448)
-    assert cfg.Rec.rec_batch_num == 1
-    det = engine._ocr.text_det.session.session
+    stages = engine._stages
+    assert stages._det.limit_side_len == 448 and stages.max_side_len == 2000
+    assert stages._rec.batch == 1 and stages._rec.shape == (3, 48, 48)
+    det = stages._det.session
     options = det.get_session_options()
     assert options.enable_cpu_mem_arena and options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
     assert det._run_options.get_run_config_entry("memory.enable_memory_arena_shrinkage") == "cpu:0"
-    rec = engine._stages._rec.session.session.get_session_options()
+    rec = stages._rec.session.get_session_options()
     assert rec.intra_op_num_threads == 1 and rec.get_session_config_entry("session.intra_op.allow_spinning") == "0"
-    assert cfg.Global.use_cls is False and cfg.Global.max_side_len == 2000
+    assert engine.use_cls is False
     # The recogniser pads no line crop to rapidocr's 320 px minimum; the detector sees the full image.
-    assert list(cfg.Rec.rec_img_shape) == [3, 48, 48]
     assert engine._stages.det_max_side is None
     custom = PPOCREngine(det_min_side=736, rec_batch_num=6, rec_min_width=320, det_max_side=1280)
-    params = custom._params()
-    assert params["Det.limit_side_len"] == 736 and params["Rec.rec_batch_num"] == 6
-    assert params["Rec.rec_img_shape"] == [3, 48, 320] and custom.det_max_side == 1280
+    custom.warm_up()
+    try:
+        assert custom._stages._det.limit_side_len == 736 and custom._stages._rec.batch == 6
+        assert custom._stages._rec.shape == (3, 48, 320) and custom._stages.det_max_side == 1280
+    finally:
+        custom.close()
 
 
 def test_detector_sees_a_shrunk_copy_and_boxes_come_back_in_full_pixels(samples):
@@ -83,7 +85,7 @@ def test_warm_up_loads_every_session_without_reading_a_page():
     try:
         engine.warm_up()
         stages = engine._stages
-        assert stages._rec is not None and stages._cls is not None and engine._ocr.text_det.session is not None
+        assert stages._rec is not None and stages._cls is not None and stages._det is not None
     finally:
         engine.close()
 
@@ -91,7 +93,7 @@ def test_warm_up_loads_every_session_without_reading_a_page():
 def test_creating_the_engine_loads_nothing():
     code = (
         "import sys; from desktop.core.engines.ppocr import PPOCREngine; e = PPOCREngine(); "
-        "print(e._ocr is None, 'onnxruntime' in sys.modules, 'rapidocr.main' in sys.modules)"
+        "print(e._stages is None, 'onnxruntime' in sys.modules, 'rapidocr' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
     assert out.stdout.split() == ["True", "False", "False"], out.stderr
@@ -166,21 +168,9 @@ def test_recognition_runs_one_thread_per_worker(engine):
     engine.warm_up()
     stages = engine._stages
     assert stages.workers == engine.workers >= 1
-    options = stages._rec.session.session.get_session_options()
+    options = stages._rec.session.get_session_options()
     assert options.intra_op_num_threads == 1
     assert PPOCREngine(threads=1).workers == 1
-
-
-def test_detector_input_is_rapidocrs_bit_for_bit():
-    from rapidocr.ch_ppocr_det.utils import DetPreProcess
-
-    from desktop.core.engines.ppocr_stages import _normalised
-
-    image = np.random.default_rng(7).integers(0, 256, (97, 61, 3), dtype=np.uint8)
-    for mean, std in (([0.5] * 3, [0.5] * 3), ([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])):
-        theirs = DetPreProcess(448, "min", mean, std)
-        resized = theirs.resize(image)
-        assert np.array_equal(_normalised(resized, theirs.mean, theirs.std, theirs.scale), theirs(image))
 
 
 def test_the_sideways_guess_and_one_detection_for_a_page_on_its_side(engine, samples):
@@ -223,7 +213,7 @@ def test_a_large_detector_input_is_detected_in_strips_with_the_same_lines(engine
     whole = engine.read_page(image).lines
     calls: list[tuple[int, ...]] = []
     engine.warm_up()
-    detector = engine._ocr.text_det
+    detector = engine._stages._det
     run = detector.__class__.__call__
     monkeypatch.setattr(detector.__class__, "__call__", lambda self, img: calls.append(img.shape) or run(self, img))
     monkeypatch.setattr(ppocr_stages, "STRIP_PIXELS", 120_000)  # 640 x 480 px -> 3 strips

@@ -1,17 +1,19 @@
-"""PP-OCR on the CPU through ``rapidocr`` 3.10 and onnxruntime: the built-in default engine.
+"""PP-OCR on the CPU: the PP-OCR models of the ``rapidocr`` 3.10 wheel on onnxruntime, the built-in default engine.
 
 Models: the three ONNX files that ship *inside* the ``rapidocr`` wheel (PP-OCRv6 small text detector,
 PP-OCRv6 small recogniser for Chinese + English + Latin scripts, PP-OCR mobile v2.0 text-line angle
-classifier; Apache-2.0, PaddlePaddle). They are passed to rapidocr by explicit ``model_path`` so that
-rapidocr never enters its download code path (``DownloadFile``) and never creates folders: any other
-model version, size or language would make rapidocr fetch weights from a model hub, which an offline
-application must not do. When a model file is missing the engine refuses to start
-(:class:`~desktop.core.engines.base.EngineUnavailable`) instead of downloading.
+classifier; Apache-2.0, PaddlePaddle). They are loaded straight into onnxruntime sessions of ours
+(:mod:`desktop.core.engines.ppocr_models`, with rapidocr's pre- and post-processing, bit for bit): rapidocr's
+own model classes and configuration layer are not used (importing them cost 0.5 s of CPU at every start,
+see that module), so its model-download code (``DownloadFile``) cannot run either. rapidocr stays the
+provider of the model files and of its image helpers (``rapidocr.utils.process_img``). When a model file
+is missing the engine refuses to start (:class:`~desktop.core.engines.base.EngineUnavailable`) instead
+of downloading.
 
 onnxruntime writes a device id and a telemetry queue under ``~/.cache/Microsoft`` when imported without
 ``ORT_DISABLE_TELEMETRY=1`` (see :mod:`desktop.core.offline`). This module lives in ``desktop.core``, whose
-``__init__`` sets the variable before any submodule runs, and it imports rapidocr (which imports
-onnxruntime) only when the model is loaded.
+``__init__`` sets the variable before any submodule runs, and it imports onnxruntime only when the model
+is loaded.
 """
 from __future__ import annotations
 
@@ -66,9 +68,9 @@ def _rapidocr_version() -> str:
 class PPOCREngine(Engine):
     """PP-OCR (rapidocr + onnxruntime) on the CPU.
 
-    The rapidocr object (three onnxruntime sessions, about 150 MB resident) is created on the first
-    :meth:`read_page` or in :meth:`warm_up`, never in ``__init__``, so creating the engine is free and
-    the window can show before onnxruntime loads.
+    The three onnxruntime sessions (about 150 MB resident) are created on the first :meth:`read_page` or
+    in :meth:`warm_up`, never in ``__init__``, so creating the engine is free and the window can show
+    before onnxruntime loads.
 
     Args:
         max_side_len: rapidocr's own cap on the longer side of the image it detects text on
@@ -113,6 +115,10 @@ class PPOCREngine(Engine):
             (:func:`~desktop.core.engines.ppocr_stages.looks_sideways`, about 6 ms), and detect on it
             turned a quarter when so: a page on its side then needs one detection instead of two.
 
+    Thread safety: :meth:`read_page` and :meth:`read_upright` may run from several threads at once
+    (the engine worker's read-ahead); their detections take turns (``Stages.detecting``), to keep one
+    page's detector buffers at a time.
+
     Attributes:
         max_pixels: the pixel budget the pipeline renders pages to (about 2000 x 2000). rapidocr
             shrinks anything with a side over ``max_side_len`` anyway, so a larger budget only costs
@@ -154,14 +160,18 @@ class PPOCREngine(Engine):
         self.det_max_side = int(det_max_side) if det_max_side else None
         self.rec_min_width = max(8, int(rec_min_width))
         self.sideways_prior = bool(sideways_prior)
-        self._ocr: Any = None
         self._stages: Any = None
         self._lock = threading.Lock()
         models = " + ".join(Path(MODEL_FILES[k]).stem for k in ("Det", "Rec", "Cls"))
         self.version = f"rapidocr {_rapidocr_version()} ({models})"
 
     # -- loading -------------------------------------------------------------------------------
-    def _params(self) -> dict[str, Any]:
+    def _model_folder(self) -> Path:
+        """The folder of the three model files, all present.
+
+        Raises:
+            EngineUnavailable: rapidocr is not installed or a model file is missing.
+        """
         folder = model_dir()
         missing = [name for name in MODEL_FILES.values() if not (folder / name).is_file()]
         if missing:
@@ -169,46 +179,31 @@ class PPOCREngine(Engine):
                 f"PP-OCR model files missing from {folder}: {', '.join(missing)}. "
                 "Reinstall rapidocr==3.10.0 (Shoebox never downloads models)."
             )
-        params: dict[str, Any] = {
-            # rapidocr's own coloured stderr logger (propagate=False, level set from this): its
-            # warnings are not for the user ("The text detection result is empty" on every blank
-            # page, the warm-up's included; we return no lines for it). SHOEBOX_LOG=DEBUG keeps them.
-            "Global.log_level": "debug" if log.isEnabledFor(logging.DEBUG) else "error",
-            "Global.model_root_dir": str(folder),
-            "Global.max_side_len": self.max_side_len,
-            "Global.text_score": self.text_score,
-            "Global.use_cls": self.use_cls,
-            "Det.limit_type": "min",
-            "Det.limit_side_len": self.det_min_side,
-            "Rec.rec_batch_num": self.rec_batch_num,
-            "Rec.rec_img_shape": [3, REC_HEIGHT, self.rec_min_width],
-        }
-        for section, filename in MODEL_FILES.items():
-            params[f"{section}.model_path"] = str(folder / filename)
-        return params
+        return folder
 
     def _load(self) -> Any:
-        if self._ocr is not None:
-            return self._ocr
+        if self._stages is not None:
+            return self._stages
         with self._lock:
-            if self._ocr is None:
+            if self._stages is None:
                 offline.enforce_offline_environment()  # idempotent; must precede the onnxruntime import
-                params = self._params()
+                folder = self._model_folder()
                 try:
-                    from rapidocr import RapidOCR
+                    import onnxruntime  # noqa: F401
                 except ImportError as exc:
                     raise EngineUnavailable(f"PP-OCR cannot load: {exc}. Install rapidocr==3.10.0 and onnxruntime.") from exc
                 from desktop.core.engines.ppocr_stages import Stages
 
                 try:
-                    ocr = RapidOCR(params=params)
-                    stages = Stages(ocr, workers=self.workers, text_score=self.text_score,
+                    stages = Stages(folder, MODEL_FILES, workers=self.workers, text_score=self.text_score,
+                                    max_side_len=self.max_side_len, det_min_side=self.det_min_side,
+                                    rec_min_width=self.rec_min_width, rec_batch_num=self.rec_batch_num,
                                     det_max_side=self.det_max_side, det_threads=self.threads)
                     stages.load()
-                except Exception as exc:  # rapidocr raises plain exceptions of many kinds
+                except Exception as exc:  # onnxruntime raises plain exceptions of many kinds
                     raise EngineUnavailable(f"PP-OCR could not load its models: {exc}") from exc
-                self._ocr, self._stages = ocr, stages
-        return self._ocr
+                self._stages = stages
+        return self._stages
 
     @property
     def workers(self) -> int:
@@ -238,7 +233,7 @@ class PPOCREngine(Engine):
         with self._lock:
             if self._stages is not None:
                 self._stages.close()
-            self._ocr = self._stages = None
+            self._stages = None
 
     # -- recognition ---------------------------------------------------------------------------
     def read_page(self, image: np.ndarray) -> PageReading:
@@ -261,7 +256,7 @@ class PPOCREngine(Engine):
         """
         bgr = self._bgr(image)
         self._load()
-        with self._lock, Stopwatch() as watch:
+        with Stopwatch() as watch:
             lines = self._guard(image, lambda: self._read(bgr, rotation=0))
         return PageReading(lines, seconds=watch.seconds)
 
@@ -288,7 +283,7 @@ class PPOCREngine(Engine):
         """
         bgr = self._bgr(image)
         self._load()
-        with self._lock, Stopwatch() as watch:
+        with Stopwatch() as watch:
             reading = self._guard(image, lambda: self._read_upright(bgr))
         reading.seconds = watch.seconds
         return reading
@@ -327,8 +322,9 @@ class PPOCREngine(Engine):
         det = detection if detection is not None else stages.detect(bgr)
         crops = [det.crop(i, rotation) for i in range(len(det))]
         if self.use_cls and crops:
-            # rapidocr's per-line 0/180 flip (cls_thresh from its configuration).
-            thresh = float(self._ocr.cfg.Cls.cls_thresh)
+            # rapidocr's per-line 0/180 flip (its Cls.cls_thresh).
+            from desktop.core.engines.ppocr_models import CLS_THRESH as thresh
+
             labels = stages.classify(crops)
             crops = [np.ascontiguousarray(c[::-1, ::-1]) if "180" in lab and score > thresh else c
                      for c, (lab, score) in zip(crops, labels)]

@@ -18,7 +18,7 @@ onnxruntime session using all cores. Calling its stages ourselves buys three thi
   session.
 - The same crops serve the orientation sample and the final read.
 - **Sessions of our own** (:func:`session_options`: memory arena given back after every detector run,
-  no spin-waiting), the detector's input normalised through a lookup table (:func:`_normalised`), and
+  no spin-waiting), the detector's input normalised through a lookup table (:func:`~desktop.core.engines.ppocr_models.normalised`), and
   detector inputs over :data:`STRIP_PIXELS` detected in strips to bound memory.
 
 Coordinates: boxes are rapidocr's quadrilaterals (four corners clockwise from the top-left), mapped
@@ -28,9 +28,11 @@ page into the pixels of the upright image (:func:`turn_points`).
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -186,42 +188,6 @@ def _session(model_path: str, threads: int | None) -> Any:
     return ort.InferenceSession(model_path, sess_options=session_options(threads), providers=["CPUExecutionProvider"])
 
 
-def _detector_class() -> Any:
-    """rapidocr's ``TextDetector`` with its input normalised through a lookup table (:func:`_normalised`)."""
-    from rapidocr.ch_ppocr_det import TextDetector
-    from rapidocr.ch_ppocr_det.utils import DetPreProcess
-
-    class TablePreProcess(DetPreProcess):
-        def __call__(self, img: np.ndarray) -> np.ndarray | None:
-            resized = self.resize(img)
-            return None if resized is None else _normalised(resized, self.mean, self.std, self.scale)
-
-    class Detector(TextDetector):
-        def get_preprocess(self) -> Any:
-            return TablePreProcess(self.limit_side_len, self.limit_type, self.mean, self.std)
-
-    return Detector
-
-
-def _normalised(image: np.ndarray, mean: np.ndarray, std: np.ndarray, scale: float) -> np.ndarray:
-    """``(1, 3, H, W)`` float32 detector input of a ``(H, W, 3)`` uint8 image, equal bit for bit to rapidocr's.
-
-    rapidocr computes ``(img * scale - mean) / std`` in float64 (its mean and std are float64 arrays)
-    over the whole image, then transposes and casts to float32: for a 2000 x 2000 px page three
-    float64 temporaries of 96 MB each (0.16 CPU s for a 1408 x 1984 px receipt). A pixel has only 256
-    values, so the same arithmetic is done once per value and channel, and each channel is looked up in
-    its table (``cv2.LUT``) straight into the network's layout (0.008 CPU s).
-    """
-    import cv2
-
-    values = np.arange(256, dtype=np.float32)
-    out = np.empty((1, 3, image.shape[0], image.shape[1]), dtype=np.float32)
-    for c, plane in enumerate(cv2.split(np.ascontiguousarray(image))):
-        table = ((values * scale - np.asarray(mean)[c]) / np.asarray(std)[c]).astype(np.float32)
-        cv2.LUT(plane, table, dst=out[0, c])
-    return out
-
-
 def release_free_memory() -> None:
     """Give the C heap's free memory back to the system (glibc ``malloc_trim``; elsewhere nothing).
 
@@ -267,70 +233,66 @@ class _ShrinkingSession:
 
 
 class Stages:
-    """rapidocr's detector, angle classifier and recogniser, called one by one.
+    """The detector, angle classifier and recogniser (:mod:`desktop.core.engines.ppocr_models`), called one by one.
 
     Args:
-        ocr: a ``rapidocr.RapidOCR`` built with explicit model paths (its configuration and its
-            detector's pre- and post-processing are used; the sessions are ours, :func:`session_options`).
+        folder: the folder of the model files (:data:`desktop.core.engines.ppocr.MODEL_FILES`).
+        files: model file name by rapidocr configuration section (``Det``, ``Rec``, ``Cls``).
         workers: recognition workers (one per core); each runs the single-threaded recogniser session.
+        text_score: lines recognised with a lower confidence are dropped (rapidocr's ``text_score``).
+        max_side_len: images with a longer side are shrunk to it before detection (rapidocr
+            ``Global.max_side_len``).
+        det_min_side: the detector upscales images whose shorter side is below this (rapidocr
+            ``Det.limit_side_len``, ``limit_type: min``).
+        rec_min_width: the recogniser's narrowest input (rapidocr ``Rec.rec_img_shape[2]``).
+        rec_batch_num: crops per recogniser call (rapidocr ``Rec.rec_batch_num``).
+        det_max_side: when set, the detector sees the image shrunk to this longer side.
         det_threads: the detector session's intra-op threads (``None``: onnxruntime's default, one per
             core).
-        text_score: lines recognised with a lower confidence are dropped (rapidocr's ``text_score``).
 
-    Thread safety: one page at a time per instance (the engine holds a lock); inside a page the
-    recogniser runs on ``workers`` threads.
+    Thread safety: pages may be read from several threads at once (the engine worker reads the next
+    file's page while the current one is recognised: :meth:`desktop.core.isolation.process.WorkerEngine.read_ahead`);
+    detections take turns (:attr:`detecting`), since the detector's buffers are the engine's memory peak
+    (about 175 MB per megapixel, see :data:`STRIP_PIXELS`), while recognition shares ``workers`` threads.
     """
 
-    def __init__(self, ocr: Any, *, workers: int, text_score: float, det_max_side: int | None = None,
-                 det_threads: int | None = None) -> None:
-        self.ocr = ocr
+    def __init__(self, folder: Path, files: dict[str, str], *, workers: int, text_score: float,
+                 max_side_len: int = 2000, det_min_side: int = 448, rec_min_width: int = 48,
+                 rec_batch_num: int = 1, det_max_side: int | None = None, det_threads: int | None = None) -> None:
+        self.folder = Path(folder)
+        self.files = dict(files)
         self.workers = max(1, int(workers))
         self.det_threads = int(det_threads) if det_threads else None
         self.det_max_side = int(det_max_side) if det_max_side else None
         self.text_score = float(text_score)
+        self.max_side_len = int(max_side_len)
+        self.det_min_side = int(det_min_side)
+        self.rec_min_width = int(rec_min_width)
+        self.rec_batch_num = max(1, int(rec_batch_num))
         self._pool: ThreadPoolExecutor | None = None
+        #: Held while the detector runs: one detection at a time, whatever the number of pages in flight.
+        self.detecting = threading.Lock()
+        self._det: Any = None
         self._rec: Any = None
         self._cls: Any = None
 
     # -- models ------------------------------------------------------------------------------------
-    def _section_cfg(self, section: str, threads: int | None) -> Any:
-        """rapidocr's configuration of ``section`` with an onnxruntime session of ours in it.
-
-        rapidocr takes a ready ``InferenceSession`` from the section's ``session`` key (its
-        ``OrtInferSession``); ours has the options of :func:`session_options`, which rapidocr's own
-        configuration cannot set (spinning, per-session arena).
-        """
-        from omegaconf import OmegaConf
-
-        cfg = self.ocr.cfg
-        sub = cfg[section]
-        engine: dict[str, Any] = dict(OmegaConf.to_container(cfg.EngineConfig[sub.engine_type.value],  # type: ignore[arg-type]
-                                                             resolve=True))
-        engine["intra_op_num_threads"] = threads or -1
-        engine["inter_op_num_threads"] = 1
-        sub.engine_cfg = OmegaConf.create(engine)
-        sub.model_root_dir = cfg.Global.model_root_dir
-        sub._set_flag("allow_objects", True)
-        sub.session = _session(str(sub.model_path), threads)
-        return sub
+    def _path(self, section: str) -> str:
+        return str(self.folder / self.files[section])
 
     def load(self) -> None:
         """Create the three onnxruntime sessions (detector: ``det_threads``; the others: one thread)."""
-        if self.ocr.text_det is None:
-            detector = _detector_class()(self._section_cfg("Det", self.det_threads))
+        from desktop.core.engines import ppocr_models as models
+
+        if self._det is None:
             # Give the arena's blocks back after every page (see session_options).
-            detector.session.session = _ShrinkingSession(detector.session.session)
-            self.ocr.text_det = detector
+            session = _ShrinkingSession(_session(self._path("Det"), self.det_threads))
+            self._det = models.Detector(session, limit_side_len=self.det_min_side)
         if self._rec is None:
-            from rapidocr.ch_ppocr_rec import TextRecognizer
-
-            cfg = self._section_cfg("Rec", 1)
-            cfg.font_path = self.ocr.cfg.Global.font_path
-            self._rec = TextRecognizer(cfg)
+            self._rec = models.Recogniser(_session(self._path("Rec"), 1), min_width=self.rec_min_width,
+                                          batch=self.rec_batch_num)
         if self._cls is None:
-            from rapidocr.ch_ppocr_cls import TextClassifier
-
-            self._cls = TextClassifier(self._section_cfg("Cls", 1))
+            self._cls = models.Classifier(_session(self._path("Cls"), 1))
         if self._pool is None and self.workers > 1:
             self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="ppocr-rec")
 
@@ -339,38 +301,37 @@ class Stages:
 
         Detector ``(1, 3, 32, 32)`` (DB needs sides that are multiples of 32), recogniser
         ``(1, 3, 48, 48)``, angle classifier ``(1, 3, 48, 192)`` (its fixed input), all zeros. Going
-        through the stages instead would cost about 1.3 CPU s on this machine: rapidocr's detector
-        upscales any image to a shorter side of ``Det.limit_side_len``, so even a 64 x 256 px blank
-        becomes 448 x 1792 px, and that is a whole receipt's detection spent before the first page.
+        through the stages instead would cost about 1.3 CPU s on this machine: the detector upscales any
+        image to a shorter side of ``det_min_side``, so even a 64 x 256 px blank becomes 448 x 1792 px,
+        and that is a whole receipt's detection spent before the first page.
 
         Raises:
             Exception: whatever onnxruntime raises when a model does not run.
         """
         self.load()
-        self.ocr.text_det.session(np.zeros((1, 3, 32, 32), dtype=np.float32))
-        self._rec.session(np.zeros((1, 3, 48, 48), dtype=np.float32))
-        self._cls.session(np.zeros((1, 3, 48, 192), dtype=np.float32))
+        self._det.run(np.zeros((1, 3, 32, 32), dtype=np.float32))
+        self._rec.run(np.zeros((1, 3, 48, 48), dtype=np.float32))
+        self._cls.run(np.zeros((1, 3, 48, 192), dtype=np.float32))
 
     def close(self) -> None:
         """Stop the recognition workers and drop the sessions."""
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
-        self._rec = self._cls = None
+        self._det = self._rec = self._cls = None
 
     # -- stages ------------------------------------------------------------------------------------
     def detect(self, bgr: np.ndarray) -> Detection:
         """Find the text lines of a BGR image (rapidocr's resizing, vertical padding and detector)."""
-        from rapidocr.utils.process_img import apply_vertical_padding
+        from rapidocr.utils.process_img import apply_vertical_padding, resize_image_within_bounds
+
+        from desktop.core.engines import ppocr_models as models
 
         self.load()
-        ocr = self.ocr
         height, width = bgr.shape[:2]
-        img, op_record = ocr.preprocess_img(bgr)
-        if ocr.cfg.Global.use_vertical_padding:
-            img, op_record = apply_vertical_padding(img, op_record, ocr.width_height_ratio, ocr.min_height)
-        else:
-            op_record["padding_1"] = {"top": 0, "left": 0}
+        img, ratio_h, ratio_w = resize_image_within_bounds(bgr, models.MIN_SIDE_LEN, self.max_side_len)
+        op_record: dict[str, Any] = {"preprocess": {"ratio_h": ratio_h, "ratio_w": ratio_w}}
+        img, op_record = apply_vertical_padding(img, op_record, models.WIDTH_HEIGHT_RATIO, models.MIN_HEIGHT)
         factor = 1.0
         seen = img
         if self.det_max_side and max(img.shape[:2]) > self.det_max_side:
@@ -379,10 +340,11 @@ class Stages:
             factor = self.det_max_side / float(max(img.shape[:2]))
             size = (max(1, round(img.shape[1] * factor)), max(1, round(img.shape[0] * factor)))
             seen = cv2.resize(img, size, interpolation=cv2.INTER_AREA)
-        if seen.shape[0] * seen.shape[1] > STRIP_PIXELS:
-            boxes = self._detect_in_strips(seen)
-        else:
-            boxes = _boxes(ocr.text_det(seen))
+        with self.detecting:
+            if seen.shape[0] * seen.shape[1] > STRIP_PIXELS:
+                boxes = self._detect_in_strips(seen)
+            else:
+                boxes = self._det(seen)
         if factor != 1.0:
             # Back to the pixels of `img`: the lines are cropped from it at its full resolution.
             boxes[..., 0] *= img.shape[1] / float(seen.shape[1])
@@ -400,20 +362,24 @@ class Stages:
         for top in range(0, height, step):
             bottom = min(height, top + step)
             first, last = max(0, top - STRIP_OVERLAP), min(height, bottom + STRIP_OVERLAP)
-            boxes = _boxes(self.ocr.text_det(np.ascontiguousarray(image[first:last])))
+            boxes = self._det(np.ascontiguousarray(image[first:last]))
             boxes[..., 1] += first
             centre = boxes[..., 1].mean(axis=1)
             found.append(boxes[(centre >= top) & (centre < bottom)])
             release_free_memory()
         boxes = np.concatenate(found) if found else np.zeros((0, 4, 2), dtype=np.float32)
-        return np.asarray(self.ocr.text_det.sorted_boxes(boxes), dtype=np.float32) if len(boxes) else boxes
+        if not len(boxes):
+            return boxes
+        from desktop.core.engines.ppocr_models import sorted_boxes
+
+        return np.asarray(sorted_boxes(boxes), dtype=np.float32)
 
     def classify(self, crops: Sequence[np.ndarray]) -> list[tuple[str, float]]:
         """rapidocr's text-line angle classifier: ``(label, score)`` per crop, label ``"0"`` or ``"180"``."""
         if not crops:
             return []
         self.load()
-        return list(self._cls(list(crops)).cls_res)
+        return self._cls(list(crops))
 
     def recognise(self, crops: Sequence[np.ndarray]) -> list[tuple[str, float]]:
         """``(text, confidence)`` per crop, in order; the crops are shared out over the workers.
@@ -421,8 +387,6 @@ class Stages:
         Crops are sorted by aspect ratio and dealt out in turn, so each worker gets a similar mix of
         short and long lines (recognition time grows with the line's width).
         """
-        from rapidocr.ch_ppocr_rec import TextRecInput
-
         if not crops:
             return []
         self.load()
@@ -431,8 +395,7 @@ class Stages:
         groups = [[int(i) for i in order[k::n]] for k in range(n)]
 
         def run(indices: list[int]) -> list[tuple[str, float]]:
-            out = self._rec(TextRecInput(img=[crops[i] for i in indices]))
-            return list(zip(out.txts, out.scores))
+            return list(self._rec([crops[i] for i in indices]))
 
         if n == 1 or self._pool is None:
             results = [run(groups[0])]
@@ -453,14 +416,6 @@ class Stages:
         boxes = map_boxes_to_original(detection.boxes.copy(), detection.op_record, detection.height, detection.width)
         turned = turn_points(boxes, rotation, detection.width, detection.height)
         return np.stack([_clockwise_from_top_left(q) for q in turned])
-
-
-def _boxes(result: Any) -> np.ndarray:
-    """A ``TextDetOutput``'s boxes as ``(N, 4, 2)`` float32 (none: shape ``(0, 4, 2)``)."""
-    boxes = result.boxes
-    if boxes is None or len(boxes) == 0:
-        return np.zeros((0, 4, 2), dtype=np.float32)
-    return np.array(boxes, dtype=np.float32)
 
 
 def sample_indices(detection: Detection, indices: Sequence[int], size: int) -> list[int]:
@@ -515,7 +470,7 @@ def looks_sideways(bgr: np.ndarray) -> bool:
     blobs = stats[1:][stats[1:, cv2.CC_STAT_AREA] >= 4]
     if len(blobs) < 5:
         return False
-    size = max(2, round(max(float(np.median(blobs[:, cv2.CC_STAT_HEIGHT])), float(np.median(blobs[:, cv2.CC_STAT_WIDTH])))))
+    size = max(2, round(max(_median(blobs[:, cv2.CC_STAT_HEIGHT]), _median(blobs[:, cv2.CC_STAT_WIDTH]))))
 
     def elongation(along_rows: bool) -> float:
         shape = (2 * size + 1, 1) if along_rows else (1, 2 * size + 1)
@@ -526,6 +481,18 @@ def looks_sideways(bgr: np.ndarray) -> bool:
             return 0.0
         w, h = big[:, cv2.CC_STAT_WIDTH], big[:, cv2.CC_STAT_HEIGHT]
         along, across = (w, h) if along_rows else (h, w)
-        return float(np.median(along / np.maximum(across, 1)))
+        return _median(along / np.maximum(across, 1))
 
     return elongation(False) > PRIOR_RATIO * elongation(True)
+
+
+def _median(values: np.ndarray) -> float:
+    """``float(np.median(values))`` of a non-empty 1-D array, the same value, without ``np.median``'s
+    import of ``numpy.ma`` (about 20 ms of CPU at a worker's first page): the middle element of the
+    sorted values, or the mean of the two middle ones computed as numpy computes it (float64 sum / 2)."""
+    a = np.asarray(values, dtype=np.float64).ravel()
+    k = a.size // 2
+    if a.size % 2:
+        return float(np.partition(a, k)[k])
+    part = np.partition(a, [k - 1, k])
+    return float((part[k - 1] + part[k]) / 2)

@@ -29,6 +29,23 @@ from desktop.core.intake.page import PageImage
 _heif_lock = threading.Lock()
 _heif_registered = False
 
+#: Pillow's plugin module for each format Shoebox opens itself (``PIL.<name>``). Pillow registers only
+#: BMP, GIF, JPEG, PPM and PNG up front (``Image.preinit``); for any other format ``Image.open`` imports
+#: all of its 40-odd plugins (``Image.init``: about 30 ms of CPU at a worker's start). Importing the one
+#: plugin named registers just that format. (HEIF registers itself: :func:`_register_heif`.)
+_PIL_PLUGINS = {"JPEG": "JpegImagePlugin", "PNG": "PngImagePlugin", "TIFF": "TiffImagePlugin",
+                "BMP": "BmpImagePlugin", "WEBP": "WebPImagePlugin"}
+
+
+def _load_plugins(formats: list[str]) -> None:
+    """Register Pillow's openers of ``formats`` without importing every other plugin (see :data:`_PIL_PLUGINS`)."""
+    import importlib
+
+    Image.preinit()
+    for fmt in formats:
+        if fmt not in Image.OPEN and fmt in _PIL_PLUGINS:
+            importlib.import_module(f"PIL.{_PIL_PLUGINS[fmt]}")
+
 
 def _register_heif(path: Path) -> None:
     """Register pillow-heif's opener with Pillow on first use (importing it costs ~50 ms)."""
@@ -67,6 +84,7 @@ class _open_image:  # used as a context manager like open()
         except OSError as exc:
             raise IntakeError(self.path, diag(Code.FILE_UNREADABLE, detail=str(exc.strerror or exc))) from None
         try:
+            _load_plugins(_PIL_FORMATS[self.fmt])
             self.image = Image.open(self.file, formats=_PIL_FORMATS[self.fmt])
         except Exception as exc:
             self.file.close()

@@ -197,6 +197,16 @@ def describe_exit(exitcode: int | None) -> Diagnostic:
 # ------------------------------------------------------------------------------------------------
 
 def _rss_bytes() -> int:
+    """This process' resident set size in bytes (0 when it cannot be read).
+
+    On Linux from ``/proc/self/statm`` (its second field, in pages; proc(5)); elsewhere through psutil,
+    whose import costs the worker's start 15-70 ms, so it is not imported where the kernel tells directly.
+    """
+    try:
+        with open("/proc/self/statm", "rb") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError, AttributeError):
+        pass
     try:
         import psutil
 
@@ -230,7 +240,8 @@ def _error_reply(exc: BaseException) -> dict[str, Any]:
     if isinstance(exc, intake.IntakeError):
         return {"status": "error", "kind": "intake", "cls": type(exc).__name__, "path": str(exc.path),
                 "reason": exc.diagnostic}
-    kind = ("unavailable" if isinstance(exc, EngineUnavailable) else
+    kind = ("ahead_missing" if isinstance(exc, _AheadMissing) else
+            "unavailable" if isinstance(exc, EngineUnavailable) else
             "malformed" if isinstance(exc, MalformedOutput) else
             "engine" if isinstance(exc, EngineError) else "other")
     message = str(exc).strip() or type(exc).__name__
@@ -269,6 +280,8 @@ def _worker_main(conn: Connection, spec: EngineSpec | None) -> None:
     """The worker's loop: create the engine, then answer calls until ``close`` or the pipe closes."""
     # Ctrl+C in a terminal reaches the whole process group; the parent decides when the worker stops.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the parent while starting: see _launch
     _die_with_parent()
     from desktop.core import offline
 
@@ -281,6 +294,7 @@ def _worker_main(conn: Connection, spec: EngineSpec | None) -> None:
     intake_pdf._IN_RENDER_CHILD = True  # the flag lives where PDF pages are rendered
 
     engine: Engine | None = None
+    ahead = _ReadAhead()
     try:
         notes: list[Any] = []
         if spec is not None:
@@ -329,6 +343,10 @@ def _worker_main(conn: Connection, spec: EngineSpec | None) -> None:
                 result = {"scale": float(args["scale"]), **_image_meta(image_out)}
             elif op == "call":
                 result = LOCAL_PAGES.call(str(args["function"]), *args["args"])
+            elif op == "read_ahead":
+                result = ahead.start(engine, Path(args["path"])) if engine is not None else None
+            elif op == "collect":
+                result = ahead.collect(str(args["key"])).to_dict()
             else:
                 raise EngineError(f"unknown worker call {op!r}")
             reply = {"status": "ok", "result": result, "rss": _rss_bytes(), "image": image_out is not None}
@@ -348,11 +366,103 @@ def _worker_main(conn: Connection, spec: EngineSpec | None) -> None:
             break
         if reply.get("kind") == "memory":
             break  # after a MemoryError the heap cannot be trusted: end, the parent starts a fresh worker
+    ahead.close()
     if engine is not None:
         try:
             engine.close()
         except Exception:
             pass
+
+
+#: Pages read ahead at most at once in a worker (:meth:`WorkerEngine.read_ahead`): the page being read
+#: and the next file's; the engine's detections take turns, so memory holds one detection's buffers.
+READ_AHEAD_MAX = 2
+#: Only pages rendered to at most this many pixels are read ahead. The detector's buffers take about
+#: 175 MB per megapixel of its input (:data:`desktop.core.engines.ppocr_stages.STRIP_PIXELS`); with a
+#: second page in flight (its images, crops and recogniser runs) a larger page would lift the worker's
+#: peak over the 800 MB that a receipt batch must stay under (issue 11). Measured 2026-12-01 on 40
+#: distinct receipt documents (loaded machine): worker peak 815 MiB read one at a time, 891-915 MiB
+#: with every page read ahead; larger pages are read alone, as before.
+READ_AHEAD_MAX_PIXELS = 2_000_000
+
+
+def image_key(image: np.ndarray) -> str:
+    """A digest of an image's pixels, shape and type: what names a page read ahead (BLAKE2b, 128 bits).
+
+    The parent and the worker compute it on the same bytes (the worker renders, the parent receives the
+    render), so a page the pipeline renders as the read-ahead did is recognised, and any other is not.
+    """
+    import hashlib
+
+    digest = hashlib.blake2b(memoryview(np.ascontiguousarray(image)).cast("B"), digest_size=16)  # type: ignore[arg-type]
+    return f"{digest.hexdigest()}:{'x'.join(map(str, image.shape))}:{image.dtype}"
+
+
+class _AheadMissing(EngineError):
+    """``collect`` of a page the worker does not hold (dropped, or never started): read it the usual way."""
+
+
+class _ReadAhead:
+    """The worker's pages read ahead (:meth:`WorkerEngine.read_ahead`): ``read_upright`` in background threads.
+
+    Threading: :meth:`start` and :meth:`collect` are called from the worker's loop only; the reads run
+    on up to :data:`READ_AHEAD_MAX` threads, beside whatever the loop does meanwhile (opening and
+    rendering the current file's pages).
+    """
+
+    def __init__(self) -> None:
+        from collections import OrderedDict
+
+        self._pool: Any = None
+        self._pending: OrderedDict[str, Any] = OrderedDict()
+
+    def start(self, engine: Engine, path: Path) -> str | None:
+        """Render the first page of ``path`` as the pipeline would (``load_page`` then ``render`` at the
+        engine's pixel budget) and start reading it upright; its :func:`image_key`, or ``None`` when
+        there is nothing to read ahead (an engine without :attr:`Capability.UPRIGHT`, a page with a text
+        layer, a page over :data:`READ_AHEAD_MAX_PIXELS`, a file that cannot be opened: the pipeline meets
+        and reports that itself)."""
+        if Capability.UPRIGHT not in engine.capabilities:
+            return None
+        try:
+            page = LOCAL_PAGES.load_page(path, 1)  # as the pipeline loads it through the worker
+            if not page.needs_ocr or page.origin == "pdf_mixed":
+                return None
+            if page.width * page.height > READ_AHEAD_MAX_PIXELS:  # rendered at most as large: a large page
+                return None
+            image, _ = LOCAL_PAGES.render(page, engine.max_pixels)
+        except Exception as exc:  # an unreadable file: its own scan says why
+            log.debug("no read-ahead of %s: %s", path.name, exc)
+            return None
+        if image.shape[0] * image.shape[1] > READ_AHEAD_MAX_PIXELS:
+            return None
+        key = image_key(image)
+        if key in self._pending:
+            return key
+        if self._pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._pool = ThreadPoolExecutor(READ_AHEAD_MAX, thread_name_prefix="read-ahead")
+        while len(self._pending) >= READ_AHEAD_MAX:  # the oldest was never asked for: drop it
+            _, stale = self._pending.popitem(last=False)
+            stale.cancel()
+        self._pending[key] = self._pool.submit(engine.read_upright, image)
+        return key
+
+    def collect(self, key: str) -> Any:
+        """The reading started as ``key`` (waits for it; raises what the read raised).
+
+        Raises:
+            _AheadMissing: no such reading here.
+        """
+        future = self._pending.pop(key, None)
+        if future is None:
+            raise _AheadMissing("no page read ahead under this name")
+        return future.result()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _worker_process(conn: Connection, spec: EngineSpec | None) -> None:
@@ -493,6 +603,8 @@ class WorkerEngine(Engine):
         self._interrupt_at: float | None = None
         self._start_error: EngineUnavailable | None = None
         self._pages = _RemotePages(self)
+        self._ahead: dict[str, None] = {}  # image keys of the pages the worker is reading ahead (in order)
+        self.read_ahead_hits = 0
 
     # -- what the engine is (known once the worker has started) -----------------------------------
     def _described(self) -> EngineInfo:
@@ -641,7 +753,18 @@ class WorkerEngine(Engine):
         """Start a worker process (it loads the engine and then sends its start reply)."""
         parent, child = self._ctx.Pipe(duplex=True)
         proc = self._ctx.Process(target=_worker_process, args=(child, self.spec), name="shoebox-engine", daemon=True)
-        proc.start()
+        # Ctrl+C in a terminal reaches the whole process group, a worker still starting included: blocked
+        # here, the signal stays blocked in the new process (fork and exec keep the mask) until the worker
+        # ignores it (_worker_main), instead of interrupting its interpreter's start ("Fatal Python error:
+        # init_sys_streams"). This thread's mask only: the signal still reaches this process's main thread.
+        blocked = hasattr(signal, "pthread_sigmask")
+        if blocked:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            proc.start()
+        finally:
+            if blocked:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         child.close()
         return proc, parent
 
@@ -673,6 +796,7 @@ class WorkerEngine(Engine):
     def _stop(self, *, graceful: bool) -> None:
         proc, conn = self._proc, self._conn
         self._proc = self._conn = None
+        self._ahead.clear()  # what it was reading ahead goes with it
         self._recycle = False
         if proc is None:
             return
@@ -729,13 +853,22 @@ class WorkerEngine(Engine):
         message = str(reply.get("message", "unknown error"))
         if kind == "memory":
             return MemoryError(message)
-        error = (EngineUnavailable(message) if kind == "unavailable" else
+        error = (_AheadMissing(message) if kind == "ahead_missing" else
+                 EngineUnavailable(message) if kind == "unavailable" else
                  MalformedOutput(message) if kind == "malformed" else EngineError(message))
         if isinstance(reply.get("diagnostic"), dict):  # the worker's diagnostic, rendered here in the UI's language
             error.diagnostic = Diagnostic.from_dict(reply["diagnostic"])
         return error
 
-    def _send(self, op: str, args: dict[str, Any], image: np.ndarray | None, limit_s: float, doing: str) -> dict[str, Any]:
+    def _send(self, op: str, args: dict[str, Any], image: np.ndarray | None, limit_s: float, doing: str, *,
+              retry: bool = True) -> dict[str, Any]:
+        """Send one call and return the worker's reply.
+
+        When the worker dies or overruns during a call while it was also reading pages ahead
+        (:meth:`read_ahead`), the failure may be theirs: the call is made once more, alone, on the fresh
+        worker (every call is a read, so doing it twice changes nothing), and only a second failure is
+        its own.
+        """
         with self._lock:
             if self.interrupted:
                 raise EngineInterrupted(f"stopped on request before {doing}")
@@ -747,6 +880,7 @@ class WorkerEngine(Engine):
                 self._start()
             assert self._conn is not None
             t0 = time.perf_counter()
+            background = bool(self._ahead) and op != "collect"  # pages read ahead share the worker meanwhile
             try:
                 self._conn.send((op, args))
                 if image is not None:
@@ -755,8 +889,11 @@ class WorkerEngine(Engine):
                 pass  # the worker is gone: _wait names how it ended
             try:
                 reply = self._wait(limit_s, doing)
-            except (EngineCrashed, EngineTimedOut):
+            except (EngineCrashed, EngineTimedOut) as exc:
                 self._start_ahead()  # the replacement loads while the caller handles the failed page
+                if background and retry:
+                    log.info("the engine worker stopped while %s with pages read ahead (%s): once more, alone", doing, exc)
+                    return self._send(op, args, image, limit_s, doing, retry=False)
                 raise
             self.last_call_s = time.perf_counter() - t0
             self.last_rss = int(reply.get("rss", 0) or 0)
@@ -803,6 +940,11 @@ class WorkerEngine(Engine):
     def read_upright(self, image: np.ndarray) -> Reading:
         """The worker engine's :meth:`~desktop.core.engines.base.Engine.read_upright` (one call, one read).
 
+        A page the worker is reading ahead (:meth:`read_ahead`: the same pixels) is collected instead of
+        being sent again. If the worker dies or overruns while it had that page and another in flight,
+        which of the two broke it is not known: this page is then read again, alone, on the fresh worker,
+        so that a failure is charged to the page that causes it.
+
         Raises:
             EngineError: the engine has no :attr:`Capability.UPRIGHT` (refused here, nothing is sent),
                 or failed; EngineCrashed, EngineTimedOut, MalformedOutput as :meth:`read_page`.
@@ -810,9 +952,63 @@ class WorkerEngine(Engine):
         if Capability.UPRIGHT not in self.capabilities:
             raise EngineError(f"engine {self.name} cannot turn pages upright itself")
         image = np.ascontiguousarray(image)
-        result = self._call("read_upright", _image_meta(image), image=image, limit_s=self._page_limit(image),
-                            doing="reading the page")
+        with self._lock:
+            key = image_key(image) if self._ahead else None
+            if key is not None and key in self._ahead:
+                others = len(self._ahead) > 1
+                del self._ahead[key]
+                try:
+                    # Two pages share the worker meanwhile: twice one page's time.
+                    result = self._call("collect", {"key": key}, limit_s=READ_AHEAD_MAX * self._page_limit(image),
+                                        doing="reading the page")
+                    self.read_ahead_hits += 1
+                    return check_reading(Reading.from_dict(result), int(image.shape[1]), int(image.shape[0]))
+                except _AheadMissing:
+                    pass
+                except (EngineCrashed, EngineTimedOut) as exc:
+                    if not others:
+                        raise
+                    log.info("the engine worker stopped with two pages in flight (%s): reading this one again alone", exc)
+            result = self._call("read_upright", _image_meta(image), image=image, limit_s=self._page_limit(image),
+                                doing="reading the page")
         return check_reading(Reading.from_dict(result), int(image.shape[1]), int(image.shape[0]))
+
+    def read_ahead(self, path: str | Path) -> bool:
+        """Start reading the first page of ``path`` in the worker now, beside the page being read.
+
+        The worker renders that page as the pipeline will (:meth:`page_host`'s ``render`` at
+        :attr:`max_pixels`) and reads it upright on its own threads, while the calls for the current file
+        go on (for PP-OCR: its detection while the current page is recognised, so that both cores work
+        all the time; detections take turns, so memory holds one page's detector buffers). When the
+        pipeline then calls :meth:`read_upright` on the same pixels, the reading is collected instead of
+        made again; a page the pipeline reads otherwise (another budget, no upright read) is never
+        collected and is dropped. At most :data:`READ_AHEAD_MAX` pages are in flight.
+
+        Returns:
+            Whether the page is being read ahead (``False``: an engine without
+            :attr:`Capability.UPRIGHT`, a page with a text layer, a file that cannot be opened, or the
+            worker failing on it: the file's own scan then meets the problem and reports it).
+
+        Raises:
+            EngineInterrupted: stopped on request.
+        """
+        with self._lock:
+            if self.interrupted or self._start_error is not None or len(self._ahead) >= READ_AHEAD_MAX:
+                return False
+            try:
+                if Capability.UPRIGHT not in self.capabilities:
+                    return False
+                key = self._call("read_ahead", {"path": str(path)}, limit_s=self.watchdog.file_s,
+                                 doing="opening the next file")
+            except EngineInterrupted:
+                raise
+            except (EngineError, MemoryError) as exc:  # the worker stopped on the next file: its scan will say so
+                log.debug("no read-ahead of %s: %s", Path(path).name, exc)
+                return False
+            if not key:
+                return False
+            self._ahead[str(key)] = None
+            return True
 
     def read_fields(self, image: np.ndarray, fields: Sequence[FieldSpec], language: str = "en") -> FieldReading:
         image = np.ascontiguousarray(image)

@@ -1,0 +1,98 @@
+"""What ``shoebox scan`` and its engine worker import at start-up: only what the page needs.
+
+The figures live in BENCHMARKS.md (``benchmarks/bench_speed.py``, start-up section); these tests keep
+the lazy imports lazy (a module imported again at start-up costs every scan its import time).
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from desktop.core.engines import SERVER_URL_ENV, server_engine
+from desktop.core.settings import Settings
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _modules_after(code: str, env: dict[str, str] | None = None) -> set[str]:
+    """The modules a fresh interpreter has imported after running ``code`` (from this checkout)."""
+    script = f"import sys, json\n{code}\nprint(json.dumps(sorted(sys.modules)))"
+    run_env = {**os.environ, **(env or {})}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, timeout=120,
+                         env=run_env)
+    assert out.returncode == 0, out.stderr
+    return set(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def test_the_server_variable_is_the_server_modules():
+    from desktop.core.engines import server
+
+    assert SERVER_URL_ENV == server.ENV_URL
+
+
+def test_no_server_configured_is_found_without_the_server_module(tmp_path, monkeypatch):
+    monkeypatch.delenv(SERVER_URL_ENV, raising=False)
+    home = {"SHOEBOX_HOME": str(tmp_path), SERVER_URL_ENV: ""}
+    mods = _modules_after("from desktop.core.engines import server_engine\nassert server_engine('auto', None, None) is None",
+                          home)
+    assert "desktop.core.engines.server" not in mods and "desktop.core.engines.hunyuan" not in mods
+    # Configured (settings or environment): the server module reads its configuration as before.
+    from desktop.core.engines import server
+
+    asked: list[int] = []
+    monkeypatch.setattr(server.ServerConfig, "from_settings", classmethod(lambda cls: asked.append(1)))
+    Settings(server_url="http://gpu-box:8000/v1").save()
+    assert server_engine("auto", None, []) is None and asked == [1]
+    Settings().save()
+    assert server_engine("auto", None, []) is None and asked == [1]
+    monkeypatch.setenv(SERVER_URL_ENV, "gpu-box:8000")
+    assert server_engine("auto", None, []) is None and asked == [1, 1]
+
+
+@pytest.mark.slow
+def test_a_ppocr_worker_imports_neither_hunyuan_nor_the_file_readers_it_does_not_need(tmp_path, samples):
+    # What the engine worker of `shoebox scan` does for one JPEG: create the engine (auto), warm it up,
+    # render the page, read it, look for e-invoice data.
+    code = (
+        "import desktop.core\n"
+        "from desktop.core.engines import create_engine\n"
+        "from desktop.core import intake, einvoice\n"
+        "e = create_engine('auto', use_server=False); e.warm_up()\n"
+        f"page = next(iter(intake.open_pages({str(samples / 'sroie' / 'sroie_007.jpg')!r})))\n"
+        "e.read_upright(page.render(e.max_pixels)[0])\n"
+        f"assert einvoice.structured_for({str(samples / 'tesseract' / 'phototest.tif')!r}) == (None, None)\n"
+    )
+    mods = _modules_after(code, {"SHOEBOX_HOME": str(tmp_path)})
+    unwanted = {"desktop.core.engines.hunyuan", "desktop.core.engines.server", "desktop.core.einvoice.ofd",
+                "desktop.core.einvoice.facturx", "numpy.ma", "psutil", "omegaconf", "requests",
+                "PIL.EpsImagePlugin"}
+    assert not (mods & unwanted), sorted(mods & unwanted)
+    assert not any(m.startswith(("rapidocr.ch_ppocr", "rapidocr.inference_engine")) for m in mods)
+
+
+def test_a_tiff_opens_without_every_pillow_plugin(tmp_path):
+    from PIL import Image
+
+    path = tmp_path / "page.tif"
+    Image.fromarray(np.full((40, 60, 3), 200, np.uint8)).save(path)
+    mods = _modules_after(f"from desktop.core import intake\npage = next(iter(intake.open_pages({str(path)!r})))\n"
+                          "assert page.render(10_000)[0].shape[2] == 3")
+    assert "PIL.TiffImagePlugin" in mods
+    assert not {"PIL.EpsImagePlugin", "PIL.PsdImagePlugin", "PIL.IcoImagePlugin"} & mods
+
+
+def test_the_worker_reports_its_resident_memory_without_psutil():
+    from desktop.core.isolation.process import _rss_bytes
+
+    rss = _rss_bytes()
+    if sys.platform.startswith("linux"):
+        import psutil
+
+        assert abs(rss - psutil.Process().memory_info().rss) < 64 * 2**20
+    assert rss > 10 * 2**20
