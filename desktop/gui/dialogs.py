@@ -158,4 +158,8 @@ def about_text(engine_description: str) -> str:
 
 
 def show_about(parent: QWidget, engine_description: str) -> None:
-    QMessageBox.about(parent, parent.tr("About Shoebox"), about_text(engine_description))
+    from PySide6.QtCore import QCoreApplication
+
+    # translated in this module's context (lupdate files parent.tr() under a context named "parent")
+    title = QCoreApplication.translate("AboutDialog", "About Shoebox")
+    QMessageBox.about(parent, title, about_text(engine_description))

@@ -58,7 +58,9 @@ class EngineLabel(QLabel):
                 label = self.tr("%1 – slow on the CPU").replace("%1", label)
             tip = "\n".join([self.tr("Engine: %1").replace("%1", text), *([slow] if slow else []), *notes])
         else:
-            label, tip = text, text
+            # the reason can be a long sentence: the status bar says it in few words, the tooltip whole
+            label = self.tr("OCR engine not available (details in the tooltip)") if text else self.tr("OCR engine not available")
+            tip = text
         self.setText(label)
         self.setToolTip(tip)
         self.setStyleSheet("color: #c62828;" if state == "failed" else "color: #e65100;" if slow else "")

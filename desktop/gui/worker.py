@@ -241,7 +241,8 @@ class ReadWorker(QObject):
             return
         self._connection_problem = problem
         if problem:
-            self.engine_state.emit("failed", self.tr("Office server not reachable: %1").replace("%1", str(problem)))
+            why = problem.message(self.language) if hasattr(problem, "message") else str(problem)
+            self.engine_state.emit("failed", self.tr("Office server not reachable: %1").replace("%1", why))
         else:
             self.engine_state.emit("ready", engine.describe())
 

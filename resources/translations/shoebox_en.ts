@@ -53,7 +53,7 @@
 <context>
     <name>ReviewController</name>
     <message numerus="yes">
-        <location filename="../../desktop/gui/reviewing.py" line="220"/>
+        <location filename="../../desktop/gui/reviewing.py" line="221"/>
         <source>%n of the documents have your edits or are reviewed. Remove them anyway? (The files themselves are not touched.)</source>
         <translation>
             <numerusform>%n of the documents has your edits or is reviewed. Remove them anyway? (The files themselves are not touched.)</numerusform>
@@ -64,7 +64,7 @@
 <context>
     <name>VendorsDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop/gui/vendors.py" line="151"/>
+        <location filename="../../desktop/gui/vendors.py" line="152"/>
         <source>%n vendor(s)</source>
         <translation>
             <numerusform>%n vendor</numerusform>
@@ -72,7 +72,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/vendors.py" line="233"/>
+        <location filename="../../desktop/gui/vendors.py" line="239"/>
         <source>%n vendor(s) merged</source>
         <translation>
             <numerusform>%n vendor merged</numerusform>
@@ -80,7 +80,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/vendors.py" line="252"/>
+        <location filename="../../desktop/gui/vendors.py" line="258"/>
         <source>%n vendor(s) deleted</source>
         <translation>
             <numerusform>%n vendor deleted</numerusform>
@@ -88,7 +88,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/vendors.py" line="260"/>
+        <location filename="../../desktop/gui/vendors.py" line="266"/>
         <source>Forget %n vendor(s) and what their documents taught? The documents themselves stay.</source>
         <translation>
             <numerusform>Forget this vendor and what its documents taught? The documents themselves stay.</numerusform>
@@ -96,7 +96,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/vendors.py" line="275"/>
+        <location filename="../../desktop/gui/vendors.py" line="280"/>
         <source>%n vendor(s) written to %1</source>
         <translation>
             <numerusform>%n vendor written to %1</numerusform>
@@ -104,7 +104,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/vendors.py" line="290"/>
+        <location filename="../../desktop/gui/vendors.py" line="302"/>
         <source>%n document(s) learned from %1</source>
         <translation>
             <numerusform>%n document learned from %1</numerusform>

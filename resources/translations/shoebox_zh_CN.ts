@@ -20,6 +20,14 @@
     </message>
 </context>
 <context>
+    <name>AboutDialog</name>
+    <message>
+        <location filename="../../desktop/gui/dialogs.py" line="164"/>
+        <source>About Shoebox</source>
+        <translation>关于 Shoebox</translation>
+    </message>
+</context>
+<context>
     <name>AddController</name>
     <message>
         <location filename="../../desktop/gui/adding.py" line="76"/>
@@ -155,57 +163,57 @@
 <context>
     <name>DuplicateBanner</name>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="326"/>
+        <location filename="../../desktop/gui/vendors.py" line="338"/>
         <source>Keep both</source>
         <translation>两张都保留</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="328"/>
+        <location filename="../../desktop/gui/vendors.py" line="340"/>
         <source>It is a different document: keep it and stop marking it</source>
         <translation>这是另一张单据：保留它，不再标记</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="331"/>
+        <location filename="../../desktop/gui/vendors.py" line="343"/>
         <source>Drop this one</source>
         <translation>删除这一张</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="333"/>
+        <location filename="../../desktop/gui/vendors.py" line="345"/>
         <source>It was already claimed: remove this copy from the queue (the file stays)</source>
         <translation>已经报销过：把这一份从队列中移除（文件本身保留）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="352"/>
+        <location filename="../../desktop/gui/vendors.py" line="364"/>
         <source>%1 (p. %2)</source>
         <translation>%1（第 %2 页）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="354"/>
+        <location filename="../../desktop/gui/vendors.py" line="366"/>
         <source>%1 (p. %2–%3)</source>
         <translation>%1（第 %2–%3 页）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="355"/>
+        <location filename="../../desktop/gui/vendors.py" line="367"/>
         <source>the same file</source>
         <translation>同一个文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="356"/>
+        <location filename="../../desktop/gui/vendors.py" line="368"/>
         <source>the same vendor and invoice number</source>
         <translation>同一商家、同一发票号码</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="357"/>
+        <location filename="../../desktop/gui/vendors.py" line="369"/>
         <source>the same vendor, date and total</source>
         <translation>同一商家、同一日期和金额</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="358"/>
+        <location filename="../../desktop/gui/vendors.py" line="370"/>
         <source>the same vendor and the same figures printed</source>
         <translation>同一商家、印着同样的数字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="360"/>
+        <location filename="../../desktop/gui/vendors.py" line="372"/>
         <source>Possible duplicate of %1: %2.</source>
         <translation>可能与 %1 重复：%2。</translation>
     </message>
@@ -266,6 +274,16 @@
         <location filename="../../desktop/gui/engine_label.py" line="59"/>
         <source>Engine: %1</source>
         <translation>引擎：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/engine_label.py" line="62"/>
+        <source>OCR engine not available (details in the tooltip)</source>
+        <translation>识别引擎不可用（详情见提示）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/engine_label.py" line="62"/>
+        <source>OCR engine not available</source>
+        <translation>识别引擎不可用</translation>
     </message>
 </context>
 <context>
@@ -518,8 +536,9 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="276"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="310"/>
         <source>Session</source>
+        <extracomment>The window&apos;s size on a first start, in device-independent pixels, when the screen has room.</extracomment>
         <translation>会话</translation>
     </message>
     <message>
@@ -538,47 +557,47 @@
         <translation>读完当前页后停止</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="483"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="517"/>
         <source>Settings could not be saved: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="339"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="373"/>
         <source>Drop files here</source>
         <translation>将文件拖放到此处</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="352"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="386"/>
         <source>Reading failed: %1</source>
         <translation>读取失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="371"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="405"/>
         <source>Translate the text of the document into English or Chinese</source>
         <translation>把单据的文字翻译成英文或中文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="377"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="411"/>
         <source>Zoom: 100% is the size of the paper</source>
         <translation>缩放：100% 为纸张的实际大小</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="378"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="412"/>
         <source>Zoom: 100% shows one pixel of the image per pixel of the screen</source>
         <translation>缩放：100% 时图像的一个像素对应屏幕的一个像素</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="387"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="421"/>
         <source>%1 is no longer in the queue (it was confirmed earlier)</source>
         <translation>%1 已不在队列中（之前已确认）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="508"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="542"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="509"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="543"/>
         <source>The new language is used the next time Shoebox starts.</source>
         <translation>新语言将在下次启动 Shoebox 时生效。</translation>
     </message>
@@ -622,37 +641,37 @@
 <context>
     <name>ProfileEditor</name>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="45"/>
+        <location filename="../../desktop/gui/vendors.py" line="46"/>
         <source>Edit vendor</source>
         <translation>编辑商家</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="48"/>
+        <location filename="../../desktop/gui/vendors.py" line="49"/>
         <source>&amp;Name:</source>
         <translation>名称(&amp;N)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="48"/>
+        <location filename="../../desktop/gui/vendors.py" line="49"/>
         <source>&amp;Address:</source>
         <translation>地址(&amp;A)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="49"/>
+        <location filename="../../desktop/gui/vendors.py" line="50"/>
         <source>&amp;Tax ID:</source>
         <translation>税号(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="49"/>
+        <location filename="../../desktop/gui/vendors.py" line="50"/>
         <source>&amp;Currency:</source>
         <translation>币种(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="57"/>
+        <location filename="../../desktop/gui/vendors.py" line="58"/>
         <source>(as detected)</source>
         <translation>（按识别结果）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="62"/>
+        <location filename="../../desktop/gui/vendors.py" line="63"/>
         <source>Document &amp;type:</source>
         <translation>单据类型(&amp;T)：</translation>
     </message>
@@ -838,17 +857,17 @@
         <translation>OCR 引擎无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/worker.py" line="266"/>
+        <location filename="../../desktop/gui/worker.py" line="267"/>
         <source>Reading page %1 again</source>
         <translation>正在重新识别第 %1 页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/worker.py" line="299"/>
+        <location filename="../../desktop/gui/worker.py" line="300"/>
         <source>HunyuanOCR is running on the CPU: expect minutes per page. Choose PP-OCR in Settings for fast reading on this computer.</source>
         <translation>HunyuanOCR 正在 CPU 上运行：每页需要数分钟。如需在这台电脑上快速识别，请在设置中选择 PP-OCR。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/worker.py" line="244"/>
+        <location filename="../../desktop/gui/worker.py" line="245"/>
         <source>Office server not reachable: %1</source>
         <translation>无法连接办公室服务器：%1</translation>
     </message>
@@ -972,67 +991,67 @@
 <context>
     <name>ReviewController</name>
     <message>
-        <location filename="../../desktop/gui/reviewing.py" line="84"/>
+        <location filename="../../desktop/gui/reviewing.py" line="85"/>
         <source>Edit %1</source>
         <translation>编辑 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reviewing.py" line="95"/>
+        <location filename="../../desktop/gui/reviewing.py" line="96"/>
         <source>Change type</source>
         <translation>更改类型</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reviewing.py" line="96"/>
+        <location filename="../../desktop/gui/reviewing.py" line="97"/>
         <source>The fields could not be read again: %1</source>
         <translation>无法重新提取字段：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reviewing.py" line="99"/>
+        <location filename="../../desktop/gui/reviewing.py" line="100"/>
         <source>Change document type</source>
         <translation>更改单据类型</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reviewing.py" line="117"/>
+        <location filename="../../desktop/gui/reviewing.py" line="118"/>
         <source>Rotate and read again</source>
         <translation>旋转并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reviewing.py" line="133"/>
+        <location filename="../../desktop/gui/reviewing.py" line="134"/>
         <source>Split document</source>
         <translation>拆分单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reviewing.py" line="156"/>
+        <location filename="../../desktop/gui/reviewing.py" line="157"/>
         <source>Merge documents</source>
         <translation>合并单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reviewing.py" line="172"/>
+        <location filename="../../desktop/gui/reviewing.py" line="173"/>
         <source>Mark reviewed</source>
         <translation>标记为已审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reviewing.py" line="172"/>
+        <location filename="../../desktop/gui/reviewing.py" line="173"/>
         <source>Mark as needing review</source>
         <translation>标记为待审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reviewing.py" line="190"/>
+        <location filename="../../desktop/gui/reviewing.py" line="191"/>
         <source>Every document is reviewed.</source>
         <translation>所有单据均已审核。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reviewing.py" line="205"/>
+        <location filename="../../desktop/gui/reviewing.py" line="206"/>
         <source>Keep both</source>
         <translation>两张都保留</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reviewing.py" line="219"/>
+        <location filename="../../desktop/gui/reviewing.py" line="220"/>
         <source>Remove from queue</source>
         <translation>从队列中移除</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/reviewing.py" line="220"/>
+        <location filename="../../desktop/gui/reviewing.py" line="221"/>
         <source>%n of the documents have your edits or are reviewed. Remove them anyway? (The files themselves are not touched.)</source>
         <translation>
             <numerusform>其中 %n 张单据含有您的修改或已审核。仍要移除吗？（文件本身不会被改动。）</numerusform>
@@ -1280,166 +1299,166 @@
 <context>
     <name>VendorsDialog</name>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="89"/>
-        <location filename="../../desktop/gui/vendors.py" line="181"/>
+        <location filename="../../desktop/gui/vendors.py" line="90"/>
+        <location filename="../../desktop/gui/vendors.py" line="187"/>
         <source>Vendors</source>
         <translation>商家</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="93"/>
+        <location filename="../../desktop/gui/vendors.py" line="94"/>
         <source>What Shoebox learned from the documents you confirmed. A vendor&apos;s values fill in later documents from the same vendor; everything stays on this computer.</source>
         <translation>Shoebox 从您确认过的单据中学到的内容。同一商家以后的单据会自动填入这些值；所有数据都只保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="99"/>
+        <location filename="../../desktop/gui/vendors.py" line="100"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="99"/>
+        <location filename="../../desktop/gui/vendors.py" line="100"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="99"/>
+        <location filename="../../desktop/gui/vendors.py" line="100"/>
         <source>Documents</source>
         <translation>单据数</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="100"/>
+        <location filename="../../desktop/gui/vendors.py" line="101"/>
         <source>Last seen</source>
         <translation>最近一次</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="112"/>
+        <location filename="../../desktop/gui/vendors.py" line="113"/>
         <source>&amp;Rename…</source>
         <translation>重命名(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="113"/>
+        <location filename="../../desktop/gui/vendors.py" line="114"/>
         <source>&amp;Edit…</source>
         <translation>编辑(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="114"/>
+        <location filename="../../desktop/gui/vendors.py" line="115"/>
         <source>&amp;Merge</source>
         <translation>合并(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="115"/>
+        <location filename="../../desktop/gui/vendors.py" line="116"/>
         <source>&amp;Delete…</source>
         <translation>删除(&amp;D)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="117"/>
+        <location filename="../../desktop/gui/vendors.py" line="118"/>
         <source>&amp;Import…</source>
         <translation>导入(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="118"/>
+        <location filename="../../desktop/gui/vendors.py" line="119"/>
         <source>E&amp;xport…</source>
         <translation>导出(&amp;X)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="119"/>
+        <location filename="../../desktop/gui/vendors.py" line="120"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/vendors.py" line="151"/>
+        <location filename="../../desktop/gui/vendors.py" line="152"/>
         <source>%n vendor(s)</source>
         <translation>
             <numerusform>%n 个商家</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="190"/>
+        <location filename="../../desktop/gui/vendors.py" line="196"/>
         <source>Renamed to %1</source>
         <translation>已重命名为 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="198"/>
+        <location filename="../../desktop/gui/vendors.py" line="204"/>
         <source>Rename vendor</source>
         <translation>重命名商家</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="198"/>
+        <location filename="../../desktop/gui/vendors.py" line="204"/>
         <source>Vendor name:</source>
         <translation>商家名称：</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="208"/>
+        <location filename="../../desktop/gui/vendors.py" line="214"/>
         <source>Vendor saved</source>
         <translation>商家已保存</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/vendors.py" line="233"/>
+        <location filename="../../desktop/gui/vendors.py" line="239"/>
         <source>%n vendor(s) merged</source>
         <translation>
             <numerusform>已合并 %n 个商家</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="241"/>
+        <location filename="../../desktop/gui/vendors.py" line="247"/>
         <source>Merge vendors</source>
         <translation>合并商家</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="242"/>
+        <location filename="../../desktop/gui/vendors.py" line="248"/>
         <source>These vendors become one. Keep the name:</source>
         <translation>这些商家将合并为一个。保留名称：</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/vendors.py" line="252"/>
+        <location filename="../../desktop/gui/vendors.py" line="258"/>
         <source>%n vendor(s) deleted</source>
         <translation>
             <numerusform>已删除 %n 个商家</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="259"/>
+        <location filename="../../desktop/gui/vendors.py" line="265"/>
         <source>Delete vendors</source>
         <translation>删除商家</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/vendors.py" line="260"/>
+        <location filename="../../desktop/gui/vendors.py" line="266"/>
         <source>Forget %n vendor(s) and what their documents taught? The documents themselves stay.</source>
         <translation>
             <numerusform>忘记这 %n 个商家以及从其单据学到的内容？单据本身保留。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="271"/>
+        <location filename="../../desktop/gui/vendors.py" line="277"/>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/vendors.py" line="275"/>
+        <location filename="../../desktop/gui/vendors.py" line="280"/>
         <source>%n vendor(s) written to %1</source>
         <translation>
             <numerusform>已将 %n 个商家写入 %1</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="279"/>
+        <location filename="../../desktop/gui/vendors.py" line="284"/>
         <source>Export vendors</source>
         <translation>导出商家</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="280"/>
-        <location filename="../../desktop/gui/vendors.py" line="294"/>
+        <location filename="../../desktop/gui/vendors.py" line="285"/>
+        <location filename="../../desktop/gui/vendors.py" line="306"/>
         <source>Vendor list (*.json)</source>
         <translation>商家列表 (*.json)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/vendors.py" line="290"/>
+        <location filename="../../desktop/gui/vendors.py" line="302"/>
         <source>%n document(s) learned from %1</source>
         <translation>
             <numerusform>从 %1 学到了 %n 张单据</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="294"/>
+        <location filename="../../desktop/gui/vendors.py" line="306"/>
         <source>Import vendors</source>
         <translation>导入商家</translation>
     </message>
@@ -1795,14 +1814,6 @@
         <location filename="../../desktop/gui/actions.py" line="243"/>
         <source>Translate document</source>
         <translation>翻译单据</translation>
-    </message>
-</context>
-<context>
-    <name>parent</name>
-    <message>
-        <location filename="../../desktop/gui/dialogs.py" line="161"/>
-        <source>About Shoebox</source>
-        <translation>关于 Shoebox</translation>
     </message>
 </context>
 </TS>
