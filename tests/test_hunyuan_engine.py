@@ -6,6 +6,7 @@ Tests that need torch/transformers (the ``[gpu]`` extra) skip where it is not in
 """
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -157,7 +158,7 @@ def test_create_engine_hunyuan_without_folder_raises_with_places(shoebox_home):
 
 
 def test_create_engine_auto_falls_back_to_ppocr():
-    ppocr = pytest.importorskip("desktop.core.engines.ppocr")  # helper "pipeline" writes PPOCREngine
+    ppocr = importlib.import_module("desktop.core.engines.ppocr")  # helper "pipeline" writes PPOCREngine
     notes: list[Diagnostic] = []
     engine = create_engine("auto", None, notes=notes)
     assert isinstance(engine, ppocr.PPOCREngine)
@@ -168,7 +169,7 @@ def test_create_engine_auto_falls_back_to_ppocr():
 
 def test_create_engine_auto_explains_an_incomplete_folder(tmp_path, monkeypatch):
     """A folder that exists but is incomplete is worth the full explanation."""
-    ppocr = pytest.importorskip("desktop.core.engines.ppocr")
+    ppocr = importlib.import_module("desktop.core.engines.ppocr")
     (tmp_path / "config.json").write_text("{}")
     notes: list[Diagnostic] = []
     engine = create_engine("auto", tmp_path, notes=notes)
