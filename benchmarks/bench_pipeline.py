@@ -44,8 +44,6 @@ from benchmarks.textmetrics import cer  # noqa: E402
 START = "<!-- bench_pipeline:start -->"
 END = "<!-- bench_pipeline:end -->"
 DEFAULT_SAMPLES = Path(os.environ.get("SHOEBOX_SAMPLES", REPO.parent / "shared" / "samples"))
-if not (DEFAULT_SAMPLES / "MANIFEST.tsv").is_file() and Path("/work/shared/samples/MANIFEST.tsv").is_file():
-    DEFAULT_SAMPLES = Path("/work/shared/samples")
 BIG_PAGE_FILE = "ocrmypdf/multipage.pdf"
 
 

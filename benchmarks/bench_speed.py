@@ -57,8 +57,6 @@ REPEATS = 2
 START = "<!-- bench_speed:start -->"
 END = "<!-- bench_speed:end -->"
 SAMPLES = Path(os.environ.get("SHOEBOX_SAMPLES", REPO.parent / "shared" / "samples"))
-if not (SAMPLES / "MANIFEST.tsv").is_file() and Path("/work/shared/samples/MANIFEST.tsv").is_file():
-    SAMPLES = Path("/work/shared/samples")
 
 # Runs `shoebox scan` in this interpreter and reports the process' peak RSS (VmHWM), its engine worker's,
 # and the RSS after every document on stderr (the CLI itself is unchanged: the wrapper only adds a progress hook).
@@ -539,7 +537,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--receipts", type=int, default=40, help="receipts to time (default 40)")
     ap.add_argument("--chunk", type=int, default=10, help="receipts per shoebox scan process (default 10)")
-    ap.add_argument("--baseline", type=Path, help="another checkout to time alongside (e.g. /work/main)")
+    ap.add_argument("--baseline", type=Path, help="another checkout to time alongside (e.g. the main branch)")
     ap.add_argument("--long", type=int, default=0, help="documents in the long memory batch (0: skip)")
     ap.add_argument("--skip", action="append", default=[], choices=["receipts", "rotation", "startup", "memory"])
     ap.add_argument("--no-write", action="store_true")

@@ -36,8 +36,6 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = Path(os.environ.get("SHOEBOX_SAMPLES", REPO.parent / "shared" / "samples"))
-if not (SAMPLES / "MANIFEST.tsv").is_file() and Path("/work/shared/samples/MANIFEST.tsv").is_file():
-    SAMPLES = Path("/work/shared/samples")
 #: The corpora the receipt field model is trained on (:mod:`benchmarks.ocr_cache`).
 CORPORA = ("sroie", "sroie_dev")
 

@@ -37,8 +37,6 @@ __all__ = ["SAMPLES", "expected_document_type", "load_ground_truth", "normalise_
            "same_party"]
 
 SAMPLES = Path(os.environ.get("SHOEBOX_SAMPLES", Path(__file__).resolve().parent.parent.parent / "shared" / "samples"))
-if not (SAMPLES / "MANIFEST.tsv").is_file() and Path("/work/shared/samples/MANIFEST.tsv").is_file():
-    SAMPLES = Path("/work/shared/samples")
 
 _AMOUNT = {"subtotal", "tax", "total"}
 _CODE = {"invoice_code", "invoice_number", "check_code", "vendor_tax_id", "buyer_tax_id"}
