@@ -710,7 +710,7 @@ def _known_documents(memory: Any, console: _Console) -> list[dict[str, Any]]:
 def _mark_duplicates(documents: list[Any], known: list[dict[str, Any]], console: _Console) -> None:
     """Mark possible duplicates (``duplicate_of``) in batch order; one note per duplicate on stderr."""
     from desktop.core.diagnostics import Code, diag
-    from desktop.core.duplicates import DuplicateChecker
+    from desktop.core.duplicates import DuplicateChecker, reason_of
 
     checker = DuplicateChecker(known=list(known))
     for doc in documents:
@@ -718,7 +718,7 @@ def _mark_duplicates(documents: list[Any], known: list[dict[str, Any]], console:
         if mark:
             first, last = mark["pages"]
             pages = f" page {first}" if first == last else f" pages {first}-{last}"
-            note = diag(Code.POSSIBLE_DUPLICATE, source=f"{mark['source']}{pages}", reason=mark["reason"])
+            note = diag(Code.POSSIBLE_DUPLICATE, source=f"{mark['source']}{pages}", reason=reason_of(mark))
             console.note(f"note: {doc.source}: {note.message()}")
 
 

@@ -9,6 +9,7 @@ import pytest
 from PIL import Image
 
 from desktop.core.duplicates import (
+    REASON_CODES,
     SAME_DATE_TOTAL,
     SAME_FIGURES,
     SAME_FILE,
@@ -41,7 +42,8 @@ def test_same_file_is_a_duplicate() -> None:
     a, b = _receipt("a.jpg", digest="abc"), _receipt("copy.jpg", vendor=None, date=None, total=None, digest="abc")
     checker = DuplicateChecker()
     assert checker.check(a) is None
-    assert checker.check(b) == {"source": "a.jpg", "pages": [1, 1], "reason": SAME_FILE}
+    assert checker.check(b) == {"source": "a.jpg", "pages": [1, 1], "reason": SAME_FILE,
+                                "reason_code": "duplicate_same_file"}
     assert b.duplicate_of["reason"] == SAME_FILE
 
 
@@ -55,7 +57,8 @@ def test_one_file_holding_two_documents_is_not_a_duplicate_of_itself() -> None:
 def test_rescan_with_misread_vendor_name_is_a_duplicate() -> None:
     scan = _receipt("scan.jpg", digest="111")
     rescan = _receipt("rescan.jpg", vendor="KEDAI RUNC1T MAJU", digest="222")  # OCR misread one letter
-    assert find_duplicate(rescan, [facts_of(scan)]) == {"source": "scan.jpg", "pages": [1, 1], "reason": SAME_DATE_TOTAL}
+    assert find_duplicate(rescan, [facts_of(scan)]) == {"source": "scan.jpg", "pages": [1, 1], "reason": SAME_DATE_TOTAL,
+                                                        "reason_code": "duplicate_same_date_total"}
 
 
 def test_same_vendor_same_day_other_total_is_not_a_duplicate() -> None:
@@ -129,7 +132,8 @@ def test_duplicate_of_in_json_and_xlsx(tmp_path: Path) -> None:
     checker = DuplicateChecker([facts_of(a)])
     checker.check(b)
     back = ScanResult.from_json(ScanResult([a, b]).to_json()).documents
-    assert back[0].duplicate_of is None and back[1].duplicate_of == {"source": "a.jpg", "pages": [1, 1], "reason": SAME_FILE}
+    assert back[0].duplicate_of is None and back[1].duplicate_of == {"source": "a.jpg", "pages": [1, 1], "reason": SAME_FILE,
+                                                              "reason_code": "duplicate_same_file"}
     out = tmp_path / "out.xlsx"
     export([a, b], out)
     ws = openpyxl.load_workbook(out)["Documents"]
@@ -174,5 +178,19 @@ def test_pipeline_marks_a_file_added_again_and_a_rescan(tmp_path: Path, kind: st
     checker = DuplicateChecker()
     marks = [checker.check(d) for d in docs]
     assert marks[0] is None
-    assert marks[1] == {"source": str(first), "pages": [1, 1], "reason": SAME_FILE if kind == "copy" else SAME_DATE_TOTAL}
+    reason = SAME_FILE if kind == "copy" else SAME_DATE_TOTAL
+    assert marks[1] == {"source": str(first), "pages": [1, 1], "reason": reason, "reason_code": REASON_CODES[reason].value}
     assert json.loads(ScanResult(docs).to_json())["documents"][1]["duplicate_of"]["source"] == str(first)
+
+
+def test_a_reason_is_worded_from_its_code_in_either_language() -> None:
+    """The interfaces word a duplicate's reason from its code (no matching of English text); a mark
+    saved before codes were stored is read by its rule key; an unknown reason stays as written."""
+    from desktop.core.diagnostics import Code
+    from desktop.core.duplicates import reason_of
+
+    mark = {"source": "a.jpg", "pages": [1, 1], "reason": SAME_NUMBER, "reason_code": "duplicate_same_number"}
+    assert reason_of(mark).code is Code.DUPLICATE_SAME_NUMBER
+    assert reason_of(mark).message("zh_CN") == "同一商家、同一发票号码"
+    assert reason_of({"reason": SAME_FILE}).code is Code.DUPLICATE_SAME_FILE  # an older session's mark
+    assert reason_of({"reason": "something else"}).message() == "something else"

@@ -89,7 +89,7 @@ def test_review_teaches_the_memory_and_undo_takes_it_back(qtbot, window, tmp_pat
 
     # ... and it is a possible duplicate of Monday's (same vendor, date and total)
     assert doc.duplicate_of == {"source": str((tmp_path / "monday.png").resolve()), "pages": [1, 1],
-                                "reason": "same vendor, date and total"}
+                                "reason": "same vendor, date and total", "reason_code": "duplicate_same_date_total"}
     assert w.duplicate_banner.isVisible() and "monday.png" in w.duplicate_banner.label.text()
     assert "possible duplicate" in w.model.status_text(w.model.entry(tuesday))
 

@@ -75,7 +75,7 @@ def test_learn_then_scan_applies_the_memory(engine: FakeEngine, tmp_path: Path,
     assert memory_info["taught_by"]["vendor_name"] == "monday.png"
     # the same vendor, date and total as Monday's receipt, which the memory learned: a possible duplicate
     assert doc["duplicate_of"] == {"source": str(tmp_path / "monday.png"), "pages": [1, 1],
-                                   "reason": "same vendor, date and total"}
+                                   "reason": "same vendor, date and total", "reason_code": "duplicate_same_date_total"}
     assert "possible duplicate of" in err or err == ""  # -q keeps notes off stderr
 
 
@@ -99,8 +99,9 @@ def test_duplicates_within_one_batch(engine: FakeEngine, tmp_path: Path, capsys:
     docs = json.loads(out)["documents"]
     assert status == 0
     assert docs[0]["duplicate_of"] is None
-    assert docs[1]["duplicate_of"] == {"source": str(a), "pages": [1, 1], "reason": "same file"}
-    assert f"note: {b}: possible duplicate of {a} page 1 (same file)" in err
+    assert docs[1]["duplicate_of"] == {"source": str(a), "pages": [1, 1], "reason": "same file",
+                                       "reason_code": "duplicate_same_file"}
+    assert f"note: {b}: possible duplicate of {a} page 1 (the same file)" in err
 
 
 def test_learn_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -237,6 +237,10 @@ class Code(StrEnum):
     MEMORY_REPLACED = "memory_replaced"
     MEMORY_REPAIRED = "memory_repaired"
     MEMORY_UNAVAILABLE = "memory_unavailable"
+    DUPLICATE_SAME_FILE = "duplicate_same_file"
+    DUPLICATE_SAME_NUMBER = "duplicate_same_number"
+    DUPLICATE_SAME_DATE_TOTAL = "duplicate_same_date_total"
+    DUPLICATE_SAME_FIGURES = "duplicate_same_figures"
     # -- the clerk's operations that cannot be done (desktop.core.review, boundaries, memory) ----------
     REVIEW_NOT_READ_YET = "review_not_read_yet"
     REVIEW_NOT_READ = "review_not_read"
@@ -637,6 +641,10 @@ CATALOGUE: dict[Code, Entry] = {
     Code.VENDOR_LIST_BAD_VENDOR: Entry(_E, "{file}: vendor {number} is not an object", "{file}：第 {number} 个商家格式不正确"),
     Code.VENDOR_LIST_BAD_DOCUMENT: Entry(_E, "{file}: a document of vendor {name!r} is incomplete ({detail})",
                                          "{file}：商家“{name}”的一份文档记录不完整（{detail}）"),
+    Code.DUPLICATE_SAME_FILE: Entry(_I, "the same file", "同一文件"),
+    Code.DUPLICATE_SAME_NUMBER: Entry(_I, "the same vendor and invoice number", "同一商家、同一发票号码"),
+    Code.DUPLICATE_SAME_DATE_TOTAL: Entry(_I, "the same vendor, date and total", "同一商家、同一日期和金额"),
+    Code.DUPLICATE_SAME_FIGURES: Entry(_I, "the same vendor and the same figures printed", "同一商家、印有相同的数字"),
     Code.POSSIBLE_DUPLICATE: Entry(_W, "possible duplicate of {source} ({reason})", "可能与 {source} 重复（{reason}）"),
     Code.EINVOICE_QR_MISMATCH: Entry(_W, "e-invoice data says {label} {value}, the QR code says {qr}",
                                      "电子发票数据为 {value}，二维码为 {qr}"),

@@ -19,8 +19,9 @@ or the same vendor tax ID, or vendor names alike after normalisation (``rapidfuz
 :data:`NAME_MIN`, tolerant of OCR misreadings). Two receipts from one shop on one day with different
 totals are *not* duplicates.
 
-The mark goes on the later document as ``Document.duplicate_of`` = ``{"source", "pages", "reason"}``
-(the earlier document's source file and pages, and the rule); the clerk decides (keep both: the mark
+The mark goes on the later document as ``Document.duplicate_of`` = ``{"source", "pages", "reason",
+"reason_code"}`` (the earlier document's source file and pages, the rule's English key and its
+diagnostic code, :func:`reason_of`); the clerk decides (keep both: the mark
 is cleared and ``extras["duplicate_kept"]`` remembers it, so it is not raised again; or drop this one).
 
 This module imports no Qt.
@@ -37,10 +38,11 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from desktop.core.diagnostics import Code, Diagnostic, diag, text
 from desktop.core.model import Document
 
-__all__ = ["NAME_MIN", "DuplicateChecker", "content_hash", "duplicate_reason", "facts_of", "find_duplicate",
-           "normalise_text"]
+__all__ = ["NAME_MIN", "REASON_CODES", "DuplicateChecker", "content_hash", "duplicate_reason", "facts_of",
+           "find_duplicate", "normalise_text", "reason_of"]
 
 NAME_MIN = 90.0
 FIGURES_MIN = 97.0
@@ -52,6 +54,21 @@ SAME_FILE = "same file"
 SAME_NUMBER = "same vendor and invoice number"
 SAME_DATE_TOTAL = "same vendor, date and total"
 SAME_FIGURES = "same vendor and the same figures"
+#: Each rule's diagnostic code (``duplicate_of["reason_code"]``): the interfaces word the reason from it,
+#: in their language; ``duplicate_of["reason"]`` keeps the rule's English key for older readers.
+REASON_CODES: dict[str, Code] = {SAME_FILE: Code.DUPLICATE_SAME_FILE, SAME_NUMBER: Code.DUPLICATE_SAME_NUMBER,
+                                 SAME_DATE_TOTAL: Code.DUPLICATE_SAME_DATE_TOTAL,
+                                 SAME_FIGURES: Code.DUPLICATE_SAME_FIGURES}
+
+
+def reason_of(mark: dict[str, Any]) -> Diagnostic:
+    """Why ``mark`` (a ``Document.duplicate_of``) was raised, as a diagnostic: from its ``reason_code``,
+    or (a mark saved before codes were stored) its rule key; an unknown reason as free text."""
+    code = mark.get("reason_code")
+    if code in {c.value for c in REASON_CODES.values()}:
+        return diag(Code(code))
+    known = REASON_CODES.get(str(mark.get("reason")))
+    return diag(known) if known else text(str(mark.get("reason", "")))
 
 
 def content_hash(path: str | Path) -> str | None:
@@ -153,7 +170,8 @@ def find_duplicate(document: Document, earlier: Iterable[dict[str, Any]]) -> dic
     for old in earlier:
         reason = duplicate_reason(new, old)
         if reason:
-            return {"source": old.get("source"), "pages": list(old.get("pages") or [1, 1]), "reason": reason}
+            return {"source": old.get("source"), "pages": list(old.get("pages") or [1, 1]), "reason": reason,
+                    "reason_code": REASON_CODES[reason].value}
     return None
 
 

@@ -364,11 +364,9 @@ class DuplicateBanner(QWidget):
             where = self.tr("%1 (p. %2)").replace("%1", name).replace("%2", str(first))
         else:
             where = self.tr("%1 (p. %2–%3)").replace("%1", name).replace("%2", str(first)).replace("%3", str(last))
-        reasons = {"same file": self.tr("the same file"),
-                   "same vendor and invoice number": self.tr("the same vendor and invoice number"),
-                   "same vendor, date and total": self.tr("the same vendor, date and total"),
-                   "same vendor and the same figures": self.tr("the same vendor and the same figures printed")}
-        why = reasons.get(str(mark.get("reason")), str(mark.get("reason")))
+        from desktop.core.duplicates import reason_of
+
+        why = reason_of(mark).message(str(getattr(self.parent(), "language", "en")))  # the panel's UI language
         self.label.setText(self.tr("Possible duplicate of %1: %2.")
                            .replace("%1", f'<a href="earlier">{html.escape(where)}</a>').replace("%2", html.escape(why)))
         self.label.setToolTip(str(mark.get("source", "")))

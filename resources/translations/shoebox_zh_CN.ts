@@ -193,27 +193,7 @@
         <translation>%1（第 %2–%3 页）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="367"/>
-        <source>the same file</source>
-        <translation>同一个文件</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/vendors.py" line="368"/>
-        <source>the same vendor and invoice number</source>
-        <translation>同一商家、同一发票号码</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/vendors.py" line="369"/>
-        <source>the same vendor, date and total</source>
-        <translation>同一商家、同一日期和金额</translation>
-    </message>
-    <message>
         <location filename="../../desktop/gui/vendors.py" line="370"/>
-        <source>the same vendor and the same figures printed</source>
-        <translation>同一商家、印着同样的数字</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/gui/vendors.py" line="372"/>
         <source>Possible duplicate of %1: %2.</source>
         <translation>可能与 %1 重复：%2。</translation>
     </message>
