@@ -27,7 +27,8 @@ JSON schema (``SCHEMA_VERSION``)
                          "origin": "image", "warnings": [],
                          "lines": [{"text": ..., "box": [...], "confidence": 0.98,
                                     "polygon": [[x, y], ...] | null, "words": [...]}]}],
-       "duplicate_of": null | {"source": "<earlier path>", "pages": [first, last], "reason": "same file"},
+       "duplicate_of": null | {"source": "<earlier path>", "pages": [first, last], "reason": "same file",
+                        "reason_code": "duplicate_same_file"},
        "extras": {}}]}
 
 ``pages`` are 1-based page numbers within ``source``. ``value`` is the normalised value (amounts are
