@@ -307,7 +307,14 @@ def _looks_like_unknown_command(arg: str) -> bool:
 
 
 def open_window(files: list[str]) -> int:
-    """Open the window with ``files`` queued; ``desktop.gui.app.main(files)``'s status."""
+    """Open the window with ``files`` queued; ``desktop.gui.app.main(files)``'s status (``EXIT_NO_WINDOW``
+    when PySide6 is missing, or on Linux when there is no display to open it on: Qt would abort)."""
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+                                                 or os.environ.get("QT_QPA_PLATFORM")):
+        print(f"{_PROG}: error: the window cannot open here: there is no display (DISPLAY and WAYLAND_DISPLAY "
+              f"are not set). Run it on a desktop, under xvfb-run, or use '{_PROG} scan' to read files "
+              "without it.", file=sys.stderr)
+        return EXIT_NO_WINDOW
     try:
         gui_main = _gui_main()
     except ImportError as exc:

@@ -180,6 +180,17 @@ def test_window_missing(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureF
     assert "shoebox: error: the window cannot open here: No module named 'PySide6'" in capsys.readouterr().err
 
 
+def test_window_without_a_display(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """No display on Linux: the documented status 5 and a sentence, not Qt's abort (status 134)."""
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(cli.sys, "platform", "linux")
+    monkeypatch.setattr(cli, "_gui_main", lambda: pytest.fail("Qt must not be started without a display"))
+    assert cli.main(["a.jpg"]) == cli.EXIT_NO_WINDOW == 5
+    err = capsys.readouterr().err
+    assert "there is no display" in err and "xvfb-run" in err and "shoebox scan" in err
+
+
 def test_mistyped_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["scna", "x.jpg"]) == 2
     assert "did you mean 'scan'?" in capsys.readouterr().err
