@@ -477,6 +477,23 @@ def test_missing_folder(tmp_path: Path) -> None:
     assert str(dest) in str(info.value) and "does not exist" in str(info.value)
 
 
+@pytest.mark.parametrize("below", ["out.xlsx", "sub/out.json"])
+def test_a_file_where_the_folder_should_be(tmp_path: Path, below: str) -> None:
+    """``…/receipt.jpg/out.xlsx``: the file is named, not a folder said missing that is there."""
+    from desktop.core.diagnostics import Code
+    from desktop.core.export import check_writable
+
+    scan = tmp_path / "receipt.jpg"
+    scan.write_bytes(b"x")
+    dest = scan / below
+    for attempt in (lambda: export(DOCS, dest), lambda: check_writable(dest)):
+        with pytest.raises(ExportError) as info:
+            attempt()
+        assert info.value.diagnostic.code is Code.EXPORT_NOT_A_FOLDER
+        assert f"{scan} is a file, not a folder" in str(info.value) and "does not exist" not in str(info.value)
+        assert "是文件，不是文件夹" in info.value.diagnostic.message("zh_CN")
+
+
 def test_destination_is_a_folder(tmp_path: Path) -> None:
     (tmp_path / "x.json").mkdir()
     with pytest.raises(ExportError, match="it is a folder"):

@@ -299,6 +299,7 @@ class Code(StrEnum):
     EXPORT_NO_SUFFIX = "export_no_suffix"
     EXPORT_IS_FOLDER = "export_is_folder"
     EXPORT_NO_FOLDER = "export_no_folder"
+    EXPORT_NOT_A_FOLDER = "export_not_a_folder"
     EXPORT_FOLDER_REFUSES = "export_folder_refuses"
     EXPORT_PERMISSION = "export_permission"
     EXPORT_FILE_OPEN = "export_file_open"
@@ -719,6 +720,8 @@ CATALOGUE: dict[Code, Entry] = {
                                  "文件名没有扩展名；请使用 .xlsx、.csv 或 .json"),
     Code.EXPORT_IS_FOLDER: Entry(_E, "it is a folder", "这是一个文件夹"),
     Code.EXPORT_NO_FOLDER: Entry(_E, "the folder {folder} does not exist", "文件夹 {folder} 不存在"),
+    Code.EXPORT_NOT_A_FOLDER: Entry(_E, "cannot write into {folder}: {file} is a file, not a folder",
+                                    "无法写入 {folder}：{file} 是文件，不是文件夹"),
     Code.EXPORT_FOLDER_REFUSES: Entry(_E, "the folder {folder} does not accept new files", "文件夹 {folder} 不接受新文件"),
     Code.EXPORT_PERMISSION: Entry(_E, "permission denied", "没有写入权限"),
     Code.EXPORT_FILE_OPEN: Entry(_E, "the file is open in another program; close it and try again",

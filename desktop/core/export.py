@@ -792,6 +792,17 @@ def _on_windows() -> bool:
     return os.name == "nt"
 
 
+def _missing_folder(folder: Path) -> Diagnostic:
+    """The folder to write into is not there: missing, or a file stands where it (or a folder above it)
+    should be (``…/receipt.jpg/out.xlsx``)."""
+    for part in (folder, *folder.parents):
+        if part.exists():
+            if not part.is_dir():
+                return diag(Code.EXPORT_NOT_A_FOLDER, folder=str(folder), file=str(part))
+            break
+    return diag(Code.EXPORT_NO_FOLDER, folder=str(folder))
+
+
 def write_failure(exc: OSError, path: str | os.PathLike[str], *, replacing: bool = False) -> Diagnostic:
     """Why writing ``path`` failed with ``exc``, as a diagnostic (an ``EXPORT_*`` code) in short words
     (``permission denied``, ``the disk is full``), for any file the app writes; ``replacing``: the
@@ -807,7 +818,9 @@ def write_failure(exc: OSError, path: str | os.PathLike[str], *, replacing: bool
         if path.parent.is_dir():
             # e.g. /proc or a virtual file system: the folder is there but refuses new files.
             return diag(Code.EXPORT_FOLDER_REFUSES, folder=str(path.parent))
-        return diag(Code.EXPORT_NO_FOLDER, folder=str(path.parent))
+        return _missing_folder(path.parent)
+    if code == errno.ENOTDIR:
+        return _missing_folder(path.parent)
     words = {errno.EISDIR: Code.EXPORT_IS_FOLDER, errno.ENOSPC: Code.EXPORT_DISK_FULL,
              getattr(errno, "EDQUOT", -1): Code.EXPORT_QUOTA, errno.EROFS: Code.EXPORT_READ_ONLY,
              errno.ENAMETOOLONG: Code.EXPORT_NAME_TOO_LONG}
@@ -848,7 +861,7 @@ def check_writable(path: str | os.PathLike[str]) -> None:
         raise ExportError(path, diag(Code.EXPORT_IS_FOLDER))
     folder = dest.parent
     if not folder.is_dir():
-        raise ExportError(path, diag(Code.EXPORT_NO_FOLDER, folder=str(folder)))
+        raise ExportError(path, _missing_folder(folder))
     try:
         fd, tmp_name = tempfile.mkstemp(dir=folder, prefix=f".{dest.name}.", suffix=".check")
         os.close(fd)
@@ -878,7 +891,7 @@ def _atomic_write(path: str | os.PathLike[str], write: Callable[[IO[bytes]], Any
         raise ExportError(path, diag(Code.EXPORT_IS_FOLDER))
     folder = dest.parent
     if not folder.is_dir():
-        raise ExportError(path, diag(Code.EXPORT_NO_FOLDER, folder=str(folder)))
+        raise ExportError(path, _missing_folder(folder))
     try:
         fd, tmp_name = tempfile.mkstemp(dir=folder, prefix=f".{dest.name}.", suffix=".tmp")
     except OSError as exc:
