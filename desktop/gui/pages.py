@@ -186,10 +186,10 @@ class PageController(QObject):
         self.update_page_label()
 
     def step_page(self, step: int) -> None:
-        numbers = self.numbers()
-        if self.current_page not in numbers:
+        numbers, current = self.numbers(), self.current_page
+        if current is None or current not in numbers:
             return
-        i = numbers.index(self.current_page) + step  # type: ignore[arg-type]
+        i = numbers.index(current) + step
         if 0 <= i < len(numbers):
             self.show_page(numbers[i])
 
