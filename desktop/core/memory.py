@@ -1434,20 +1434,7 @@ def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str, *,
         # the page prints a known word the vendor's one document spelled another way (a typing
         # slip, a faded print): that word stays as printed, the rest is repaired as confirmed
         # (:func:`repair_words`), and the disagreement is flagged
-        fixed = repair_words(read, value, keep=standing)
-        if fixed is not None and fixed != read:
-            problem = diag(Code.MEMORY_REPAIRED, field=f.name, read=read, value=value, taught=taught)
-            if f.raw is None:
-                f.raw = read
-            f.value, f.source, f.confidence = fixed, "memory", m.score
-            action = "repaired"
-        else:
-            problem = diag(Code.MEMORY_CONFLICT, field=f.name, read=read, value=value, taught=taught)
-            action = "conflict"
-        if problem not in f.problems:
-            f.problems.append(problem)
-        f.needs_review = True
-        return action
+        return _repair_or_flag(f, read, value, repair_words(read, value, keep=standing), taught, m.score)
     a, b = normalise_text(read), normalise_text(value)
     same_words = own and fuzz.token_sort_ratio(a, b) >= EVIDENCE_MIN  # the same words read in another order
     misread = fuzz.ratio(a, b) >= VARIANT_MIN or fuzz.partial_ratio(a, b) >= EVIDENCE_MIN
@@ -1471,17 +1458,28 @@ def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str, *,
             # the page shows what is left of the confirmed value (a print cut at its margin, faded
             # letters): the confirmed value, flagged
             fixed = value
-        if fixed is not None and fixed != read:
-            # the same value told two ways (a chain's branch with its own number, misread words): the
-            # words the clerk confirmed are taken, the rest stays as read, flagged
-            problem = diag(Code.MEMORY_REPAIRED, field=f.name, read=read, value=value, taught=taught)
-            if f.raw is None:
-                f.raw = read
-            f.value, f.source, f.confidence = fixed, "memory", m.score
-            action = "repaired"
-        else:
-            problem = diag(Code.MEMORY_CONFLICT, field=f.name, read=read, value=value, taught=taught)
-            action = "conflict"
+        # the same value told two ways (a chain's branch with its own number, misread words): the words
+        # the clerk confirmed are taken, the rest stays as read, flagged
+        return _repair_or_flag(f, read, value, fixed, taught, m.score)
+    if problem not in f.problems:
+        f.problems.append(problem)
+    f.needs_review = True
+    return action
+
+
+def _repair_or_flag(f: Field, read: str, value: str, fixed: str | None, taught: str, score: float) -> str:
+    """Put ``fixed`` (the page's reading with words repaired as the memory has them) into ``f`` when it
+    changes anything (``repaired``), else leave the reading (``conflict``); flagged either way, with the
+    problem naming both values (in place)."""
+    if fixed is not None and fixed != read:
+        problem = diag(Code.MEMORY_REPAIRED, field=f.name, read=read, value=value, taught=taught)
+        if f.raw is None:
+            f.raw = read
+        f.value, f.source, f.confidence = fixed, "memory", score
+        action = "repaired"
+    else:
+        problem = diag(Code.MEMORY_CONFLICT, field=f.name, read=read, value=value, taught=taught)
+        action = "conflict"
     if problem not in f.problems:
         f.problems.append(problem)
     f.needs_review = True
