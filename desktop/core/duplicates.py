@@ -59,15 +59,13 @@ SAME_FIGURES = "same vendor and the same figures"
 REASON_CODES: dict[str, Code] = {SAME_FILE: Code.DUPLICATE_SAME_FILE, SAME_NUMBER: Code.DUPLICATE_SAME_NUMBER,
                                  SAME_DATE_TOTAL: Code.DUPLICATE_SAME_DATE_TOTAL,
                                  SAME_FIGURES: Code.DUPLICATE_SAME_FIGURES}
+_REASON_BY_CODE = {code.value: code for code in REASON_CODES.values()}
 
 
 def reason_of(mark: dict[str, Any]) -> Diagnostic:
     """Why ``mark`` (a ``Document.duplicate_of``) was raised, as a diagnostic: from its ``reason_code``,
     or (a mark saved before codes were stored) its rule key; an unknown reason as free text."""
-    code = mark.get("reason_code")
-    if code in {c.value for c in REASON_CODES.values()}:
-        return diag(Code(code))
-    known = REASON_CODES.get(str(mark.get("reason")))
+    known = _REASON_BY_CODE.get(str(mark.get("reason_code"))) or REASON_CODES.get(str(mark.get("reason")))
     return diag(known) if known else text(str(mark.get("reason", "")))
 
 

@@ -803,6 +803,20 @@ def _missing_folder(folder: Path) -> Diagnostic:
     return diag(Code.EXPORT_NO_FOLDER, folder=str(folder))
 
 
+def _destination(path: str | os.PathLike[str]) -> tuple[Path, Path]:
+    """``(file, folder)`` of a destination to write.
+
+    Raises:
+        ExportError: it is a folder, or its folder is not there (:func:`_missing_folder`).
+    """
+    dest = Path(path)
+    if dest.is_dir():
+        raise ExportError(path, diag(Code.EXPORT_IS_FOLDER))
+    if not dest.parent.is_dir():
+        raise ExportError(path, _missing_folder(dest.parent))
+    return dest, dest.parent
+
+
 def write_failure(exc: OSError, path: str | os.PathLike[str], *, replacing: bool = False) -> Diagnostic:
     """Why writing ``path`` failed with ``exc``, as a diagnostic (an ``EXPORT_*`` code) in short words
     (``permission denied``, ``the disk is full``), for any file the app writes; ``replacing``: the
@@ -856,12 +870,7 @@ def check_writable(path: str | os.PathLike[str]) -> None:
         ExportError: with the reason (a folder, a missing folder, permission denied, read-only disk,
             disk full), the same words :func:`export` would use an hour later.
     """
-    dest = Path(path)
-    if dest.is_dir():
-        raise ExportError(path, diag(Code.EXPORT_IS_FOLDER))
-    folder = dest.parent
-    if not folder.is_dir():
-        raise ExportError(path, _missing_folder(folder))
+    dest, folder = _destination(path)
     try:
         fd, tmp_name = tempfile.mkstemp(dir=folder, prefix=f".{dest.name}.", suffix=".check")
         os.close(fd)
@@ -886,12 +895,7 @@ def _atomic_write(path: str | os.PathLike[str], write: Callable[[IO[bytes]], Any
         ExportError: the folder is missing, the destination is a folder, permission denied, disk full,
             the file is open in another program (Windows), or ``write`` failed.
     """
-    dest = Path(path)
-    if dest.is_dir():
-        raise ExportError(path, diag(Code.EXPORT_IS_FOLDER))
-    folder = dest.parent
-    if not folder.is_dir():
-        raise ExportError(path, _missing_folder(folder))
+    dest, folder = _destination(path)
     try:
         fd, tmp_name = tempfile.mkstemp(dir=folder, prefix=f".{dest.name}.", suffix=".tmp")
     except OSError as exc:

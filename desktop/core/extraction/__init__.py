@@ -402,11 +402,12 @@ def laid_out_as(layout: Layout, document_type: str) -> str:
 
 
 def _candidates(layout: Layout, document_type: str, date_order: str | None) -> tuple[dict[str, Candidate | None], list[dict]]:
+    """The rules' candidates and line items for a document laid out as ``document_type`` (``receipt``,
+    ``invoice`` or ``cn_vat_invoice``: a credit note is read as :func:`laid_out_as` says)."""
     if document_type == "cn_vat_invoice":
         from desktop.core.extraction.cn_vat import extract_cn_vat
 
         return extract_cn_vat(layout)
-    document_type = laid_out_as(layout, document_type)
     if document_type == "invoice":
         from desktop.core.extraction.invoice import extract_invoice
 
@@ -564,13 +565,13 @@ def extract_fields(pages: list[PageResult], document_type: str, *, date_order: s
     """
     doc_type = get_document_type(document_type)
     layout = Layout(pages)
-    cands, items = _candidates(layout, document_type, date_order)
+    # a credit note is read (rules and learned model) as the document it is laid out as
+    laid_out = laid_out_as(layout, document_type)
+    cands, items = _candidates(layout, laid_out, date_order)
     source = _source_of(pages)
     fields: dict[str, Field] = {}
     for name in doc_type.fields:
         fields[name] = candidate_to_field(name, cands.get(name), source=source)
-    # a credit note's fields are chosen by the model of the document it is laid out as
-    laid_out = laid_out_as(layout, document_type)
     sets = candidate_sets(pages, laid_out, date_order=date_order, layout=layout, rule_candidates=cands)
     model_version = _apply_model(fields, sets, laid_out, cands, source) if sets else None
     learned = set(sets) if model_version else set()
