@@ -78,9 +78,19 @@ def test_schema_1_json_reads_with_strings_as_diagnostics() -> None:
     assert [n.message() for n in good.notes] == ["an old note"] and "notes" not in good.extras
     assert good.fields["total"].problems[0].code is Code.TEXT
     assert good.page_results[0].warnings[0].message() == "no text was found on this page"
-    again = ScanResult.from_json(result.to_json())  # written as 2.0, read back the same
+    again = ScanResult.from_json(result.to_json())  # written as 2.1, read back the same
     assert again.to_dict()["documents"] == result.to_dict()["documents"]
-    assert result.to_dict()["schema_version"] == "2.0"
+    assert result.to_dict()["schema_version"] == "2.1"
+
+
+def test_a_schema_2_0_duplicate_mark_without_a_reason_code_still_reads() -> None:
+    from desktop.core.duplicates import reason_of
+
+    old = {"schema_version": "2.0", "documents": [{"source": "b.jpg", "pages": [1, 1], "duplicate_of":
+                                                   {"source": "a.jpg", "pages": [1, 1], "reason": "same file"}}]}
+    (doc,) = ScanResult.from_dict(old).documents
+    assert doc.duplicate_of == {"source": "a.jpg", "pages": [1, 1], "reason": "same file"}
+    assert reason_of(doc.duplicate_of).code is Code.DUPLICATE_SAME_FILE
 
 
 def test_schema_3_is_refused() -> None:

@@ -13,7 +13,7 @@ JSON schema (``SCHEMA_VERSION``)
 --------------------------------
 ``ScanResult.to_json()`` writes::
 
-    {"schema_version": "2.0", "generator": "shoebox 0.1.0", "documents": [
+    {"schema_version": "2.1", "generator": "shoebox 0.1.0", "documents": [
       {"source": "<path>", "pages": [first, last], "document_type": "receipt", "error": null,
        "engine": "ppocr", "engine_version": "rapidocr 3.10.0 (PP-OCRv6_det_small + ...)", "reviewed": false,
        "notes": [],
@@ -63,8 +63,10 @@ and ``notes`` (the document) is a diagnostic object (:mod:`desktop.core.diagnost
 ``code`` is stable and says what happened; ``message`` is its English wording (not read back).
 
 Schema 2.0 made ``error``, ``warnings``, ``problems`` and ``notes`` diagnostic objects (1.x wrote
-English strings, and document notes under ``extras["notes"]``). This version reads 1.x and 2.x: a
-1.x string becomes a diagnostic of code ``text`` whose message is that string.
+English strings, and document notes under ``extras["notes"]``). Schema 2.1 added
+``duplicate_of["reason_code"]`` (the duplicate rule as a diagnostic code; a 2.0 mark without it is read by
+its ``reason``). This version reads 1.x and 2.x: a 1.x string becomes a diagnostic of code ``text`` whose
+message is that string.
 """
 from __future__ import annotations
 
@@ -76,7 +78,7 @@ from typing import Any
 
 from desktop.core.diagnostics import Diagnostic, Severity, as_diagnostic
 
-SCHEMA_VERSION = "2.0"
+SCHEMA_VERSION = "2.1"
 #: Major schema versions this build reads (1.x: messages as strings; see the module docstring).
 READABLE_MAJOR_VERSIONS = ("1", "2")
 
