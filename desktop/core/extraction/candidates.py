@@ -207,8 +207,7 @@ class Rows:
             page_rows: list[list[Ln]] = []
             for ln in lines:
                 for r in page_rows[-3:]:
-                    if any(layout.same_row(ln, o) and max(ln.h, o.h) < 2.0 * min(ln.h, o.h) for o in r) and \
-                            not any(_stacked(ln, o) for o in r):
+                    if any(layout.same_row(ln, o) and max(ln.h, o.h) < 2.0 * min(ln.h, o.h) for o in r):
                         r.append(ln)
                         break
                 else:
@@ -239,14 +238,6 @@ class Rows:
     def page_rows(self, page: int) -> list[int]:
         """Indices of the rows of ``page``, top to bottom."""
         return [i for i, r in enumerate(self.rows) if r[0].page == page]
-
-
-def _stacked(a: Ln, b: Ln) -> bool:
-    """Whether two lines overlap along the row over half the narrower one's width: lines of one row sit
-    side by side, so such lines are stacked, however much their boxes overlap vertically (the boxes of
-    a skewed scan's lines do: an axis-aligned box of a tilted line is taller than the line)."""
-    overlap = min(a.x1, b.x1) - max(a.x0, b.x0)
-    return overlap > 0.5 * min(a.x1 - a.x0, b.x1 - b.x0)
 
 
 def _flags(prefix: str, text: str, kinds: tuple[str, ...]) -> dict[str, float]:

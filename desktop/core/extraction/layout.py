@@ -157,7 +157,12 @@ class Layout:
         if a.page != b.page:
             return False
         overlap = min(a.y1, b.y1) - max(a.y0, b.y0)
-        return overlap >= 0.5 * min(a.h, b.h) and abs(a.cy - b.cy) <= 0.6 * max(a.h, b.h)
+        if overlap < 0.5 * min(a.h, b.h) or abs(a.cy - b.cy) > 0.6 * max(a.h, b.h):
+            return False
+        # lines of one row sit side by side: two that overlap along the row over half the narrower
+        # one's width are stacked (the axis-aligned boxes of a skewed scan's lines overlap vertically)
+        across = min(a.x1, b.x1) - max(a.x0, b.x0)
+        return a is b or across <= 0.5 * min(a.x1 - a.x0, b.x1 - b.x0)
 
     def row(self, ln: Ln) -> list[Ln]:
         """Every line on the same row as ``ln`` (including it), left to right (memoised: the layout
