@@ -534,3 +534,26 @@ def test_a_tills_field_row_is_no_part_of_the_address(field_row):
     # a street address that starts with its number label is one: "NO: 28, JALAN ASTANA 1C"
     rows = [[("KEDAI SDN BHD", 150)], [("No: 28", 100)], [("JALAN ASTANA 1C, 41050 KLANG", 100)]]
     assert "No: 28 JALAN ASTANA 1C, 41050 KLANG" in {c.value for c in _cands(rows, field="vendor_address")}
+
+
+def test_the_value_level_with_its_label_on_a_skewed_scan():
+    """A skewed scan's totals block: each label's box reaches the values above and below it; the
+    value level with the label is its value (not the rightmost of the stacked column)."""
+    from desktop.core.extraction.layout import Layout
+    from desktop.core.model import Line, PageResult
+
+    rows = [("Total Incl. GST@6%", 48, 357, 1033, 1079, "RM 34.80", 560, 722, 1024, 1066),
+            ("CASH", 50, 126, 1075, 1112, "RM 100.00", 562, 723, 1058, 1100),
+            ("CHANGE", 48, 159, 1106, 1147, "RM 65.20", 580, 723, 1091, 1134)]
+    lines = [Line(text="KEDAI MAJU SDN BHD", box=(100, 200, 420, 240), confidence=0.99)]
+    for label, a, b, c, d, value, e, f, g, h in rows:
+        lines += [Line(text=label, box=(a, c, b, d), confidence=0.99), Line(text=value, box=(e, g, f, h), confidence=0.99)]
+    layout = Layout([PageResult(number=1, width=800, height=1400, lines=lines)])
+    label = next(ln for ln in layout.lines if ln.text.startswith("Total"))
+    assert [o.text for o in layout.right_of(label)] == ["RM 34.80"]
+    cash = next(ln for ln in layout.lines if ln.text == "CASH")
+    assert [o.text for o in layout.right_of(cash)] == ["RM 100.00"]
+    from desktop.core.extraction.receipt import pick_total
+
+    total, _sub = pick_total(layout)
+    assert total is not None and total.value == "34.80"
