@@ -488,3 +488,72 @@ def test_thresholds_keep_the_silent_budget_and_flag_the_fewest():
     assert chosen["easy"] < chosen["hard"]  # the field whose confidence separates is flagged less
     nested = nested_thresholds(cvs)
     assert 0.0 <= nested["silent"] <= 0.05 and 0.0 < nested["flagged"] < 1.0
+
+
+def _skewed_page(texts: list[str], x0: float = 150, step: float = 28, height: float = 60):
+    """Lines of a scan tilted a few degrees: each axis-aligned box is taller than its text (``height``),
+    so the boxes of consecutive lines overlap vertically by more than half their height."""
+    from desktop.core.model import Line, PageResult
+
+    lines = [Line(text=t, box=(x0 + 5 * i, 200 + step * i, x0 + 5 * i + 9 * len(t), 200 + step * i + height),
+                  confidence=0.99) for i, t in enumerate(texts)]
+    return [PageResult(number=1, width=900, height=1400, lines=lines)]
+
+
+def test_stacked_lines_of_a_skewed_scan_are_rows_of_their_own():
+    from desktop.core.extraction.candidates import Rows
+    from desktop.core.extraction.layout import Layout
+
+    texts = ["LIGHTROOM GALLERY SDN BHD", "No: 28, JALAN ASTANA 1C,", "BANDAR BUKIT RAJA, 41050",
+             "KLANG SELANGOR D.E, MALAYSIA", "ROC No.: (1072825-A)"]
+    rows = Rows(Layout(_skewed_page(texts)))
+    assert rows.texts[:5] == texts
+    values = {c.value for c in candidate_sets(_skewed_page(texts), "receipt")["vendor_address"]}
+    assert "No: 28, JALAN ASTANA 1C, BANDAR BUKIT RAJA, 41050 KLANG SELANGOR D.E, MALAYSIA" in values
+    # lines side by side on one row still make one row, however their boxes differ in height
+    side = Rows(Layout(synthetic_page([[("TOTAL", 40), ("12.50", 400)], [("CASH", 40), ("20.00", 400)]])))
+    assert side.texts == ["TOTAL 12.50", "CASH 20.00"]
+
+
+@pytest.mark.parametrize("row, is_time", [
+    ("NO.5: 55,57 & 59, JALAN SAGU 18,", False),  # a house number and its colon, then the next numbers
+    ("Date : 25/12/2018 8:13:39 PM", True), ("13:05", True), ("Time: 10: 30 AM", True), ("8: 13: 39", True)])
+def test_a_spaced_colon_between_numbers_is_no_time_of_day(row, is_time):
+    from desktop.core.extraction.candidates import _text_features_of
+
+    assert bool(_text_features_of(row)["date"]) is is_time
+
+
+@pytest.mark.parametrize("field_row", ["Site: 1046", "TABLE:T10", "Cashier : KELLY", "Rcpt#:A18000010451"])
+def test_a_tills_field_row_is_no_part_of_the_address(field_row):
+    rows = [[("SUN WONG KUT SDN BHD", 150)], [(field_row, 100)], [("176 JLN SUNGEI BESI", 100)],
+            [("57100 KUALA LUMPUR", 100)], [("Telephone: 03-9221345", 100)]]
+    values = {c.value for c in _cands(rows, field="vendor_address")}
+    assert "176 JLN SUNGEI BESI 57100 KUALA LUMPUR" in values
+    assert not any(field_row.split(":")[0].split("#")[0].strip() in v for v in values if "SUNGEI" in v)
+    # a street address that starts with its number label is one: "NO: 28, JALAN ASTANA 1C"
+    rows = [[("KEDAI SDN BHD", 150)], [("No: 28", 100)], [("JALAN ASTANA 1C, 41050 KLANG", 100)]]
+    assert "No: 28 JALAN ASTANA 1C, 41050 KLANG" in {c.value for c in _cands(rows, field="vendor_address")}
+
+
+def test_the_value_level_with_its_label_on_a_skewed_scan():
+    """A skewed scan's totals block: each label's box reaches the values above and below it; the
+    value level with the label is its value (not the rightmost of the stacked column)."""
+    from desktop.core.extraction.layout import Layout
+    from desktop.core.model import Line, PageResult
+
+    rows = [("Total Incl. GST@6%", 48, 357, 1033, 1079, "RM 34.80", 560, 722, 1024, 1066),
+            ("CASH", 50, 126, 1075, 1112, "RM 100.00", 562, 723, 1058, 1100),
+            ("CHANGE", 48, 159, 1106, 1147, "RM 65.20", 580, 723, 1091, 1134)]
+    lines = [Line(text="KEDAI MAJU SDN BHD", box=(100, 200, 420, 240), confidence=0.99)]
+    for label, a, b, c, d, value, e, f, g, h in rows:
+        lines += [Line(text=label, box=(a, c, b, d), confidence=0.99), Line(text=value, box=(e, g, f, h), confidence=0.99)]
+    layout = Layout([PageResult(number=1, width=800, height=1400, lines=lines)])
+    label = next(ln for ln in layout.lines if ln.text.startswith("Total"))
+    assert [o.text for o in layout.right_of(label)] == ["RM 34.80"]
+    cash = next(ln for ln in layout.lines if ln.text == "CASH")
+    assert [o.text for o in layout.right_of(cash)] == ["RM 100.00"]
+    from desktop.core.extraction.receipt import pick_total
+
+    total, _sub = pick_total(layout)
+    assert total is not None and total.value == "34.80"

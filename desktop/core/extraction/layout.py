@@ -157,7 +157,18 @@ class Layout:
         if a.page != b.page:
             return False
         overlap = min(a.y1, b.y1) - max(a.y0, b.y0)
-        return overlap >= 0.5 * min(a.h, b.h) and abs(a.cy - b.cy) <= 0.6 * max(a.h, b.h)
+        if overlap < 0.5 * min(a.h, b.h) or abs(a.cy - b.cy) > 0.6 * max(a.h, b.h):
+            return False
+        # lines of one row sit side by side (the axis-aligned boxes of a skewed scan's lines overlap
+        # vertically, those of its stacked lines too)
+        return a is b or not Layout.stacked(a, b)
+
+    @staticmethod
+    def stacked(a: Ln, b: Ln) -> bool:
+        """Whether two lines overlap along the row over half the narrower one's width: one is printed
+        over the other, whatever their boxes' vertical overlap."""
+        across = min(a.x1, b.x1) - max(a.x0, b.x0)
+        return across > 0.5 * min(a.x1 - a.x0, b.x1 - b.x0)
 
     def row(self, ln: Ln) -> list[Ln]:
         """Every line on the same row as ``ln`` (including it), left to right (memoised: the layout
@@ -181,9 +192,13 @@ class Layout:
         return got
 
     def right_of(self, ln: Ln, max_gap: float | None = None) -> list[Ln]:
-        """Lines on the same row starting to the right of ``ln``'s middle, nearest first."""
+        """Lines on the same row starting to the right of ``ln``'s middle, nearest first. Of lines
+        stacked one over another there (a skewed scan's value column, where a label's row reaches the
+        values above and below it), only the one level with ``ln`` (nearest vertical centre)."""
         mid = (ln.x0 + ln.x1) / 2
         out = [o for o in self.row(ln) if o is not ln and o.x0 >= mid]
+        out = [o for o in out if not any(p is not o and self.stacked(o, p) and abs(p.cy - ln.cy) < abs(o.cy - ln.cy)
+                                         for p in out)]
         if max_gap is not None:
             out = [o for o in out if o.x0 - ln.x1 <= max_gap]
         return sorted(out, key=lambda o: o.x0)
