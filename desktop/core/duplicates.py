@@ -73,6 +73,7 @@ DOCUMENT_NUMBER_LABEL = re.compile(
     r"\bnum[ée]ro\s*(?:de\s*)?(?:facture|ticket|re[çc]u)|\b(?:facture|ticket)\s*(?:n[°ºo]\.?|nr\.?|#)|"
     r"单\s*号|票\s*号|流\s*水\s*号|发\s*票\s*号\s*码", re.I)
 _CODE = re.compile(r"[#:.：\s]*([A-Z0-9][A-Z0-9/_\-]*\d[A-Z0-9/_\-]*)", re.I)
+_DATE = re.compile(r"\d{1,4}[/.\-]\d{1,2}[/.\-]\d{1,4}")
 #: OCR's usual letter-for-digit confusions, undone before document numbers are compared.
 _CONFUSABLE = str.maketrans({"O": "0", "Q": "0", "D": "0", "I": "1", "L": "1", "S": "5", "B": "8", "Z": "2"})
 
@@ -124,9 +125,7 @@ def figures(document: Document) -> str:
 def document_numbers(document: Document) -> list[str]:
     """The document's own numbers, as printed: its ``invoice_number`` field, then every number printed
     right after a :data:`DOCUMENT_NUMBER_LABEL` on its pages (in reading order, each once). A number
-    holds a digit, is at least 3 characters long and is not a date."""
-    from desktop.core.extraction.dates import find_dates
-
+    holds a digit, is at least 3 characters long and is not a date (``14/03/2024``, ``2024-03-14``)."""
     out: list[str] = []
     number = _value(document, "invoice_number")
     if number:
@@ -139,7 +138,7 @@ def document_numbers(document: Document) -> list[str]:
                 if m is None:
                     continue
                 token = m.group(1).rstrip("-/_")
-                if len(token) >= 3 and not find_dates(token) and token not in out:
+                if len(token) >= 3 and not _DATE.fullmatch(token) and token not in out:
                     out.append(token)
     return out
 

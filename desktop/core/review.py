@@ -241,7 +241,8 @@ def _reflag(before: Document, after: Document) -> None:
     a check now fails on is flagged; one that was flagged by a failed sum check that now holds with a
     value the clerk typed (``subtotal + tax = total``, all three known) is confirmed by it
     (:data:`SUM_HOLDS_CONFIDENCE`) and flagged only by what else is wrong with it."""
-    from desktop.core.flags import _by_clerk
+    def _by_clerk(f: Field) -> bool:
+        return f.edited or f.source == "user"
 
     holds = _sum_holds(after.fields) and any(_by_clerk(after.fields[n]) for n in SUM_PARTS)
     for name, f in after.fields.items():
