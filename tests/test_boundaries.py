@@ -158,3 +158,20 @@ def test_merge_refuses_other_files_and_gaps() -> None:
     with pytest.raises(DiagnosticError, match="different files") as refused:
         merge_documents(a, other)
     assert refused.value.diagnostic.code is Code.MERGE_OTHER_FILES and "不同文件" in error_text(refused.value, "zh_CN")
+
+
+def test_a_page_whose_content_may_be_lost_is_never_a_silent_continuation() -> None:
+    """A damaged PDF's page that reads as blank because its repair lost its content (or that the engine
+    could not read) starts a document of its own, flagged; a blank page with nothing lost still continues."""
+    from desktop.core.diagnostics import diag
+
+    first = PageResult(1, 1000, 1400, lines=[Line("ACME SDN BHD", (50, 40, 400, 80)),
+                                             Line("Date: 11/01/2019", (50, 100, 400, 140))])
+    gone = PageResult(2, 1000, 1400, warnings=[diag(Code.PDF_REPAIRED), diag(Code.PDF_PAGE_CONTENT_GONE),
+                                               diag(Code.NO_TEXT)])
+    blank = PageResult(3, 1000, 1400, warnings=[diag(Code.NO_TEXT)])
+    failed = PageResult(4, 1000, 1400, warnings=[diag(Code.PAGE_NOT_READ, page=4, reason=diag(Code.OUT_OF_MEMORY))])
+    ranges = document_ranges([first, gone, blank, failed])
+    assert [(r.first, r.last) for r in ranges] == [(1, 1), (2, 3), (4, 4)]
+    assert ranges[1].notes[0].code is Code.PAGES_SPLIT_CONTENT_LOST and ranges[1].notes[0].page == 2
+    assert ranges[2].notes[0].code is Code.PAGES_SPLIT_CONTENT_LOST
