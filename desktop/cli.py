@@ -474,13 +474,20 @@ def _scan_arguments(argv: Sequence[str]) -> tuple[argparse.Namespace, Path | Non
 
 
 def _inputs(pipeline: ModuleType, paths: list[str], console: _Console) -> tuple[list[Path], list[Any]]:
-    """The files to read and the error documents of the inputs that cannot be (each said on stderr).
+    """The files to read and the error documents of the inputs that cannot be (each said on stderr);
+    the files the folder walks skipped are named in one note (:func:`desktop.core.inputs.skipped_note`).
 
     Raises:
         _Exit: no supported file (3).
     """
-    files, documents = pipeline.collect_inputs(paths)
+    from desktop.core.inputs import skipped_note
+
+    skipped: list[Path] = []
+    files, documents = pipeline.collect_inputs(paths, skipped=skipped)
     documents = list(documents)
+    note = skipped_note(skipped)
+    if note is not None:
+        console.note(f"note: {note.message()}")
     for doc in documents:
         console.error(f"{doc.source}: {doc.error.message() if doc.error else 'cannot be read'}")
     if not files:

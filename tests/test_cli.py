@@ -62,7 +62,7 @@ class FakePipeline(types.SimpleNamespace):
         self.scanned: list[Path] = []
         self.options: list[FakeOptions] = []
 
-    def collect_inputs(self, paths):
+    def collect_inputs(self, paths, skipped=None):
         files: list[Path] = []
         errors: list[Document] = []
         for p in map(Path, paths):
