@@ -20,7 +20,8 @@ What each page *is* decides (:func:`page_profile`, :func:`document_ranges`):
   :func:`desktop.core.diagnostics.is_page_lost`: a damaged PDF's page whose repair left it blank, a page
   the engine could not read) is a document of its own: that it shows no header, date or total says
   nothing about what it held, and joined to the page before as its continuation it would vanish into
-  that document; on its own it stays in sight (its row, its problems, its status);
+  that document; on its own it stays in sight (its row, its problems, its status). Nor is the page
+  after it taken for its continuation (what the lost page held is not known): it starts a new document;
 * every other page continues the current document (a continuation page has no header of its own
   with a date or total, or the document before it has no total yet).
 
@@ -195,6 +196,8 @@ def document_ranges(pages: list[PageResult]) -> list[PageRange]:
         join: Diagnostic | None = None
         if p.lost:
             start = diag(Code.PAGES_SPLIT_CONTENT_LOST, page=p.number)
+        elif prev.lost:  # what the lost page held is not known: nothing is taken for its continuation
+            start = diag(Code.PAGES_SPLIT_AFTER_CONTENT_LOST, page=p.number, previous=prev.number)
         elif p.invoice_key and key and p.invoice_key != key:
             start = diag(Code.PAGES_SPLIT_OWN_NUMBER, page=p.number, number=p.invoice_key, previous=key)
         elif p.invoice_key and key and p.invoice_key == key:

@@ -291,6 +291,7 @@ class Code(StrEnum):
     PAGES_SPLIT_KIND = "pages_split_kind"
     PAGES_SPLIT_AFTER = "pages_split_after"
     PAGES_SPLIT_CONTENT_LOST = "pages_split_content_lost"
+    PAGES_SPLIT_AFTER_CONTENT_LOST = "pages_split_after_content_lost"
     PAGES_JOINED_SAME_NUMBER = "pages_joined_same_number"
     PAGES_JOINED_CONTINUATION = "pages_joined_continuation"
     PAGES_JOINED_NO_TOTAL_YET = "pages_joined_no_total_yet"
@@ -707,6 +708,9 @@ CATALOGUE: dict[Code, Entry] = {
                                              "taken for a continuation",
                                          "从第 {page} 页开始：此页什么也没有读到，其内容可能已丢失，因此单独作为一份单据，"
                                          "而不视为续页"),
+    Code.PAGES_SPLIT_AFTER_CONTENT_LOST: Entry(_I, "starts at page {page}: nothing could be read on page {previous} "
+                                                   "before it, so it is not taken for that page's continuation",
+                                               "从第 {page} 页开始：前面的第 {previous} 页什么也没有读到，因此不视为该页的续页"),
     Code.PAGES_SPLIT_AFTER: Entry(_I, "split after page {page}: page {next} starts another document",
                                   "在第 {page} 页之后拆分：第 {next} 页开始另一份单据"),
     Code.PAGES_JOINED_SAME_NUMBER: Entry(_I, "pages joined: page {page} carries the same invoice number {number}",
