@@ -1109,7 +1109,9 @@ EXIT_CODES: dict[Code, ExitCode] = {
 #: besides the ones of severity error (the engine stopped or overran on it).
 LOST_PAGE_CODES = frozenset({Code.PAGE_NOT_READ, Code.PAGES_AFTER_NOT_READ,
                              # intake: a damaged PDF whose page content could not be loaded, or is gone
-                             Code.PDF_CONTENT_LOST, Code.PDF_PAGE_CONTENT_GONE})
+                             Code.PDF_CONTENT_LOST, Code.PDF_PAGE_CONTENT_GONE,
+                             # an OFD file's pages past the ones shown are not read
+                             Code.OFD_PAGES_CUT})
 
 
 def is_page_lost(warning: Diagnostic) -> bool:
