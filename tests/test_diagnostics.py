@@ -239,3 +239,15 @@ def test_every_lost_page_is_named_with_its_page_at_document_level() -> None:
     assert lost[1].message("zh").startswith("第 3 页：PDF 已损坏，修复时丢失了此页的内容")
     assert lost[2].message() == "page 4: only the first 4 of 9 pages are shown"
     assert not is_page_lost(diag(Code.PDF_REPAIRED)) and not is_page_lost(diag(Code.NO_TEXT))
+
+
+def test_a_reading_cut_at_the_length_limit_is_a_page_that_may_have_lost_content() -> None:
+    from desktop.core.diagnostics import is_page_lost
+
+    cut = diag(Code.ENGINE_NOTE, page=2, engine="hunyuan", detail=diag(Code.HUNYUAN_CUT_AT_LIMIT, tokens=4096))
+    assert is_page_lost(cut)
+    assert not is_page_lost(diag(Code.ENGINE_NOTE, page=2, engine="hunyuan", detail=diag(Code.HUNYUAN_REPEATED)))
+    assert not is_page_lost(diag(Code.ENGINE_NOTE, page=2, engine="hunyuan", detail="own words"))
+    doc = Document(source="x.png", page_results=[PageResult(1, 5, 5, warnings=[cut])])
+    assert [d.message() for d in doc.lost_pages()] == [
+        "page 1: HunyuanOCR answer cut at the length limit (4096 tokens): the end of the page may be missing"]
