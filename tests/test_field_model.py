@@ -557,3 +557,46 @@ def test_the_value_level_with_its_label_on_a_skewed_scan():
 
     total, _sub = pick_total(layout)
     assert total is not None and total.value == "34.80"
+
+
+def _turned_receipt(degrees: float):
+    """A small receipt's lines turned ``degrees`` about the page centre (a photo taken askew): each
+    line's polygon turned, its box the polygon's axis-aligned bounds, as an engine reports them."""
+    import math
+
+    from desktop.core.model import Line, PageResult
+
+    rows = [[("BLUE HERON CAFE SDN BHD", 60)], [("12 Jalan Mawar, 50450 Kuala Lumpur", 60)],
+            [("Date: 14/03/2024", 60)], [("Croissant", 60), ("9.00", 480)], [("Iced Lemon Tea", 60), ("11.30", 480)],
+            [("Subtotal", 60), ("20.30", 480)], [("SST 6%", 60), ("1.22", 480)], [("TOTAL", 60), ("21.52", 480)],
+            [("Cash", 60), ("50.00", 480)], [("Change", 60), ("28.48", 480)]]
+    a = math.radians(degrees)
+    c, s, cx, cy = math.cos(a), math.sin(a), 300.0, 300.0
+    lines = []
+    for i, row in enumerate(rows):
+        y = 100 + 40 * i
+        for text, x0 in row:
+            quad = [(x0, y), (x0 + 14 * len(text), y), (x0 + 14 * len(text), y + 30), (x0, y + 30)]
+            poly = [(cx + (x - cx) * c - (y_ - cy) * s, cy + (x - cx) * s + (y_ - cy) * c) for x, y_ in quad]
+            xs, ys = [p[0] for p in poly], [p[1] for p in poly]
+            lines.append(Line(text=text, box=(min(xs), min(ys), max(xs), max(ys)), confidence=0.99, polygon=poly))
+    return [PageResult(number=1, width=700, height=700, lines=lines)]
+
+
+@pytest.mark.parametrize("degrees", [-7, -3, 0, 3, 7])
+def test_a_receipt_photographed_askew_reads_as_upright(degrees):
+    """Rows, labels and their values are found on the lines turned back by the page's skew; the
+    fields' outlines stay in page pixels."""
+    from desktop.core.extraction.layout import Layout
+    from desktop.core.layout import skew_angle
+
+    pages = _turned_receipt(degrees)
+    assert (skew_angle(pages[0].lines) is None) == (degrees == 0)
+    layout = Layout(pages)
+    label = next(ln for ln in layout.lines if ln.text == "TOTAL")
+    assert [o.text for o in layout.right_of(label)] == ["21.52"]
+    fields = extract_fields(pages, "receipt").fields
+    assert fields["total"].value == "21.52"
+    assert fields["subtotal"].value == "20.30" and fields["tax"].value == "1.22"
+    line = next(ln for ln in pages[0].lines if ln.text == "21.52")
+    assert fields["total"].box == tuple(line.box)  # the outline is where the engine saw the value
