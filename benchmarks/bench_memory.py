@@ -220,6 +220,8 @@ def replay(images: list[Path], cache: list[Path], verbose: bool) -> dict[str, An
     broke: dict[str, int] = defaultdict(int)
     fixed: dict[str, int] = defaultdict(int)
     suggestions = wrong_suggestions = 0
+    # field -> [documents, flagged without, flagged with, silent errors without, silent errors with]
+    flags: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
     seen: set[str] = set()
     confirmed: dict[tuple[str, str], set[str | None]] = defaultdict(set)  # (vendor, field) -> values taught
     learnable: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # field -> [repeat docs, misses with memory]
@@ -288,6 +290,14 @@ def replay(images: list[Path], cache: list[Path], verbose: bool) -> dict[str, An
                             broken.append(case)
                     confirmed[(company, name)].add(want)
                     broke[name] += ok_plain and not ok_mem
+                    row = flags[name]
+                    flag_plain = (plain.fields.get(name) or Field(name, needs_review=True)).needs_review
+                    flag_mem = (helped.fields.get(name) or Field(name, needs_review=True)).needs_review
+                    row[0] += 1
+                    row[1] += flag_plain
+                    row[2] += flag_mem
+                    row[3] += not ok_plain and not flag_plain
+                    row[4] += not ok_mem and not flag_mem
                     fixed[name] += ok_mem and not ok_plain
                     if name in actions:
                         suggestions += 1
@@ -307,7 +317,8 @@ def replay(images: list[Path], cache: list[Path], verbose: bool) -> dict[str, An
     return {"miss": dict(miss), "count": dict(count), "learnable": {k: list(v) for k, v in learnable.items()},
             "broke": dict(broke), "fixed": dict(fixed), "repeat_misses": repeat_misses, "broken": broken,
             "applied": applied, "weak": weak, "elsewhere": elsewhere,
-            "suggestions": suggestions, "wrong_suggestions": wrong_suggestions, "documents": len(images),
+            "suggestions": suggestions, "wrong_suggestions": wrong_suggestions,
+            "flags": {k: list(v) for k, v in flags.items()}, "documents": len(images),
             "profiles": profiles, "seconds": time.perf_counter() - started}
 
 
@@ -445,6 +456,15 @@ def report(r: dict[str, Any], d: dict[str, Any] | None, command: str) -> str:
             out.append(f"- {receipt} {name} ({' and '.join(sorted(c['kinds']))}; {', '.join(c['orders'])}): "
                        f"got `{got}`, key `{c['truth']}`; `{c['cause']}`: {why}{seen}")
     s, w = r["suggestions"], r["wrong_suggestions"]
+    if r.get("flags"):
+        out += ["", "Flagged for review (`needs_review`, what the form tints and the Problems sheet lists) and silent "
+                    "errors (wrong and not flagged), without and with the memory, in file-name order:", "",
+                "| field | flagged without | flagged with | silent errors without | silent errors with |",
+                "| --- | ---: | ---: | ---: | ---: |"]
+        for name in FIELDS:
+            docs, fp, fm, sp, sm = r["flags"].get(name, [0, 0, 0, 0, 0])
+            docs = docs or 1
+            out.append(f"| {name} | {pct(fp, docs)} | {pct(fm, docs)} | {pct(sp, docs)} | {pct(sm, docs)} |")
     out += ["", f"Memory suggestions in file-name order (fields filled, corrected, flagged or located by the memory): "
                 f"{s}; wrong: {w} ({100 * w / max(1, s):.1f}%)."]
     out += ["", "Matches, in every order: " + "; ".join(

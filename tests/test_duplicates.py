@@ -194,3 +194,72 @@ def test_a_reason_is_worded_from_its_code_in_either_language() -> None:
     assert reason_of(mark).message("zh_CN") == "同一商家、同一发票号码"
     assert reason_of({"reason": SAME_FILE}).code is Code.DUPLICATE_SAME_FILE  # an older session's mark
     assert reason_of({"reason": "something else"}).message() == "something else"
+
+
+def _with_lines(doc: Document, *texts: str) -> Document:
+    from desktop.core.model import Line, PageResult
+
+    doc.page_results = [PageResult(1, 600, 900, [Line(t, (10, 20 + 30 * i, 500, 40 + 30 * i))
+                                                 for i, t in enumerate(texts)])]
+    return doc
+
+
+def _timed(doc: Document, time: str | None) -> Document:
+    if time is not None:
+        doc.fields["time"] = Field("time", value=time)
+    return doc
+
+
+@pytest.mark.parametrize(("label", "first", "second"), [
+    ("Receipt No: {}", "BH-20931", "BH-20958"),
+    ("BILL NO : {}", "0118810", "0118811"),
+    ("Trans # {}", "40170", "40175"),
+    ("Beleg-Nr. {}", "4711", "4712"),
+    ("单号：{}", "SH20240520001", "SH20240520002"),
+])
+def test_same_vendor_day_and_total_but_another_number_is_not_a_duplicate(label: str, first: str,
+                                                                          second: str) -> None:
+    """The same coffee bought twice in one day: one shop, one date, one total, two receipt numbers."""
+    a = _with_lines(_receipt("a.jpg", digest="1"), "KEDAI RUNCIT MAJU", label.format(first), "TOTAL 12.50")
+    b = _with_lines(_receipt("b.jpg", digest="2"), "KEDAI RUNCIT MAJU", label.format(second), "TOTAL 12.50")
+    assert find_duplicate(b, [facts_of(a)]) is None
+    # the same receipt read again (another resolution): the same number, a duplicate
+    again = _with_lines(_receipt("again.jpg", digest="3"), "KEDAI RUNCIT MAJU", label.format(first), "TOTAL 12.50")
+    assert find_duplicate(again, [facts_of(a)])["reason"] == SAME_DATE_TOTAL
+
+
+def test_same_vendor_day_and_total_at_another_time_is_not_a_duplicate() -> None:
+    noon = _timed(_receipt("noon.jpg", digest="1"), "12:41")
+    afternoon = _timed(_receipt("afternoon.jpg", digest="2"), "16:05")
+    assert find_duplicate(afternoon, [facts_of(noon)]) is None
+    # read again: the same time (seconds printed on one of them only), a duplicate
+    assert find_duplicate(_timed(_receipt("rescan.jpg", digest="3"), "12:41:00"), [facts_of(noon)])["reason"] \
+        == SAME_DATE_TOTAL
+    # a time read on one of them only is no evidence either way
+    assert find_duplicate(_receipt("untimed.jpg", digest="4"), [facts_of(noon)])["reason"] == SAME_DATE_TOTAL
+
+
+def test_the_same_figures_at_another_time_are_not_a_duplicate() -> None:
+    monday = _timed(_with_figures(_receipt("monday.jpg"), FIGURES), "09:12")
+    assert find_duplicate(_timed(_with_figures(_receipt("x.jpg", date=None), FIGURES), "18:40"),
+                          [facts_of(monday)]) is None
+    assert find_duplicate(_timed(_with_figures(_receipt("y.jpg", date=None), FIGURES), "09:12"),
+                          [facts_of(monday)])["reason"] == SAME_FIGURES
+
+
+def test_a_rescan_misreading_its_number_is_still_a_duplicate() -> None:
+    """OCR's letter/digit confusions and a number cut short at the edge are no conflict; a page with no
+    number read is no evidence."""
+    scan = _with_lines(_receipt("scan.jpg", digest="1"), "Receipt No: BH-20931")
+    for text in ("Receipt No: 8H-2O93l", "Receipt No: BH-2093", "Thank you"):
+        rescan = _with_lines(_receipt("rescan.jpg", digest="2"), text)
+        assert find_duplicate(rescan, [facts_of(scan)])["reason"] == SAME_DATE_TOTAL, text
+
+
+def test_document_numbers_are_the_labelled_ones() -> None:
+    """Till, table, cashier, member and tax numbers repeat on every receipt of a shop: not document numbers."""
+    from desktop.core.duplicates import document_numbers
+
+    doc = _with_lines(_receipt("a.jpg", number="INV-7"), "GST ID: 001234567890", "Table No: 12", "Cashier: 03",
+                      "Receipt No: BH-20931", "Date: 14/03/2024", "Invoice No. 2024/0815", "Order #: A-1002")
+    assert document_numbers(doc) == ["INV-7", "BH-20931", "2024/0815", "A-1002"]

@@ -265,7 +265,9 @@ def test_xlsx_problems_sheet(workbook) -> None:
     rows = _rows(wb["Problems"])
     assert rows[0] == ["Source file", "Pages", "Field", "Message"]
     assert ["/scans/vat_einvoice.png", "1", "Total", "total is not subtotal + tax"] in rows
-    assert ["/scans/receipt.jpg", "1", "Subtotal", "not an amount"] in rows
+    # the receipt is marked reviewed: its failed check is listed as checked by the clerk
+    assert ["/scans/receipt.jpg", "1", "Subtotal", "checked by the clerk (the document is marked reviewed); "
+            "as read, it was flagged: not an amount"] in rows
     assert ["/scans/bad.jpg", "1", None, "could not be read: the file is damaged (truncated JPEG)"] in rows
 
 

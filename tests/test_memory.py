@@ -207,6 +207,45 @@ def test_a_filled_field_is_not_flagged_for_having_been_empty(memory: VendorMemor
     assert g.source != "memory" or g.needs_review  # no evidence on the page: still the clerk's to check
 
 
+def test_a_value_confirmed_on_a_sure_match_is_not_flagged_by_the_model_threshold(memory: VendorMemory) -> None:
+    """After the clerk confirmed the bakery once, its next receipt reads the same name and address: the
+    memory confirms them on a strong match with nothing in conflict, so the field model's threshold (the
+    address's is above 1: it flags every address nobody confirmed) no longer flags them; every reader
+    of the one flag (flagged_fields: tint, badge, summary, Problems sheet) agrees. A weak match or a
+    conflicting tax ID keeps the flag."""
+    from desktop.core.flags import flagged_fields
+
+    name, address = "GARDENIA BAKERIES (KL) SDN BHD", "LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM, SELANGOR."
+    _confirm(memory, BAKERY, "a.jpg", vendor_name=name, vendor_address=address)
+    doc = _doc(BAKERY, "b.jpg")
+    for n, v in (("vendor_name", name), ("vendor_address", address)):
+        doc.fields[n].value, doc.fields[n].needs_review = v, True  # read right, flagged by the threshold
+    m = memory.apply(doc)
+    assert m is not None and m.score >= STRONG_MATCH and not m.conflicts
+    for n in ("vendor_name", "vendor_address"):
+        f = doc.fields[n]
+        assert doc.extras["memory"]["fields"][n] == "confirmed" and f.confidence >= STRONG_MATCH
+        assert not f.needs_review and not f.problems, n
+    assert not {"vendor_name", "vendor_address"} & set(flagged_fields(doc))
+
+    # a misreading the memory mends on the same sure match: not flagged either
+    misread = _doc(BAKERY, "c.jpg")
+    misread.fields["vendor_name"].value, misread.fields["vendor_name"].needs_review = "GARDENIA BAKERIE5 (KL) SDN BHD", True
+    memory.apply(misread)
+    assert misread.fields["vendor_name"].value == name and not misread.fields["vendor_name"].needs_review
+
+    # a weak match, or a strong one with conflicting evidence: the threshold's flag stands
+    from desktop.core.memory import Match
+
+    profile = memory.profiles()[0]
+    for match in (Match(profile, 0.85, ["header text 86% alike"], [], ["header"]),
+                  Match(profile, 0.95, ["phone 55423228"], ["another tax ID on the page"], ["phone"])):
+        again = _doc(BAKERY, "d.jpg")
+        for n, v in (("vendor_name", name), ("vendor_address", address)):
+            again.fields[n].value, again.fields[n].needs_review = v, True
+        assert memory.apply(again, match) is match
+        assert {"vendor_name", "vendor_address"} <= set(flagged_fields(again)), match
+
 def test_a_fragment_of_the_name_takes_the_confirmed_name(memory: VendorMemory) -> None:
     _confirm(memory, BAKERY, "a.jpg", vendor_name="GARDENIA BAKERIES (KL) SDN BHD")
     doc = _doc(BAKERY, "b.jpg")

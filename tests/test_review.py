@@ -343,3 +343,97 @@ def test_a_fully_digitised_e_invoice_misses_no_invoice_code(number: str, code_mi
     assert ("invoice_code" in flags.flagged_fields(doc)) is code_missing
     assert any(c.field == "invoice_code" and Reason.EMPTY_KEY in c.reasons for c in document_checks(doc)) is code_missing
     assert attention_count(doc) == (1 if code_missing else 0)
+
+
+def _missing_tax() -> Document:
+    """A receipt read without its tax: the total fails the sum check and is capped and flagged, as
+    extraction leaves it (desktop.core.extraction: FAILED_CHECK_CONFIDENCE)."""
+    from desktop.core.extraction import validate
+
+    doc = _receipt(total=Field("total", "21.52", confidence=0.5, needs_review=True),
+                   subtotal=Field("subtotal", "20.30", confidence=0.85), tax=Field("tax", None))
+    validate(doc.fields, "receipt")
+    assert [p.code for p in doc.fields["total"].problems] == [Code.SUBTOTAL_TOTAL_NO_TAX]
+    return doc
+
+
+def test_typing_the_missing_tax_that_makes_the_sum_hold_clears_the_totals_flag(session: ReviewSession) -> None:
+    """The clerk types the tax the OCR missed, and subtotal + tax = total: the sum check is evaluated
+    again and the total is no longer flagged for it (nor shown at the failed check's 50 %)."""
+    from desktop.core import flags
+
+    entry = session.store.add("/scans/a.jpg", _missing_tax())
+    assert "total" in [c.field for c in session.checks(entry)]
+    session.do(session.edit_field(entry, "tax", "1.22"))
+    doc = session.document(entry)
+    total = doc.fields["total"]
+    assert not total.problems and not total.needs_review and total.confidence >= 0.9
+    assert session.checks(entry) == [] and flags.flagged_fields(doc) == [] and standing(doc) is Standing.CHECKS_OUT
+    session.undo()  # the flag comes back with the missing tax
+    assert session.document(entry).fields["total"].needs_review
+
+
+def test_an_edit_that_breaks_the_sum_flags_the_values_it_involves(session: ReviewSession) -> None:
+    """A tax typed so that the sum no longer holds: the subtotal and total read from the page are
+    flagged (needs_review, the one flag), the clerk's own tax only by the failed check."""
+    from desktop.core import flags
+
+    entry = session.store.add("/scans/a.jpg", _receipt())
+    assert session.checks(entry) == []
+    session.do(session.edit_field(entry, "tax", "3.00"))
+    doc = session.document(entry)
+    assert doc.fields["total"].needs_review and doc.fields["subtotal"].needs_review
+    assert not doc.fields["tax"].needs_review and [p.code for p in doc.fields["tax"].problems] == [Code.SUM_MISMATCH]
+    assert set(flags.flagged_fields(doc)) == {"total", "subtotal", "tax"}
+
+
+def test_a_typed_value_that_keeps_the_sum_unchecked_leaves_the_flag(session: ReviewSession) -> None:
+    """Only a check that holds clears a flag it raised: a subtotal cleared by the clerk makes the sum
+    uncheckable, and the total stays flagged."""
+    entry = session.store.add("/scans/a.jpg", _missing_tax())
+    session.do(session.edit_field(entry, "subtotal", ""))
+    assert session.document(entry).fields["total"].needs_review
+
+
+def test_a_reviewed_document_has_nothing_left_to_check(session: ReviewSession, tmp_path) -> None:
+    """Marked reviewed, a document's fields were checked by a person: no count, no tint, no "to check"
+    in the CLI or the Problems column; the Problems sheet says the fields extraction flagged were checked
+    by the clerk. Marked as needing review again, they count again."""
+    import openpyxl
+
+    from desktop.core import flags
+    from desktop.core.export import export
+
+    doc = _receipt(vendor_name=Field("vendor_name", "ACME", confidence=0.7, needs_review=True),
+                   date=Field("date", None))
+    entry = session.store.add("/scans/a.jpg", doc)
+    assert attention_count(session.document(entry)) == 2
+    session.do(session.mark_reviewed([entry]))
+    reviewed = session.document(entry)
+    assert reviewed.reviewed and attention_count(reviewed) == 0 and session.checks(entry) == []
+    assert flags.flagged_fields(reviewed) == [] and flags.flagged_before_review(reviewed) == ["vendor_name", "date"]
+    assert field_checks(reviewed.fields["vendor_name"], reviewed=True) == ()
+    assert standing(reviewed) is Standing.REVIEWED
+    out = tmp_path / "out.xlsx"
+    export([reviewed], out)
+    wb = openpyxl.load_workbook(out)
+    head = [c.value for c in wb["Documents"][1]]
+    assert wb["Documents"].cell(2, head.index("Problems") + 1).value == 0
+    rows = [[c.value for c in r] for r in wb["Problems"].iter_rows(min_row=2)]
+    reasons = {r[2]: r[3] for r in rows if r[2]}
+    assert set(reasons) == {"Vendor", "Date"}, rows
+    assert all(v.startswith("checked by the clerk") for v in reasons.values())
+    assert "not sure enough" in reasons["Vendor"]
+    session.do(session.mark_reviewed([entry], False))
+    assert attention_count(session.document(entry)) == 2
+
+
+def test_edits_keep_the_vendor_memorys_conflict_on_other_fields(session: ReviewSession) -> None:
+    """Typing the total re-validates every field; a vendor-memory conflict found at extraction on the
+    vendor name is a cross-source problem and stays (it used to vanish, leaving a bare flag)."""
+    conflict = diag(Code.MEMORY_CONFLICT, field="vendor_name", read="ACME", value="ACME LTD", taught="b.jpg")
+    entry = session.store.add("/scans/a.jpg", _receipt(
+        vendor_name=Field("vendor_name", "ACME", needs_review=True, problems=[conflict])))
+    session.do(session.edit_field(entry, "total", "12.50"))
+    name = session.document(entry).fields["vendor_name"]
+    assert name.problems == [conflict] and name.needs_review

@@ -14,6 +14,18 @@ holds):
    numbers): a re-scan on which OCR missed the date or the total. Two receipts of one shop with the
    same items still differ in their receipt number, date or time.
 
+Rules 3 and 4 are ruled out by *conflicting evidence*, whatever else agrees: two receipts of one shop
+on one day for the same amount (the same coffee bought twice) are two expenses. Evidence conflicts when
+both documents carry it and it differs (:func:`conflicts`):
+
+* their document numbers (:func:`document_numbers`: the invoice number field, and every number printed
+  after a receipt, bill, invoice, transaction, order or document number label) have none in common;
+* their times of day (the ``time`` field, hours and minutes) differ.
+
+A re-scan of one receipt reads the same numbers and the same time, so it is still caught; OCR
+confusions of letters and digits (``O``/``0``, ``l``/``1``, ``S``/``5``, ``B``/``8``) and a number cut
+short at the paper's edge (one number inside the other) are no conflict.
+
 "The same vendor" means: the same vendor-memory profile matched both (``extras["memory"]["profile_id"]``),
 or the same vendor tax ID, or vendor names alike after normalisation (``rapidfuzz.fuzz.ratio`` >=
 :data:`NAME_MIN`, tolerant of OCR misreadings). Two receipts from one shop on one day with different
@@ -41,14 +53,29 @@ from rapidfuzz import fuzz
 from desktop.core.diagnostics import Code, Diagnostic, diag, text
 from desktop.core.model import Document
 
-__all__ = ["NAME_MIN", "REASON_CODES", "DuplicateChecker", "content_hash", "duplicate_reason", "facts_of",
-           "find_duplicate", "normalise_text", "reason_of"]
+__all__ = ["DOCUMENT_NUMBER_LABEL", "NAME_MIN", "REASON_CODES", "DuplicateChecker", "conflicts", "content_hash",
+           "document_numbers", "duplicate_reason", "facts_of", "find_duplicate", "normalise_text", "reason_of"]
 
 NAME_MIN = 90.0
 FIGURES_MIN = 97.0
 FIGURES_COUNT = 5
 _NUMBER = re.compile(r"\d[\d.,:/-]*\d|\d")
 _CHUNK = 1 << 20
+#: A label before a document's own number: receipt / bill / invoice / transaction / order / document /
+#: ticket / check number in English (``No``, ``Number``, ``#``, ``Nr``, ``ID``), Beleg-/Bon-/Rechnungs-/
+#: Quittungsnummer, numéro de facture / de ticket, 单号 / 票号 / 流水号 / 发票号码. Numbers of the till, the
+#: table, the cashier, the member or the tax registration are the same on every receipt of a shop and are
+#: not document numbers.
+DOCUMENT_NUMBER_LABEL = re.compile(
+    r"\b(?:receipt|rcpt|rcp|bill|invoice|inv|transaction|trans|txn|trx|order|ord|document|doc|ticket|"
+    r"check|chk|slip|voucher|sales?)\s*[-.]?\s*(?:no\b\.?|number|num\b\.?|nr\b\.?|#|id\b)|"
+    r"\b(?:beleg|bon|rechnungs?|quittungs?)\s*-?\s*(?:nummer|nr\b\.?|no\b\.?)|"
+    r"\bnum[ée]ro\s*(?:de\s*)?(?:facture|ticket|re[çc]u)|\b(?:facture|ticket)\s*(?:n[°ºo]\.?|nr\.?|#)|"
+    r"单\s*号|票\s*号|流\s*水\s*号|发\s*票\s*号\s*码", re.I)
+_CODE = re.compile(r"[#:.：\s]*([A-Z0-9][A-Z0-9/_\-]*\d[A-Z0-9/_\-]*)", re.I)
+_DATE = re.compile(r"\d{1,4}[/.\-]\d{1,2}[/.\-]\d{1,4}")
+#: OCR's usual letter-for-digit confusions, undone before document numbers are compared.
+_CONFUSABLE = str.maketrans({"O": "0", "Q": "0", "D": "0", "I": "1", "L": "1", "S": "5", "B": "8", "Z": "2"})
 
 SAME_FILE = "same file"
 SAME_NUMBER = "same vendor and invoice number"
@@ -95,13 +122,61 @@ def figures(document: Document) -> str:
     return " ".join(numbers)[:2000]
 
 
+def document_numbers(document: Document) -> list[str]:
+    """The document's own numbers, as printed: its ``invoice_number`` field, then every number printed
+    right after a :data:`DOCUMENT_NUMBER_LABEL` on its pages (in reading order, each once). A number
+    holds a digit, is at least 3 characters long and is not a date (``14/03/2024``, ``2024-03-14``)."""
+    out: list[str] = []
+    number = _value(document, "invoice_number")
+    if number:
+        out.append(number)
+    for page in document.page_results:
+        for line in sorted(page.lines, key=lambda ln: ((ln.box[1] + ln.box[3]) / 2, ln.box[0])):
+            text = line.text or ""
+            for label in DOCUMENT_NUMBER_LABEL.finditer(text):
+                m = _CODE.match(text, label.end())
+                if m is None:
+                    continue
+                token = m.group(1).rstrip("-/_")
+                if len(token) >= 3 and not _DATE.fullmatch(token) and token not in out:
+                    out.append(token)
+    return out
+
+
+def _number_key(number: str) -> str:
+    return _squash(number).translate(_CONFUSABLE)
+
+
+def _time_key(value: Any) -> str | None:
+    m = re.match(r"\s*(\d{1,2})[:.](\d{2})", str(value or ""))
+    return f"{int(m.group(1)):02d}:{m.group(2)}" if m else None
+
+
+def conflicts(new: dict[str, Any], old: dict[str, Any]) -> list[str]:
+    """The evidence two documents (facts, :func:`facts_of`) both carry and disagree on: ``numbers`` (no
+    document number in common, letter/digit confusions undone, a number inside the other one agreeing)
+    and ``time`` (hours and minutes); empty when nothing disagrees, or when one of them lacks the
+    evidence (facts recorded before these were kept lack both)."""
+    out = []
+    a = {_number_key(n) for n in new.get("numbers") or []} - {""}
+    b = {_number_key(n) for n in old.get("numbers") or []} - {""}
+    if a and b and not any(x == y or (min(len(x), len(y)) >= 4 and (x in y or y in x)) for x in a for y in b):
+        out.append("numbers")
+    ta, tb = _time_key(new.get("time")), _time_key(old.get("time"))
+    if ta and tb and ta != tb:
+        out.append("time")
+    return out
+
+
 def facts_of(document: Document) -> dict[str, Any]:
     """What duplicates are compared on, as a JSON-ready dict: ``source``, ``pages``, ``content_hash``,
-    ``vendor_name``, ``vendor_tax_id``, ``invoice_number``, ``date``, ``total``, ``profile_id``,
-    ``figures`` (:func:`figures`)."""
+    ``vendor_name``, ``vendor_tax_id``, ``invoice_number``, ``date``, ``time``, ``total``, ``numbers``
+    (:func:`document_numbers`), ``profile_id``, ``figures`` (:func:`figures`)."""
     memory = document.extras.get("memory") or {}
     return {
         "figures": figures(document),
+        "numbers": document_numbers(document),
+        "time": _value(document, "time"),
         "source": document.source,
         "pages": list(document.pages),
         "content_hash": document.extras.get("content_hash"),
@@ -147,6 +222,8 @@ def duplicate_reason(new: dict[str, Any], old: dict[str, Any]) -> str | None:
         return None
     if new.get("invoice_number") and _squash(new["invoice_number"]) == _squash(old.get("invoice_number")):
         return SAME_NUMBER
+    if conflicts(new, old):
+        return None  # the same shop, day and amount, but another receipt (its number or time of day)
     if new.get("date") and new.get("total") and new["date"] == old.get("date") and new["total"] == old.get("total"):
         return SAME_DATE_TOTAL
     if any(new.get(k) and old.get(k) and _squash(new[k]) != _squash(old[k]) for k in ("date", "total", "invoice_number")):

@@ -39,7 +39,9 @@ Excel (.xlsx, written with openpyxl)
     exemption reason; the Documents sheet and the CSV then have a *Tax by rate* column summing it up.
     ``Problems``: one row per field to check (document, field, why: the failed check, "low confidence
     (45%)", "not sure enough to pass unchecked" or "empty"; :func:`desktop.core.flags.flag_reason`),
-    exactly the fields the app tints, plus unreadable files and cells that had to be
+    exactly the fields the app tints; on a document marked reviewed, where none is left to check, the
+    fields extraction had flagged, each said to be checked by the clerk (``FIELD_REVIEWED``, with the
+    reason it was flagged); plus unreadable files and cells that had to be
     cut. ``Tables`` (only when some document carries HTML tables, as HunyuanOCR's table
     and markdown tasks give): each table parsed into rows (``colspan``/``rowspan`` laid out on a grid),
     one block per table headed by its source and page.
@@ -533,9 +535,12 @@ def _build_workbook(documents: Sequence[Document]) -> Any:
         for number, message in _page_errors(doc):
             problems.append((doc.source, pages, f"page {number}", message))
         keys = flags.document_key_fields(doc)
-        for name in flags.flagged_fields(doc):
+        to_check = flags.flagged_fields(doc)
+        for name in flags.flagged_before_review(doc):
             f = doc.fields.get(name)
             reason = flags.flag_reason(f, name in keys) if f is not None else "empty: not found on the page"
+            if name not in to_check:  # a reviewed document: the clerk checked what extraction flagged
+                reason = diag(Code.FIELD_REVIEWED, flagged=reason or "").message()
             problems.append((doc.source, pages, labels.get(name, name), reason or ""))
         if doc.duplicate_of:
             problems.append((doc.source, pages, "", f"possible duplicate of {_duplicate_text(doc)}"))

@@ -10,8 +10,12 @@ A field is flagged when
 * it is one of its document type's key fields (``key_fields`` in ``resources/doctypes``) and empty.
 
 A value the clerk typed or confirmed by editing (``Field.edited``, or ``Field.source == "user"``) is
-flagged only by a failed check. :func:`field_reasons` is the rule; :func:`is_flagged`, :func:`flagged_fields`
-and :mod:`desktop.core.review` ask it.
+flagged only by a failed check. On a document the clerk marked reviewed (``Document.reviewed``) no field
+is left to check: a person has checked every one of them, so the queue badge, the summary and the
+Problems column count none; what extraction had flagged on it is still listed, as reviewed
+(:func:`flagged_before_review`, the xlsx Problems sheet), and its failed checks stay beside the fields.
+:func:`field_reasons` is the rule; :func:`is_flagged`, :func:`flagged_fields` and
+:mod:`desktop.core.review` ask it.
 """
 from __future__ import annotations
 
@@ -20,7 +24,7 @@ from enum import StrEnum
 from desktop.core.model import Document, Field
 
 __all__ = ["LOW_CONFIDENCE", "Reason", "document_key_fields", "expected_key_fields", "field_reasons", "flag_reason",
-           "flagged_fields", "is_empty_key", "is_flagged", "key_fields"]
+           "flagged_before_review", "flagged_fields", "is_empty_key", "is_flagged", "key_fields"]
 
 
 class Reason(StrEnum):
@@ -77,13 +81,17 @@ def _by_clerk(field: Field) -> bool:
     return field.edited or field.source == "user"
 
 
-def field_reasons(field: Field | None, key: bool = False) -> tuple[Reason, ...]:
+def field_reasons(field: Field | None, key: bool = False, *, reviewed: bool = False) -> tuple[Reason, ...]:
     """Why the clerk must check ``field``, in :class:`Reason` order (empty: they need not).
 
     Args:
         field: the field, or ``None`` when the document has no such field.
         key: it is a key field of the document's type (:func:`key_fields`).
+        reviewed: its document is marked reviewed (``Document.reviewed``): a person checked it, so
+            nothing is left to check.
     """
+    if reviewed:
+        return ()
     reasons: list[Reason] = []
     if field is not None and field.needs_review and not _by_clerk(field):
         reasons.append(Reason.FLAGGED)
@@ -94,10 +102,10 @@ def field_reasons(field: Field | None, key: bool = False) -> tuple[Reason, ...]:
     return tuple(reasons)
 
 
-def is_flagged(field: Field, key: bool = False) -> bool:
+def is_flagged(field: Field, key: bool = False, *, reviewed: bool = False) -> bool:
     """Whether the clerk must check ``field`` (:func:`field_reasons` gives a reason); ``key``: it is a
-    key field."""
-    return bool(field_reasons(field, key))
+    key field; ``reviewed``: its document is marked reviewed."""
+    return bool(field_reasons(field, key, reviewed=reviewed))
 
 
 LOW_CONFIDENCE = 0.6
@@ -124,7 +132,15 @@ def flag_reason(field: Field, key: bool = False) -> str | None:
 
 def flagged_fields(document: Document | None) -> list[str]:
     """Names of the fields of ``document`` to check, key fields missing from ``document.fields``
-    included (an unread or failed document has none)."""
+    included (an unread or failed document has none, and so has a reviewed one: a person checked it)."""
+    if document is None or document.reviewed:
+        return []
+    return flagged_before_review(document)
+
+
+def flagged_before_review(document: Document | None) -> list[str]:
+    """Names of the fields of ``document`` that :func:`flagged_fields` gives as long as it is not marked
+    reviewed (on a reviewed document: the fields the clerk checked because extraction flagged them)."""
     if document is None or document.error:
         return []
     keys = document_key_fields(document)

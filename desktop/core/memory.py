@@ -79,7 +79,12 @@ spelling of the word (:func:`_checked_fill`, flagged). Two confirmations outweig
   looked for on this page and the value printed there is read (source ``ocr``).
 
 Memory-made values have ``confidence`` = the match score, so the form's tint reflects how sure the
-match is; ``Document.extras["memory"]`` says which profile matched, why, and which earlier document
+match is. A value the memory filled, confirmed or corrected on a strong match with no conflicting
+evidence (:func:`_sure`) is flagged (``needs_review``) only by a failed check, not by the field
+model's review threshold, which is set for values nobody confirmed (it flags every address); a weak
+match or a conflict keeps the flag. ``Field.needs_review`` stays the one flag the form's tint, the
+queue badge, the summary counts and the Problems sheet read (:mod:`desktop.core.flags`);
+``Document.extras["memory"]`` says which profile matched, why, and which earlier document
 taught each value (the form's tooltip names it).
 
 This module imports no Qt.
@@ -1411,7 +1416,7 @@ def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str, *,
         # the field was flagged for being empty (or too unlikely to show): that reason is gone; what
         # stands is the memory's own (no evidence on the page, a weak match, a slip kept out) and any
         # problem the field carries
-        f.needs_review = bool(f.problems) or not evidenced or m.score < STRONG_MATCH or checked != value
+        f.needs_review = bool(f.problems) or not evidenced or not _sure(m) or checked != value
         return "filled"
     printed = printed_on(value, page_text)
     read = str(f.value)
@@ -1427,6 +1432,10 @@ def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str, *,
                 f.raw = read
             f.value, f.source = value, "memory"
         f.confidence = max(f.confidence, m.score)
+        if _sure(m):
+            # what the clerk confirmed for this vendor, read again on its page: the field model's
+            # threshold (which flags every address) has nothing left to say; a failed check still has
+            f.needs_review = bool(f.problems)
         return "confirmed"
     standing = _page_spelling_stands(read, value, attested, confirmed) if own and attested and confirmed and votes \
         else frozenset()
@@ -1442,7 +1451,7 @@ def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str, *,
         if f.raw is None:
             f.raw = read
         f.value, f.source, f.confidence = value, "memory", m.score
-        f.needs_review = f.needs_review or m.score < STRONG_MATCH
+        f.needs_review = bool(f.problems) if _sure(m) else True
         return "corrected"
     if own and printed and m.score >= STRONG_MATCH and may_replace:
         # both are printed (a shop's name and its company's): the one the clerk confirmed for this
@@ -1465,6 +1474,13 @@ def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str, *,
         f.problems.append(problem)
     f.needs_review = True
     return action
+
+
+def _sure(m: Match) -> bool:
+    """Whether a match is sure enough for the values it confirms to pass unflagged: a strong score
+    (>= :data:`STRONG_MATCH`) with no conflicting evidence. The replay benchmark
+    (``benchmarks/bench_memory.py``) measures how often such values are wrong."""
+    return m.score >= STRONG_MATCH and not m.conflicts
 
 
 def _repair_or_flag(f: Field, read: str, value: str, fixed: str | None, taught: str, score: float) -> str:

@@ -334,6 +334,7 @@ class FieldRow(QObject):
         self.spec = spec
         self.language = language  # the UI language problems are worded in (en / zh_CN)
         self.key = key  # a key field of the document type: left empty, it counts as one to check
+        self.reviewed = False  # its document is marked reviewed: a person checked it, nothing is left to check
         self.label = QLabel(label, parent)
         self.edit: FieldEdit | WrapEdit = WrapEdit(spec, parent) if spec.type in WRAPPED_TYPES else FieldEdit(spec, parent)
         self.label.setBuddy(self.edit)
@@ -370,7 +371,8 @@ class FieldRow(QObject):
         self.source.setToolTip(tip)
         self.source.setStyleSheet(SOURCE_STYLE.get("user" if by_user else field.source, SOURCE_STYLE["ocr"]))
         self.source.setVisible(bool(chip))
-        reasons = field_checks(field, self.key)  # the review core's one rule (the queue badge counts the same)
+        # the review core's one rule (the queue badge counts the same)
+        reasons = field_checks(field, self.key, reviewed=self.reviewed)
         low = bool(reasons) and not field.problems
         if by_user:
             self.badge.setText("")
@@ -522,6 +524,7 @@ class FieldForm(QScrollArea):
         keys = document_key_fields(document)  # a 数电票 has no invoice code to miss
         for name, row in self.rows.items():
             row.key = name in keys
+            row.reviewed = document.reviewed
             row.show_field(document.fields.get(name), memory)
 
     def _build(self, specs: list[FieldSpec]) -> None:

@@ -67,11 +67,12 @@ DOCUMENT_TYPES = ("receipt", "invoice", "cn_vat_invoice", "credit_note")
 # order). validate() cannot recompute them from the fields alone, so it keeps them unless the clerk
 # edited the field (the clerk's value then stands on its own).
 #: Problems found at extraction by comparing sources (QR code vs print, amount in words vs figures, an
-#: ambiguous date order, e-invoice data vs print) or by how a value was chosen (a subtotal standing in
-#: for a missing total); :func:`validate` keeps them unless the clerk edited the field.
+#: ambiguous date order, e-invoice data vs print, the vendor memory vs print) or by how a value was chosen
+#: (a subtotal standing in for a missing total); :func:`validate` keeps them unless the clerk edited the field.
 CROSS_CHECK_CODES = frozenset({Code.QR_MISMATCH, Code.AMOUNT_IN_WORDS_MISMATCH, Code.AMBIGUOUS_DATE_ORDER,
                                Code.EINVOICE_MISMATCH, Code.EINVOICE_NOT_PRINTED, Code.EINVOICE_QR_MISMATCH,
-                               Code.SUBTOTAL_AS_TOTAL})
+                               Code.SUBTOTAL_AS_TOTAL, Code.MEMORY_CONFLICT, Code.MEMORY_REPLACED,
+                               Code.MEMORY_REPAIRED})
 
 
 @dataclass
