@@ -28,7 +28,9 @@ Exit status
 -----------
 ====  ==========================================================================================
 0     every file was read
-1     some files failed (the others are still written)
+1     some files failed, or some pages could not be read or may have lost their content (a damaged
+      PDF); the rest is still written, and each such file or page is an error line and a problem
+      in the output
 2     usage error (bad option, unknown output suffix)
 3     nothing could be read (no supported file, or every file failed), or the output could not
       be written
@@ -91,7 +93,8 @@ TASK_CAPABILITY = {"markdown": "markdown", "table": "table", "translate_en": "tr
 EXIT_STATUS_HELP = """\
 exit status:
   0    every file was read
-  1    some files failed (the others are still written)
+  1    some files failed, or some pages could not be read or may have lost their
+       content (a damaged PDF); the rest is still written
   2    usage error
   3    nothing could be read, or the output could not be written
   4    the requested engine is unavailable (e.g. --engine hunyuan without the model,
@@ -422,9 +425,9 @@ def scan_main(argv: Sequence[str]) -> int:
         return stop.code
     if interrupted:
         return EXIT_INTERRUPTED
-    # a document read but for a page the engine could not read counts as failed too: a page is lost
-    page_errors = [w for doc in documents if doc.error is None for page in doc.page_results
-                   for w in page.warnings if is_page_lost(w)]
+    # a document read but for a page the engine could not read, or whose content a damaged PDF may have
+    # lost, counts as failed too: a page is lost
+    page_errors = [lost for doc in documents if doc.error is None for lost in doc.lost_pages()]
     return exit_code_for([doc.error for doc in documents if doc.error is not None] + page_errors,
                          any_read=any(doc.error is None for doc in documents))
 
@@ -471,13 +474,20 @@ def _scan_arguments(argv: Sequence[str]) -> tuple[argparse.Namespace, Path | Non
 
 
 def _inputs(pipeline: ModuleType, paths: list[str], console: _Console) -> tuple[list[Path], list[Any]]:
-    """The files to read and the error documents of the inputs that cannot be (each said on stderr).
+    """The files to read and the error documents of the inputs that cannot be (each said on stderr);
+    the files the folder walks skipped are named in one note (:func:`desktop.core.inputs.skipped_note`).
 
     Raises:
         _Exit: no supported file (3).
     """
-    files, documents = pipeline.collect_inputs(paths)
+    from desktop.core.inputs import skipped_note
+
+    skipped: list[Path] = []
+    files, documents = pipeline.collect_inputs(paths, skipped=skipped)
     documents = list(documents)
+    note = skipped_note(skipped)
+    if note is not None:
+        console.note(f"note: {note.message()}")
     for doc in documents:
         console.error(f"{doc.source}: {doc.error.message() if doc.error else 'cannot be read'}")
     if not files:
@@ -823,11 +833,11 @@ def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: A
             if doc.error:
                 console.error(f"{doc.source}: {doc.error.message()}")
                 continue
-            for page in doc.page_results:  # read, but worth a look: blank, repaired, page failures
+            for lost in doc.lost_pages():  # the engine stopped on it, it could not be read, its content may be lost
+                console.error(f"{doc.source}: {lost.message()}")  # the message names the page
+            for page in doc.page_results:  # read, but worth a look: blank, repaired
                 for warning in page.warnings:
-                    if is_page_lost(warning):  # the engine stopped on it, or it could not be read
-                        console.error(f"{doc.source}: {warning.message()}")  # the message names the page
-                    elif _worth_a_note(warning):
+                    if not is_page_lost(warning) and _worth_a_note(warning):
                         console.note(f"note: {doc.source}: page {page.number}: {warning.message()}")
         results.extend(docs)
         if concurrent:

@@ -117,6 +117,14 @@ def _hog() -> None:
         blocks.append(block)
 
 
+def make_start_failure(words: str) -> FaultEngine:
+    """A factory that dies while the engine starts, as a native library does that prints why and calls
+    ``exit(-1)``: ``words`` on file descriptor 2, then exit status 255 (no Python clean-up, no reply)."""
+    os.write(2, b"some harmless warning first\n")
+    os.write(2, words.encode() + b"\n")
+    os._exit(255)
+
+
 def make(fault: str | None = None, delay: float = 0.0, **_: Any) -> FaultEngine:
     """The factory named in an ``EngineSpec`` (runs in the worker)."""
     return FaultEngine(fault, delay)

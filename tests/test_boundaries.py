@@ -158,3 +158,26 @@ def test_merge_refuses_other_files_and_gaps() -> None:
     with pytest.raises(DiagnosticError, match="different files") as refused:
         merge_documents(a, other)
     assert refused.value.diagnostic.code is Code.MERGE_OTHER_FILES and "不同文件" in error_text(refused.value, "zh_CN")
+
+
+def test_a_page_whose_content_may_be_lost_is_never_a_silent_continuation() -> None:
+    """A damaged PDF's page that reads as blank because its repair lost its content (or that the engine
+    could not read) is a document of its own: it continues nothing, and nothing continues it; a blank page
+    with nothing lost still continues the page before."""
+    from desktop.core.diagnostics import diag
+
+    first = PageResult(1, 1000, 1400, lines=[Line("ACME SDN BHD", (50, 40, 400, 80)),
+                                             Line("Date: 11/01/2019", (50, 100, 400, 140))])
+    gone = PageResult(2, 1000, 1400, warnings=[diag(Code.PDF_REPAIRED), diag(Code.PDF_PAGE_CONTENT_GONE),
+                                               diag(Code.NO_TEXT)])
+    blank = PageResult(3, 1000, 1400, warnings=[diag(Code.NO_TEXT)])
+    failed = PageResult(4, 1000, 1400, warnings=[diag(Code.PAGE_NOT_READ, page=4, reason=diag(Code.OUT_OF_MEMORY))])
+    # a receipt of its own after the lost page: whether the lost page had its total is not known
+    own = PageResult(5, 1000, 1400, lines=[Line("ACME SDN BHD", (50, 40, 400, 80)),
+                                           Line("Date: 12/01/2019", (50, 100, 400, 140))])
+    ranges = document_ranges([first, gone, blank, failed, own])
+    assert [(r.first, r.last) for r in ranges] == [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5)]
+    assert [r.notes[0].code for r in ranges[1:]] == [Code.PAGES_SPLIT_CONTENT_LOST, Code.PAGES_SPLIT_AFTER_CONTENT_LOST,
+                                                     Code.PAGES_SPLIT_CONTENT_LOST, Code.PAGES_SPLIT_AFTER_CONTENT_LOST]
+    assert ranges[1].notes[0].page == 2
+    assert [(r.first, r.last) for r in document_ranges([first, blank])] == [(1, 3)]  # blank, nothing lost: joined

@@ -62,7 +62,7 @@ class FakePipeline(types.SimpleNamespace):
         self.scanned: list[Path] = []
         self.options: list[FakeOptions] = []
 
-    def collect_inputs(self, paths):
+    def collect_inputs(self, paths, skipped=None):
         files: list[Path] = []
         errors: list[Document] = []
         for p in map(Path, paths):
@@ -550,3 +550,53 @@ def test_an_empty_folder_in_a_batch_is_said(tmp_path, monkeypatch, capsys):
     cli.main(["scan", str(empty), str(missing), str(tmp_path / "a.txt"), "-o", str(tmp_path / "out.json")])
     err = capsys.readouterr().err
     assert f"{empty}: no supported files in this folder" in err, err
+
+
+def _damaged_four_page_pdf(path: Path) -> Path:
+    """Four text pages, cut off where page 3's content stream begins: MuPDF repairs the file; page 3's
+    content cannot be loaded and page 4's is gone (both read as blank)."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    for i in range(4):
+        doc.new_page().insert_text((72, 100), f"Page {i + 1} TOTAL 1{i}.50 some text here", fontsize=14)
+    data = doc.tobytes(garbage=0, deflate=True, no_new_id=True)
+    path.write_bytes(data[:data.find(b"12 0 obj")])
+    return path
+
+
+@pytest.mark.parametrize("suffix", [".xlsx", ".json", ".csv"])
+def test_pages_a_damaged_pdf_may_have_lost_are_problems_and_status_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                     capsys: pytest.CaptureFixture[str], suffix: str) -> None:
+    """A truncated PDF's pages whose content may be lost are never silent: an error line each, exit status 1,
+    a row each in the Problems sheet (the status in CSV, a document note in JSON), and each is a document of
+    its own rather than the continuation of the page before (whose fields it would vanish into)."""
+    import csv
+
+    pdf = _damaged_four_page_pdf(tmp_path / "cut.pdf")
+    monkeypatch.setattr(cli, "_create_engine", lambda name, model_dir, notes: FakeEngine())
+    out = tmp_path / f"out{suffix}"
+    status = cli.main(["scan", str(pdf), "-o", str(out), "-q"])
+    err = capsys.readouterr().err
+    assert status == cli.EXIT_SOME_FAILED, err
+    lines = _error_lines(err)
+    assert [line.split(": ")[3] for line in lines] == ["page 3", "page 4"], err
+    if suffix == ".xlsx":
+        wb = openpyxl.load_workbook(out)
+        docs = [tuple(r[:2]) for r in wb["Documents"].iter_rows(min_row=2, values_only=True)]
+        assert docs == [(str(pdf), "1-2"), (str(pdf), "3"), (str(pdf), "4")]
+        rows = [r for r in wb["Problems"].iter_rows(min_row=2, values_only=True) if str(r[2]).startswith("page ")]
+        assert [(r[1], r[2]) for r in rows] == [("3", "page 3"), ("4", "page 4")]
+        assert "could not be loaded" in rows[0][3] and "lost this page's content" in rows[1][3]
+    elif suffix == ".json":
+        result = json.loads(out.read_text(encoding="utf-8"))
+        assert [d["pages"] for d in result["documents"]] == [[1, 2], [3, 3], [4, 4]]
+        notes = [[(n["code"], n["page"]) for n in d["notes"] if n["severity"] == "warning"] for d in result["documents"]]
+        assert notes == [[], [("pages_split_content_lost", 3), ("page_content_lost", 3)],
+                         [("pages_split_content_lost", 4), ("page_content_lost", 4)]]
+        again = ScanResult.load(out)  # the derived notes are not read back twice
+        assert [n.code for n in again.documents[2].notes] == [Code.PAGES_SPLIT_CONTENT_LOST]
+    else:
+        with out.open(encoding="utf-8-sig", newline="") as fh:
+            rows = list(csv.DictReader(fh))
+        assert [r["Status"].startswith("Error: page ") for r in rows] == [False, True, True]

@@ -80,7 +80,7 @@ def test_schema_1_json_reads_with_strings_as_diagnostics() -> None:
     assert good.page_results[0].warnings[0].message() == "no text was found on this page"
     again = ScanResult.from_json(result.to_json())  # written as 2.1, read back the same
     assert again.to_dict()["documents"] == result.to_dict()["documents"]
-    assert result.to_dict()["schema_version"] == "2.1"
+    assert result.to_dict()["schema_version"] == "2.2"
 
 
 def test_a_schema_2_0_duplicate_mark_without_a_reason_code_still_reads() -> None:

@@ -559,3 +559,51 @@ def test_a_lost_page_of_a_multi_page_file_is_an_error_everywhere(fault, said, tm
     wb = openpyxl.load_workbook(tmp_path / "out.xlsx")
     problems = [" ".join(str(c) for c in row if c) for row in wb["Problems"].iter_rows(values_only=True)]
     assert any("three.pdf" in r and "page 2" in r and said in r for r in problems), problems
+
+
+@pytest.fixture
+def stderr_files(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths of the stderr files the workers started in this test were given."""
+    import tempfile
+
+    made: list[str] = []
+    real = tempfile.mkstemp
+
+    def mkstemp(*args, **kwargs):
+        fd, path = real(*args, **kwargs)
+        made.append(path)
+        return fd, path
+
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    return made
+
+
+def test_a_worker_that_dies_while_starting_names_its_last_words_on_stderr(caplog, stderr_files) -> None:
+    """A native library that prints why and exits while the engine loads: the error says how the worker ended
+    and what it last wrote on stderr (a hint for IT), the Chinese message leaves the library's English out,
+    and the worker's stderr file is gone afterwards."""
+    eng = WorkerEngine(EngineSpec("tests.fault_engines:make_start_failure",
+                                  {"words": "libfoo: cannot initialise the device (error 42)"}), watchdog=FAST)
+    try:
+        with caplog.at_level("WARNING"), pytest.raises(EngineCrashed) as crash:
+            eng.warm_up()
+    finally:
+        eng.close()
+    assert crash.value.exitcode == 255
+    assert crash.value.detail is not None and crash.value.detail.code is Code.WORKER_LAST_WORDS
+    assert str(crash.value) == ("the worker process stopped unexpectedly while starting the engine (exit code 255; "
+                                "its last words on stderr: some harmless warning first / libfoo: cannot initialise "
+                                "the device (error 42))")
+    assert crash.value.detail.message("zh") == "进程退出，退出码 255"
+    assert "libfoo: cannot initialise" in caplog.text  # the whole of it in the log
+    assert len(stderr_files) == 1 and not any(os.path.exists(p) for p in stderr_files)
+
+
+def test_a_worker_s_stderr_file_is_removed_when_it_closes(stderr_files) -> None:
+    eng = worker()
+    try:
+        eng.read_page(blank())
+        assert stderr_files and all(os.path.exists(p) for p in stderr_files)
+    finally:
+        eng.close()
+    assert not any(os.path.exists(p) for p in stderr_files)

@@ -271,6 +271,24 @@ def test_xlsx_problems_sheet(workbook) -> None:
     assert ["/scans/bad.jpg", "1", None, "could not be read: the file is damaged (truncated JPEG)"] in rows
 
 
+def test_a_file_that_failed_on_its_only_page_is_one_problem(tmp_path: Path) -> None:
+    """A truncated JPEG: the file's error and its page's "could not be read" say the same thing once;
+    a multi-page file whose pages failed for different reasons keeps a row for each page."""
+    from desktop.core.diagnostics import diag
+
+    damaged = diag(Code.IMAGE_DAMAGED, detail="image file is truncated")
+    single = Document(source="/t.jpg", error=damaged, page_results=[
+        PageResult(1, 10, 10, warnings=[diag(Code.PAGE_NOT_READ, page=1, reason=damaged)])])
+    other = diag(Code.OUT_OF_MEMORY)
+    several = Document(source="/m.tif", pages=(1, 2), error=diag(Code.ALL_PAGES_FAILED, reason=damaged, more=1),
+                       page_results=[PageResult(1, 10, 10, warnings=[diag(Code.PAGE_NOT_READ, page=1, reason=damaged)]),
+                                     PageResult(2, 10, 10, warnings=[diag(Code.PAGE_NOT_READ, page=2, reason=other)])])
+    export_xlsx([single, several], tmp_path / "p.xlsx")
+    rows = _rows(openpyxl.load_workbook(tmp_path / "p.xlsx")["Problems"])[1:]
+    assert [r[:3] for r in rows if r[0] == "/t.jpg"] == [["/t.jpg", "1", None]]
+    assert [r[2] for r in rows if r[0] == "/m.tif"] == [None, "page 1", "page 2"]
+
+
 def test_xlsx_tables_sheet(workbook) -> None:
     _, wb = workbook
     rows = [r[:3] for r in _rows(wb["Tables"])]

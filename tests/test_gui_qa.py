@@ -131,6 +131,33 @@ def test_the_queue_and_the_header_say_the_same(window) -> None:
     assert window.model.status_text(window.model.entry(clean)) == "Reviewed"
 
 
+def test_a_page_whose_content_may_be_lost_leads_the_notes_and_the_queue_says_it(window) -> None:
+    """Behind "repaired" and "blank" notes of earlier pages, the page whose repair lost its content is the
+    first note of the summary, and the queue row names it with its page."""
+    from desktop.core.model import Document, PageResult
+
+    pages = [PageResult(n, 100, 100, warnings=[diag(Code.PDF_REPAIRED), diag(Code.NO_TEXT)]) for n in (1, 2, 3)]
+    pages[2].warnings.append(diag(Code.PDF_PAGE_CONTENT_GONE))
+    entry = window.model.add_document(Document(source="/tmp/cut.pdf", pages=(1, 3), document_type="receipt",
+                                               page_results=pages))
+    window.select_entry(entry)
+    summary = window.summary_label.text()
+    assert "Page 3: the PDF was damaged and its repair lost this page" in summary.split(";")[0], summary
+    assert window.model.status_text(window.model.entry(entry)).startswith(
+        "Needs review – page 3: the PDF was damaged and its repair lost this page")
+
+
+def test_a_dropped_folder_names_the_files_it_skipped(window, tmp_path) -> None:
+    folder = tmp_path / "drop"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("not a scan", encoding="utf-8")
+    (folder / ".hidden.txt").write_text("not said", encoding="utf-8")
+    assert window.adding.add_paths([folder], remember=False) == []
+    message = window.statusBar().currentMessage()
+    assert "No documents found in" in message and "1 file(s) skipped" in message and "(notes.txt)" in message
+    assert ".hidden" not in message
+
+
 def test_failed_row_does_not_repeat_the_file_name(window) -> None:
     from PySide6.QtCore import Qt
 

@@ -198,3 +198,71 @@ def test_the_app_queues_a_hostile_folder_without_a_traceback(qtbot, hostile: Pat
     read = {Path(e.source).name for e in entries if e.status != "failed"}
     assert read == {"a.png", "b.jpg", "new\nline.png"}
     w.close()
+
+
+def _jpeg_bytes() -> bytes:
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (40, 30), "white").save(buf, "JPEG")
+    return buf.getvalue()
+
+
+@pytest.fixture
+def unnamed(tmp_path: Path) -> Path:
+    """A folder of files whose names do not say what they are."""
+    folder = tmp_path / "unnamed"
+    folder.mkdir()
+    (folder / "scan0001").write_bytes(_jpeg_bytes())  # a scanner's file without a suffix
+    (folder / "attachment.dat").write_bytes(b"%PDF-1.7\n%...")  # a PDF under another suffix
+    (folder / "notes.txt").write_text("not a scan", encoding="utf-8")
+    (folder / "README").write_text("nor this", encoding="utf-8")
+    (folder / ".thumbs").write_bytes(_jpeg_bytes())  # hidden: skipped, and not said
+    os.mkfifo(folder / "pipe")  # never opened to sniff it
+    os.symlink("loopB", folder / "loopA")  # a loop of two links, no suffix
+    os.symlink("loopA", folder / "loopB")
+    return folder
+
+
+def test_a_folder_walk_reads_files_by_content_and_names_what_it_skips(unnamed: Path) -> None:
+    from desktop.core.inputs import skipped_note
+
+    skipped: list[Path] = []
+    files, errors = walk_inputs([unnamed], SUFFIXES, skipped)
+    assert [f.name for f in files] == ["attachment.dat", "scan0001"]
+    assert [p.name for p in skipped] == ["README", "notes.txt", "pipe"]
+    assert [(Path(d.source).name, d.error.code) for d in errors] == [("loopA", Code.SYMLINK_LOOP),
+                                                                     ("loopB", Code.SYMLINK_LOOP)]
+    note = skipped_note(skipped)
+    assert note is not None and note.code is Code.FILES_SKIPPED
+    assert "3 file(s) skipped" in note.message() and "(README, notes.txt, pipe)" in note.message()
+    assert "跳过了 3 个文件" in note.message("zh")
+    assert skipped_note([]) is None
+    many = skipped_note([Path(f"f{i}.txt") for i in range(9)])
+    assert many is not None and many.message().endswith("(f0.txt, f1.txt, f2.txt, f3.txt, f4.txt, …)")
+
+
+def test_a_loop_of_two_links_is_worded_as_a_loop(tmp_path: Path) -> None:
+    os.symlink("l2.jpg", tmp_path / "l1.jpg")
+    os.symlink("l1.jpg", tmp_path / "l2.jpg")
+    _files, (error, _other) = walk_inputs([tmp_path], SUFFIXES)
+    assert error.error.code is Code.SYMLINK_LOOP
+    assert "itself" not in str(error.error) and "loop of symbolic links" in str(error.error)
+
+
+def test_cli_reads_a_suffixless_scan_in_a_folder_and_notes_the_skipped(unnamed: Path, tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    from tests.test_cli import FakeEngine
+
+    monkeypatch.setattr(cli, "_create_engine", lambda name, model_dir, notes: FakeEngine())
+    for name in ("attachment.dat", "pipe", "loopA", "loopB"):
+        (unnamed / name).unlink()
+    out = tmp_path / "out.json"
+    assert cli.main(["scan", str(unnamed), "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "shoebox: note: 2 file(s) skipped in the folders" in err and "(README, notes.txt)" in err, err
+    import json
+
+    assert [d["source"] for d in json.loads(out.read_text(encoding="utf-8"))["documents"]] == [str(unnamed / "scan0001")]

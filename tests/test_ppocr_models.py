@@ -123,3 +123,23 @@ def test_loading_the_engine_imports_no_rapidocr_model_class_nor_omegaconf():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_ctc_decoding_is_rapidocrs_bit_for_bit_ties_included():
+    # decode() takes each step's probability at its arg-max instead of a second max() pass: the same
+    # values, the first of tied maxima included (rapidocr's CTCLabelDecode is the reference).
+    from rapidocr.ch_ppocr_rec.utils import CTCLabelDecode
+
+    alphabet = [chr(ord("a") + i) for i in range(26)] + list("0123456789")
+    reference = CTCLabelDecode(character=list(alphabet))
+    ours = models.Recogniser.__new__(models.Recogniser)
+    ours.characters = ["blank", *alphabet, " "]
+    rng = np.random.default_rng(11)
+    preds = rng.random((5, 40, len(ours.characters)), dtype=np.float32)
+    preds[1, :, :] = preds[1, :, :1]  # every class tied at every step: the first (blank) wins
+    preds[2, ::3, 5] = preds[2, ::3, 9] = 2.0  # ties between two letters
+    preds[3] = 0.0
+    preds[3, :, 0] = 1.0  # all blank: no text, confidence 0
+    theirs = reference(preds)[0]
+    assert ours.decode(preds) == [(text, score) for text, score in theirs]
+    assert ours.decode(preds)[2][0] and ours.decode(preds)[3] == ("", 0.0)

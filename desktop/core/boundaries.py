@@ -16,6 +16,12 @@ What each page *is* decides (:func:`page_profile`, :func:`document_ranges`):
   may show dates and amounts);
 * a page whose kind differs from the current document's (a Chinese VAT invoice after a receipt; a
   text-layer page after a scanned one) and that has a start of its own starts a new document;
+* a page on which nothing could be read and whose content may be lost (a page warning of
+  :func:`desktop.core.diagnostics.is_page_lost`: a damaged PDF's page whose repair left it blank, a page
+  the engine could not read) is a document of its own: that it shows no header, date or total says
+  nothing about what it held, and joined to the page before as its continuation it would vanish into
+  that document; on its own it stays in sight (its row, its problems, its status). Nor is the page
+  after it taken for its continuation (what the lost page held is not known): it starts a new document;
 * every other page continues the current document (a continuation page has no header of its own
   with a date or total, or the document before it has no total yet).
 
@@ -34,7 +40,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 
-from desktop.core.diagnostics import Code, Diagnostic, DiagnosticError, diag
+from desktop.core.diagnostics import Code, Diagnostic, DiagnosticError, diag, is_page_lost
 from desktop.core.model import Document, Field, PageResult
 
 __all__ = [
@@ -84,6 +90,8 @@ class PageProfile:
         invoice_key: the invoice number (with code) printed on the page, or ``None``.
         kind: ``cn_vat_invoice`` for a Chinese VAT invoice page, else ``text_layer`` (a PDF text
             layer) or ``scan`` (read by OCR).
+        lost: nothing was read on the page and its content is lost or may be lost (see the module
+            docstring).
     """
 
     number: int
@@ -92,6 +100,7 @@ class PageProfile:
     total: str | None
     invoice_key: str | None
     kind: str
+    lost: bool = False
 
     @property
     def starts(self) -> bool:
@@ -156,7 +165,8 @@ def page_profile(page: PageResult) -> PageProfile:
         kind = "cn_vat_invoice"
     else:
         kind = "text_layer" if page.origin == "pdf_text" else "scan"
-    return PageProfile(page.number, header, date, total, key, kind)
+    lost = not page.lines and any(is_page_lost(w) for w in page.warnings)
+    return PageProfile(page.number, header, date, total, key, kind, lost)
 
 
 def document_ranges(pages: list[PageResult]) -> list[PageRange]:
@@ -184,7 +194,11 @@ def document_ranges(pages: list[PageResult]) -> list[PageRange]:
         has_total = any(c.total for c in current)
         start: Diagnostic | None = None
         join: Diagnostic | None = None
-        if p.invoice_key and key and p.invoice_key != key:
+        if p.lost:
+            start = diag(Code.PAGES_SPLIT_CONTENT_LOST, page=p.number)
+        elif prev.lost:  # what the lost page held is not known: nothing is taken for its continuation
+            start = diag(Code.PAGES_SPLIT_AFTER_CONTENT_LOST, page=p.number, previous=prev.number)
+        elif p.invoice_key and key and p.invoice_key != key:
             start = diag(Code.PAGES_SPLIT_OWN_NUMBER, page=p.number, number=p.invoice_key, previous=key)
         elif p.invoice_key and key and p.invoice_key == key:
             join = diag(Code.PAGES_JOINED_SAME_NUMBER, page=p.number, number=key)

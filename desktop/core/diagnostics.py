@@ -124,6 +124,7 @@ class Code(StrEnum):
     REREAD_FAILED = "reread_failed"
     TASK_PAGE_FAILED = "task_page_failed"
     ALL_PAGES_FAILED = "all_pages_failed"
+    PAGE_CONTENT_LOST = "page_content_lost"  # a page warning of is_page_lost, named with its page (Document.lost_pages)
     # -- engines ----------------------------------------------------------------------------------
     ENGINE_UNAVAILABLE = "engine_unavailable"
     ENGINE_FAILED = "engine_failed"
@@ -159,6 +160,7 @@ class Code(StrEnum):
     WORKER_UNRESPONSIVE = "worker_unresponsive"
     WORKER_ANSWER_LOST = "worker_answer_lost"
     WORKER_OVERRAN = "worker_overran"
+    WORKER_LAST_WORDS = "worker_last_words"
     READER_STOPPED = "reader_stopped"
     READER_OVERRAN = "reader_overran"
     ENGINE_TIMED_OUT = "engine_timed_out"
@@ -279,6 +281,7 @@ class Code(StrEnum):
     BROKEN_LINK = "broken_link"
     SPECIAL_FILE = "special_file"
     FOLDER_UNREADABLE = "folder_unreadable"
+    FILES_SKIPPED = "files_skipped"
     PDF_CONTENT_LOST = "pdf_content_lost"
     PDF_PAGE_CONTENT_GONE = "pdf_page_content_gone"
     READ_ZOOMED = "read_zoomed"
@@ -288,6 +291,8 @@ class Code(StrEnum):
     PAGES_SPLIT_OWN_START = "pages_split_own_start"
     PAGES_SPLIT_KIND = "pages_split_kind"
     PAGES_SPLIT_AFTER = "pages_split_after"
+    PAGES_SPLIT_CONTENT_LOST = "pages_split_content_lost"
+    PAGES_SPLIT_AFTER_CONTENT_LOST = "pages_split_after_content_lost"
     PAGES_JOINED_SAME_NUMBER = "pages_joined_same_number"
     PAGES_JOINED_CONTINUATION = "pages_joined_continuation"
     PAGES_JOINED_NO_TOTAL_YET = "pages_joined_no_total_yet"
@@ -418,6 +423,7 @@ CATALOGUE: dict[Code, Entry] = {
     Code.PAGES_AFTER_NOT_READ: Entry(_W, "pages after {page} could not be read: {reason}",
                                      "第 {page} 页之后的页面无法读取：{reason}"),
     Code.REREAD_FAILED: Entry(_W, "reading again failed: {reason}", "重新识别失败：{reason}"),
+    Code.PAGE_CONTENT_LOST: Entry(_W, "page {page}: {warning}", "第 {page} 页：{warning}"),
     Code.TASK_PAGE_FAILED: Entry(_W, "page {page}: {reason}", "第 {page} 页：{reason}"),
     Code.ALL_PAGES_FAILED: Entry(_E, "{reason} (and {more} more page failures)", "{reason}（另有 {more} 页失败）"),
     Code.ENGINE_UNAVAILABLE: Entry(_E, "the engine is unavailable: {detail}", "引擎不可用：{detail}"),
@@ -433,6 +439,7 @@ CATALOGUE: dict[Code, Entry] = {
     Code.WORKER_UNRESPONSIVE: Entry(_D, "it stopped responding", "进程停止响应"),
     Code.WORKER_ANSWER_LOST: Entry(_D, "its answer broke off: {detail}", "进程的回答中断：{detail}"),
     Code.WORKER_OVERRAN: Entry(_D, "it took longer than {seconds} s", "用时超过 {seconds} 秒"),
+    Code.WORKER_LAST_WORDS: Entry(_D, "{how}; its last words on stderr: {problem}", "{how}；它最后输出的错误信息：{problem}"),
     Code.READER_STOPPED: Entry(_E, "the file reader stopped unexpectedly ({detail}): the file may be damaged or malicious",
                                "文件读取进程意外停止（{detail}）：文件可能已损坏或含有恶意内容"),
     Code.READER_OVERRAN: Entry(_E, "opening the file took longer than {seconds} s and was stopped",
@@ -668,7 +675,11 @@ CATALOGUE: dict[Code, Entry] = {
                                         "红字发票/退款单上的金额 {value} 为正数（其金额应为负数）"),
     Code.SUBTOTAL_AS_TOTAL: Entry(_W, "no total label was found: the subtotal {raw} is used as the total; check it",
                                   "没有找到合计标签：以小计 {raw} 作为合计，请核对"),
-    Code.SYMLINK_LOOP: Entry(_E, "a symbolic-link loop (the link points back at itself)", "符号链接循环（链接指向自身）"),
+    Code.SYMLINK_LOOP: Entry(_E, "a loop of symbolic links (following the links leads back to where they started)",
+                             "符号链接循环（沿着链接走下去又回到了起点）"),
+    Code.FILES_SKIPPED: Entry(_W, "{count} file(s) skipped in the folders: not an image, PDF or e-invoice by name or "
+                                  "content ({names})",
+                              "文件夹中跳过了 {count} 个文件：从名称和内容看都不是图像、PDF 或电子发票（{names}）"),
     Code.FOLDER_LINK_LOOP: Entry(_E, "a symbolic-link loop: the link leads back to {target}, a folder that contains "
                                      "it; that folder was not read a second time",
                                  "符号链接循环：此链接指回包含它的文件夹 {target}；该文件夹没有重复读取"),
@@ -696,6 +707,14 @@ CATALOGUE: dict[Code, Entry] = {
     Code.PAGES_SPLIT_KIND: Entry(_I, "starts at page {page}: a different kind of page ({kind} after {previous}) with a "
                                      "start of its own",
                                  "从第 {page} 页开始：页面类型不同（{previous} 之后是 {kind}），且有自己的开头"),
+    Code.PAGES_SPLIT_CONTENT_LOST: Entry(_W, "starts at page {page}: nothing could be read on it and its content may "
+                                             "have been lost, so it is kept as a document of its own rather than "
+                                             "taken for a continuation",
+                                         "从第 {page} 页开始：此页什么也没有读到，其内容可能已丢失，因此单独作为一份单据，"
+                                         "而不视为续页"),
+    Code.PAGES_SPLIT_AFTER_CONTENT_LOST: Entry(_I, "starts at page {page}: nothing could be read on page {previous} "
+                                                   "before it, so it is not taken for that page's continuation",
+                                               "从第 {page} 页开始：前面的第 {previous} 页什么也没有读到，因此不视为该页的续页"),
     Code.PAGES_SPLIT_AFTER: Entry(_I, "split after page {page}: page {next} starts another document",
                                   "在第 {page} 页之后拆分：第 {next} 页开始另一份单据"),
     Code.PAGES_JOINED_SAME_NUMBER: Entry(_I, "pages joined: page {page} carries the same invoice number {number}",
@@ -793,6 +812,7 @@ ZH_WITHOUT_LIBRARY_TEXT: dict[Code, str] = {
     Code.ENGINE_FAILED: "识别引擎出错",
     Code.ENGINE_CRASHED: "读取第 {page} 页时识别引擎意外停止",
     Code.WORKER_ANSWER_LOST: "进程的回答中断",
+    Code.WORKER_LAST_WORDS: "{how}",
     Code.READER_STOPPED: "文件读取进程意外停止：文件可能已损坏或含有恶意内容",
     Code.ENGINE_NOTE: "识别引擎对此页有一条提示：请检查此页",
     Code.ENGINE_FALLBACK: "未使用 HunyuanOCR。改用 CPU 上的 PP-OCR。",
@@ -1084,14 +1104,19 @@ EXIT_CODES: dict[Code, ExitCode] = {
 }
 
 
-#: Page warnings that mean the page was not read at all (its text, fields and outlines are missing),
+#: Page warnings that mean the page was not read at all (its text, fields and outlines are missing) or
+#: that what it held may be lost (a damaged PDF whose repair left the page without its content),
 #: besides the ones of severity error (the engine stopped or overran on it).
-LOST_PAGE_CODES = frozenset({Code.PAGE_NOT_READ, Code.PAGES_AFTER_NOT_READ})
+LOST_PAGE_CODES = frozenset({Code.PAGE_NOT_READ, Code.PAGES_AFTER_NOT_READ,
+                             # intake: a damaged PDF whose page content could not be loaded, or is gone
+                             Code.PDF_CONTENT_LOST, Code.PDF_PAGE_CONTENT_GONE})
 
 
 def is_page_lost(warning: Diagnostic) -> bool:
-    """Whether a page warning says the page (or the pages after it) could not be read: a lost page,
-    which a batch may never pass over in silence (an error line, exit status 1, the export's status)."""
+    """Whether a page warning says the page (or the pages after it) could not be read, or that its content
+    may be lost: a lost page, which a batch may never pass over in silence (an error line, exit status 1,
+    a row in the export's Problems sheet and its status, a document note in the JSON; see
+    :meth:`desktop.core.model.Document.lost_pages`)."""
     return warning.severity is Severity.ERROR or warning.code in LOST_PAGE_CODES
 
 

@@ -9,7 +9,8 @@ JSON
 
 Excel (.xlsx, written with openpyxl)
     ``Documents``: one row per document. Leading columns *Source file*, *Pages*, *Document type*,
-    *Status* (``Error: ...`` when the document or a page of it could not be read, ``Reviewed`` or
+    *Status* (``Error: ...`` when the document or a page of it could not be read, or a page's content may
+    be lost, ``Reviewed`` or
     ``Not reviewed``), *Problems* (the number of fields to
     check: :func:`desktop.core.flags.flagged_fields`, the same count as the app's queue badge) and
     *Duplicate of* (``<earlier source> p. <pages> (<reason>)`` for a possible duplicate,
@@ -41,8 +42,10 @@ Excel (.xlsx, written with openpyxl)
     (45%)", "not sure enough to pass unchecked" or "empty"; :func:`desktop.core.flags.flag_reason`),
     exactly the fields the app tints; on a document marked reviewed, where none is left to check, the
     fields extraction had flagged, each said to be checked by the clerk (``FIELD_REVIEWED``, with the
-    reason it was flagged); plus unreadable files and cells that had to be
-    cut. ``Tables`` (only when some document carries HTML tables, as HunyuanOCR's table
+    reason it was flagged); plus unreadable files, every page whose content is lost or may be lost
+    (:meth:`~desktop.core.model.Document.lost_pages`: a page the engine could not read, a damaged PDF's page
+    whose repair lost its content) and cells that had to be cut. ``Tables`` (only when some document carries
+    HTML tables, as HunyuanOCR's table
     and markdown tasks give): each table parsed into rows (``colspan``/``rowspan`` laid out on a grid),
     one block per table headed by its source and page.
 
@@ -89,7 +92,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from desktop.core import flags
-from desktop.core.diagnostics import Code, Diagnostic, diag, is_page_lost
+from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.doctypes import canonical_fields, document_types
 from desktop.core.model import Document, ScanResult
 
@@ -285,17 +288,22 @@ def _type_label(name: str | None) -> str:
 
 
 def _page_errors(doc: Document) -> list[tuple[int, str]]:
-    """``(page number, message)`` of every page of a read document that could not be read (a page
-    warning of :func:`~desktop.core.diagnostics.is_page_lost`), so no lost page is silent."""
-    return [(page.number, w.message()) for page in doc.page_results for w in page.warnings if is_page_lost(w)]
+    """``(page number, message)`` of every page whose content is lost or may be lost
+    (:meth:`~desktop.core.model.Document.lost_pages`: it could not be read, or a damaged PDF lost part or all
+    of it), so no lost page is silent; the message without the page, which the Problems sheet's column names."""
+    out = []
+    for lost in doc.lost_pages():
+        inner = lost.params.get("warning") if lost.code is Code.PAGE_CONTENT_LOST else None
+        out.append((lost.page or 0, inner.message() if isinstance(inner, Diagnostic) else lost.message()))
+    return out
 
 
 def _status(doc: Document) -> str:
     if doc.error:
         return f"Error: {doc.error.message()}"
-    lost = _page_errors(doc)
+    lost = doc.lost_pages()
     if lost:
-        return "Error: " + "; ".join(m for _n, m in lost)  # each message names its page
+        return "Error: " + "; ".join(d.message() for d in lost)  # each message names its page
     return "Reviewed" if doc.reviewed else "Not reviewed"
 
 

@@ -5,7 +5,10 @@ links to nothing, sub-folders the user may not read, FIFOs (named pipes), socket
 (opening a FIFO or ``/dev/zero`` blocks or never ends). :func:`walk_inputs` reads only regular
 files and names every other thing it met (never a traceback, never a silent skip of something that
 might hold documents): an unreadable sub-folder, a link loop or a broken link becomes an error
-document saying so. Hidden files and folders (a leading dot) are skipped on purpose, as before.
+document saying so. A file in a folder whose name has no supported suffix (none, or another one) is
+read when its first bytes are those of a supported image or PDF (a scanner's ``scan0001``), and
+otherwise skipped and named in one note (:data:`~desktop.core.diagnostics.Code.FILES_SKIPPED`,
+:func:`skipped_note`). Hidden files and folders (a leading dot) are skipped on purpose, silently, as before.
 
 File names may contain newlines or other control characters; :func:`printable` escapes them so that
 one error stays one line (``bad\\nname.jpg``).
@@ -15,13 +18,16 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.model import Document
 
-__all__ = ["printable", "walk_inputs"]
+__all__ = ["SKIPPED_NAMES_SHOWN", "printable", "skipped_note", "walk_inputs"]
+
+#: How many names of skipped files :func:`skipped_note` shows.
+SKIPPED_NAMES_SHOWN = 5
 
 _CONTROL = {c: f"\\x{c:02x}" for c in range(32)} | {0x7F: "\\x7f"}
 _CONTROL.update({ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t"})
@@ -80,12 +86,34 @@ def _check_file(path: Path) -> Diagnostic | None:
     return diag(Code.SPECIAL_FILE, kind=_kind(st.st_mode))
 
 
-def walk_inputs(paths: Iterable[str | Path], suffixes: Iterable[str]) -> tuple[list[Path], list[Document]]:
+def _readable_by_content(path: Path) -> bool:
+    """Whether a regular file's first bytes are those of a format intake reads (:func:`magic_format`:
+    nothing is parsed)."""
+    from desktop.core.intake.sniffing import READABLE_MAGIC_FORMATS, magic_format
+
+    return magic_format(path) in READABLE_MAGIC_FORMATS
+
+
+def skipped_note(skipped: Sequence[Path]) -> Diagnostic | None:
+    """One note naming the files a folder walk skipped (:func:`walk_inputs`' ``skipped``): how many, and
+    the names of the first :data:`SKIPPED_NAMES_SHOWN`; ``None`` when none was skipped."""
+    if not skipped:
+        return None
+    names = ", ".join(printable(p.name) for p in skipped[:SKIPPED_NAMES_SHOWN])
+    if len(skipped) > SKIPPED_NAMES_SHOWN:
+        names += ", …"
+    return diag(Code.FILES_SKIPPED, count=len(skipped), names=names)
+
+
+def walk_inputs(paths: Iterable[str | Path], suffixes: Iterable[str],
+                skipped: list[Path] | None = None) -> tuple[list[Path], list[Document]]:
     """Turn command-line / drag-and-drop paths into the files to read.
 
     Folders are walked recursively in sorted order and contribute every regular file whose suffix is
-    in ``suffixes`` (case-insensitive; hidden files and folders skipped). A file named explicitly is
-    kept whatever its suffix. Symbolic links to files are followed; links to folders are followed
+    in ``suffixes`` (case-insensitive; hidden files and folders skipped, silently), and every other
+    regular file whose first bytes are those of a supported image or PDF (no suffix, or a wrong one);
+    the rest are appended to ``skipped`` (when given) for one note (:func:`skipped_note`). A file named
+    explicitly is kept whatever its suffix. Symbolic links to files are followed; links to folders are followed
     once (a folder reached again through a link is not walked twice; a link back to a folder that
     contains it, a loop, is named). Duplicates are dropped,
     the first occurrence kept.
@@ -95,8 +123,9 @@ def walk_inputs(paths: Iterable[str | Path], suffixes: Iterable[str]) -> tuple[l
         the path) for every path that could not be used: does not exist (``no_such_path``), a
         sub-folder that cannot be read (``folder_unreadable``), a link loop (``symlink_loop``; a link
         to a folder that contains it, ``folder_link_loop``, whose folder is not walked again), a
-        broken link (``broken_link``), a FIFO, socket or device file among the supported suffixes
-        (``special_file``).
+        broken link (``broken_link``; both whatever the name's suffix, since what they lead to cannot be
+        looked at), a FIFO, socket or device file among the supported suffixes (``special_file``; one
+        with another name is skipped: it is never opened).
     """
     wanted = {s.lower() for s in suffixes}
     files: list[Path] = []
@@ -147,9 +176,14 @@ def walk_inputs(paths: Iterable[str | Path], suffixes: Iterable[str]) -> tuple[l
             if is_dir:
                 subfolders.append(p)
                 continue
-            if Path(e.name).suffix.lower() not in wanted:
-                continue
             problem = _check_file(p)
+            if Path(e.name).suffix.lower() not in wanted and (problem is None or problem.code is Code.SPECIAL_FILE):
+                # a scanner's "scan0001", a mail's "attachment.dat": read when its content is a document
+                if problem is None and _readable_by_content(p):
+                    add(p)
+                elif skipped is not None:
+                    skipped.append(p)
+                continue
             if problem is None:
                 add(p)
             else:

@@ -13,7 +13,7 @@ JSON schema (``SCHEMA_VERSION``)
 --------------------------------
 ``ScanResult.to_json()`` writes::
 
-    {"schema_version": "2.1", "generator": "shoebox 0.1.0", "documents": [
+    {"schema_version": "2.2", "generator": "shoebox 0.1.0", "documents": [
       {"source": "<path>", "pages": [first, last], "document_type": "receipt", "error": null,
        "engine": "ppocr", "engine_version": "rapidocr 3.10.0 (PP-OCRv6_det_small + ...)", "reviewed": false,
        "notes": [],
@@ -67,8 +67,12 @@ and ``notes`` (the document) is a diagnostic object (:mod:`desktop.core.diagnost
 Schema 2.0 made ``error``, ``warnings``, ``problems`` and ``notes`` diagnostic objects (1.x wrote
 English strings, and document notes under ``extras["notes"]``). Schema 2.1 added
 ``duplicate_of["reason_code"]`` (the duplicate rule as a diagnostic code; a 2.0 mark without it is read by
-its ``reason``). This version reads 1.x and 2.x: a 1.x string becomes a diagnostic of code ``text`` whose
-message is that string.
+its ``reason``). Schema 2.2 repeats every page whose content is lost or may be lost (a page warning of
+:func:`desktop.core.diagnostics.is_page_lost`) in the document's ``notes``, named with its page
+(:meth:`Document.lost_pages`: code ``page_not_read``, or ``page_content_lost`` wrapping the page's warning), so
+that a reader of the document level sees it beside the other problems; these notes are derived from
+``page_results`` and dropped when read back (they are written again). This version reads 1.x and 2.x: a 1.x
+string becomes a diagnostic of code ``text`` whose message is that string.
 """
 from __future__ import annotations
 
@@ -78,9 +82,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from desktop.core.diagnostics import Diagnostic, Severity, as_diagnostic
+from desktop.core.diagnostics import CATALOGUE, Code, Diagnostic, Severity, as_diagnostic, diag, is_page_lost
 
-SCHEMA_VERSION = "2.1"
+SCHEMA_VERSION = "2.2"
 #: Major schema versions this build reads (1.x: messages as strings; see the module docstring).
 READABLE_MAJOR_VERSIONS = ("1", "2")
 
@@ -359,7 +363,28 @@ class Document:
         """Every ``(field name, problem)`` validation problem of the document."""
         return [(name, p) for name, f in self.fields.items() for p in f.problems]
 
+    def lost_pages(self) -> list[Diagnostic]:
+        """Every page of the document whose content is lost or may be lost (a page warning of
+        :func:`~desktop.core.diagnostics.is_page_lost`: the engine could not read it, or a damaged PDF lost
+        part or all of it), each as a diagnostic that names its page (``page`` set): the page's warning when
+        its message names the page already (``page_not_read``), else ``page_content_lost`` wrapping it.
+
+        A document that could not be read (``error``) lists only the pages whose loss its error does not
+        already say (a one-page image that failed is one problem, not two).
+        """
+        out: list[Diagnostic] = []
+        for page in self.page_results:
+            for w in page.warnings:
+                if not is_page_lost(w) or (self.error is not None and w.params.get("reason") == self.error):
+                    continue
+                named = "{page}" in CATALOGUE[w.code].en
+                out.append(dataclasses.replace(w, page=page.number) if named else
+                           diag(Code.PAGE_CONTENT_LOST, severity=w.severity, page=page.number, warning=w))
+        return out
+
     def to_dict(self) -> dict[str, Any]:
+        notes = list(self.notes)
+        notes += [n for n in self.lost_pages() if n not in notes]  # schema 2.2: see the module docstring
         return {
             "source": self.source,
             "pages": list(self.pages),
@@ -368,7 +393,7 @@ class Document:
             "engine": self.engine,
             "engine_version": self.engine_version,
             "reviewed": self.reviewed,
-            "notes": [n.to_dict() for n in self.notes],
+            "notes": [n.to_dict() for n in notes],
             "fields": {name: f.to_dict() for name, f in self.fields.items()},
             "line_items": list(self.line_items),
             "tables": list(self.tables),
@@ -383,7 +408,7 @@ class Document:
         extras = dict(d.get("extras", {}))
         notes = [Diagnostic.from_dict(n) for n in [*extras.pop("notes", []), *d.get("notes", [])]]
         error = d.get("error")
-        return cls(
+        doc = cls(
             source=d["source"],
             pages=(int(first), int(last)),
             document_type=d.get("document_type"),
@@ -399,6 +424,9 @@ class Document:
             notes=notes,
             duplicate_of=dict(d["duplicate_of"]) if d.get("duplicate_of") else None,
         )
+        derived = doc.lost_pages()  # written from page_results by to_dict (schema 2.2), not kept twice
+        doc.notes = [n for n in doc.notes if n not in derived]
+        return doc
 
 
 @dataclass

@@ -150,11 +150,14 @@ def _extraction() -> ModuleType:
 
 # -- inputs ------------------------------------------------------------------------------------------
 
-def collect_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[Document]]:
+def collect_inputs(paths: Iterable[str | Path],
+                   skipped: list[Path] | None = None) -> tuple[list[Path], list[Document]]:
     """Turn command-line / drag-and-drop paths into the files to read.
 
     Folders are walked recursively in sorted order and contribute every regular file whose suffix is
-    in ``intake.SUPPORTED_SUFFIXES`` (case-insensitive; hidden files and folders are skipped). A file
+    in ``intake.SUPPORTED_SUFFIXES`` (case-insensitive; hidden files and folders are skipped), and every
+    other file whose first bytes are a supported image or PDF; the files a folder walk skipped are
+    appended to ``skipped`` (when given; :func:`desktop.core.inputs.skipped_note` names them). A file
     named explicitly is kept whatever its suffix (intake recognises formats by content and says
     clearly when it cannot). Duplicates are dropped, the first occurrence kept. Symbolic-link loops,
     broken links, unreadable sub-folders, FIFOs and device files are named, never read and never a
@@ -167,7 +170,7 @@ def collect_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[Docume
     """
     from desktop.core.inputs import walk_inputs
 
-    return walk_inputs(paths, _intake().SUPPORTED_SUFFIXES)
+    return walk_inputs(paths, _intake().SUPPORTED_SUFFIXES, skipped)
 
 
 # -- reading one page ------------------------------------------------------------------------------

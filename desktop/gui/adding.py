@@ -60,13 +60,14 @@ class AddController(QObject):
         Files named explicitly are queued whatever their type, so an unsupported one shows up as
         failed with its reason. Returns the new entry ids.
         """
-        from desktop.core.inputs import walk_inputs  # links, loops, FIFOs, unreadable folders: named
+        from desktop.core.inputs import skipped_note, walk_inputs  # links, loops, FIFOs, unreadable folders: named
 
         window, model = self.window, self.window.model
         items: list[Path | Document] = []  # in the order given
+        skipped: list[Path] = []  # files in the folders that are no document by name or content
         for raw in paths:
             p = Path(raw)
-            found, errs = walk_inputs([p], supported_suffixes())
+            found, errs = walk_inputs([p], supported_suffixes(), skipped)
             if not p.is_dir() and errs and errs[0].error is not None and errs[0].error.code is Code.NO_SUCH_PATH:
                 items.append(p)  # queued like any file: reading it says it is missing
                 continue
@@ -74,6 +75,11 @@ class AddController(QObject):
             items.extend(errs)
             if p.is_dir() and not found and not errs:
                 window.statusBar().showMessage(self.tr("No documents found in %1").replace("%1", str(p)), 8000)
+        note = skipped_note(skipped)
+        if note is not None:  # said, not passed over: after "No documents found", which it explains
+            current = window.statusBar().currentMessage()
+            text = note.message(window.language)
+            window.statusBar().showMessage(f"{current} – {text}" if current else text, 15000)
         ids = []
         for item in items:
             if isinstance(item, Document):

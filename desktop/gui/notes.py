@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication
 
-from desktop.core.diagnostics import Diagnostic, Severity
+from desktop.core.diagnostics import Diagnostic, Severity, is_page_lost
 from desktop.core.model import Document
 
 
@@ -40,10 +40,14 @@ def document_note(note: Diagnostic, language: str = "en") -> Note:
 
 
 def document_notes(document: Document, language: str = "en") -> list[Note]:
-    """Every page warning and document note of ``document``, in page order, duplicates dropped."""
+    """Every page warning and document note of ``document``, in page order, duplicates dropped; the
+    warnings of pages whose content is lost or may be lost (:func:`desktop.core.diagnostics.is_page_lost`)
+    come first, so that a summary showing the first few never hides them behind "repaired" or "blank"."""
     out: list[Note] = []
     seen: set[str] = set()
-    items = [page_note(p.number, w, language) for p in document.page_results for w in p.warnings]
+    warnings = [(p.number, w) for p in document.page_results for w in p.warnings]
+    warnings.sort(key=lambda item: not is_page_lost(item[1]))  # stable: page order within each group
+    items = [page_note(number, w, language) for number, w in warnings]
     items += [document_note(n, language) for n in document.notes]
     for note in items:
         key = note.text or note.raw

@@ -47,7 +47,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.core import flags
-from desktop.core.diagnostics import Diagnostic, is_page_lost
+from desktop.core.diagnostics import Diagnostic
 from desktop.core.model import Document, Field
 from desktop.core.review import Standing, attention_count, field_checks, standing
 from desktop.core.session import SessionEntry, SessionStore, status_of
@@ -174,9 +174,8 @@ class QueueModel(QAbstractTableModel):
             message = (doc.error.message(self.language) if doc and doc.error else entry.message) or ""
             return self.tr("Failed: %1").replace("%1", message)
         note = f" – {entry.message}" if entry.message else ""  # e.g. a document task running or failed
-        if doc is not None:  # a page the engine could not read: said here, not only in the summary
-            note += "".join(f" – {w.message(self.language)}" for page in doc.page_results for w in page.warnings
-                            if is_page_lost(w))
+        if doc is not None:  # a page the engine could not read, or whose content may be lost: said here too
+            note += "".join(f" – {lost.message(self.language)}" for lost in doc.lost_pages())
         if doc is not None and doc.duplicate_of:
             note += " – " + self.tr("possible duplicate")
         if entry.status == "reviewed":

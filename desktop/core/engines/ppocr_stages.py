@@ -225,6 +225,13 @@ def release_free_memory() -> None:
     resident memory after the receipts 384 -> 297 MiB, peak over the receipts 800 -> 760 MiB, over the
     large page 1103 -> 1083 MiB; the CPU time did not change measurably (a few ms a page).
     """
+    libc = _libc()
+    if libc:
+        libc.malloc_trim(0)
+
+
+def _libc() -> Any:
+    """glibc through ctypes, or ``False`` (another C library, or none to be found)."""
     import ctypes
     import ctypes.util
 
@@ -233,14 +240,48 @@ def release_free_memory() -> None:
         name = ctypes.util.find_library("c")
         try:
             libc = ctypes.CDLL(name) if name else None
-            _LIBC = libc if libc is not None and hasattr(libc, "malloc_trim") else False
+            _LIBC = libc if libc is not None and hasattr(libc, "malloc_trim") and hasattr(libc, "mallopt") else False
         except OSError:
             _LIBC = False
-    if _LIBC:
-        _LIBC.malloc_trim(0)
+    return _LIBC
 
 
 _LIBC: Any = None
+#: :func:`bound_heap` was called in this process (by the first :meth:`Stages.load`).
+_HEAP_BOUND = False
+
+#: glibc ``mallopt`` parameters (``<malloc.h>``): ``M_MMAP_THRESHOLD`` and ``M_ARENA_MAX``.
+_M_MMAP_THRESHOLD, _M_ARENA_MAX = -3, -8
+#: :func:`bound_heap`: C allocations from this size up (bytes) are mapped on their own ...
+MMAP_THRESHOLD = 4 * 2**20
+#: ... and the threads share at most this many heaps.
+ARENA_MAX = 2
+
+
+def bound_heap() -> bool:
+    """Keep freed page-sized buffers from piling up in the C heap (glibc ``mallopt``; elsewhere nothing).
+
+    Two settings of the process's allocator, which change no value computed:
+
+    - ``M_MMAP_THRESHOLD`` fixed at :data:`MMAP_THRESHOLD`: glibc maps a large block on its own and
+      unmaps it when freed, but after each such free it raises the threshold to that block's size (up
+      to 32 MB), so a page's images, detector input and OpenCV temporaries (2-35 MB each) soon come
+      from the heap instead, where the next page's fit around what is still held and the heap only
+      grows. Fixed, they go back to the system when freed.
+    - ``M_ARENA_MAX`` :data:`ARENA_MAX`: every thread that allocates (two recognition workers, two
+      read-ahead threads, onnxruntime's) otherwise gets a heap of its own, up to 8 per core, each
+      holding its own free memory.
+
+    Measured 2026-12-01 (loaded 2-core machine, load 8-10): ``shoebox scan`` of 20 receipts in two
+    processes, twice, the variants interleaved: see BENCHMARKS.md (issue 11, fourth round).
+
+    Returns:
+        Whether the settings were made (glibc only).
+    """
+    libc = _libc()
+    if not libc:
+        return False
+    return bool(libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) & bool(libc.mallopt(_M_ARENA_MAX, ARENA_MAX))
 
 
 class _ShrinkingSession:
@@ -338,9 +379,14 @@ class Stages:
         return str(self.folder / self.files[section])
 
     def load(self) -> None:
-        """Create the three onnxruntime sessions (detector: ``det_threads``; the others: one thread)."""
+        """Create the three onnxruntime sessions (detector: ``det_threads``; the others: one thread),
+        after bounding the C heap (:func:`bound_heap`, before any thread of ours allocates)."""
         from desktop.core.engines import ppocr_models as models
 
+        global _HEAP_BOUND
+        if not _HEAP_BOUND:
+            _HEAP_BOUND = True
+            bound_heap()
         if self._det is None:
             # Give the arena's blocks back after every page (see session_options).
             session = _ShrinkingSession(_session(self._path("Det"), self.det_threads))

@@ -94,6 +94,10 @@ def _sniff_bytes(head: bytes) -> str | None:
     return None
 
 
+#: The formats :func:`magic_format` names that intake reads (AVIF is recognised, and refused).
+READABLE_MAGIC_FORMATS = frozenset({"jpeg", "png", "tiff", "bmp", "webp", "heif", "pdf"})
+
+
 def magic_format(path: str | os.PathLike[str]) -> str | None:
     """The format named by a file's first bytes alone (:func:`sniff_format` without looking inside ZIP
     or XML files): ``"jpeg"``, ``"png"``, ``"tiff"``, ``"bmp"``, ``"webp"``, ``"heif"``, ``"avif"``,

@@ -13,8 +13,12 @@ intake pages as their dataclass), its resident memory, and a rendered image's by
 
 Failure handling (each one is a named error for that page; the worker is started again for the next):
 
-- the child ends while a call is in flight (any signal, ``abort()``, the kernel's out-of-memory
-  killer): :class:`~desktop.core.engines.base.EngineCrashed` with how it ended;
+- the child ends while a call is in flight, or while it starts (any signal, ``abort()``, the kernel's
+  out-of-memory killer, a native library's ``exit(-1)``): :class:`~desktop.core.engines.base.EngineCrashed`
+  with how it ended and, when it wrote any, its last lines on stderr (the child's file descriptor 2 goes to
+  a file of its own, :func:`_capture_stderr`; the parent reads its tail, :func:`_stderr_tail`, and logs the
+  rest when the worker ends; output before the worker's function runs, such as a failed import while the
+  interpreter starts, still goes to the parent's stderr);
 - a call runs past the watchdog (:class:`Watchdog`: its limit scales with the page's pixels and the
   engine's typical speed): the child is killed, :class:`~desktop.core.engines.base.EngineTimedOut`;
 - the engine raises ``MemoryError``: the child reports it and exits (its heap cannot be trusted);
@@ -40,6 +44,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import tempfile
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -465,8 +470,69 @@ class _ReadAhead:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _worker_process(conn: Connection, spec: EngineSpec | None) -> None:
-    """The worker process: :func:`_worker_main`, then an immediate exit.
+#: How many of a dead worker's last non-empty stderr lines its error names, and how many characters of them.
+STDERR_TAIL_LINES = 3
+STDERR_TAIL_CHARS = 400
+
+
+def _capture_stderr(path: str | None) -> None:
+    """Send this worker's file descriptor 2 (Python's tracebacks, and what native libraries write before they
+    call ``exit()`` or abort) to ``path``, a file the parent created (:meth:`WorkerEngine._launch`). Written
+    straight to the file, nothing is lost when the process ends abruptly. A file that cannot be opened (the
+    parent already gave up on this worker) leaves stderr as it is."""
+    if not path:
+        return
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+    except OSError:
+        return
+    try:
+        os.dup2(fd, 2)
+    finally:
+        os.close(fd)
+
+
+def _stderr_tail(proc: BaseProcess) -> str:
+    """The last :data:`STDERR_TAIL_LINES` non-empty lines a worker wrote on stderr, joined with `` / ``
+    and cut to :data:`STDERR_TAIL_CHARS` characters from the end (``""`` when it wrote nothing)."""
+    text = _stderr_text(proc)
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()][-STDERR_TAIL_LINES:]
+    tail = " / ".join(lines)
+    return tail if len(tail) <= STDERR_TAIL_CHARS else "…" + tail[-STDERR_TAIL_CHARS:]
+
+
+def _stderr_text(proc: BaseProcess, limit: int = 16_384) -> str:
+    """At most the last ``limit`` bytes a worker wrote on stderr, decoded (``""`` when none or unreadable)."""
+    path = getattr(proc, "stderr_path", None)
+    if not path:
+        return ""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, fh.tell() - limit))
+            return fh.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def _discard_stderr(proc: BaseProcess, *, crashed: bool = False) -> None:
+    """Log what an ended worker wrote on stderr (as a warning when it ``crashed``) and remove the file."""
+    path = getattr(proc, "stderr_path", None)
+    if not path:
+        return
+    text = _stderr_text(proc).strip()
+    if text:
+        log.log(logging.WARNING if crashed else logging.INFO, "engine worker %s wrote on stderr:\n%s", proc.pid, text)
+    proc.stderr_path = None  # type: ignore[attr-defined]
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _worker_process(conn: Connection, spec: EngineSpec | None, stderr_path: str | None = None) -> None:
+    """The worker process: :func:`_worker_main`, then an immediate exit (stderr to ``stderr_path``:
+    :func:`_capture_stderr`).
 
     The worker holds nothing to save when its loop ends (the engine is closed, the pipe done with), and
     the interpreter's own shutdown -- tearing down onnxruntime, numpy, PyMuPDF and every other module --
@@ -475,6 +541,7 @@ def _worker_process(conn: Connection, spec: EngineSpec | None) -> None:
     """
     import sys
 
+    _capture_stderr(stderr_path)
     try:
         _worker_main(conn, spec)
     finally:
@@ -752,7 +819,11 @@ class WorkerEngine(Engine):
     def _launch(self) -> tuple[BaseProcess, Connection]:
         """Start a worker process (it loads the engine and then sends its start reply)."""
         parent, child = self._ctx.Pipe(duplex=True)
-        proc = self._ctx.Process(target=_worker_process, args=(child, self.spec), name="shoebox-engine", daemon=True)
+        fd, stderr_path = tempfile.mkstemp(prefix="shoebox-worker-", suffix=".stderr")  # its last words
+        os.close(fd)
+        proc = self._ctx.Process(target=_worker_process, args=(child, self.spec, stderr_path), name="shoebox-engine",
+                                 daemon=True)
+        proc.stderr_path = stderr_path  # type: ignore[attr-defined]
         # Ctrl+C in a terminal reaches the whole process group, a worker still starting included: blocked
         # here, the signal stays blocked in the new process (fork and exec keep the mask) until the worker
         # ignores it (_worker_main), instead of interrupting its interpreter's start ("Fatal Python error:
@@ -762,6 +833,9 @@ class WorkerEngine(Engine):
             signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             proc.start()
+        except BaseException:
+            _discard_stderr(proc)
+            raise
         finally:
             if blocked:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
@@ -792,6 +866,7 @@ class WorkerEngine(Engine):
             proc.kill()
             proc.join(2.0)
         conn.close()
+        _discard_stderr(proc)
 
     def _stop(self, *, graceful: bool) -> None:
         proc, conn = self._proc, self._conn
@@ -811,6 +886,7 @@ class WorkerEngine(Engine):
             proc.join(2.0)
         if conn is not None:
             conn.close()
+        _discard_stderr(proc)
 
     # -- calls -----------------------------------------------------------------------------------
     def _wait(self, limit_s: float, doing: str) -> dict[str, Any]:
@@ -836,8 +912,12 @@ class WorkerEngine(Engine):
                 continue
             proc.join(1.0)
             code = proc.exitcode
-            self._stop(graceful=False)
             detail = describe_exit(code)
+            tail = _stderr_tail(proc)  # the cause, for IT: a library's last words before it exited
+            if tail:
+                detail = diag(Code.WORKER_LAST_WORDS, how=detail, problem=tail)
+                _discard_stderr(proc, crashed=True)
+            self._stop(graceful=False)
             raise EngineCrashed(f"the worker process stopped unexpectedly while {doing} ({detail})", exitcode=code,
                                 detail=detail)
 
