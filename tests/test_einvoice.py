@@ -155,7 +155,7 @@ def test_page_and_xml_disagree(tmp_path: Path) -> None:
     # another account to pay into: a valid IBAN, but not the one the page prints
     ("iban", b"DE02 1203 0000 0000 2020 51", b"DE89 3704 0044 0532 0130 00", "DE02120300000000202051"),
     ("due_date", b'<ram:DueDateDateTime><udt:DateTimeString format="102">20250413',
-     b'<ram:DueDateDateTime><udt:DateTimeString format="102">20250613', None),
+     b'<ram:DueDateDateTime><udt:DateTimeString format="102">20250613', "2025-04-13"),
     ("date", b'<ram:IssueDateTime><udt:DateTimeString format="102">20250314',
      b'<ram:IssueDateTime><udt:DateTimeString format="102">20250315', "2025-03-14"),
 ])

@@ -557,3 +557,81 @@ def test_the_value_level_with_its_label_on_a_skewed_scan():
 
     total, _sub = pick_total(layout)
     assert total is not None and total.value == "34.80"
+
+
+def _turned_receipt(degrees: float):
+    """A small receipt's lines turned ``degrees`` about the page centre (a photo taken askew): each
+    line's polygon turned, its box the polygon's axis-aligned bounds, as an engine reports them."""
+    import math
+
+    from desktop.core.model import Line, PageResult
+
+    rows = [[("BLUE HERON CAFE SDN BHD", 60)], [("12 Jalan Mawar, 50450 Kuala Lumpur", 60)],
+            [("Date: 14/03/2024", 60)], [("Croissant", 60), ("9.00", 480)], [("Iced Lemon Tea", 60), ("11.30", 480)],
+            [("Subtotal", 60), ("20.30", 480)], [("SST 6%", 60), ("1.22", 480)], [("TOTAL", 60), ("21.52", 480)],
+            [("Cash", 60), ("50.00", 480)], [("Change", 60), ("28.48", 480)]]
+    a = math.radians(degrees)
+    c, s, cx, cy = math.cos(a), math.sin(a), 300.0, 300.0
+    lines = []
+    for i, row in enumerate(rows):
+        y = 100 + 40 * i
+        for text, x0 in row:
+            quad = [(x0, y), (x0 + 14 * len(text), y), (x0 + 14 * len(text), y + 30), (x0, y + 30)]
+            poly = [(cx + (x - cx) * c - (y_ - cy) * s, cy + (x - cx) * s + (y_ - cy) * c) for x, y_ in quad]
+            xs, ys = [p[0] for p in poly], [p[1] for p in poly]
+            lines.append(Line(text=text, box=(min(xs), min(ys), max(xs), max(ys)), confidence=0.99, polygon=poly))
+    return [PageResult(number=1, width=700, height=700, lines=lines)]
+
+
+@pytest.mark.parametrize("degrees", [-7, -3, 0, 3, 7])
+def test_a_receipt_photographed_askew_reads_as_upright(degrees):
+    """Rows, labels and their values are found on the lines turned back by the page's skew; the
+    fields' outlines stay in page pixels."""
+    from desktop.core.extraction.layout import Layout
+    from desktop.core.layout import skew_angle
+
+    pages = _turned_receipt(degrees)
+    assert (skew_angle(pages[0].lines) is None) == (degrees == 0)
+    layout = Layout(pages)
+    label = next(ln for ln in layout.lines if ln.text == "TOTAL")
+    assert [o.text for o in layout.right_of(label)] == ["21.52"]
+    fields = extract_fields(pages, "receipt").fields
+    assert fields["total"].value == "21.52"
+    assert fields["subtotal"].value == "20.30" and fields["tax"].value == "1.22"
+    line = next(ln for ln in pages[0].lines if ln.text == "21.52")
+    assert fields["total"].box == tuple(line.box)  # the outline is where the engine saw the value
+
+
+def _zh_receipt(tax_id: str = "91310115MA1K4ABC3E"):
+    return synthetic_page([[("上海星河科技有限公司", 60)], [("地址：上海市浦东新区张江路88号", 60)],
+                           [(f"统一社会信用代码：{tax_id}", 60)], [("销售小票", 200)], [("日期：2024年05月20日", 60)],
+                           [("单号：SH20240520001", 60)], [("打印纸A4 2", 60), ("58.00", 450)],
+                           [("签字笔 10", 60), ("25.00", 450)], [("小计：83.00", 60)], [("税额：10.79", 60)],
+                           [("合计：93.79", 60)], [("谢谢惠顾", 200)]])
+
+
+def test_a_chinese_receipts_labelled_fields():
+    """A Chinese sales slip: the address after its label (地址), the unified social credit code as the
+    vendor's tax ID with its GB 32100-2015 check character verified, the document title (销售小票) and
+    field rows (日期：, 单号：) never the vendor or the address, renminbi from the credit code."""
+    from desktop.core.extraction.layout import Layout
+    from desktop.core.extraction.receipt import pick_vendor
+
+    vendor, _row = pick_vendor(Layout(_zh_receipt()))
+    assert vendor is not None and vendor.value == "上海星河科技有限公司"
+    fields = extract_fields(_zh_receipt(), "receipt").fields
+    assert fields["vendor_address"].value == "上海市浦东新区张江路88号"
+    assert fields["vendor_tax_id"].value == "91310115MA1K4ABC3E" and not fields["vendor_tax_id"].problems
+    assert fields["currency"].value == "CNY"
+    assert fields["total"].value == "93.79"
+    wrong = extract_fields(_zh_receipt("91310115MA1K4ABC3X"), "receipt").fields["vendor_tax_id"]
+    assert wrong.value == "91310115MA1K4ABC3X"  # kept as printed, and flagged: never dropped silently
+    assert [p.code for p in wrong.problems] == ["tax_id_check_character"] and flags.is_flagged(wrong)
+
+
+@pytest.mark.parametrize("label", ["Address:", "ADDRESS :", "Adresse :", "Alamat:"])
+def test_an_address_after_its_label_is_the_rest_of_the_row(label):
+    rows = [[("KEDAI MAJU SDN BHD", 150)], [(f"{label} 12 Jalan Mawar, 50450 Kuala Lumpur", 60)],
+            [("Tel: 03-1234 5678", 60)], [("TOTAL", 60), ("12.50", 450)]]
+    fields = extract_fields(synthetic_page(rows), "receipt").fields
+    assert fields["vendor_address"].value == "12 Jalan Mawar, 50450 Kuala Lumpur"

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from desktop.core.model import Box, Line, Word
 
-__all__ = ["box_overlap", "group_rows", "reading_order", "scale_line", "scale_lines"]
+__all__ = ["box_overlap", "deskewed_boxes", "group_rows", "reading_order", "scale_line", "scale_lines", "skew_angle"]
 
 
 def _height(box: Box) -> float:
@@ -87,9 +87,12 @@ def reading_order(lines: Iterable[Line], min_overlap: float = 0.5) -> list[Line]
 MIN_SKEW_DEGREES = 0.5
 
 
-def _deskewed(lines: list[Line]) -> list[Line] | None:
-    """Stand-ins for ``lines`` with boxes taken from their polygons turned back by the page skew, or
-    ``None`` when the page is not skewed (or the lines have no polygons)."""
+def skew_angle(lines: Iterable[Line]) -> float | None:
+    """The page's skew: the median tilt of the lines' top edges, in radians (positive: the lines fall
+    to the right, in page pixels with y down), or ``None`` when it is under :data:`MIN_SKEW_DEGREES`
+    or too few lines tell (at least 3, and half of the lines, need a polygon with a left-to-right top
+    edge at least twice as long as it rises)."""
+    lines = list(lines)
     angles = []
     for ln in lines:
         poly = ln.polygon
@@ -102,17 +105,43 @@ def _deskewed(lines: list[Line]) -> list[Line] | None:
         return None
     angles.sort()
     angle = angles[len(angles) // 2]
-    if abs(math.degrees(angle)) < MIN_SKEW_DEGREES:
+    return None if abs(math.degrees(angle)) < MIN_SKEW_DEGREES else angle
+
+
+def deskewed_boxes(lines: Iterable[Line]) -> list[Box] | None:
+    """The lines' boxes on the page turned back by its skew (:func:`skew_angle`), or ``None`` when the
+    page is not skewed.
+
+    Each box bounds the line's polygon (its box's corners when it has none) turned by minus the skew
+    about the centre of all the lines' boxes, so that the lines of one text row share a row again and
+    stacked lines no longer overlap: ``(x0, y0, x1, y1)`` in that turned frame, in page pixels (the
+    same scale; positions near the page's own). A tilted line's axis-aligned box is taller than the
+    line by its width times the sine of the skew: at 7 degrees a 400 px line's box is 49 px taller,
+    enough to overlap the rows above and below it.
+    """
+    lines = list(lines)
+    angle = skew_angle(lines)
+    if angle is None:
         return None
+    cx = (min(ln.box[0] for ln in lines) + max(ln.box[2] for ln in lines)) / 2
+    cy = (min(ln.box[1] for ln in lines) + max(ln.box[3] for ln in lines)) / 2
     c, s = math.cos(-angle), math.sin(-angle)
-    proxies = []
+    out: list[Box] = []
     for ln in lines:
         pts = ln.polygon or [(ln.box[0], ln.box[1]), (ln.box[2], ln.box[1]), (ln.box[2], ln.box[3]), (ln.box[0], ln.box[3])]
-        turned = [(x * c - y * s, x * s + y * c) for x, y in pts]
+        turned = [(cx + (x - cx) * c - (y - cy) * s, cy + (x - cx) * s + (y - cy) * c) for x, y in pts]
         xs = [p[0] for p in turned]
         ys = [p[1] for p in turned]
-        proxies.append(Line(ln.text, (min(xs), min(ys), max(xs), max(ys)), ln.confidence))
-    return proxies
+        out.append((min(xs), min(ys), max(xs), max(ys)))
+    return out
+
+
+def _deskewed(lines: list[Line]) -> list[Line] | None:
+    """Stand-ins for ``lines`` with their :func:`deskewed_boxes`, or ``None`` when the page is not skewed."""
+    boxes = deskewed_boxes(lines)
+    if boxes is None:
+        return None
+    return [Line(ln.text, box, ln.confidence) for ln, box in zip(lines, boxes)]
 
 
 #: Narrowest column gutter, in median line heights.

@@ -290,6 +290,9 @@ def validate(fields: dict[str, Field], document_type: str) -> None:
         elif kind == "currency":
             if f.value not in ISO_4217_COMMON and not re.fullmatch(r"[A-Z]{3}", f.value):
                 problems.append(diag(Code.CURRENCY_NOT_ISO, value=f.value))
+        if name in ("vendor_tax_id", "buyer_tax_id") and f.value and document_type != "cn_vat_invoice" \
+                and USCC_SHAPE.fullmatch(f.value):
+            problems.extend(check_tax_id_cn(f.value))  # a unified social credit code on any document
         if document_type == "cn_vat_invoice" and f.value:
             if name == "invoice_code":
                 problems.extend(check_invoice_code(f.value))
@@ -314,6 +317,12 @@ def validate(fields: dict[str, Field], document_type: str) -> None:
                 part.problems.extend(p for p in failed if p not in part.problems)
         total.problems.extend(check_sum_without_tax(sub.value if sub else None, tax.value if tax else None,
                                                     total.value))
+
+
+#: The shape of a unified social credit code (GB 32100-2015 section 4): the registration authority and
+#: entity type codes, the six-digit administrative division code (GB/T 2260), the nine-character
+#: organisation code (GB 11714) and the check character, all from the standard's 31-character set.
+USCC_SHAPE = re.compile(r"[0-9A-HJ-NP-RTUWXY]{2}\d{6}[0-9A-HJ-NP-RTUWXY]{10}")
 
 
 # --------------------------------------------------------------------------------------------------

@@ -32,7 +32,14 @@ from functools import lru_cache
 from statistics import median
 
 from desktop.core.diagnostics import Diagnostic
-from desktop.core.extraction.common import looks_like_name, tidy_name
+from desktop.core.extraction.common import (
+    ADDRESS_LABEL,
+    CJK_LABEL_ROW,
+    CN_REGISTRATION,
+    CN_TITLE,
+    looks_like_name,
+    tidy_name,
+)
 from desktop.core.extraction.dates import DateMatch, find_dates, find_times
 from desktop.core.extraction.layout import Layout, Ln
 from desktop.core.extraction.parsers import money_tokens
@@ -901,6 +908,7 @@ def clean_address(text: str) -> str:
     Germany, France, Spain and Italy), and misread street and place words restored from
     :data:`ADDRESS_WORDS` (``Jaian`` -> ``Jalan``)."""
     t = re.sub(r"\s+", " ", text).strip()
+    t = ADDRESS_LABEL.sub("", t)
     t = _LEADING_REG.sub("", t)
     t = _TRAILING_HEADING.sub("", t)
     t = re.sub(r"(?<![\w-])(\d{5})(?=[A-Za-z]{2,})", r"\1 ", t)
@@ -948,6 +956,8 @@ def _ends_address(row: str) -> bool:
     f = _text_features_of(row)
     if _FIELD_ROW.match(row) and not _STREET_START.match(row):
         return True
+    if (CJK_LABEL_ROW.match(row) and not ADDRESS_LABEL.match(row)) or CN_TITLE.search(row) or CN_REGISTRATION.search(row):
+        return True  # a Chinese field row ("日期：...", "单号：..."), document title or registration number
     return bool(HEADER.search(row) or OWNER.search(row) or f["reg"] or f["contact"] or f["date"] or
                 (f["amount"] and any(LABELS[k].search(row) for k in ("total", "cash", "change"))))
 

@@ -8,7 +8,23 @@ from desktop.core.extraction.amounts import currency_from_text
 from desktop.core.extraction.dates import find_dates
 from desktop.core.extraction.layout import Candidate, Layout, Ln
 
-__all__ = ["document_currency", "infer_date_order", "looks_like_name", "tidy_name", "COUNTRY_DATE_ORDER"]
+__all__ = ["ADDRESS_LABEL", "CJK_LABEL_ROW", "CN_REGISTRATION", "CN_TITLE", "COUNTRY_DATE_ORDER", "document_currency",
+           "infer_date_order", "looks_like_name", "tidy_name"]
+
+#: A label announcing the address on its row ("地址：", "Address:", "Adresse :", "Anschrift:", Malay
+#: "Alamat:"); the address is the rest of the row.
+ADDRESS_LABEL = re.compile(r"^\W*(地\s*址|住\s*所|address|addr\.?|adresse|anschrift|alamat)\s*[:：]\s*", re.I)
+#: A Chinese "label: value" row ("日期：2024年05月20日", "单号：SH2024...", "电话：..."): a field of the
+#: document, never a shop's name.
+CJK_LABEL_ROW = re.compile(r"^\W*[\u4e00-\u9fff]{2,10}\s*[:：]")
+#: Labels of Chinese registration and tax numbers: the unified social credit code (统一社会信用代码,
+#: GB 32100-2015), the taxpayer identification number (纳税人识别号, 税号), the tax registration
+#: number (税务登记号) and the business licence number (营业执照号).
+CN_REGISTRATION = re.compile(r"统\s*一\s*社\s*会\s*信\s*用\s*代\s*码|纳\s*税\s*人\s*识\s*别\s*号|税\s*号|"
+                             r"税\s*务\s*登\s*记\s*号|营\s*业\s*执\s*照")
+#: A Chinese document title alone on its row: sales slip (销售小票, 购物小票, 小票), receipt (收据,
+#: 收款收据), cash register slip (收银小票, 收银单), sales / settlement note (销售单, 结账单).
+CN_TITLE = re.compile(r"^\W*(销\s*售|购\s*物|收\s*银)?\s*(小\s*票|收\s*据|单)\W*$|^\W*(收\s*款\s*收\s*据|结\s*账\s*单)\W*$")
 
 #: Usual numeric date order by currency (i.e. by country): ISO 8601 is YMD; the US writes MDY; Malaysia,
 #: the euro area, the UK, India and Singapore write DMY; China writes YYYY年MM月DD日 (YMD).
@@ -44,6 +60,10 @@ def document_currency(layout: Layout, default: str | None = None) -> Candidate |
         votes["MYR"] += 0.5
     if not votes and _MALAYSIA.search(layout.text) and re.search(r"\bGST\b|\bSST\b|\bRM\b", layout.text):
         votes["MYR"] += 0.5
+    if not votes and chinese and CN_REGISTRATION.search(layout.text):
+        # a unified social credit code or taxpayer ID is issued in mainland China only (GB 32100-2015):
+        # its amounts are in renminbi
+        votes["CNY"] += 0.5
     if not votes:
         if default:
             return Candidate(default, default, [], [], 0.5)

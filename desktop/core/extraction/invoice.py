@@ -17,8 +17,10 @@ Values are taken from the same line, the rightmost box of the label's row, or th
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from desktop.core.diagnostics import Code, Diagnostic, diag
+from desktop.core.extraction.banking import find_ibans
 from desktop.core.extraction.common import (
     document_currency,
     infer_date_order,
@@ -83,6 +85,21 @@ _SUB_ANY = re.compile(r"sub\s*-?\s*tota\w*|untaxed|total\s*ht|exclusief|excl|net
 _TAX_LABEL = re.compile(r"\b(tax|vat|tva|mwst|ust|btw|gst|sales\s*tax|iva)\b", re.I)
 _TAX_EXCLUDE = re.compile(r"incl|inkl|excl|exkl|ohne|nummer|number|n[°º]|\bnr\b|\bno\b|\bid\b|\bregistr|tax\s*invoice|"
                           r"%\s*$|service\s*tax\s*#|grondslag|prijzen|prices|tin\b|siret|intracom", re.I)
+#: A tax label line that ends with its rate ("MwSt. 19 %", "BTW 21%"): excluded above, since a tax summary
+#: table's rows and column headings end so too ("TVA 5,5%  543,00 €  29,87 €", "MwSt-Betrag MwSt-%"); it
+#: is the tax when exactly one amount stands to its right on the row (:func:`_tax_after_its_rate`).
+_RATE_END = re.compile(r"%\s*$")
+#: Labels of the due date (EN 16931 BT-9, "Payment due date"): due date, payment due, fällig (am),
+#: zahlbar bis, échéance, vervaldatum, te betalen voor, scadenza, vencimiento.
+_DUE_LABEL = re.compile(r"due\s*date|payment\s*due|date\s*due|pay\s*by|f[äa]llig(keit|keitsdatum)?(\s*am)?|"
+                        r"zahlbar\s*bis|[ée]ch[ée]ance|date\s*d'[ée]ch[ée]ance|vervaldatum|te\s*betalen\s*voor|"
+                        r"scadenza|vencimiento", re.I)
+#: Payment terms (EN 16931 BT-20): a line that states them, labelled or not: "Payment terms: 30 days",
+#: "Zahlbar innerhalb 30 Tagen ohne Abzug", "Zahlungsziel", "Conditions de paiement", "Betalingstermijn",
+#: "Net 30", "payable within 14 days".
+_TERMS = re.compile(r"payment\s*terms|terms\s*of\s*payment|zahlungs(bedingungen|ziel|frist)|zahlbar\s*(innerhalb|sofort|"
+                    r"binnen|ohne)|conditions?\s*de\s*(paiement|r[èe]glement)|betalings(termijn|voorwaarden)|"
+                    r"\bnet\s*\d{1,3}\b|payable\s*(within|in)\s*\d|te\s*betalen\s*binnen|[àa]\s*\d{1,3}\s*jours", re.I)
 #: Spanish, Italian and Portuguese labels from the shared vocabulary (``resources/labels/amounts.json``,
 #: :mod:`desktop.core.extraction.labels`); the patterns above keep their OCR variants.
 _MORE = ("es", "it", "pt")
@@ -337,8 +354,13 @@ def _pick_buyer_labelled(layout: Layout) -> Candidate | None:
         rest = ln.text[m.end():].strip(" :")
         if len(rest) >= 3 and re.search(r"[A-Za-z]{2,}", rest) and not re.search(r"\d{4,}", rest):
             return Candidate(rest, rest, [ln], [], 0.6)
+        # "Kunde: Schmidt Bau AG, Ringstr. 3, 10115 Berlin": the name, then its address after a comma
+        name = rest.split(",", 1)[0].strip()
+        if "," in rest and len(name) >= 3 and re.search(r"[A-Za-z]{2,}", name) and not re.search(r"\d", name):
+            return Candidate(name, rest, [ln], [], 0.6)
         below = layout.below(ln, 1)
-        if below and re.search(r"[A-Za-z]{2,}", below[0].text):
+        # the line below, unless it opens a table (a row of column headings: "Pos  Beschreibung  Menge")
+        if below and re.search(r"[A-Za-z]{2,}", below[0].text) and len(layout.row(below[0])) < 3:
             return Candidate(below[0].text, below[0].text, below, [], 0.55)
     return None
 
@@ -353,6 +375,57 @@ def _under_excluded_header(layout: Layout, c: Candidate) -> bool:
     upper = [o for o in layout.lines if o.page == label.page and o.y1 <= label.y0 + 0.3 * label.h
              and label.y0 - o.y1 < label.h and min(o.x1, label.x1) - max(o.x0, label.x0) > 0]
     return any(_TAX_EXCLUDE.search(o.text) for o in upper)
+
+
+def _tax_after_its_rate(layout: Layout, money: Callable[[str], tuple[str | None, str, list[Diagnostic]] | None]) \
+        -> list[Candidate]:
+    """Tax amounts printed to the right of a label that ends with the rate ("MwSt. 19 %   256,50 EUR"):
+    the row's only amount (a tax summary row has two: the base and the tax)."""
+    out = []
+    for ln in layout.lines:
+        if not (_TAX_LABEL.search(ln.text) and _RATE_END.search(ln.text)) or \
+                re.sub(r"%\s*$", "", ln.text) != ln.text and _TAX_EXCLUDE.search(re.sub(r"%\s*$", "", ln.text)):
+            continue
+        found = [(o, got) for o in layout.right_of(ln) if (got := money(o.text)) and got[0] is not None]
+        if len(found) == 1:
+            o, got = found[0]
+            out.append(Candidate(got[0], got[1], [o], got[2], 0.85))
+    return out
+
+
+def pick_iban(layout: Layout) -> Candidate | None:
+    """The first valid IBAN printed (:func:`desktop.core.extraction.banking.find_ibans`), compact."""
+    for ln in layout.lines:
+        found = find_ibans(ln.text)
+        if found:
+            return Candidate(found[0], ln.text, [ln], [], 0.95)
+    return None
+
+
+def pick_payment_terms(layout: Layout) -> Candidate | None:
+    """The line that states the payment terms (:data:`_TERMS`), after its label when it has one."""
+    for ln in layout.lines:
+        m = _TERMS.search(ln.text)
+        if not m:
+            continue
+        text = ln.text.strip()
+        label = re.match(r"^\W*(payment\s*terms|terms\s*of\s*payment|zahlungsbedingungen|conditions?\s*de\s*paiement|"
+                         r"betalingsvoorwaarden)\s*[:：]\s*", text, re.I)
+        value = text[label.end():].strip() if label else text
+        if value:
+            return Candidate(value, ln.text, [ln], [], 0.8)
+    return None
+
+
+def _buyer_address(layout: Layout, buyer: Candidate | None) -> Candidate | None:
+    """The address printed after the buyer's name on its labelled row ("Kunde: Schmidt Bau AG,
+    Ringstr. 3, 10115 Berlin" -> "Ringstr. 3, 10115 Berlin"), when it has one."""
+    if buyer is None or not buyer.value or not buyer.raw or buyer.raw == buyer.value:
+        return None
+    rest = buyer.raw[len(buyer.value):].strip(" ,") if buyer.raw.startswith(buyer.value) else ""
+    if rest and re.search(r"\d", rest) and re.search(r"[A-Za-z]{2,}", rest):
+        return Candidate(rest, rest, list(buyer.lines), [], 0.6)
+    return None
 
 
 def extract_invoice(layout: Layout, date_order: str | None = None) -> dict[str, Candidate | None]:
@@ -378,6 +451,7 @@ def extract_invoice(layout: Layout, date_order: str | None = None) -> dict[str, 
     totals = layout.labelled(_TOTAL_ANY, money, exclude=_TOTAL_EXCLUDE, prefer_rightmost=True)
     subs = layout.labelled(_SUB_ANY, money, prefer_rightmost=True, factor=0.9)
     taxes = layout.labelled(_TAX_LABEL, money, exclude=_TAX_EXCLUDE, prefer_rightmost=True, factor=0.85)
+    taxes = sorted([*taxes, *_tax_after_its_rate(layout, money)], key=lambda c: layout.lines.index(c.lines[0]))
     total = _rank(totals, _TOTAL_STRONG, layout)
     subtotal = _rank(subs, _SUB_STRONG, layout)
     if subtotal is not None and total is not None and subtotal.value == total.value and len(subs) > 1:
@@ -391,7 +465,12 @@ def extract_invoice(layout: Layout, date_order: str | None = None) -> dict[str, 
             and vendor.value.casefold() == buyer.value.casefold():
         vendor = None  # the only company name found is the customer's: no issuer rather than a wrong one
     vendor_tax_id, buyer_tax_id = pick_tax_ids(layout, buyer)
+    dues = layout.labelled(_DUE_LABEL, date_finder(order), factor=0.85)
     return {
+        "due_date": dues[0] if dues else None,
+        "iban": pick_iban(layout),
+        "payment_terms": pick_payment_terms(layout),
+        "buyer_address": _buyer_address(layout, buyer),
         "vendor_name": vendor,
         "vendor_address": pick_vendor_address(layout, vendor),
         "vendor_tax_id": vendor_tax_id,

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from desktop.core.diagnostics import Diagnostic
+from desktop.core.layout import deskewed_boxes
 from desktop.core.model import Box, Field, Line, PageResult, union_box
 
 __all__ = ["Candidate", "Layout", "Ln", "nfkc", "candidate_to_field"]
@@ -34,6 +35,10 @@ class Ln:
         box: ``(x0, y0, x1, y1)`` page pixels.
         confidence: the engine's recognition confidence.
         page_width, page_height: size of the page in page pixels.
+        frame: on a skewed page, the line's box turned back by the skew
+            (:func:`desktop.core.layout.deskewed_boxes`), ``None`` otherwise. Every geometric query
+            (``x0`` ... ``h``, rows, neighbours) reads it; ``box`` stays the page-pixel box that a
+            field's outline shows.
     """
 
     page: int
@@ -44,30 +49,35 @@ class Ln:
     page_width: float
     page_height: float
     raw_text: str = ""
+    frame: Box | None = None
+
+    @property
+    def _g(self) -> Box:
+        return self.frame or self.box
 
     @property
     def x0(self) -> float:
-        return self.box[0]
+        return self._g[0]
 
     @property
     def x1(self) -> float:
-        return self.box[2]
+        return self._g[2]
 
     @property
     def y0(self) -> float:
-        return self.box[1]
+        return self._g[1]
 
     @property
     def y1(self) -> float:
-        return self.box[3]
+        return self._g[3]
 
     @property
     def cy(self) -> float:
-        return (self.box[1] + self.box[3]) / 2
+        return (self._g[1] + self._g[3]) / 2
 
     @property
     def h(self) -> float:
-        return max(1.0, self.box[3] - self.box[1])
+        return max(1.0, self._g[3] - self._g[1])
 
     @property
     def rel_y(self) -> float:
@@ -133,11 +143,13 @@ class Layout:
         self.pages = list(pages)
         self.lines: list[Ln] = []
         for p in self.pages:
+            kept = [(i, line) for i, line in enumerate(p.lines) if line.text and line.text.strip()]
+            # a skewed scan or photo: rows and neighbours are found on the lines turned back by the skew
+            frames = deskewed_boxes([line for _i, line in kept]) if len(kept) >= 3 else None
             page_lines = [
                 Ln(p.number, i, nfkc(line.text).strip(), tuple(line.box), float(line.confidence),  # type: ignore[arg-type]
-                   float(p.width or 1), float(p.height or 1), line.text)
-                for i, line in enumerate(p.lines)
-                if line.text and line.text.strip()
+                   float(p.width or 1), float(p.height or 1), line.text, frames[k] if frames else None)
+                for k, (i, line) in enumerate(kept)
             ]
             page_lines.sort(key=lambda ln: (ln.cy, ln.x0))
             self.lines.extend(page_lines)

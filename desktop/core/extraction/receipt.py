@@ -20,6 +20,10 @@ from decimal import Decimal, InvalidOperation
 from desktop.core.diagnostics import Code, diag
 from desktop.core.extraction.amounts import format_amount
 from desktop.core.extraction.common import (
+    ADDRESS_LABEL,
+    CJK_LABEL_ROW,
+    CN_REGISTRATION,
+    CN_TITLE,
     document_currency,
     infer_date_order,
     looks_like_name,
@@ -38,13 +42,16 @@ _COMPANY = re.compile(
     r"PHARMACY|FARMASI|STATIONERY|STATIONERIES|BOOKSTORE|BOOKSHOP|BOOK\s*CO|SYARIKAT|PERNIAGAAN|TRADERS?|"
     r"MACHINERY|ELECTRICAL|FOOD\s*(COURT|INDUSTRIES)|CONFECTIONERY|CATERING|PLT|LLP|"
     r"LTD|LIMITED|LLC|INC|CORP|CORPORATION|COMPANY|CO\.|PTE|PLC|GMBH|AG|B\.?V\.?|N\.?V\.?|SARL|SAS|S\.?A\.?|"
-    r"\(M\))(?=\W|$)", re.I)
+    r"\(M\))(?=\W|$)|"
+    # Chinese: a company (有限公司, 公司, GB/T 4754 legal forms end in 公司), shop (商店, 商行), supermarket
+    # (超市), restaurant (餐厅, 饭店), hotel (酒店), pharmacy (药房, 药店), bookshop (书店)
+    r"有\s*限\s*公\s*司|公\s*司|商\s*店|商\s*行|超\s*市|餐\s*厅|饭\s*店|酒\s*店|药\s*[房店]|书\s*店", re.I)
 _HEADER = re.compile(
     r"^\W*(SIMPLIFIED\s+)?(FULL\s+)?(TAX\s*INVOICE|INVOICE|RECEIPT|OFFICIAL RECEIPT|CASH\s*(SALES?|BILL|RECEIPT)|"
     r"DUPLICATE|COPY|CUSTOMER'?S?\s*COPY|WELCOME|THANK YOU|BILL|CHECK|ORDER|TABLE|INVOIC|TAX\s*INVOIC\w*|"
     r"ADJUSTMENT NOTE|SALES?\s*(RECEIPT|INVOICE)?)\W*$|TAX\s*INVOICE|RECEIPT\s*#|INV(OICE)?\s*NO", re.I)
 _CONTACT = re.compile(r"\b(TEL|PHONE|FAX|H/?P|MOBILE|E-?MAIL|WEBSITE|WWW\.|GST|SST|CO\.?\s*REG|REG\.?\s*NO|"
-                      r"COMPANY\s*NO|CO\.?\s*NO|TAX\s*ID|VAT)\b|@|\.COM\b", re.I)
+                      r"COMPANY\s*NO|CO\.?\s*NO|TAX\s*ID|VAT)\b|@|\.COM\b|电\s*话|手\s*机|传\s*真|邮\s*箱|网\s*址", re.I)
 _ADDRESS_HINT = re.compile(r"\b(NO\.?|LOT|JALAN|JLN|TAMAN|ROAD|RD|STREET|ST|LEBUH|LORONG|KAWASAN|BANDAR|"
                            r"SEKSYEN|PERSIARAN|LEVEL|FLOOR|UNIT|BLOCK)\b|\b\d{5}\b", re.I)
 _REGNO_ONLY = re.compile(r"^\W*(CO[.\s-]*(REG|NO)\W*)?[A-Z]{0,3}\d[\d\s-]{4,}[A-Z]?\W*$", re.I)
@@ -65,7 +72,8 @@ _TAX_EXCLUDE = re.compile(r"\b(ID|REG|NO|SUMMARY|CODE|INVOICE|INCL\w*|EXCL\w*|RA
                           r"AMOUNT\s*\(|TAXABLE", re.I)
 _TAX_ID = re.compile(
     r"(GST\s*(REG(ISTRATION)?\.?\s*)?(ID|NO)\.?|GST\s*REG\.?|SST\s*(REG(ISTRATION)?\.?\s*)?(ID|NO)\.?|SST\s*REG\.?|"
-    r"TAX\s*ID|VAT\s*(NO|ID|REG)\.?|CO\.?\s*-?\s*REG\.?(\s*NO)?|CO\.?\s*NO\.?|COMPANY\s*(REG\.?\s*)?NO\.?|ROC\s*NO)"
+    r"TAX\s*ID|VAT\s*(NO|ID|REG)\.?|CO\.?\s*-?\s*REG\.?(\s*NO)?|CO\.?\s*NO\.?|COMPANY\s*(REG\.?\s*)?NO\.?|ROC\s*NO|"
+    rf"{CN_REGISTRATION.pattern})"
     r"\s*[:：.]?", re.I)
 _CASH = re.compile(r"^\W*(CASH|TENDER(ED)?|PAID|PAYMENT|CASH\s*RECEIVED)\b", re.I)
 _CHANGE = re.compile(r"^\W*(CHANGE|BALANCE)\b", re.I)
@@ -119,14 +127,17 @@ def _top_rows(layout: Layout, n: int = 14) -> list[_Row]:
 
 
 def _is_vendor_like(text: str) -> bool:
-    letters = re.sub(r"[^A-Za-z]", "", text)
-    if len(letters) < 3 or _HEADER.search(text) or _CONTACT.search(text) or _REGNO_ONLY.match(text):
+    letters = re.sub(r"[^A-Za-z\u4e00-\u9fff]", "", text)
+    cjk = len(re.findall(r"[\u4e00-\u9fff]", text))
+    if (len(letters) < 3 and cjk < 2) or _HEADER.search(text) or _CONTACT.search(text) or _REGNO_ONLY.match(text):
         return False
+    if CJK_LABEL_ROW.match(text) or CN_TITLE.search(text) or CN_REGISTRATION.search(text) or ADDRESS_LABEL.match(text):
+        return False  # a Chinese "label: value" row, a document title, a registration number, an address
     if not looks_like_name(text):  # running text (a letter, a page of prose) is never the shop's name
         return False
     if find_dates(text) or find_times(text):
         return False
-    return any(len(w) >= 2 for w in re.findall(r"[A-Za-z]+", text))
+    return any(len(w) >= 2 for w in re.findall(r"[A-Za-z]+|[\u4e00-\u9fff]+", text))
 
 
 _SUFFIX_START = re.compile(r"^\W*(SDN|BHD|S/B|BERHAD|ENTERPRISES?|TRADING|LTD|LIMITED|CO\.|\(M\)|PLT)\b", re.I)
@@ -190,6 +201,11 @@ def pick_address(layout: Layout, vendor_row: _Row | None) -> Candidate | None:
     if vendor_row is None:
         return None
     rows = [r for r in _top_rows(layout, 20) if r.cy > vendor_row.y1]
+    labelled = next((r for r in rows[:8] if ADDRESS_LABEL.match(r.text) and ADDRESS_LABEL.sub("", r.text).strip()), None)
+    if labelled is not None:
+        # "地址：上海市浦东新区张江路88号", "Address: 12 Main St": the row's label says what it is
+        value = ADDRESS_LABEL.sub("", labelled.text).strip()
+        return Candidate(value, labelled.raw, list(labelled.lines), [], 0.85)
     out: list[_Row] = []
     for r in rows[:8]:
         t = r.text
@@ -197,7 +213,8 @@ def pick_address(layout: Layout, vendor_row: _Row | None) -> Candidate | None:
             continue
         if not out and (find_dates(t) or find_times(t)) and not _ADDRESS_HINT.search(t):
             continue
-        if _CONTACT.search(t) or _HEADER.search(t) or find_dates(t) or re.search(r"\b\d{2,4}[- ]?\d{6,8}\b", t):
+        if _CONTACT.search(t) or _HEADER.search(t) or find_dates(t) or re.search(r"\b\d{2,4}[- ]?\d{6,8}\b", t) \
+                or CJK_LABEL_ROW.match(t) or CN_TITLE.search(t) or CN_REGISTRATION.search(t):
             break
         if out and r.y0 - out[-1].y1 > 1.5 * r.h:
             break

@@ -180,30 +180,17 @@ def _locate(name: str, value: str, pages: list[PageResult]) -> tuple[int, list[B
 
 
 def printed_ibans(pages: list[PageResult]) -> list[str]:
-    """Every valid IBAN printed on the pages, compact (``DE12500105170648489890``), in reading order.
-
-    A candidate is two letters, two check digits and 11 to 30 letters or digits, possibly in groups of
-    four separated by spaces (ISO 13616-1 print format); it counts when its MOD 97-10 check (ISO 7064)
-    and country length hold (``stdnum.iban.is_valid``).
-    """
-    from stdnum import iban
+    """Every valid IBAN printed on the pages, compact (``DE12500105170648489890``), in reading order
+    (:func:`desktop.core.extraction.banking.find_ibans` on each line: ISO 13616-1 print format, MOD
+    97-10 check of ISO 7064 and the country's length)."""
+    from desktop.core.extraction.banking import find_ibans
 
     found: list[str] = []
     for _number, ln in _lines(pages):
-        text = unicodedata.normalize("NFKC", ln.text).upper()
-        for m in _IBAN.finditer(text):
-            token = m.group(0)
-            # the longest prefix that is a valid IBAN (a BIC or text may follow on the same line)
-            for end in range(len(token), 14, -1):
-                compact = iban.compact(token[:end])
-                if iban.is_valid(compact):
-                    if compact not in found:
-                        found.append(compact)
-                    break
+        for compact in find_ibans(ln.text):
+            if compact not in found:
+                found.append(compact)
     return found
-
-
-_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:[ \u00a0]?[A-Z0-9]){11,30}\b")
 
 
 def _amount_due_needs_print(inv: EInvoice) -> bool:

@@ -1,0 +1,62 @@
+"""Invoice fields read from the page itself (OCR or a text layer), by kind: the due date, the IBAN, the
+payment terms, a tax printed after its rate, the buyer labelled with its address on the row."""
+from __future__ import annotations
+
+import pytest
+
+from desktop.core.extraction import extract_fields
+from desktop.core.extraction.banking import find_ibans
+from tests.pages import synthetic_page
+
+
+def _invoice(*extra_rows):
+    rows = [[("Müller & Söhne GmbH", 40)], [("Hauptstraße 17, 80331 München", 40)], [("RECHNUNG", 40)],
+            [("Rechnungsnummer: RE-2024-0815", 40)], [("Rechnungsdatum: 05.02.2024", 40)],
+            *extra_rows,
+            [("Nettobetrag", 40), ("1.350,00 EUR", 420)], [("Gesamtbetrag", 40), ("1.606,50 EUR", 420)]]
+    return extract_fields(synthetic_page(rows, width=800), "invoice").fields
+
+
+@pytest.mark.parametrize("label, date", [("Fällig am: 05.03.2024", "2024-03-05"), ("Due date: 05/03/2024", "2024-03-05"),
+                                         ("Échéance : 05/03/2024", "2024-03-05"), ("Vervaldatum: 05-03-2024", "2024-03-05"),
+                                         ("Zahlbar bis 05.03.2024", "2024-03-05")])
+def test_the_due_date_after_its_label(label, date):
+    fields = _invoice([(label, 40)])
+    assert fields["due_date"].value == date
+    assert fields["date"].value == "2024-02-05"  # the issue date stays the issue date
+
+
+def test_no_due_date_without_its_label():
+    assert _invoice()["due_date"].value is None
+
+
+def test_a_valid_iban_is_read_compact_and_an_invalid_one_is_not():
+    assert find_ibans("IBAN: DE89 3704 0044 0532 0130 00  BIC: COBADEFFXXX") == ["DE89370400440532013000"]
+    assert find_ibans("IBAN: DE89 3704 0044 0532 0130 01") == []  # its MOD 97-10 check fails (ISO 7064)
+    assert _invoice([("IBAN: DE89 3704 0044 0532 0130 00", 40)])["iban"].value == "DE89370400440532013000"
+
+
+@pytest.mark.parametrize("row, terms", [("Zahlbar innerhalb 30 Tagen ohne Abzug", "Zahlbar innerhalb 30 Tagen ohne Abzug"),
+                                        ("Payment terms: 30 days net", "30 days net"),
+                                        ("Conditions de paiement : à 30 jours", "à 30 jours")])
+def test_the_payment_terms_line(row, terms):
+    assert _invoice([(row, 40)])["payment_terms"].value == terms
+
+
+def test_a_tax_after_its_rate_is_the_rows_only_amount():
+    fields = _invoice([("MwSt. 19 %", 40), ("256,50 EUR", 420)])
+    assert fields["tax"].value == "256.50"
+    # a tax summary row holds the base and the tax: it is no "rate, then the tax" row
+    fields = _invoice([("MwSt. 19 %", 40), ("1.350,00", 300), ("256,50", 420)])
+    assert fields["tax"].value != "1350.00"
+
+
+def test_a_labelled_buyer_with_its_address_on_the_row():
+    fields = _invoice([("Kunde: Schmidt Bau AG, Ringstr. 3, 10115 Berlin", 40)])
+    assert fields["buyer_name"].value == "Schmidt Bau AG"
+    assert fields["buyer_address"].value == "Ringstr. 3, 10115 Berlin"
+
+
+def test_a_table_heading_under_the_buyer_label_is_no_buyer():
+    fields = _invoice([("Kunde:", 40)], [("Pos", 40), ("Beschreibung", 120), ("Menge", 420), ("Betrag", 560)])
+    assert fields["buyer_name"].value != "Pos"
