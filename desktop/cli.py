@@ -29,8 +29,8 @@ Exit status
 ====  ==========================================================================================
 0     every file was read
 1     some files failed, or some pages could not be read or may have lost their content (a damaged
-      PDF); the rest is still written, and each such file or page is an error line and a problem
-      in the output
+      PDF, an OCR answer cut at its length limit); the rest is still written, and each such file or
+      page is an error line and a problem in the output
 2     usage error (bad option, unknown output suffix)
 3     nothing could be read (no supported file, or every file failed), or the output could not
       be written
@@ -94,7 +94,7 @@ EXIT_STATUS_HELP = """\
 exit status:
   0    every file was read
   1    some files failed, or some pages could not be read or may have lost their
-       content (a damaged PDF); the rest is still written
+       content (a damaged PDF, an OCR answer cut short); the rest is still written
   2    usage error
   3    nothing could be read, or the output could not be written
   4    the requested engine is unavailable (e.g. --engine hunyuan without the model,

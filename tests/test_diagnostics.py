@@ -219,3 +219,35 @@ def test_an_engines_own_english_note_stays_out_of_the_chinese_text() -> None:
     assert note.message("zh") == "识别引擎对此页有一条提示：请检查此页"
     assert note.message("en") == "low contrast on the left half" and library_text(note) == ["low contrast on the left half"]
     assert diag(Code.ENGINE_NOTE, detail=diag(Code.HUNYUAN_CUT)).message("zh").startswith("识别引擎提示：HunyuanOCR 的回答")
+
+
+def test_every_lost_page_is_named_with_its_page_at_document_level() -> None:
+    """Document.lost_pages: each page whose content is lost or may be lost, as a diagnostic naming its page
+    (the page's own warning when its message names the page); the pages merely blank or repaired are not."""
+    from desktop.core.diagnostics import is_page_lost
+
+    failed = diag(Code.PAGE_NOT_READ, page=1, reason=diag(Code.OUT_OF_MEMORY))
+    doc = Document(source="x.pdf", pages=(1, 4), page_results=[
+        PageResult(1, 5, 5, warnings=[failed]),
+        PageResult(2, 5, 5, warnings=[diag(Code.PDF_REPAIRED), diag(Code.NO_TEXT)]),
+        PageResult(3, 5, 5, warnings=[diag(Code.PDF_PAGE_CONTENT_GONE)]),
+        PageResult(4, 5, 5, warnings=[diag(Code.OFD_PAGES_CUT, shown=4, pages=9)])])
+    lost = doc.lost_pages()
+    assert [(d.code, d.page) for d in lost] == [(Code.PAGE_NOT_READ, 1), (Code.PAGE_CONTENT_LOST, 3),
+                                                (Code.PAGE_CONTENT_LOST, 4)]
+    assert lost[1].message().startswith("page 3: the PDF was damaged and its repair lost this page's content")
+    assert lost[1].message("zh").startswith("第 3 页：PDF 已损坏，修复时丢失了此页的内容")
+    assert lost[2].message() == "page 4: only the first 4 of 9 pages are shown"
+    assert not is_page_lost(diag(Code.PDF_REPAIRED)) and not is_page_lost(diag(Code.NO_TEXT))
+
+
+def test_a_reading_cut_at_the_length_limit_is_a_page_that_may_have_lost_content() -> None:
+    from desktop.core.diagnostics import is_page_lost
+
+    cut = diag(Code.ENGINE_NOTE, page=2, engine="hunyuan", detail=diag(Code.HUNYUAN_CUT_AT_LIMIT, tokens=4096))
+    assert is_page_lost(cut)
+    assert not is_page_lost(diag(Code.ENGINE_NOTE, page=2, engine="hunyuan", detail=diag(Code.HUNYUAN_REPEATED)))
+    assert not is_page_lost(diag(Code.ENGINE_NOTE, page=2, engine="hunyuan", detail="own words"))
+    doc = Document(source="x.png", page_results=[PageResult(1, 5, 5, warnings=[cut])])
+    assert [d.message() for d in doc.lost_pages()] == [
+        "page 1: HunyuanOCR answer cut at the length limit (4096 tokens): the end of the page may be missing"]

@@ -1109,7 +1109,14 @@ EXIT_CODES: dict[Code, ExitCode] = {
 #: besides the ones of severity error (the engine stopped or overran on it).
 LOST_PAGE_CODES = frozenset({Code.PAGE_NOT_READ, Code.PAGES_AFTER_NOT_READ,
                              # intake: a damaged PDF whose page content could not be loaded, or is gone
-                             Code.PDF_CONTENT_LOST, Code.PDF_PAGE_CONTENT_GONE})
+                             Code.PDF_CONTENT_LOST, Code.PDF_PAGE_CONTENT_GONE,
+                             # an OFD file's pages past the ones shown are not read
+                             Code.OFD_PAGES_CUT})
+
+
+#: What an engine says about its reading of a page (inside :attr:`Code.ENGINE_NOTE`) that means the end of
+#: the page's text may be missing: HunyuanOCR's answer was cut at the length limit.
+CUT_READING_CODES = frozenset({Code.HUNYUAN_CUT, Code.HUNYUAN_CUT_AT_LIMIT})
 
 
 def is_page_lost(warning: Diagnostic) -> bool:
@@ -1117,7 +1124,10 @@ def is_page_lost(warning: Diagnostic) -> bool:
     may be lost: a lost page, which a batch may never pass over in silence (an error line, exit status 1,
     a row in the export's Problems sheet and its status, a document note in the JSON; see
     :meth:`desktop.core.model.Document.lost_pages`)."""
-    return warning.severity is Severity.ERROR or warning.code in LOST_PAGE_CODES
+    if warning.severity is Severity.ERROR or warning.code in LOST_PAGE_CODES:
+        return True
+    said = warning.params.get("detail") if warning.code is Code.ENGINE_NOTE else None
+    return isinstance(said, Diagnostic) and said.code in CUT_READING_CODES
 
 
 def exit_code_for(errors: Iterable[Diagnostic], *, any_read: bool) -> ExitCode:
