@@ -643,6 +643,9 @@ def _run_batch(pipeline: ModuleType, files: list[Path], engine: Any, args: argpa
     )
     memory = _memory_for_scan(args.memory, console)
     options.memory = memory
+    from desktop.core.duplicates import ReadingCache
+
+    options.readings = ReadingCache()  # a file whose bytes were read earlier in the batch is not read again
     known = _known_documents(memory, console) if memory is not None else []
     read: list[Any] = []
     interrupted = False
@@ -857,9 +860,24 @@ def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: A
             # An engine in a worker reads the next file's first page ahead, beside the current one
             # (WorkerEngine.read_ahead: PP-OCR then keeps both cores busy); the readings are the same.
             read_ahead = getattr(engine, "read_ahead", None) if len(files) > 1 else None
+            planned: set[str] = set()  # content hashes of the files read or read ahead so far
+
+            def first_of_its_content(upcoming: Path) -> bool:
+                # a copy of a file read before is not read at all (options.readings): no read-ahead either
+                from desktop.core.duplicates import content_hash
+
+                digest = content_hash(upcoming) if getattr(options, "readings", None) is not None else None
+                if digest is None:
+                    return True
+                seen = digest in planned
+                planned.add(digest)
+                return not seen
+
             for i, path in enumerate(files):
                 if callable(read_ahead):
                     for upcoming in files[i:i + 2] if i == 0 else files[i + 1:i + 2]:
+                        if not first_of_its_content(upcoming):
+                            continue
                         try:
                             read_ahead(upcoming)
                         except Exception:  # a speed-up only: the file's own scan meets any problem

@@ -263,3 +263,126 @@ def test_document_numbers_are_the_labelled_ones() -> None:
     doc = _with_lines(_receipt("a.jpg", number="INV-7"), "GST ID: 001234567890", "Table No: 12", "Cashier: 03",
                       "Receipt No: BH-20931", "Date: 14/03/2024", "Invoice No. 2024/0815", "Order #: A-1002")
     assert document_numbers(doc) == ["INV-7", "BH-20931", "2024/0815", "A-1002"]
+
+
+# -- a file read before is not read again ---------------------------------------------------------------
+
+
+def _copies(tmp_path: Path, n: int) -> list[Path]:
+    first = tmp_path / "scan.png"
+    Image.new("RGB", (600, 800), "white").save(first)
+    out = [first]
+    for i in range(1, n):
+        out.append(tmp_path / f"copy {i}.png")
+        out[-1].write_bytes(first.read_bytes())
+    return out
+
+
+def test_copies_of_one_file_are_read_once_and_each_stays_a_document(tmp_path: Path) -> None:
+    """The second and later copies reuse the first one's reading: the engine reads one page, each copy
+    is its own document (its own source, marked a duplicate of the first), with the same fields."""
+    from desktop.core.duplicates import ReadingCache
+
+    files = _copies(tmp_path, 4)
+    engine = FakeEngine([RecordedPage(600, 800, LINES)])
+    options = ScanOptions(document_type="receipt", auto_rotate=False, decode_qr=False, readings=ReadingCache())
+    docs = [d for f in files for d in scan_file(f, engine, options)]
+    assert engine.calls == 1 and options.readings.hits == 3
+    assert [d.source for d in docs] == [str(f) for f in files]
+    assert [d.extras.get("reading_reused_from") for d in docs] == [None] + [str(files[0])] * 3
+    first = docs[0].to_dict()
+    for d in docs[1:]:
+        again = d.to_dict()
+        assert again["fields"] == first["fields"] and again["page_results"] == first["page_results"]
+    checker = DuplicateChecker()
+    marks = [checker.check(d) for d in docs]
+    assert marks[0] is None and all(m and m["reason"] == SAME_FILE and m["source"] == str(files[0]) for m in marks[1:])
+    docs[1].fields["total"].value = "99.00"  # each copy is a document of its own
+    assert docs[2].fields["total"].value == "12.50"
+
+
+def test_a_reading_is_reused_only_for_the_same_bytes_and_options(tmp_path: Path) -> None:
+    from desktop.core.duplicates import ReadingCache
+
+    first, other = tmp_path / "a.png", tmp_path / "b.png"
+    Image.new("RGB", (600, 800), "white").save(first)
+    Image.new("RGB", (600, 800), "white").resize((300, 400)).save(other)
+    engine = FakeEngine([RecordedPage(600, 800, LINES)])
+    cache = ReadingCache()
+    options = ScanOptions(document_type="receipt", auto_rotate=False, decode_qr=False, readings=cache)
+    scan_file(first, engine, options)
+    scan_file(other, engine, options)  # other bytes: read
+    assert engine.calls == 2
+    scan_file(first, engine, ScanOptions(document_type="invoice", auto_rotate=False, decode_qr=False, readings=cache))
+    assert engine.calls == 3  # read as another type: read again
+    scan_file(first, engine, ScanOptions(document_type="receipt", auto_rotate=False, decode_qr=False))
+    assert engine.calls == 4  # no cache: every file is read
+
+
+def test_a_reading_with_a_lost_page_is_not_reused(tmp_path: Path) -> None:
+    """A page the engine failed on may read the next time: the next copy is read again, and its good
+    reading is then the one reused."""
+    from desktop.core.duplicates import ReadingCache
+    from desktop.core.engines.base import EngineError
+
+    class FailsOnce(FakeEngine):
+        def read_page(self, image):  # type: ignore[no-untyped-def]
+            if self.calls == 0:
+                self.calls += 1
+                raise EngineError("the engine stumbled")
+            return super().read_page(image)
+
+    files = _copies(tmp_path, 3)
+    engine = FailsOnce([RecordedPage(600, 800, LINES)])
+    options = ScanOptions(document_type="receipt", auto_rotate=False, decode_qr=False, readings=ReadingCache())
+    docs = [d for f in files for d in scan_file(f, engine, options)]
+    assert docs[0].error is not None and docs[1].error is None and docs[2].error is None
+    assert engine.calls == 2 and docs[2].extras["reading_reused_from"] == str(files[1])
+
+
+def test_a_reused_reading_gets_the_vendor_memory_as_it_is_now(tmp_path: Path) -> None:
+    """The memory is applied to a reused reading afresh: what the clerk taught after the first copy was
+    read counts on the second."""
+    from desktop.core.duplicates import ReadingCache
+    from desktop.core.memory import VendorMemory
+
+    files = _copies(tmp_path, 2)
+    engine = FakeEngine([RecordedPage(600, 800, LINES)])
+    with VendorMemory(tmp_path / "session.db") as memory:
+        options = ScanOptions(document_type="receipt", auto_rotate=False, decode_qr=False, readings=ReadingCache(),
+                              memory=memory)
+        first = scan_file(files[0], engine, options)[0]
+        assert "memory" not in first.extras
+        first.fields["vendor_name"].value, first.fields["vendor_name"].edited = "KEDAI RUNCIT MAJU SDN BHD", True
+        first.reviewed = True
+        memory.learn(first)
+        second = scan_file(files[1], engine, options)[0]
+    assert engine.calls == 1 and second.extras["memory"]["vendor"] == "KEDAI RUNCIT MAJU SDN BHD"
+
+
+def test_shoebox_scan_reads_copies_once_and_reads_none_of_them_ahead(tmp_path: Path) -> None:
+    """``shoebox scan``'s batch (desktop.cli._scan_files over the real pipeline): one reading for every
+    copy, and a copy of a file already read or being read is not read ahead in the worker either."""
+    from desktop import cli
+    from desktop.core import pipeline
+    from desktop.core.duplicates import ReadingCache
+
+    class ReadsAhead(FakeEngine):
+        def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+            super().__init__(*args, **kwargs)
+            self.ahead: list[str] = []
+
+        def read_ahead(self, path: Path) -> bool:
+            self.ahead.append(Path(path).name)
+            return False
+
+    files = _copies(tmp_path, 5)
+    other = tmp_path / "other.png"
+    Image.new("RGB", (600, 800), "white").resize((300, 400)).save(other)
+    files.insert(2, other)
+    engine = ReadsAhead([RecordedPage(600, 800, LINES)])
+    options = ScanOptions(document_type="receipt", auto_rotate=False, decode_qr=False, readings=ReadingCache())
+    docs = cli._scan_files(pipeline, files, engine, options, cli._Console(True), Document, [])
+    assert [d.source for d in docs] == [str(f) for f in files] and not any(d.error for d in docs)
+    assert engine.calls == 2  # scan.png and other.png
+    assert engine.ahead == ["scan.png", "other.png"]

@@ -208,3 +208,41 @@ def test_a_sure_but_flagged_value_and_an_empty_amount_read_plainly(make_window, 
     hint = rows["tax"].edit.placeholderText()
     assert rows["tax"].edit.text() == "" and hint and not re.fullmatch(r"[\d.,\s]*", hint)
     assert {"en": "amount", "zh_CN": "金额"}[language] in hint
+
+
+# ----------------------------------------------------------------------- flags follow the clerk
+def test_flags_follow_the_clerks_tax_and_the_reviewed_mark(make_window) -> None:
+    """The clerk types the tax the OCR missed: subtotal + tax = total holds, and the total is no longer
+    tinted or counted. Marked reviewed, a document's remaining flagged fields are neither tinted nor
+    counted (badge and header); marked as needing review again, they are."""
+    from desktop.gui.queue import ATTENTION_ROLE
+
+    doc = receipt(vendor_name=Field("vendor_name", value="KEDAI MAJU", confidence=0.7, needs_review=True),
+                  date=Field("date", value="2026-11-30", confidence=0.95),
+                  subtotal=Field("subtotal", value="20.30", confidence=0.85),
+                  tax=Field("tax", value=None),
+                  total=Field("total", value="21.52", confidence=0.5, needs_review=True,
+                              problems=[diag(Code.SUBTOTAL_TOTAL_NO_TAX, field="total", subtotal="20.30",
+                                             total="21.52", difference="1.22")]))
+    w = make_window()
+    entry_id = w.model.add_document(doc)
+    w.select_entry(entry_id)
+
+    def badge() -> int:
+        return w.model.data(w.model.index(w.model.row_of(entry_id), 0), ATTENTION_ROLE)
+
+    assert badge() == 2 and w.form.rows["total"].edit.property("problem")
+    w.commit_field("tax", "1.22")
+    QCoreApplication.processEvents()
+    total = w.current_document().fields["total"]
+    assert not total.problems and not total.needs_review
+    row = w.form.rows["total"]
+    assert not row.edit.property("low") and not row.edit.property("problem") and row.badge.text() != "50%"
+    assert badge() == 1 and w.form.rows["vendor_name"].edit.property("low")
+    w.reviewing.set_reviewed(True)
+    QCoreApplication.processEvents()
+    assert badge() == 0 and not w.form.rows["vendor_name"].edit.property("low")
+    assert "to check" not in w.summary_label.text() and "field" not in w.summary_label.text()
+    w.reviewing.set_reviewed(False)
+    QCoreApplication.processEvents()
+    assert badge() == 1 and w.form.rows["vendor_name"].edit.property("low")

@@ -232,7 +232,8 @@ def test_failing_engine_shows_error_on_document(qtbot, make_window, pipeline, tm
 
 def test_event_loop_keeps_turning_and_cancel_stops(qtbot, make_window, pipeline, tmp_path) -> None:
     """A slow engine reads in the background: the event loop never stalls for an engine call; Cancel stops."""
-    files = [make_png(tmp_path / f"r{i}.png", (300, 400)) for i in range(8)]
+    # eight different files (copies of one file are read once: their reading is reused)
+    files = [make_png(tmp_path / f"r{i}.png", (300 + i, 400)) for i in range(8)]
     engine = ScriptedEngine(delay_s=ENGINE_DELAY_S)
     engine.read_page = timed = Timed(engine.read_page)  # type: ignore[method-assign]
     w = make_window(engine)

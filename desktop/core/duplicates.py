@@ -40,9 +40,12 @@ This module imports no Qt.
 """
 from __future__ import annotations
 
+import copy
 import hashlib
 import re
+import threading
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,8 +56,8 @@ from rapidfuzz import fuzz
 from desktop.core.diagnostics import Code, Diagnostic, diag, text
 from desktop.core.model import Document
 
-__all__ = ["DOCUMENT_NUMBER_LABEL", "NAME_MIN", "REASON_CODES", "DuplicateChecker", "conflicts", "content_hash",
-           "document_numbers", "duplicate_reason", "facts_of", "find_duplicate", "normalise_text", "reason_of"]
+__all__ = ["DOCUMENT_NUMBER_LABEL", "NAME_MIN", "REASON_CODES", "DuplicateChecker", "ReadingCache", "conflicts",
+           "content_hash", "document_numbers", "duplicate_reason", "facts_of", "find_duplicate", "normalise_text", "reason_of"]
 
 NAME_MIN = 90.0
 FIGURES_MIN = 97.0
@@ -268,3 +271,50 @@ class DuplicateChecker:
         if not document.error:
             self.known.append(facts_of(document))
         return mark
+
+
+class ReadingCache:
+    """Readings of files by their content, so that a file whose bytes were already read in this batch or
+    session is not read by the engine again (200 copies of one JPEG are one OCR run, not 200).
+
+    The pipeline (:func:`desktop.core.pipeline.scan_file`, through ``ScanOptions.readings``) stores the
+    documents of each file it read completely -- every page read, no document failed or cancelled -- as
+    they were *before* the vendor memory was applied, under a key made of the file's content hash
+    (:func:`content_hash`) and whatever else decides the reading (engine, its version and model, document
+    type, date order, task, turning and QR options). A later file with the same key gets copies of those
+    documents with its own source; the memory is then applied to them as it stands at that moment, and
+    the duplicate check marks them ``same file`` as before: each is still a document of its own. At most
+    ``limit`` files are kept, the least recently used dropped first. Safe to use from several threads.
+
+    Args:
+        limit: how many files' readings to keep (a receipt's reading is tens of kB).
+    """
+
+    def __init__(self, limit: int = 256) -> None:
+        self.limit = limit
+        self.hits = 0
+        self._entries: OrderedDict[tuple[Any, ...], tuple[str, list[dict[str, Any]]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, key: tuple[Any, ...]) -> tuple[str, list[Document]] | None:
+        """The source that was read under ``key`` and copies of its documents, or ``None``."""
+        with self._lock:
+            found = self._entries.get(key)
+            if found is None:
+                return None
+            self._entries.move_to_end(key)
+            self.hits += 1
+            source, docs = found
+        return source, [Document.from_dict(copy.deepcopy(d)) for d in docs]
+
+    def put(self, key: tuple[Any, ...], source: str, documents: list[Document]) -> None:
+        """Remember ``documents`` (read from ``source``) under ``key``."""
+        data = [copy.deepcopy(d.to_dict()) for d in documents]
+        with self._lock:
+            self._entries[key] = (source, data)
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.limit:
+                self._entries.popitem(last=False)

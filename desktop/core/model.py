@@ -41,7 +41,9 @@ XRechnung/UBL/CII, a Chinese e-invoice's XML or OFD metadata), ``ofd_text`` (an 
 objects), ``qr`` (a QR code), ``text_layer`` (a PDF's text layer), ``ocr``, ``model`` (HunyuanOCR) or
 ``memory`` (the vendor memory, :mod:`desktop.core.memory`) or ``user`` (typed by the clerk). The GUI's
 chips call them "e-invoice XML", "OFD text", "QR", "PDF text", "OCR", "AI", "memory" and "you".
-``duplicate_of`` marks a possible duplicate of an earlier document (:mod:`desktop.core.duplicates`).
+``duplicate_of`` marks a possible duplicate of an earlier document (:mod:`desktop.core.duplicates`);
+``extras["reading_reused_from"]`` names the file with the same bytes whose reading a document reuses
+(it was not read by the engine again: ``desktop.core.duplicates.ReadingCache``).
 
 Schema 1.1 (additive over 1.0, which this build still reads): the invoice fields ``invoice_type``,
 ``due_date``, ``amount_due``, ``buyer_address``, ``payment_terms`` and ``iban``; line items may carry

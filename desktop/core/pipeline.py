@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from desktop.core.diagnostics import Code, Diagnostic, diag
+from desktop.core.diagnostics import Code, Diagnostic, diag, is_page_lost
 from desktop.core.doctypes import get_document_type
 from desktop.core.engines.base import (
     Capability,
@@ -99,6 +99,10 @@ class ScanOptions:
         decode_qr: look for QR codes on rendered pages.
         memory: a :class:`~desktop.core.memory.VendorMemory` applied to every document after its
             fields are extracted (``None``: no vendor memory).
+        readings: a :class:`~desktop.core.duplicates.ReadingCache` shared by the files of a batch or
+            session: a file whose content was read before with the same options is not read again, its
+            documents are that reading's (``extras["reading_reused_from"]`` names the file read), the
+            memory applied afresh (``None``: every file is read).
     """
 
     document_type: str = "auto"
@@ -107,6 +111,7 @@ class ScanOptions:
     auto_rotate: bool = True
     decode_qr: bool = True
     memory: Any = None
+    readings: Any = None
 
 
 @dataclass
@@ -485,9 +490,10 @@ def _einvoice_data(source: Path, engine: Engine, *, ask_engine: bool) -> tuple[A
 
 
 def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, options: ScanOptions,
-                     *, ask_engine: bool = True) -> list[Document]:
+                     *, ask_engine: bool = True, unmemorised: list[Document] | None = None) -> list[Document]:
     """Split the pages read into documents and extract each one's fields (``ask_engine=False``: only
     Shoebox's own extraction, as for a cancelled scan, whose engine must not be asked again).
+    ``unmemorised`` receives each document as it was before the vendor memory was applied.
 
     A file carrying e-invoice data (:mod:`desktop.core.einvoice`: embedded XML, an XML invoice, an OFD
     invoice) is one invoice: it is not split, and its data overrides and cross-checks the fields read
@@ -545,10 +551,45 @@ def _build_documents(source: Path, reads: list[_PageRead], engine: Engine, optio
             apply_to_document(doc, structured, forced_type=forced)
         elif structured_problem:
             notes.append(structured_problem)
+        if unmemorised is not None:
+            snapshot = Document.from_dict(doc.to_dict())  # its own fields: the memory changes them in place
+            snapshot.notes = list(notes)
+            unmemorised.append(snapshot)
         notes.extend(apply_memory(doc, options))
         doc.notes = notes
         documents.append(doc)
     return documents
+
+
+def _reading_key(digest: str, engine: Engine, options: ScanOptions) -> tuple[Any, ...]:
+    """What decides a file's reading besides its bytes (:class:`~desktop.core.duplicates.ReadingCache`)."""
+    model = getattr(engine, "model_name", None)
+    return (digest, engine.name, engine.version, model if isinstance(model, str) else None, options.document_type,
+            options.date_order, options.task, options.auto_rotate, options.decode_qr)
+
+
+def _reused(path: Path, digest: str, engine: Engine, options: ScanOptions) -> list[Document] | None:
+    """The documents of a file with the same content read before (``options.readings``), as this file's
+    own, the vendor memory applied to them now; ``None`` when there is none."""
+    found = options.readings.get(_reading_key(digest, engine, options)) if options.readings is not None else None
+    if found is None:
+        return None
+    source, documents = found
+    for doc in documents:
+        doc.source = str(path)
+        doc.extras["reading_reused_from"] = source
+        doc.extras["content_hash"] = digest
+        doc.extras["seconds"] = 0.0
+        doc.notes = list(doc.notes) + apply_memory(doc, options)
+    return documents
+
+
+def _reusable(documents: list[Document], unmemorised: list[Document]) -> bool:
+    """Whether a file's reading may stand for another file with the same bytes: every document read,
+    none cancelled, no page lost (a page the engine failed on may read the next time)."""
+    return bool(unmemorised) and len(unmemorised) == len(documents) and not any(
+        d.error or d.extras.get("cancelled") or any(is_page_lost(w) for p in d.page_results for w in p.warnings)
+        for d in documents)
 
 
 def apply_memory(doc: Document, options: ScanOptions) -> list[Diagnostic]:
@@ -613,13 +654,25 @@ def scan_file(
 
     Returns:
         The documents found, in page order; or one document with ``error`` set when the file cannot
-        be read at all (its ``error`` a diagnostic saying why).
+        be read at all (its ``error`` a diagnostic saying why). A file whose content was read before
+        (``options.readings``) is not read again: its documents are that reading's, under this file's
+        name, the vendor memory applied to them now.
 
     Raises:
         Cancelled: ``cancel()`` returned true; ``.documents`` holds the pages read so far.
     """
     options = options or ScanOptions()
     path = Path(path)
+    from desktop.core.duplicates import content_hash
+
+    digest = content_hash(path)
+    if digest and options.readings is not None and not (cancel is not None and cancel()):
+        reused = _reused(path, digest, engine, options)
+        if reused is not None:
+            if progress is not None:
+                last = max((d.pages[1] for d in reused), default=1)
+                progress(Progress(path, last, last, "done"))
+            return reused
     host = page_host(engine)
     try:
         total = int(host.count_pages(path))
@@ -668,18 +721,18 @@ def scan_file(
         del page
     if not reads:
         return [_error_document(path, diag(Code.NO_PAGES), engine)]
+    unmemorised: list[Document] | None = [] if options.readings is not None and digest else None
     try:
-        documents = _build_documents(path, reads, engine, options)
+        documents = _build_documents(path, reads, engine, options, unmemorised=unmemorised)
     except EngineInterrupted:  # stopped while the engine read the fields
         raise Cancelled([], path) from None
     seconds = time.perf_counter() - started
-    from desktop.core.duplicates import content_hash
-
-    digest = content_hash(path)
-    for d in documents:
+    for d in [*documents, *(unmemorised or [])]:
         d.extras.setdefault("seconds", round(seconds, 3))
         if digest:
             d.extras["content_hash"] = digest
+    if digest and unmemorised is not None and _reusable(documents, unmemorised):
+        options.readings.put(_reading_key(digest, engine, options), str(path), unmemorised)
     if progress is not None:
         progress(Progress(path, number, max(total, number), "done"))
     return documents

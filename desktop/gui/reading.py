@@ -59,6 +59,10 @@ class ReadingController(QObject):
         self.engine_capabilities: frozenset[str] = frozenset()
         self.engine_state = "loading"
         self.engine_description = self.tr("not started")
+        from desktop.core.duplicates import ReadingCache
+
+        # a file whose bytes were read before in this window is not read again (its reading is reused)
+        self.readings = ReadingCache()
 
         self.worker = ReadWorker(factory)
         self.worker.language = window.language
@@ -91,7 +95,7 @@ class ReadingController(QObject):
 
         settings = self.window.settings
         return ScanOptions(document_type=document_type or settings.default_document_type or "auto",
-                           date_order=self.window.date_order(), memory=self.window.memory)
+                           date_order=self.window.date_order(), memory=self.window.memory, readings=self.readings)
 
     def is_busy(self) -> bool:
         return bool(self.pending)
