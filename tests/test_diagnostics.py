@@ -137,7 +137,7 @@ LIBRARY_WORDS = "image file is truncated (17 bytes not processed)"
 
 #: Latin words a Chinese message may show: names of products, formats, standards, files and keys.
 _NAMES = {"Shoebox", "JPEG", "PNG", "TIFF", "BMP", "WebP", "HEIC", "HEIF", "PDF", "OFD", "XML", "AVIF", "MuPDF",
-          "HunyuanOCR", "PP-OCR", "OCR", "CPU", "GPU", "CUDA", "AI", "JSON", "QR", "HTTP", "API", "ISO", "GB", "T", "tencent",
+          "HunyuanOCR", "PP-OCR", "OCR", "CPU", "GPU", "CUDA", "AI", "JSON", "QR", "HTTP", "API", "ISO", "IBAN", "GB", "T", "tencent",
           "YYYY-MM-DD", "GSTIN", "SIGKILL", "SIGABRT", "SIGSEGV", "pip", "install", "shoebox", "gpu", "torch",
           "transformers", "pillow-heif", "tencent/HunyuanOCR", "config.json", "preprocessor_config.json",
           "safetensors", "tokenizer_config.json", "tokenizer.json", "model.safetensors",

@@ -60,3 +60,43 @@ def test_a_labelled_buyer_with_its_address_on_the_row():
 def test_a_table_heading_under_the_buyer_label_is_no_buyer():
     fields = _invoice([("Kunde:", 40)], [("Pos", 40), ("Beschreibung", 120), ("Menge", 420), ("Betrag", 560)])
     assert fields["buyer_name"].value != "Pos"
+
+
+def test_a_misprinted_iban_is_kept_and_flagged_never_dropped():
+    from desktop.core import flags
+
+    iban = _invoice([("IBAN: DE89 3704 0044 0532 0131 00", 40)])["iban"]  # one digit off: MOD 97-10 fails
+    assert iban.value == "DE89370400440532013100"
+    assert [p.code for p in iban.problems] == ["iban_invalid"] and flags.is_flagged(iban)
+
+
+def test_a_tax_amount_under_a_vat_label_is_no_tax_id():
+    rows = [[("Acme Supplies Ltd", 40)], [("INVOICE", 40)], [("Invoice number: INV-2024-17", 40)],
+            [("Invoice date: 19 Apr 2024", 40)], [("Subtotal", 40), ("5,619.00 GBP", 420)],
+            [("VAT 20%", 40)], [("1,123.80 GBP", 420)], [("Total", 40), ("6,742.80 GBP", 420)]]
+    fields = extract_fields(synthetic_page(rows, width=800), "invoice").fields
+    assert fields["vendor_tax_id"].value is None
+
+
+@pytest.mark.parametrize("row, name, address", [
+    ("Bill to: Acme Widgets plc, 3 Dock Road, Bristol BS1 5TT", "Acme Widgets plc", "3 Dock Road, Bristol BS1 5TT"),
+    ("Klant: De Vries B.V., Kerkstraat 12, 1017 GC Amsterdam", "De Vries B.V.", "Kerkstraat 12, 1017 GC Amsterdam")])
+def test_a_buyer_row_with_its_address(row, name, address):
+    fields = _invoice([(row, 40)])
+    assert (fields["buyer_name"].value, fields["buyer_address"].value) == (name, address)
+
+
+def test_dutch_payment_terms():
+    assert _invoice([("Betaling binnen 30 dagen", 40)])["payment_terms"].value == "Betaling binnen 30 dagen"
+
+
+@pytest.mark.parametrize("text, date, time", [("日期：2024-09-1408:52", "2024-09-14", "08:52"),
+                                              ("2024/09/1408:52:11", "2024-09-14", "08:52:11"),
+                                              ("2024-09-14 08:52", "2024-09-14", "08:52")])
+def test_a_time_glued_to_its_date_by_ocr(text, date, time):
+    """OCR that loses the space between a year-first date and its time ("2024-09-1408:52") still
+    gives both."""
+    from desktop.core.extraction.dates import find_dates, find_times
+
+    assert [d.value for d in find_dates(text, "YMD")] == [date]
+    assert [t[0] for t in find_times(text)] == [time]

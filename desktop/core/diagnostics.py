@@ -219,6 +219,7 @@ class Code(StrEnum):
     TAX_ID_CHECK_CHARACTER = "tax_id_check_character"
     TAX_ID_LENGTH = "tax_id_length"
     TAX_ID_UNKNOWN_FORMAT = "tax_id_unknown_format"
+    IBAN_INVALID = "iban_invalid"
     INVOICE_CODE_NOT_DIGITS = "invoice_code_not_digits"
     INVOICE_CODE_LENGTH = "invoice_code_length"
     INVOICE_CODE_REGION = "invoice_code_region"
@@ -581,6 +582,9 @@ CATALOGUE: dict[Code, Entry] = {
     Code.TAX_ID_LENGTH: Entry(_W, "tax ID {value}: {length} characters; expected 18 (unified social credit code, "
                                   "GB 32100-2015)",
                               "税号 {value}：{length} 个字符；应为 18 个（统一社会信用代码，GB 32100-2015）"),
+    Code.IBAN_INVALID: Entry(_W, "IBAN {value}: its check digits or length are wrong (ISO 13616; a misprint or a "
+                                 "misread digit): compare it with the invoice before paying",
+                             "IBAN {value}：校验位或长度不正确（ISO 13616；印错或识别错了一位），付款前请与发票核对"),
     Code.TAX_ID_UNKNOWN_FORMAT: Entry(_W, "tax ID {raw!r} does not match a known VAT / GSTIN format",
                                       "税号“{raw}”不符合已知的增值税号 / GSTIN 格式"),
     Code.INVOICE_CODE_NOT_DIGITS: Entry(_W, "invoice code {value}: digits only expected", "发票代码 {value}：应只含数字"),

@@ -32,6 +32,7 @@ from desktop.core.extraction.amounts import (
     normalise_currency,
     parse_amount,
 )
+from desktop.core.extraction.banking import find_ibans
 from desktop.core.extraction.dates import parse_date, parse_time
 from desktop.core.extraction.layout import Candidate, Layout, candidate_to_field
 from desktop.core.extraction.qr import decode_qr, parse_vat_qr
@@ -290,6 +291,8 @@ def validate(fields: dict[str, Field], document_type: str) -> None:
         elif kind == "currency":
             if f.value not in ISO_4217_COMMON and not re.fullmatch(r"[A-Z]{3}", f.value):
                 problems.append(diag(Code.CURRENCY_NOT_ISO, value=f.value))
+        if name == "iban" and f.value and not find_ibans(f.value):
+            problems.append(diag(Code.IBAN_INVALID, value=f.value))  # ISO 13616 check digits or length
         if name in ("vendor_tax_id", "buyer_tax_id") and f.value and document_type != "cn_vat_invoice" \
                 and USCC_SHAPE.fullmatch(f.value):
             problems.extend(check_tax_id_cn(f.value))  # a unified social credit code on any document

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["find_ibans"]
+__all__ = ["find_ibans", "labelled_iban_like"]
 
 #: Two letters, two check digits and 11 to 30 letters or digits, possibly in groups of four separated
 #: by spaces (ISO 13616-1 print format).
@@ -30,3 +30,19 @@ def find_ibans(text: str) -> list[str]:
                     found.append(compact)
                 break
     return found
+
+
+#: An IBAN label and the IBAN-shaped text after it ("IBAN: DE89 3704 0044 0532 0131 00").
+_LABELLED = re.compile(r"\bIBAN\b\s*[:：.]?\s*([A-Z]{2}\s?\d{2}(?:[ \u00a0]?[A-Z0-9]){11,30})\b")
+
+
+def labelled_iban_like(text: str) -> tuple[str, str] | None:
+    """``(compact, raw)`` of an IBAN-shaped value printed after an ``IBAN`` label whose check fails
+    (:func:`find_ibans` finds none in it), or ``None``. A misprinted or misread IBAN is kept so that it
+    can be shown and flagged, never dropped."""
+    t = unicodedata.normalize("NFKC", text).upper()
+    m = _LABELLED.search(t)
+    if m is None or find_ibans(m.group(1)):
+        return None
+    raw = m.group(1).strip()
+    return re.sub(r"[\s\u00a0]", "", raw), raw

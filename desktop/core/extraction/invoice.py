@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 
 from desktop.core.diagnostics import Code, Diagnostic, diag
-from desktop.core.extraction.banking import find_ibans
+from desktop.core.extraction.banking import find_ibans, labelled_iban_like
 from desktop.core.extraction.common import (
     document_currency,
     infer_date_order,
@@ -99,7 +99,7 @@ _DUE_LABEL = re.compile(r"due\s*date|payment\s*due|date\s*due|pay\s*by|f[äa]lli
 #: "Net 30", "payable within 14 days".
 _TERMS = re.compile(r"payment\s*terms|terms\s*of\s*payment|zahlungs(bedingungen|ziel|frist)|zahlbar\s*(innerhalb|sofort|"
                     r"binnen|ohne)|conditions?\s*de\s*(paiement|r[èe]glement)|betalings(termijn|voorwaarden)|"
-                    r"\bnet\s*\d{1,3}\b|payable\s*(within|in)\s*\d|te\s*betalen\s*binnen|[àa]\s*\d{1,3}\s*jours", re.I)
+                    r"\bnet\s*\d{1,3}\b|payable\s*(within|in)\s*\d|te\s*betalen\s*binnen|betaling\s*binnen|[àa]\s*\d{1,3}\s*jours", re.I)
 #: Spanish, Italian and Portuguese labels from the shared vocabulary (``resources/labels/amounts.json``,
 #: :mod:`desktop.core.extraction.labels`); the patterns above keep their OCR variants.
 _MORE = ("es", "it", "pt")
@@ -281,8 +281,8 @@ def pick_tax_ids(layout: Layout, buyer: Candidate | None) -> tuple[Candidate | N
         label_ln = next((o for o in layout.lines if o is c.lines[0] or c.lines[0] in layout.right_of(o)
                          or c.lines[0] in layout.below(o, 1)), c.lines[0])
         context = " ".join(o.text for o in layout.row(label_ln))
-        if re.search(r"%|\d+[.,]\d{2}\s*(€|EUR)?$", c.raw):
-            continue
+        if re.search(r"%|\d+[.,]\d{2}\s*([A-Z]{3}|[€$£¥₹])?$|^([A-Z]{3}|[€$£¥₹])\s?\d", c.raw):
+            continue  # an amount ("1,123.80 GBP" under "VAT 20%"), never a tax ID
         c.score = 2 if not c.problems else 1
         if BUYER_MARK.search(context) or id(label_ln) in buyer_lines or id(c.lines[0]) in buyer_lines:
             buyer_ids.append(c)
@@ -352,12 +352,14 @@ def _pick_buyer_labelled(layout: Layout) -> Candidate | None:
         if not m or re.search(r"[^\W\d_]", ln.text[:m.start()]) or ln.text[m.end():].lstrip().startswith("-"):
             continue  # a label opens its line ("Bill to:", "Kunde:"), it is not a word inside a sentence
         rest = ln.text[m.end():].strip(" :")
+        # "Kunde: Schmidt Bau AG, Ringstr. 3, 10115 Berlin": the name, then its address after a comma
+        name, _sep, after = rest.partition(",")
+        name = name.strip()
+        if after and re.search(r"\d", after) and len(name) >= 3 and re.search(r"[A-Za-z]{2,}", name) \
+                and not re.search(r"\d", name):
+            return Candidate(name, rest, [ln], [], 0.6)
         if len(rest) >= 3 and re.search(r"[A-Za-z]{2,}", rest) and not re.search(r"\d{4,}", rest):
             return Candidate(rest, rest, [ln], [], 0.6)
-        # "Kunde: Schmidt Bau AG, Ringstr. 3, 10115 Berlin": the name, then its address after a comma
-        name = rest.split(",", 1)[0].strip()
-        if "," in rest and len(name) >= 3 and re.search(r"[A-Za-z]{2,}", name) and not re.search(r"\d", name):
-            return Candidate(name, rest, [ln], [], 0.6)
         below = layout.below(ln, 1)
         # the line below, unless it opens a table (a row of column headings: "Pos  Beschreibung  Menge")
         if below and re.search(r"[A-Za-z]{2,}", below[0].text) and len(layout.row(below[0])) < 3:
@@ -394,11 +396,16 @@ def _tax_after_its_rate(layout: Layout, money: Callable[[str], tuple[str | None,
 
 
 def pick_iban(layout: Layout) -> Candidate | None:
-    """The first valid IBAN printed (:func:`desktop.core.extraction.banking.find_ibans`), compact."""
+    """The first valid IBAN printed (:func:`desktop.core.extraction.banking.find_ibans`), compact; else an
+    IBAN-shaped value after an IBAN label whose check fails, kept and flagged (``iban_invalid``)."""
     for ln in layout.lines:
         found = find_ibans(ln.text)
         if found:
             return Candidate(found[0], ln.text, [ln], [], 0.95)
+    for ln in layout.lines:
+        bad = labelled_iban_like(ln.text)
+        if bad:
+            return Candidate(bad[0], bad[1], [ln], [diag(Code.IBAN_INVALID, value=bad[1])], 0.5)
     return None
 
 
