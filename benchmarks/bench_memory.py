@@ -222,6 +222,7 @@ def replay(images: list[Path], cache: list[Path], verbose: bool) -> dict[str, An
     suggestions = wrong_suggestions = 0
     # field -> [documents, flagged without, flagged with, silent errors without, silent errors with]
     flags: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
+    silent: list[str] = []  # vendor fields wrong and not flagged with the memory, and the memory's action
     seen: set[str] = set()
     confirmed: dict[tuple[str, str], set[str | None]] = defaultdict(set)  # (vendor, field) -> values taught
     learnable: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # field -> [repeat docs, misses with memory]
@@ -298,6 +299,9 @@ def replay(images: list[Path], cache: list[Path], verbose: bool) -> dict[str, An
                     row[2] += flag_mem
                     row[3] += not ok_plain and not flag_plain
                     row[4] += not ok_mem and not flag_mem
+                    if not ok_mem and not flag_mem and name in FIELDS[:2]:
+                        silent.append(f"{image.stem} {name} ({actions.get(name) or 'no memory action'}"
+                                      f"{'; wrong without the memory too' if not ok_plain else ''})")
                     fixed[name] += ok_mem and not ok_plain
                     if name in actions:
                         suggestions += 1
@@ -318,7 +322,7 @@ def replay(images: list[Path], cache: list[Path], verbose: bool) -> dict[str, An
             "broke": dict(broke), "fixed": dict(fixed), "repeat_misses": repeat_misses, "broken": broken,
             "applied": applied, "weak": weak, "elsewhere": elsewhere,
             "suggestions": suggestions, "wrong_suggestions": wrong_suggestions,
-            "flags": {k: list(v) for k, v in flags.items()}, "documents": len(images),
+            "flags": {k: list(v) for k, v in flags.items()}, "silent": silent, "documents": len(images),
             "profiles": profiles, "seconds": time.perf_counter() - started}
 
 
@@ -465,6 +469,9 @@ def report(r: dict[str, Any], d: dict[str, Any] | None, command: str) -> str:
             docs, fp, fm, sp, sm = r["flags"].get(name, [0, 0, 0, 0, 0])
             docs = docs or 1
             out.append(f"| {name} | {pct(fp, docs)} | {pct(fm, docs)} | {pct(sp, docs)} | {pct(sm, docs)} |")
+        if r.get("silent"):
+            out += ["", "Vendor fields wrong and not flagged with the memory (each is in the list of causes above when "
+                        "it is a repeat-vendor miss): " + ", ".join(r["silent"]) + "."]
     out += ["", f"Memory suggestions in file-name order (fields filled, corrected, flagged or located by the memory): "
                 f"{s}; wrong: {w} ({100 * w / max(1, s):.1f}%)."]
     out += ["", "Matches, in every order: " + "; ".join(
