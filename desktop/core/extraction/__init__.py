@@ -37,6 +37,7 @@ from desktop.core.extraction.dates import parse_date, parse_time
 from desktop.core.extraction.layout import Candidate, Layout, candidate_to_field
 from desktop.core.extraction.qr import decode_qr, parse_vat_qr
 from desktop.core.extraction.validators import (
+    USCC_SHAPE,
     check_check_code,
     check_invoice_code,
     check_invoice_number,
@@ -320,12 +321,6 @@ def validate(fields: dict[str, Field], document_type: str) -> None:
                 part.problems.extend(p for p in failed if p not in part.problems)
         total.problems.extend(check_sum_without_tax(sub.value if sub else None, tax.value if tax else None,
                                                     total.value))
-
-
-#: The shape of a unified social credit code (GB 32100-2015 section 4): the registration authority and
-#: entity type codes, the six-digit administrative division code (GB/T 2260), the nine-character
-#: organisation code (GB 11714) and the check character, all from the standard's 31-character set.
-USCC_SHAPE = re.compile(r"[0-9A-HJ-NP-RTUWXY]{2}\d{6}[0-9A-HJ-NP-RTUWXY]{10}")
 
 
 # --------------------------------------------------------------------------------------------------

@@ -385,8 +385,7 @@ def _tax_after_its_rate(layout: Layout, money: Callable[[str], tuple[str | None,
     the row's only amount (a tax summary row has two: the base and the tax)."""
     out = []
     for ln in layout.lines:
-        if not (_TAX_LABEL.search(ln.text) and _RATE_END.search(ln.text)) or \
-                re.sub(r"%\s*$", "", ln.text) != ln.text and _TAX_EXCLUDE.search(re.sub(r"%\s*$", "", ln.text)):
+        if not (_TAX_LABEL.search(ln.text) and _RATE_END.search(ln.text)) or _TAX_EXCLUDE.search(_RATE_END.sub("", ln.text)):
             continue
         found = [(o, got) for o in layout.right_of(ln) if (got := money(o.text)) and got[0] is not None]
         if len(found) == 1:

@@ -126,12 +126,18 @@ def _top_rows(layout: Layout, n: int = 14) -> list[_Row]:
     return [_Row(sorted(r, key=lambda x: x.x0)) for r in rows]
 
 
+def _chinese_field_row(text: str) -> bool:
+    """Whether a row is a Chinese "label：value" field, a document title (销售小票) or a registration
+    number: never a shop's name, nor part of its address."""
+    return bool(CJK_LABEL_ROW.match(text) or CN_TITLE.search(text) or CN_REGISTRATION.search(text))
+
+
 def _is_vendor_like(text: str) -> bool:
     letters = re.sub(r"[^A-Za-z\u4e00-\u9fff]", "", text)
     cjk = len(re.findall(r"[\u4e00-\u9fff]", text))
     if (len(letters) < 3 and cjk < 2) or _HEADER.search(text) or _CONTACT.search(text) or _REGNO_ONLY.match(text):
         return False
-    if CJK_LABEL_ROW.match(text) or CN_TITLE.search(text) or CN_REGISTRATION.search(text) or ADDRESS_LABEL.match(text):
+    if _chinese_field_row(text) or ADDRESS_LABEL.match(text):
         return False  # a Chinese "label: value" row, a document title, a registration number, an address
     if not looks_like_name(text):  # running text (a letter, a page of prose) is never the shop's name
         return False
@@ -214,7 +220,7 @@ def pick_address(layout: Layout, vendor_row: _Row | None) -> Candidate | None:
         if not out and (find_dates(t) or find_times(t)) and not _ADDRESS_HINT.search(t):
             continue
         if _CONTACT.search(t) or _HEADER.search(t) or find_dates(t) or re.search(r"\b\d{2,4}[- ]?\d{6,8}\b", t) \
-                or CJK_LABEL_ROW.match(t) or CN_TITLE.search(t) or CN_REGISTRATION.search(t):
+                or _chinese_field_row(t):
             break
         if out and r.y0 - out[-1].y1 > 1.5 * r.h:
             break

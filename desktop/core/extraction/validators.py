@@ -31,6 +31,7 @@ from desktop.core.diagnostics import Code, Diagnostic, diag
 
 __all__ = [
     "USCC_CHARSET",
+    "USCC_SHAPE",
     "USCC_WEIGHTS",
     "check_check_code",
     "check_invoice_code",
@@ -44,6 +45,10 @@ __all__ = [
 
 #: GB 32100-2015 character set (31 characters, value = index).
 USCC_CHARSET = "0123456789ABCDEFGHJKLMNPQRTUWXY"
+#: The shape of a unified social credit code (GB 32100-2015 section 4): the registration authority and
+#: entity type codes, the six-digit administrative division code (GB/T 2260), the nine-character
+#: organisation code (GB 11714) and the check character, all from the standard's character set.
+USCC_SHAPE = re.compile(rf"[{USCC_CHARSET}]{{2}}\d{{6}}[{USCC_CHARSET}]{{10}}")
 #: GB 32100-2015 weights for positions 1..17.
 USCC_WEIGHTS = (1, 3, 9, 27, 19, 26, 16, 17, 20, 29, 25, 13, 8, 24, 10, 30, 28)
 
