@@ -11,6 +11,9 @@ Labels per language (the usual printed wording; invoice2data's templates use the
 * subtotal: Untaxed Amount, Subtotal, Total HT, Netto, Zwischensumme, Exclusief BTW, Grondslag.
 * tax: Tax, VAT, TVA, MwSt./USt., BTW (amounts, not VAT numbers).
 
+On an invoice with a VAT breakdown of several rates (:mod:`.vat_breakdown`), the tax is the sum of the
+rates' taxes and the subtotal that of their bases, unless printed totals add up to the total.
+
 Values are taken from the same line, the rightmost box of the label's row, or the line just below
 (table headers).
 """
@@ -31,6 +34,7 @@ from desktop.core.extraction.dates import find_dates
 from desktop.core.extraction.labels import label_pattern
 from desktop.core.extraction.layout import Candidate, Layout, Ln
 from desktop.core.extraction.parsers import amount_finder, date_finder
+from desktop.core.extraction.vat_breakdown import apply_breakdown, find_vat_breakdown
 
 __all__ = ["extract_invoice", "INVOICE_NUMBER_LABEL", "invoice_number_candidates"]
 
@@ -465,6 +469,9 @@ def extract_invoice(layout: Layout, date_order: str | None = None) -> dict[str, 
         subtotal = _rank(others, _SUB_STRONG, layout) or subtotal
     taxes = [c for c in taxes if not _under_excluded_header(layout, c)]
     tax = taxes[-1] if taxes else None
+    # a multi-rate VAT breakdown (EN 16931 BG-23): the tax is the sum of its rows, the subtotal that of
+    # their bases, unless printed totals add up (desktop.core.extraction.vat_breakdown)
+    subtotal, tax = apply_breakdown(find_vat_breakdown(layout), subtotal, tax, total, subs, taxes)
     vendor = pick_vendor(layout) or pick_vendor_footer(layout)
     buyer = pick_buyer(layout, vendor)
     if vendor is not None and buyer is not None and vendor.value and buyer.value \
