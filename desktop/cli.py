@@ -382,6 +382,11 @@ def _worth_a_note(warning: Diagnostic) -> bool:
     return warning.severity in (Severity.WARNING, Severity.ERROR)
 
 
+_FILE_WIDE = frozenset({Code.PDF_REPAIRED})
+"""Page warnings that say something of the whole file (MuPDF repairs a damaged file, not a page):
+stderr says them once per file, the JSON keeps them on each page."""
+
+
 class _Exit(Exception):
     """A step of ``shoebox scan`` stops the command with ``code`` (it has said why on stderr)."""
 
@@ -828,6 +833,8 @@ def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: A
             docs = [document_cls(source=str(path), error=diag(Code.UNEXPECTED, detail=f"{type(exc).__name__}: {exc}"))]
         return docs or [document_cls(source=str(path), error=diag(Code.NOTHING_READ))]
 
+    said_of_file: set[tuple[str, Code]] = set()
+
     def report(docs: list[Any]) -> None:
         for doc in docs:
             if doc.error:
@@ -835,10 +842,19 @@ def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: A
                 continue
             for lost in doc.lost_pages():  # the engine stopped on it, it could not be read, its content may be lost
                 console.error(f"{doc.source}: {lost.message()}")  # the message names the page
+            lost = {d.page for d in doc.lost_pages()}
             for page in doc.page_results:  # read, but worth a look: blank, repaired
                 for warning in page.warnings:
-                    if not is_page_lost(warning) and _worth_a_note(warning):
-                        console.note(f"note: {doc.source}: page {page.number}: {warning.message()}")
+                    if is_page_lost(warning) or not _worth_a_note(warning):
+                        continue
+                    if warning.code is Code.NO_TEXT and page.number in lost:
+                        continue  # its error line says why nothing was read
+                    if warning.code in _FILE_WIDE:  # said of every page of the file: once, for the file
+                        if (doc.source, warning.code) not in said_of_file:
+                            said_of_file.add((doc.source, warning.code))
+                            console.note(f"note: {doc.source}: {warning.message()}")
+                        continue
+                    console.note(f"note: {doc.source}: page {page.number}: {warning.message()}")
         results.extend(docs)
         if concurrent:
             pages = sum(len(doc.page_results) for doc in docs)

@@ -565,6 +565,25 @@ def _damaged_four_page_pdf(path: Path) -> Path:
     return path
 
 
+def test_a_damaged_pdf_is_worded_once_per_file_and_a_lost_page_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """stderr says a repair once for the file (MuPDF repairs the file, not each page) and a lost page
+    in one error line, without a second note that nothing was found on it; the JSON keeps every page's
+    warnings."""
+    pdf = _damaged_four_page_pdf(tmp_path / "cut.pdf")
+    monkeypatch.setattr(cli, "_create_engine", lambda name, model_dir, notes: FakeEngine())  # reads every page as blank
+    out = tmp_path / "out.json"
+    assert cli.main(["scan", str(pdf), "-o", str(out)]) == cli.EXIT_SOME_FAILED
+    err = capsys.readouterr().err
+    assert err.count("has been repaired") == 1, err
+    assert f"note: {pdf}: the PDF was damaged and has been repaired" in err
+    for n in (3, 4):
+        said = [ln for ln in err.splitlines() if f": page {n}:" in ln]
+        assert len(said) == 1 and said[0].startswith("shoebox: error:"), err
+    pages = [p for d in json.loads(out.read_text(encoding="utf-8"))["documents"] for p in d["page_results"]]
+    assert all(any(w["code"] == "pdf_repaired" for w in p["warnings"]) for p in pages)
+
+
 @pytest.mark.parametrize("suffix", [".xlsx", ".json", ".csv"])
 def test_pages_a_damaged_pdf_may_have_lost_are_problems_and_status_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                      capsys: pytest.CaptureFixture[str], suffix: str) -> None:

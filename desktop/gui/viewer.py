@@ -16,7 +16,9 @@ What "100 %" means depends on the page, as in a PDF reader or an image viewer (:
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QRectF, Qt, Signal
+import math
+
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -24,6 +26,7 @@ from PySide6.QtGui import (
     QPainter,
     QPen,
     QPixmap,
+    QPolygonF,
     QTextOption,
     QWheelEvent,
 )
@@ -45,6 +48,8 @@ SCREEN_DPI = 96.0
 logical DPI on Windows, X11 and Wayland at 100 % scale)."""
 MIN_ZOOM, MAX_ZOOM = 0.02, 16.0
 MESSAGE_MARGIN = 24
+SLANT_DEGREES = 2.0
+"""A line whose top edge slants more than this is outlined by its quadrilateral, not its box."""
 
 LINE_PEN = QColor(30, 136, 229, 200)
 LINE_FILL = QColor(30, 136, 229, 28)
@@ -210,7 +215,12 @@ class PageViewer(QGraphicsView):
         for x0, y0, x1, y1 in boxes:
             pen = QPen(HIGHLIGHT_PEN, 2.5)
             pen.setCosmetic(True)
-            item = self.scene().addRect(QRectF(x0, y0, x1 - x0, y1 - y0).adjusted(-4, -4, 4, 4), pen, QBrush(HIGHLIGHT_FILL))
+            quad = self._slanted_quad((x0, y0, x1, y1))
+            if quad is not None:  # a line read askew: outline the text itself, not its upright box
+                item = self.scene().addPolygon(quad, pen, QBrush(HIGHLIGHT_FILL))
+            else:
+                item = self.scene().addRect(QRectF(x0, y0, x1 - x0, y1 - y0).adjusted(-4, -4, 4, 4), pen,
+                                            QBrush(HIGHLIGHT_FILL))
             item.setZValue(2)
             self._highlight.append(item)
         if boxes and scroll:
@@ -218,6 +228,27 @@ class PageViewer(QGraphicsView):
             for item in self._highlight[1:]:
                 rect = rect.united(item.sceneBoundingRect())
             self.ensureVisible(rect, 60, 60)
+
+    def _slanted_quad(self, box: Box, margin: float = 4.0) -> QPolygonF | None:
+        """The engine's quadrilateral of the shown page's line whose bounding box is ``box``, grown by
+        ``margin`` page pixels, when that line is slanted by more than :data:`SLANT_DEGREES` (a photo
+        taken askew); ``None`` for an upright line, a box of several lines or one not on this page."""
+        if self._page is None:
+            return None
+        line = next((ln for ln in self._page.lines if ln.polygon and len(ln.polygon) == 4
+                     and all(abs(a - b) < 0.5 for a, b in zip(ln.box, box))), None)
+        if line is None or line.polygon is None:
+            return None
+        (ax, ay), (bx, by) = line.polygon[0], line.polygon[1]
+        if bx - ax <= 0 or abs(math.degrees(math.atan2(by - ay, bx - ax))) < SLANT_DEGREES:
+            return None
+        cx = sum(x for x, _ in line.polygon) / 4
+        cy = sum(y for _, y in line.polygon) / 4
+        points = []
+        for x, y in line.polygon:
+            d = math.hypot(x - cx, y - cy) or 1.0
+            points.append(QPointF(x + (x - cx) / d * margin * 1.5, y + (y - cy) / d * margin * 1.5))
+        return QPolygonF(points)
 
     def highlighted_boxes(self) -> list[QRectF]:
         return [item.sceneBoundingRect() for item in self._highlight]
