@@ -428,7 +428,7 @@ def test_output_write_failure_is_status_3(fake, batch: Path, tmp_path: Path, mon
                                           capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "out.xlsx"
 
-    def fail(documents, path):
+    def fail(documents, path, *, language="en"):
         raise ExportError(path, "permission denied")
 
     monkeypatch.setattr("desktop.core.export.export", fail)
