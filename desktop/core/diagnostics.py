@@ -240,6 +240,7 @@ class Code(StrEnum):
     MEMORY_REPLACED = "memory_replaced"
     MEMORY_REPAIRED = "memory_repaired"
     MEMORY_UNAVAILABLE = "memory_unavailable"
+    MEMORY_PAGE_READS = "memory_page_reads"
     DUPLICATE_SAME_FILE = "duplicate_same_file"
     DUPLICATE_SAME_NUMBER = "duplicate_same_number"
     DUPLICATE_SAME_DATE_TOTAL = "duplicate_same_date_total"
@@ -628,6 +629,7 @@ CATALOGUE: dict[Code, Entry] = {
                                     "(taught by {taught}) has them in {value!r}, the rest as read",
                                 "票面为“{read}”；其中误读的词已按商家记忆（由 {taught} 学到）“{value}”更正，其余照票面"),
     Code.MEMORY_UNAVAILABLE: Entry(_W, "the vendor memory could not be used ({detail})", "无法使用商家记忆（{detail}）"),
+    Code.MEMORY_PAGE_READS: Entry(_D, "the page reads {read!r}", "票面为“{read}”"),
     Code.REVIEW_NOT_READ_YET: Entry(_E, "{source} has not been read yet", "{source} 尚未识别完成"),
     Code.REVIEW_NOT_READ: Entry(_E, "{source} was not read: {reason}", "{source} 未能识别：{reason}"),
     Code.REVIEW_NOT_DUPLICATE: Entry(_E, "{source} is not marked as a duplicate", "{source} 未被标记为可能重复"),
