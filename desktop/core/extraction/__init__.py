@@ -623,6 +623,10 @@ def extract_fields(pages: list[PageResult], document_type: str, *, date_order: s
     for name in doc_type.fields:
         fields[name] = candidate_to_field(name, cands.get(name), source=source)
     sets = candidate_sets(pages, laid_out, date_order=date_order, layout=layout, rule_candidates=cands)
+    if laid_out == "invoice" and "total" in sets:
+        from desktop.core.extraction.invoice_totals import without_amount_due
+
+        sets["total"] = without_amount_due(sets["total"], cands, layout)  # the total less a deposit is no total
     model_version = _apply_model(fields, sets, laid_out, cands, source) if sets else None
     learned = set(sets) if model_version else set()
     if document_type == "cn_vat_invoice":

@@ -38,7 +38,7 @@ from desktop.core.extraction.parsers import money_tokens
 from desktop.core.model import Field
 
 __all__ = ["AMOUNT_DUE_LABEL", "PAID_LABEL", "amount_due_candidate", "check_amount_due", "per_rate_tax",
-           "prefer_total", "review_totals", "strip_rate_base", "tax_money"]
+           "prefer_total", "review_totals", "strip_rate_base", "tax_money", "without_amount_due"]
 
 Money = Callable[[str], "tuple[str | None, str, list[Diagnostic]] | None"]
 
@@ -247,6 +247,30 @@ def review_totals(fields: dict[str, Field], layout: Layout, source: str) -> set[
                                                              for ln in layout.lines)):
         missing.add("amount_due")
     return missing
+
+
+def without_amount_due(cands: list, rules: dict[str, Candidate | None], layout: Layout) -> list:
+    """The learned model's total candidates less the amount due, when the rules read an amount due
+    smaller than the total that a printed paid amount explains (BR-CO-16: the amount due is the total
+    less what was paid, so it is not the total). Unchanged otherwise, and never emptied.
+
+    Args:
+        cands: the total's :class:`~desktop.core.extraction.candidates.FieldCandidate` list.
+        rules: the rules' candidates (``total``, ``amount_due``).
+        layout: the document's lines.
+    """
+    due, total = _value(rules.get("amount_due")), _value(rules.get("total"))
+    if due is None or total is None or due >= total or check_amount_due(due, total, layout):
+        return cands
+    kept = [c for c in cands if _value_of(c.value) != due]
+    return kept or cands
+
+
+def _value_of(text: str | None) -> Decimal | None:
+    try:
+        return Decimal(text) if text is not None else None
+    except InvalidOperation:
+        return None
 
 
 def check_amount_due(due: Decimal | None, total: Decimal | None, layout: Layout) -> list[Diagnostic]:
