@@ -378,14 +378,14 @@ CATALOGUE: dict[Code, Entry] = {
                              "没有第 {number} 页：文件只有 {pages} 页"),
     Code.PAGE_GONE: Entry(_E, "page {page} no longer exists in the file", "文件中已不存在第 {page} 页"),
     Code.IMAGE_TOO_LARGE: Entry(
-        _E, "the image is too large to open safely (more than {limit} megapixels); it may be damaged or "
-            "deliberately malformed",
-        "图像太大，无法安全打开（超过 {limit} 百万像素）；它可能已损坏或被故意篡改"),
+        _E, "the image is larger than Shoebox opens (more than {limit} megapixels): scan it at a lower "
+            "resolution (300 dpi is plenty for reading)",
+        "图像超出 Shoebox 可打开的大小（超过 {limit} 百万像素）：请以较低的分辨率重新扫描（300 dpi 足以识别）"),
     Code.IMAGE_TOO_LARGE_SIZE: Entry(
-        _E, "the image is too large ({width} x {height} = {megapixels} megapixels; Shoebox opens up to "
-            "{limit}); it may be damaged or deliberately malformed",
-        "图像太大（{width} x {height} = {megapixels} 百万像素；Shoebox 最多打开 {limit} 百万像素）；"
-        "它可能已损坏或被故意篡改"),
+        _E, "the image is larger than Shoebox opens ({width} x {height} = {megapixels} megapixels; the limit "
+            "is {limit}): scan it at a lower resolution (300 dpi is plenty for reading)",
+        "图像超出 Shoebox 可打开的大小（{width} x {height} = {megapixels} 百万像素；上限为 {limit} 百万像素）："
+        "请以较低的分辨率重新扫描（300 dpi 足以识别）"),
     Code.IMAGE_OUT_OF_MEMORY: Entry(_E, "there is not enough memory to open this image", "内存不足，无法打开此图像"),
     Code.RENDER_OUT_OF_MEMORY: Entry(_E, "there is not enough memory to render page {page}",
                                      "内存不足，无法渲染第 {page} 页"),
