@@ -225,7 +225,7 @@ def test_image_past_pillows_own_guard_names_its_size(tmp_path, language):
                         "scan it at a lower resolution (300 dpi is plenty for reading)")
     else:
         assert "30000 x 30000 = 900 百万像素" in text and "上限为 200 百万像素" in text and "较低的分辨率" in text
-        assert not any("a" <= c <= "z" for c in text.replace("dpi", "").replace("Shoebox", "").replace("x", ""))
+        assert not any("a" <= c <= "z" for c in text.replace("Shoebox", "").replace("x", ""))
 
 
 def test_pillow_bomb_guard_raised_but_kept():

@@ -289,6 +289,8 @@ class Code(StrEnum):
     SPECIAL_FILE = "special_file"
     FOLDER_UNREADABLE = "folder_unreadable"
     FILES_SKIPPED = "files_skipped"
+    GIVEN_REPEATEDLY = "given_repeatedly"
+    GIVEN_REPEATEDLY_AS = "given_repeatedly_as"
     PDF_CONTENT_LOST = "pdf_content_lost"
     PDF_PAGE_CONTENT_GONE = "pdf_page_content_gone"
     READ_ZOOMED = "read_zoomed"
@@ -380,12 +382,12 @@ CATALOGUE: dict[Code, Entry] = {
     Code.IMAGE_TOO_LARGE: Entry(
         _E, "the image is larger than Shoebox opens (more than {limit} megapixels): scan it at a lower "
             "resolution (300 dpi is plenty for reading)",
-        "图像超出 Shoebox 可打开的大小（超过 {limit} 百万像素）：请以较低的分辨率重新扫描（300 dpi 足以识别）"),
+        "图像超出 Shoebox 可打开的大小（超过 {limit} 百万像素）：请以较低的分辨率重新扫描（每英寸 300 点即足以识别）"),
     Code.IMAGE_TOO_LARGE_SIZE: Entry(
         _E, "the image is larger than Shoebox opens ({width} x {height} = {megapixels} megapixels; the limit "
             "is {limit}): scan it at a lower resolution (300 dpi is plenty for reading)",
         "图像超出 Shoebox 可打开的大小（{width} x {height} = {megapixels} 百万像素；上限为 {limit} 百万像素）："
-        "请以较低的分辨率重新扫描（300 dpi 足以识别）"),
+        "请以较低的分辨率重新扫描（每英寸 300 点即足以识别）"),
     Code.IMAGE_OUT_OF_MEMORY: Entry(_E, "there is not enough memory to open this image", "内存不足，无法打开此图像"),
     Code.RENDER_OUT_OF_MEMORY: Entry(_E, "there is not enough memory to render page {page}",
                                      "内存不足，无法渲染第 {page} 页"),
@@ -696,6 +698,9 @@ CATALOGUE: dict[Code, Entry] = {
     Code.FILES_SKIPPED: Entry(_W, "{count} file(s) skipped in the folders: not an image, PDF or e-invoice by name or "
                                   "content ({names})",
                               "文件夹中跳过了 {count} 个文件：从名称和内容看都不是图像、PDF 或电子发票（{names}）"),
+    Code.GIVEN_REPEATEDLY: Entry(_I, "given {times} times; read once", "给出了 {times} 次；只读取一次"),
+    Code.GIVEN_REPEATEDLY_AS: Entry(_I, "given {times} times (also as {names}: the same file); read once",
+                                    "给出了 {times} 次（也以 {names} 的名称给出：是同一个文件）；只读取一次"),
     Code.FOLDER_LINK_LOOP: Entry(_E, "a symbolic-link loop: the link leads back to {target}, a folder that contains "
                                      "it; that folder was not read a second time",
                                  "符号链接循环：此链接指回包含它的文件夹 {target}；该文件夹没有重复读取"),
