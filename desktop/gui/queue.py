@@ -8,6 +8,7 @@ is the review core's rule (:func:`desktop.core.review.attention_count`); the mod
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -400,15 +401,21 @@ def _ideograph(c: str) -> bool:
     return "\u3400" <= c <= "\u4dbf" or "\u4e00" <= c <= "\u9fff"
 
 
+_SUFFIX = re.compile(r"\.[0-9A-Za-z]{1,5}(?= |$)")
+"""A file name's suffix (``.pdf``, ``.jpeg``), at the end of the name or before the `` (p. 2–3)`` after it."""
+
+
 def _name_pieces(name: str) -> list[str]:
-    """``name`` cut where a file name may wrap: after a space, ``_``, ``-`` or ``.``, before an opening
-    bracket, and between two Chinese characters (as Chinese text wraps; UAX #14 class ID). Joined
-    again, the pieces are ``name``."""
+    """``name`` cut where a file name may wrap: after a space, ``_``, ``-`` or ``.`` (not the dot of
+    the suffix: ``scan.pdf`` stays whole), before an opening bracket, and between two Chinese
+    characters (as Chinese text wraps; UAX #14 class ID). Joined again, the pieces are ``name``."""
+    suffix_dots = {m.start() for m in _SUFFIX.finditer(name)}
     pieces: list[str] = []
     start = 0
     for i in range(1, len(name)):
         prev, c = name[i - 1], name[i]
-        if prev in _BREAK_AFTER and c not in _BREAK_AFTER or c in _OPENING or _ideograph(prev) and _ideograph(c):
+        after = prev in _BREAK_AFTER and c not in _BREAK_AFTER and i - 1 not in suffix_dots
+        if after or c in _OPENING or _ideograph(prev) and _ideograph(c):
             pieces.append(name[start:i])
             start = i
     if name:
@@ -419,7 +426,7 @@ def _name_pieces(name: str) -> list[str]:
 def wrap_file_name(name: str, fits: Callable[[str], bool]) -> list[str]:
     """The lines a file name wraps onto: filled greedily with :func:`_name_pieces` (a name wraps after
     ``_``, ``-``, ``.`` or a space, ``nl_vandijk_factuur_scan.pdf`` as ``nl_vandijk_factuur_`` /
-    ``scan.pdf``, never ``…scan.pd`` / ``f``); a piece too wide for a line of its own wraps between
+    ``scan.pdf``, never ``…scan.pd`` / ``f`` nor ``…scan.`` / ``pdf``); a piece too wide for a line of its own wraps between
     characters, as it must. ``fits(text)`` says whether ``text`` fits one line. Joined, the lines are
     ``name``."""
     lines: list[str] = []
