@@ -7,7 +7,7 @@ Usage::
     shoebox scan PATH... [-o OUT.xlsx|OUT.json|OUT.csv] [--type auto|receipt|invoice|cn_vat_invoice]
                  [--engine auto|ppocr|hunyuan|server] [--model-dir DIR] [--server-url URL]
                  [--task markdown|table|translate_en|translate_zh] [--date-order auto|DMY|MDY]
-                 [--no-memory] [-q]
+                 [--language en|zh] [--no-memory] [-q]
     shoebox learn REVIEWED.json [--all] [-q]
     shoebox server-check URL      does the office HunyuanOCR server answer, and with what
     shoebox serve [--host 127.0.0.1] [--port 8765]    the pipeline as a local HTTP service
@@ -19,7 +19,9 @@ one-line error naming the file and the reason (``shoebox: error: /path/bad.jpg: 
 batch goes on. The vendor memory (:mod:`desktop.core.memory`, in the same local database as the window's
 session) fills and checks vendor fields of every document, and possible duplicates are marked
 (``duplicate_of``), within the batch and against the documents the memory learned; ``--no-memory``
-reads without the memory (duplicates are then looked for within the batch only).
+reads without the memory (duplicates are then looked for within the batch only). ``--language zh``
+writes an .xlsx or .csv output's sheet names, headers, labels, status words and messages in Simplified
+Chinese (default ``en``; JSON is the same in every language).
 
 ``learn`` teaches the vendor memory from a JSON result (``shoebox scan``'s schema) that a clerk
 reviewed: every document marked ``"reviewed": true`` (``--all``: every document read).
@@ -50,13 +52,11 @@ the engines are loaded lazily too, so ``shoebox --version`` and ``--help`` answe
 from __future__ import annotations
 
 import argparse
-import difflib
 import importlib
 import logging
 import os
 import sys
 from collections.abc import Sequence
-from importlib import metadata
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -153,7 +153,7 @@ def _date_order(text: str) -> str:
 def build_scan_parser() -> argparse.ArgumentParser:
     """The ``shoebox scan`` argument parser (its ``error`` raises instead of exiting)."""
     from desktop.core.doctypes import document_types
-    from desktop.core.export import EXPORT_SUFFIXES
+    from desktop.core.export import EXPORT_LANGUAGES, EXPORT_SUFFIXES
 
     parser = _Parser(
         prog=f"{_PROG} scan",
@@ -184,6 +184,12 @@ def build_scan_parser() -> argparse.ArgumentParser:
              "then the usual places)",
     )
     parser.add_argument("--task", choices=TASKS, help="an extra HunyuanOCR task per page")
+    parser.add_argument(
+        "--language", default="en", choices=EXPORT_LANGUAGES,
+        help="the language of an .xlsx or .csv output: sheet names, column headers, field labels, document "
+             "types, status words and problem messages in English (en, the default) or Simplified Chinese "
+             "(zh); values (amounts, dates, names) are written as read. JSON is the same in every language",
+    )
     parser.add_argument(
         "--date-order", type=_date_order, default="auto", metavar="{auto,DMY,MDY}",
         help="how to read ambiguous dates such as 03/04/2024 (default: auto, from the document)",
@@ -294,6 +300,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(TOP_HELP, end="")
         return EXIT_OK
     if args and _looks_like_unknown_command(args[0]):
+        import difflib
+
         close = difflib.get_close_matches(args[0], SUBCOMMANDS, n=1)
         hint = f"; did you mean '{close[0]}'?" if close else " (and no such file)"
         print(f"{_PROG}: error: unknown command '{args[0]}'{hint}", file=sys.stderr)
@@ -329,6 +337,10 @@ def open_window(files: list[str]) -> int:
 
 def version_text() -> str:
     """Shoebox's version and those of the libraries that read and write documents (none imported)."""
+    # Imported here, not with this module: importlib.metadata (email, zipfile, ...) costs 25-100 ms, in the
+    # CLI's process and again in every engine worker, which imports this module when spawned.
+    from importlib import metadata
+
     dists = ["rapidocr", "onnxruntime", "PyMuPDF", "Pillow", "openpyxl", "PySide6-Essentials",
              "torch", "transformers"]
     parts = []
@@ -425,7 +437,7 @@ def scan_main(argv: Sequence[str]) -> int:
             raise
         documents, interrupted = _run_batch(pipeline, files, engine, args, console, documents)
         _note_to_check(documents, console)
-        _write_output(documents, out, console, interrupted)
+        _write_output(documents, out, console, interrupted, language=args.language)
     except _Exit as stop:
         return stop.code
     if interrupted:
@@ -579,6 +591,7 @@ def _preload_extraction(*, memory: bool = False) -> None:
     engine is ready and before the first page)."""
     try:
         importlib.import_module("desktop.core.extraction.field_model").load_model()
+        importlib.import_module("desktop.core.extraction").preload()
         if memory:
             importlib.import_module("desktop.core.memory")
     except Exception:
@@ -687,8 +700,10 @@ def _note_to_check(documents: list[Any], console: _Console) -> None:
                      f"document{'s' if docs_n != 1 else ''} (needs_review in the JSON, the Problems sheet in xlsx)")
 
 
-def _write_output(documents: list[Any], out: Path | None, console: _Console, interrupted: bool) -> None:
-    """Write the documents to ``out`` (all or nothing), or their JSON to stdout.
+def _write_output(documents: list[Any], out: Path | None, console: _Console, interrupted: bool, *,
+                  language: str = "en") -> None:
+    """Write the documents to ``out`` (all or nothing; an .xlsx's or .csv's words in ``language``), or
+    their JSON to stdout.
 
     Raises:
         _Exit: the output could not be written (3, or 130 after Ctrl+C), or stdout went away.
@@ -698,7 +713,7 @@ def _write_output(documents: list[Any], out: Path | None, console: _Console, int
 
     if out is not None:
         try:
-            export(documents, out)
+            export(documents, out, language=language)
         except ExportError as exc:
             console.error(str(exc))
             raise _Exit(EXIT_INTERRUPTED if interrupted else EXIT_NOTHING_DONE) from None

@@ -176,6 +176,13 @@ def test_a_line_read_askew_is_outlined_by_its_quadrilateral(qtbot) -> None:
     assert isinstance(item, QGraphicsRectItem)
     assert len(v.highlighted_boxes()) == 1
 
+    # the page's line outlines (hover, click to fill) follow the same shape
+    slanted_item, upright_item = v.line_items()
+    assert slanted_item.quad is not None and upright_item.quad is None
+    assert slanted_item.shape().contains(QPointF(185, 130))
+    assert not slanted_item.shape().contains(QPointF(45, 105))
+    assert upright_item.shape().contains(QPointF(45, 305))
+
 # --------------------------------------------------------------------------------------- with pipeline
 @pytest.fixture
 def pipeline():

@@ -268,6 +268,11 @@ class Code(StrEnum):
     VENDOR_LIST_BAD_DOCUMENT = "vendor_list_bad_document"
     POSSIBLE_DUPLICATE = "possible_duplicate"
     FIELD_REVIEWED = "field_reviewed"
+    # why a field is flagged when no check failed on it (desktop.core.flags.flag_diagnostics)
+    FIELD_EMPTY_KEY = "field_empty_key"
+    FIELD_NOT_FOUND = "field_not_found"
+    FIELD_LOW_CONFIDENCE = "field_low_confidence"
+    FIELD_NOT_SURE = "field_not_sure"
     EINVOICE_QR_MISMATCH = "einvoice_qr_mismatch"
     XML_NOT_AN_INVOICE = "xml_not_an_invoice"
     XML_INVOICE_UNREADABLE = "xml_invoice_unreadable"
@@ -664,9 +669,14 @@ CATALOGUE: dict[Code, Entry] = {
     Code.DUPLICATE_SAME_NUMBER_DATE_TOTAL: Entry(_I, "the same document number, date and total (the vendor was not read)",
                                                  "同一单据号码、同一日期和金额（未识别出商家）"),
     Code.POSSIBLE_DUPLICATE: Entry(_W, "possible duplicate of {source} ({reason})", "可能与 {source} 重复（{reason}）"),
-    # {flagged}: why it was flagged as read (desktop.core.flags.flag_reason: English words only, left out in Chinese)
+    # {flagged}: why it was flagged as read (desktop.core.flags.flag_diagnostics, a list of diagnostics)
     Code.FIELD_REVIEWED: Entry(_I, "checked by the clerk (the document is marked reviewed); as read, it was flagged: "
-                                   "{flagged}", "已由人工核对（文档已标记为已审核）"),
+                                   "{flagged}", "已由人工核对（单据已标记为已审核）；识别时的标记：{flagged}"),
+    Code.FIELD_EMPTY_KEY: Entry(_W, "empty: not found on the page", "空：页面上没有找到"),
+    Code.FIELD_NOT_FOUND: Entry(_W, "not found", "没有找到"),
+    # {confidence}: a percentage ("45%")
+    Code.FIELD_LOW_CONFIDENCE: Entry(_W, "low confidence ({confidence})", "置信度低（{confidence}）"),
+    Code.FIELD_NOT_SURE: Entry(_W, "not sure enough to pass unchecked", "识别结果不够确定，不能不经核对"),
     Code.EINVOICE_QR_MISMATCH: Entry(_W, "e-invoice data says {label} {value}, the QR code says {qr}",
                                      "电子发票数据为 {value}，二维码为 {qr}"),
     Code.XML_NOT_AN_INVOICE: Entry(_E, f"this XML file is not an e-invoice Shoebox reads ({{detail}}); {_READABLE_EN}",

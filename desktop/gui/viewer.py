@@ -24,6 +24,7 @@ from PySide6.QtGui import (
     QColor,
     QImage,
     QPainter,
+    QPainterPath,
     QPen,
     QPixmap,
     QPolygonF,
@@ -40,7 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.core.model import Box, PageResult
+from desktop.core.model import Box, Line, PageResult
 
 ZOOM_STEP = 1.25
 SCREEN_DPI = 96.0
@@ -58,12 +59,33 @@ HIGHLIGHT_PEN = QColor(216, 27, 96)
 HIGHLIGHT_FILL = QColor(255, 235, 59, 90)
 
 
-class LineItem(QGraphicsRectItem):
-    """The outline of one recognised line; ``index`` is its position in ``PageResult.lines``."""
+def slanted_quad(line: Line, margin: float = 0.0) -> QPolygonF | None:
+    """The engine's quadrilateral of ``line`` (page pixels), each corner moved ``margin`` pixels away
+    from its centre, when the line's top edge slants by more than :data:`SLANT_DEGREES` (a photo taken
+    askew); ``None`` for an upright line or one without a quadrilateral."""
+    poly = line.polygon
+    if not poly or len(poly) != 4:
+        return None
+    (ax, ay), (bx, by) = poly[0], poly[1]
+    if bx - ax <= 0 or abs(math.degrees(math.atan2(by - ay, bx - ax))) < SLANT_DEGREES:
+        return None
+    cx, cy = sum(x for x, _ in poly) / 4, sum(y for _, y in poly) / 4
+    points = []
+    for x, y in poly:
+        d = math.hypot(x - cx, y - cy) or 1.0
+        points.append(QPointF(x + (x - cx) / d * margin, y + (y - cy) / d * margin))
+    return QPolygonF(points)
 
-    def __init__(self, index: int, box: Box, text: str, confidence: float) -> None:
+
+class LineItem(QGraphicsRectItem):
+    """The outline of one recognised line; ``index`` is its position in ``PageResult.lines``. A line
+    read askew is drawn, and answers clicks, as its quadrilateral (``quad``); its rectangle stays the
+    item's bounding box."""
+
+    def __init__(self, index: int, box: Box, text: str, confidence: float, quad: QPolygonF | None = None) -> None:
         x0, y0, x1, y1 = box
         super().__init__(QRectF(x0, y0, max(1.0, x1 - x0), max(1.0, y1 - y0)))
+        self.quad = quad
         self.index = index
         self.text = text
         colour = LOW_PEN if confidence < 0.6 else LINE_PEN
@@ -75,6 +97,22 @@ class LineItem(QGraphicsRectItem):
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setToolTip(f"{text}\n{confidence:.0%}")
         self.setZValue(1)
+
+    def shape(self) -> QPainterPath:  # Qt API: what hovering and clicking hit
+        if self.quad is None:
+            return super().shape()
+        path = QPainterPath()
+        path.addPolygon(self.quad)
+        path.closeSubpath()
+        return path
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:  # Qt API
+        if self.quad is None:
+            super().paint(painter, option, widget)
+            return
+        painter.setPen(self.pen())
+        painter.setBrush(self.brush())
+        painter.drawPolygon(self.quad)
 
     def hoverEnterEvent(self, event) -> None:  # Qt API
         self.setBrush(QBrush(QColor(30, 136, 229, 70)))
@@ -187,7 +225,7 @@ class PageViewer(QGraphicsView):
             self.scene().addItem(item)
             self._pixmap_item = item
         for i, line in enumerate(page.lines):
-            li = LineItem(i, line.box, line.text, line.confidence)
+            li = LineItem(i, line.box, line.text, line.confidence, slanted_quad(line))
             li.setVisible(self._outlines)
             self.scene().addItem(li)
             self._line_items.append(li)
@@ -229,26 +267,13 @@ class PageViewer(QGraphicsView):
                 rect = rect.united(item.sceneBoundingRect())
             self.ensureVisible(rect, 60, 60)
 
-    def _slanted_quad(self, box: Box, margin: float = 4.0) -> QPolygonF | None:
-        """The engine's quadrilateral of the shown page's line whose bounding box is ``box``, grown by
-        ``margin`` page pixels, when that line is slanted by more than :data:`SLANT_DEGREES` (a photo
-        taken askew); ``None`` for an upright line, a box of several lines or one not on this page."""
+    def _slanted_quad(self, box: Box) -> QPolygonF | None:
+        """The grown quadrilateral (:func:`slanted_quad`) of the shown page's line whose bounding box
+        is ``box``; ``None`` for an upright line, a box of several lines or one not on this page."""
         if self._page is None:
             return None
-        line = next((ln for ln in self._page.lines if ln.polygon and len(ln.polygon) == 4
-                     and all(abs(a - b) < 0.5 for a, b in zip(ln.box, box))), None)
-        if line is None or line.polygon is None:
-            return None
-        (ax, ay), (bx, by) = line.polygon[0], line.polygon[1]
-        if bx - ax <= 0 or abs(math.degrees(math.atan2(by - ay, bx - ax))) < SLANT_DEGREES:
-            return None
-        cx = sum(x for x, _ in line.polygon) / 4
-        cy = sum(y for _, y in line.polygon) / 4
-        points = []
-        for x, y in line.polygon:
-            d = math.hypot(x - cx, y - cy) or 1.0
-            points.append(QPointF(x + (x - cx) / d * margin * 1.5, y + (y - cy) / d * margin * 1.5))
-        return QPolygonF(points)
+        line = next((ln for ln in self._page.lines if all(abs(a - b) < 0.5 for a, b in zip(ln.box, box))), None)
+        return slanted_quad(line, margin=6.0) if line is not None else None
 
     def highlighted_boxes(self) -> list[QRectF]:
         return [item.sceneBoundingRect() for item in self._highlight]

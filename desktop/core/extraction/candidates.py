@@ -694,7 +694,8 @@ def _is_fragment(value: str, raw: str, a: int, b: int, rows: Rows, only: Ln | No
     as "Label:" (``Stylesheet-Version: 2.6``, ``Ansprechpartner: ...``) is a label, not a name.
     """
     page = rows.rows[a][0].page
-    if re.match(re.escape(value) + r"\s*[:：]", raw.strip()):
+    stripped = raw.strip()  # "value:" (a literal prefix, then a colon): no pattern compiled per value
+    if stripped.startswith(value) and _COLON_NEXT.match(stripped, len(value)):
         return True
     if only is not None:  # one box of a row of several: its neighbours in the row are the context
         row = rows.rows[a]
@@ -706,6 +707,10 @@ def _is_fragment(value: str, raw: str, a: int, b: int, rows: Rows, only: Ln | No
     if not _continues(rows, b + 1, page):
         return False
     return bool(re.search(r"[&-]\s*$", raw) or value.count("(") > value.count(")") or _is_tail(rows.texts[b + 1]))
+
+
+#: A colon after optional spaces (where a value printed as "Label:" ends; :func:`_is_fragment`).
+_COLON_NEXT = re.compile(r"\s*[:：]")
 
 
 def _is_tail(text: str) -> bool:
