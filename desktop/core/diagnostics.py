@@ -245,6 +245,7 @@ class Code(StrEnum):
     DUPLICATE_SAME_NUMBER = "duplicate_same_number"
     DUPLICATE_SAME_DATE_TOTAL = "duplicate_same_date_total"
     DUPLICATE_SAME_FIGURES = "duplicate_same_figures"
+    DUPLICATE_SAME_NUMBER_DATE_TOTAL = "duplicate_same_number_date_total"
     # -- the clerk's operations that cannot be done (desktop.core.review, boundaries, memory) ----------
     REVIEW_NOT_READ_YET = "review_not_read_yet"
     REVIEW_NOT_READ = "review_not_read"
@@ -667,6 +668,8 @@ CATALOGUE: dict[Code, Entry] = {
     Code.DUPLICATE_SAME_NUMBER: Entry(_I, "the same vendor and invoice number", "同一商家、同一发票号码"),
     Code.DUPLICATE_SAME_DATE_TOTAL: Entry(_I, "the same vendor, date and total", "同一商家、同一日期和金额"),
     Code.DUPLICATE_SAME_FIGURES: Entry(_I, "the same vendor and the same figures printed", "同一商家、印有相同的数字"),
+    Code.DUPLICATE_SAME_NUMBER_DATE_TOTAL: Entry(_I, "the same document number, date and total (the vendor was not read)",
+                                                 "同一单据号码、同一日期和金额（未识别出商家）"),
     Code.POSSIBLE_DUPLICATE: Entry(_W, "possible duplicate of {source} ({reason})", "可能与 {source} 重复（{reason}）"),
     # {flagged}: why it was flagged as read (desktop.core.flags.flag_diagnostics, a list of diagnostics)
     Code.FIELD_REVIEWED: Entry(_I, "checked by the clerk (the document is marked reviewed); as read, it was flagged: "
