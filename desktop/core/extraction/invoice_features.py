@@ -34,6 +34,7 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
 from desktop.core.extraction.layout import Layout, Ln
+from desktop.core.extraction.legal_forms import ends_with_legal_form
 
 __all__ = ["AMOUNT_TERMS", "DATE_TERMS", "PARTY_HEADINGS", "add_invoice_features", "amount_terms", "column_header",
            "party_heading"]
@@ -568,6 +569,10 @@ def _vendor_features(rows, cands: list) -> list:
         f["contact_field"] = 1.0 if left and _CONTACT_FIELD.search(left.rstrip(" :")) else 0.0
         f["field_word"] = 1.0 if _FIELD_WORD.search(_fold(c.value)) else 0.0
         f["party_heading"] = 1.0 if party_heading(c.value) else 0.0
+        if ends_with_legal_form(c.value):
+            # the legal forms of the EU, EEA, CH and UK (ISO 20275, :mod:`.legal_forms`), beyond the
+            # receipts' vocabulary of the company and legal-suffix features (EURL, V.O.F., S.à r.l., Oy, ...)
+            f["legal_end"] = f["t_legal"] = f["t_company"] = 1.0
 
     # the address field under a sender line is the recipient's (DIN 5008): the sender is the line's first part
     senders = _sender_lines(rows)
