@@ -7,7 +7,7 @@ Usage::
     shoebox scan PATH... [-o OUT.xlsx|OUT.json|OUT.csv] [--type auto|receipt|invoice|cn_vat_invoice]
                  [--engine auto|ppocr|hunyuan|server] [--model-dir DIR] [--server-url URL]
                  [--task markdown|table|translate_en|translate_zh] [--date-order auto|DMY|MDY]
-                 [--no-memory] [-q]
+                 [--language en|zh] [--no-memory] [-q]
     shoebox learn REVIEWED.json [--all] [-q]
     shoebox server-check URL      does the office HunyuanOCR server answer, and with what
     shoebox serve [--host 127.0.0.1] [--port 8765]    the pipeline as a local HTTP service
@@ -19,7 +19,9 @@ one-line error naming the file and the reason (``shoebox: error: /path/bad.jpg: 
 batch goes on. The vendor memory (:mod:`desktop.core.memory`, in the same local database as the window's
 session) fills and checks vendor fields of every document, and possible duplicates are marked
 (``duplicate_of``), within the batch and against the documents the memory learned; ``--no-memory``
-reads without the memory (duplicates are then looked for within the batch only).
+reads without the memory (duplicates are then looked for within the batch only). ``--language zh``
+writes an .xlsx or .csv output's sheet names, headers, labels, status words and messages in Simplified
+Chinese (default ``en``; JSON is the same in every language).
 
 ``learn`` teaches the vendor memory from a JSON result (``shoebox scan``'s schema) that a clerk
 reviewed: every document marked ``"reviewed": true`` (``--all``: every document read).
@@ -153,7 +155,7 @@ def _date_order(text: str) -> str:
 def build_scan_parser() -> argparse.ArgumentParser:
     """The ``shoebox scan`` argument parser (its ``error`` raises instead of exiting)."""
     from desktop.core.doctypes import document_types
-    from desktop.core.export import EXPORT_SUFFIXES
+    from desktop.core.export import EXPORT_LANGUAGES, EXPORT_SUFFIXES
 
     parser = _Parser(
         prog=f"{_PROG} scan",
@@ -184,6 +186,12 @@ def build_scan_parser() -> argparse.ArgumentParser:
              "then the usual places)",
     )
     parser.add_argument("--task", choices=TASKS, help="an extra HunyuanOCR task per page")
+    parser.add_argument(
+        "--language", default="en", choices=EXPORT_LANGUAGES,
+        help="the language of an .xlsx or .csv output: sheet names, column headers, field labels, document "
+             "types, status words and problem messages in English (en, the default) or Simplified Chinese "
+             "(zh); values (amounts, dates, names) are written as read. JSON is the same in every language",
+    )
     parser.add_argument(
         "--date-order", type=_date_order, default="auto", metavar="{auto,DMY,MDY}",
         help="how to read ambiguous dates such as 03/04/2024 (default: auto, from the document)",
@@ -382,6 +390,11 @@ def _worth_a_note(warning: Diagnostic) -> bool:
     return warning.severity in (Severity.WARNING, Severity.ERROR)
 
 
+_FILE_WIDE = frozenset({Code.PDF_REPAIRED})
+"""Page warnings that say something of the whole file (MuPDF repairs a damaged file, not a page):
+stderr says them once per file, the JSON keeps them on each page."""
+
+
 class _Exit(Exception):
     """A step of ``shoebox scan`` stops the command with ``code`` (it has said why on stderr)."""
 
@@ -420,7 +433,7 @@ def scan_main(argv: Sequence[str]) -> int:
             raise
         documents, interrupted = _run_batch(pipeline, files, engine, args, console, documents)
         _note_to_check(documents, console)
-        _write_output(documents, out, console, interrupted)
+        _write_output(documents, out, console, interrupted, language=args.language)
     except _Exit as stop:
         return stop.code
     if interrupted:
@@ -682,8 +695,10 @@ def _note_to_check(documents: list[Any], console: _Console) -> None:
                      f"document{'s' if docs_n != 1 else ''} (needs_review in the JSON, the Problems sheet in xlsx)")
 
 
-def _write_output(documents: list[Any], out: Path | None, console: _Console, interrupted: bool) -> None:
-    """Write the documents to ``out`` (all or nothing), or their JSON to stdout.
+def _write_output(documents: list[Any], out: Path | None, console: _Console, interrupted: bool, *,
+                  language: str = "en") -> None:
+    """Write the documents to ``out`` (all or nothing; an .xlsx's or .csv's words in ``language``), or
+    their JSON to stdout.
 
     Raises:
         _Exit: the output could not be written (3, or 130 after Ctrl+C), or stdout went away.
@@ -693,7 +708,7 @@ def _write_output(documents: list[Any], out: Path | None, console: _Console, int
 
     if out is not None:
         try:
-            export(documents, out)
+            export(documents, out, language=language)
         except ExportError as exc:
             console.error(str(exc))
             raise _Exit(EXIT_INTERRUPTED if interrupted else EXIT_NOTHING_DONE) from None
@@ -828,6 +843,8 @@ def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: A
             docs = [document_cls(source=str(path), error=diag(Code.UNEXPECTED, detail=f"{type(exc).__name__}: {exc}"))]
         return docs or [document_cls(source=str(path), error=diag(Code.NOTHING_READ))]
 
+    said_of_file: set[tuple[str, Code]] = set()
+
     def report(docs: list[Any]) -> None:
         for doc in docs:
             if doc.error:
@@ -835,10 +852,19 @@ def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: A
                 continue
             for lost in doc.lost_pages():  # the engine stopped on it, it could not be read, its content may be lost
                 console.error(f"{doc.source}: {lost.message()}")  # the message names the page
+            lost = {d.page for d in doc.lost_pages()}
             for page in doc.page_results:  # read, but worth a look: blank, repaired
                 for warning in page.warnings:
-                    if not is_page_lost(warning) and _worth_a_note(warning):
-                        console.note(f"note: {doc.source}: page {page.number}: {warning.message()}")
+                    if is_page_lost(warning) or not _worth_a_note(warning):
+                        continue
+                    if warning.code is Code.NO_TEXT and page.number in lost:
+                        continue  # its error line says why nothing was read
+                    if warning.code in _FILE_WIDE:  # said of every page of the file: once, for the file
+                        if (doc.source, warning.code) not in said_of_file:
+                            said_of_file.add((doc.source, warning.code))
+                            console.note(f"note: {doc.source}: {warning.message()}")
+                        continue
+                    console.note(f"note: {doc.source}: page {page.number}: {warning.message()}")
         results.extend(docs)
         if concurrent:
             pages = sum(len(doc.page_results) for doc in docs)

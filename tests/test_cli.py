@@ -200,7 +200,7 @@ def test_scan_help_lists_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["scan", "--help"]) == 0
     out = capsys.readouterr().out
     for text in ("--engine {auto,ppocr,hunyuan,server}", "--server-url URL", "--task {markdown,table,translate_en,translate_zh}",
-                 "cn_vat_invoice", "exit status:", "3    nothing could be read"):
+                 "cn_vat_invoice", "exit status:", "3    nothing could be read", "--language {en,zh}"):
         assert text in out
 
 
@@ -215,6 +215,7 @@ def test_scan_help_lists_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
         ["scan", "a.jpg", "--type", "passport"],
         ["scan", "a.jpg", "--task", "summarise"],
         ["scan", "a.jpg", "--date-order", "YMD"],
+        ["scan", "a.jpg", "--language", "fr"],
         ["scan", "a.jpg", "--bogus"],
         ["scan", "a.jpg", "-o", "out.txt"],
         ["scan", "a.jpg", "-o", "out"],
@@ -381,6 +382,40 @@ def test_output_format_by_suffix(fake, batch: Path, tmp_path: Path, suffix: str,
     assert f"shoebox: wrote 1 document to {out}" in captured.err
 
 
+@pytest.mark.parametrize("suffix", [".xlsx", ".csv"])
+def test_language_zh_writes_the_spreadsheet_in_chinese(fake, batch: Path, tmp_path: Path, suffix: str) -> None:
+    """``--language zh``: Chinese sheet names, headers, field labels, type names and status; the values as
+    read (an amount still a number formatted 0.00, an invoice code text with its leading zero); without the
+    option the output is English."""
+    import csv
+
+    out = tmp_path / f"zh{suffix}"
+    assert cli.main(["scan", str(batch / "a.jpg"), str(batch / "b.png"),
+                     "-o", str(out), "--language", "zh", "-q"]) == 0
+    if suffix == ".xlsx":
+        wb = openpyxl.load_workbook(out)
+        assert wb.sheetnames == ["单据", "明细", "问题"]
+        ws = wb["单据"]
+        row = dict(zip([c.value for c in ws[1]], ws[2], strict=True))
+        assert row["单据类型"].value == "收据" and row["状态"].value == "未审核"
+        assert row["价税合计"].value == 12.5 and row["价税合计"].number_format == "0.00"
+        assert row["发票代码"].value == "012001800311" and row["发票代码"].number_format == "@"
+        problems = list(wb["问题"].iter_rows(values_only=True))
+        assert problems[0] == ("源文件", "页码", "字段", "说明")
+        assert all(r[3].startswith("空：") for r in problems[1:]) and len(problems) > 1  # empty key fields
+    else:
+        rows = list(csv.reader(io.StringIO(out.read_bytes().decode("utf-8-sig"), newline="")))
+        assert out.read_bytes().startswith(b"\xef\xbb\xbf")
+        row = dict(zip(rows[0], rows[1], strict=True))
+        assert (row["单据类型"], row["状态"], row["价税合计"], row["发票代码"]) == ("收据", "未审核", "12.50", "012001800311")
+    english = tmp_path / f"en{suffix}"
+    assert cli.main(["scan", str(batch / "a.jpg"), "-o", str(english), "-q"]) == 0
+    if suffix == ".xlsx":
+        assert openpyxl.load_workbook(english).sheetnames == ["Documents", "Line items", "Problems"]
+    else:
+        assert english.read_text(encoding="utf-8-sig").startswith("Source file,Pages,Document type,Status")
+
+
 def test_output_folder_missing_fails_before_scanning(fake, batch: Path, tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "no" / "out.xlsx"
@@ -393,7 +428,7 @@ def test_output_write_failure_is_status_3(fake, batch: Path, tmp_path: Path, mon
                                           capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "out.xlsx"
 
-    def fail(documents, path):
+    def fail(documents, path, *, language="en"):
         raise ExportError(path, "permission denied")
 
     monkeypatch.setattr("desktop.core.export.export", fail)
@@ -563,6 +598,25 @@ def _damaged_four_page_pdf(path: Path) -> Path:
     data = doc.tobytes(garbage=0, deflate=True, no_new_id=True)
     path.write_bytes(data[:data.find(b"12 0 obj")])
     return path
+
+
+def test_a_damaged_pdf_is_worded_once_per_file_and_a_lost_page_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """stderr says a repair once for the file (MuPDF repairs the file, not each page) and a lost page
+    in one error line, without a second note that nothing was found on it; the JSON keeps every page's
+    warnings."""
+    pdf = _damaged_four_page_pdf(tmp_path / "cut.pdf")
+    monkeypatch.setattr(cli, "_create_engine", lambda name, model_dir, notes: FakeEngine())  # reads every page as blank
+    out = tmp_path / "out.json"
+    assert cli.main(["scan", str(pdf), "-o", str(out)]) == cli.EXIT_SOME_FAILED
+    err = capsys.readouterr().err
+    assert err.count("has been repaired") == 1, err
+    assert f"note: {pdf}: the PDF was damaged and has been repaired" in err
+    for n in (3, 4):
+        said = [ln for ln in err.splitlines() if f": page {n}:" in ln]
+        assert len(said) == 1 and said[0].startswith("shoebox: error:"), err
+    pages = [p for d in json.loads(out.read_text(encoding="utf-8"))["documents"] for p in d["page_results"]]
+    assert all(any(w["code"] == "pdf_repaired" for w in p["warnings"]) for p in pages)
 
 
 @pytest.mark.parametrize("suffix", [".xlsx", ".json", ".csv"])

@@ -34,3 +34,15 @@ def test_each_type_words_its_labels_in_chinese(doctype: str, field: str, zh_labe
 def test_unknown_type_names_the_known_ones() -> None:
     with pytest.raises(KeyError, match="receipt"):
         get_document_type("payslip")
+
+
+def test_a_label_in_a_language_finds_its_regional_entry() -> None:
+    """``zh`` (an export's language) finds the ``zh_CN`` label the GUI shows; ``zh_TW`` without its own
+    entry falls back to it too; a language without labels gets English."""
+    from desktop.core.doctypes import canonical_fields, get_document_type, label_in
+
+    code = canonical_fields()["invoice_code"]
+    assert code.label_for("zh") == code.label_for("zh_CN") == code.label["zh_CN"] == "发票代码"
+    assert code.label_for("zh_TW") == "发票代码" and code.label_for("fr") == code.label_for("en") == "Invoice code"
+    assert get_document_type("receipt").label_for("zh") == get_document_type("receipt").label["zh_CN"]
+    assert label_in({"en": "Total", "zh_CN": "合计"}, "zh-Hans") == "合计"

@@ -571,3 +571,192 @@ def test_folder_that_refuses_new_files_is_not_called_missing() -> None:
         export_json([], "/proc/shoebox-test.json")
     assert "does not exist" not in str(info.value)
     assert "/proc" in str(info.value)
+
+
+# ------------------------------------------------------------------------------------------ languages
+
+
+def _zh_batch() -> list[Document]:
+    """A VAT invoice whose sum fails, its duplicate, a reviewed receipt with a field it had flagged, a
+    receipt with a low-confidence total, a damaged file and a PDF whose page 2 could not be read: what a
+    clerk's batch carries, with the diagnostics the pipeline gives."""
+    from desktop.core.diagnostics import diag
+
+    vat = _vat_invoice()
+    vat.fields["total"].problems = [diag(Code.SUM_MISMATCH, subtotal="1000.00", tax="130.00", sum="1130.00", total="1131.00")]
+    vat.extras["tax_breakdown"] = [{"rate": "13", "tax": "130.00", "basis": "1000.00"}]
+    copy = Document.from_dict({**vat.to_dict(), "source": "/scans/vat_copy.png"})
+    copy.duplicate_of = {"source": "/scans/vat_einvoice.png", "pages": [1, 1], "reason": "same vendor and invoice number",
+                         "reason_code": "duplicate_same_number"}
+    reviewed = _receipt()
+    reviewed.fields["subtotal"].problems = [diag(Code.NOT_AN_AMOUNT, name="subtotal", value="3O0.OO")]
+    unsure = Document(source="/scans/unsure.jpg", document_type="receipt", fields={
+        "vendor_name": _field("vendor_name", "KEDAI"), "date": _field("date", "2024-01-02"),
+        "total": Field(name="total", value="8.80", raw="8.80", confidence=0.45, needs_review=True)})
+    broken = Document(source="/scans/bad.jpg", error=diag(Code.PDF_ENCRYPTED))
+    lost = Document(source="/scans/two.pdf", pages=(1, 2), document_type="invoice",
+                    fields={"total": _field("total", "5.00")},
+                    page_results=[PageResult(1, 10, 10), PageResult(2, 10, 10, warnings=[
+                        diag(Code.PAGE_NOT_READ, page=2, reason=diag(Code.OUT_OF_MEMORY))])])
+    return [vat, copy, reviewed, unsure, broken, lost]
+
+
+@pytest.fixture
+def both_languages(tmp_path: Path):
+    docs = _zh_batch()
+    export_xlsx(docs, tmp_path / "en.xlsx")
+    export_xlsx(docs, tmp_path / "zh.xlsx", language="zh")
+    return docs, openpyxl.load_workbook(tmp_path / "en.xlsx"), openpyxl.load_workbook(tmp_path / "zh.xlsx")
+
+
+def test_xlsx_in_chinese_names_sheets_columns_types_and_status_in_chinese(both_languages) -> None:
+    import json as json_mod
+
+    from desktop.core.diagnostics import diag
+    from desktop.resources import resources_dir
+
+    _, en, zh = both_languages
+    assert zh.sheetnames == ["单据", "明细", "分税率汇总", "表格", "问题"]
+    assert en.sheetnames == ["Documents", "Line items", "Tax by rate", "Tables", "Problems"]
+    ws = zh["单据"]
+    header = _header(ws)
+    # the field labels are fields.json's own Chinese labels (the ones the GUI shows), in the same order
+    fields_json = json_mod.loads((resources_dir() / "doctypes" / "fields.json").read_text(encoding="utf-8"))
+    assert header[:6] == ["源文件", "页码", "单据类型", "状态", "待核对字段数", "可能重复于"]
+    assert header[6:-1] == [f["label"]["zh_CN"] for f in fields_json["fields"]]
+    assert header[-1] == "分税率汇总"
+    assert {"发票代码", "发票号码", "校验码", "开票日期", "价税合计"} <= set(header)
+    col = {h: i + 1 for i, h in enumerate(header)}
+    rows = {ws.cell(r, 1).value: r for r in range(2, ws.max_row + 1)}
+    value = lambda source, h: ws.cell(rows[source], col[h]).value  # noqa: E731
+    assert value("/scans/vat_einvoice.png", "单据类型") == "增值税发票"
+    assert value("/scans/receipt.jpg", "单据类型") == "收据"
+    assert value("/scans/vat_einvoice.png", "状态") == "未审核"
+    assert value("/scans/receipt.jpg", "状态") == "已审核"
+    assert value("/scans/bad.jpg", "状态") == "错误：PDF 受密码保护"
+    lost = diag(Code.PAGE_NOT_READ, page=2, reason=diag(Code.OUT_OF_MEMORY)).message("zh")
+    assert lost.startswith("第 2 页无法读取：内存不足") and value("/scans/two.pdf", "状态") == f"错误：{lost}"
+    assert value("/scans/vat_copy.png", "可能重复于") == "/scans/vat_einvoice.png 第 1 页（同一商家、同一发票号码）"
+    assert value("/scans/vat_einvoice.png", "分税率汇总") == "13%：税额 130.00，计税金额 1000.00"
+    assert all(c.font.bold for c in ws[1]) and ws.freeze_panes == "A2"
+
+
+def test_xlsx_in_chinese_keeps_every_value_and_its_format(both_languages) -> None:
+    """Amounts stay numbers with their formats, dates real dates, codes text: cell for cell what the
+    English workbook has, outside the worded columns."""
+    _, en, zh = both_languages
+    worded = {3, 4, 6}  # document type, status, duplicate of
+    en_ws, zh_ws = en["Documents"], zh["单据"]
+    assert (en_ws.max_row, en_ws.max_column) == (zh_ws.max_row, zh_ws.max_column)
+    for r in range(2, en_ws.max_row + 1):
+        for c in range(1, en_ws.max_column):  # the last column is Tax by rate, worded too
+            if c in worded:
+                continue
+            a, b = en_ws.cell(r, c), zh_ws.cell(r, c)
+            assert (a.value, a.number_format, a.data_type) == (b.value, b.number_format, b.data_type), (r, c)
+    header = _header(zh_ws)
+    total = zh_ws.cell(2, header.index("价税合计") + 1)
+    assert isinstance(total.value, (int, float)) and total.value == 1130.0 and total.number_format == "0.00"
+    date = zh_ws.cell(2, header.index("开票日期") + 1)
+    assert date.is_date and date.number_format == "yyyy-mm-dd"
+    code = zh_ws.cell(2, header.index("发票代码") + 1)
+    assert code.value == "012001800311" and code.number_format == "@"
+    assert zh_ws.cell(2, header.index("待核对字段数") + 1).value == 1
+    for en_name, zh_name in (("Line items", "明细"), ("Tax by rate", "分税率汇总"), ("Tables", "表格")):
+        en_rows, zh_rows = _rows(en[en_name]), _rows(zh[zh_name])
+        first = 1 if en_name != "Tables" else 0
+        assert len(en_rows) == len(zh_rows)
+        for a, b in zip(en_rows[first:], zh_rows[first:], strict=True):
+            if en_name == "Tables" and a and str(a[1] or "").startswith("Page "):
+                continue  # a block's title row
+            assert a == b
+    items = zh["明细"]
+    assert _header(items) == ["源文件", "页码", "发票号码", "项目名称", "数量", "单价", "金额", "备注"]
+    assert items["F2"].value == 500.0 and items["F2"].number_format == "0.00"
+    assert _header(zh["分税率汇总"]) == ["源文件", "页码", "发票号码", "税种类别", "税率", "计税金额", "税额", "免税原因"]
+    assert _rows(zh["表格"])[0][:3] == ["/scans/vat_einvoice.png", "第 1 页", "表格 1"]
+
+
+def test_xlsx_problems_in_chinese(both_languages) -> None:
+    from desktop.core.diagnostics import diag
+    from desktop.core.doctypes import get_document_type
+
+    docs, en, zh = both_languages
+    rows = _rows(zh["问题"])
+    assert rows[0] == ["源文件", "页码", "字段", "说明"]
+    sum_zh = docs[0].fields["total"].problems[0].message("zh")
+    assert sum_zh.startswith("金额 + 税额 ≠ 合计")
+    assert ["/scans/vat_einvoice.png", "1", "价税合计", sum_zh] in rows
+    # a receipt's field is named as the receipt's form names it
+    receipt_labels = {s.name: s.label_for("zh_CN") for s in get_document_type("receipt").field_specs()}
+    flagged = diag(Code.NOT_AN_AMOUNT, name="subtotal", value="3O0.OO").message("zh")
+    assert ["/scans/receipt.jpg", "1", receipt_labels["subtotal"],
+            f"已由人工核对（单据已标记为已审核）；识别时的标记：{flagged}"] in rows
+    assert ["/scans/unsure.jpg", "1", receipt_labels["total"], "置信度低（45%）"] in rows
+    assert ["/scans/bad.jpg", "1", None, "无法读取：PDF 受密码保护"] in rows
+    lost = diag(Code.PAGE_NOT_READ, page=2, reason=diag(Code.OUT_OF_MEMORY)).message("zh")
+    assert ["/scans/two.pdf", "1-2", "第 2 页", lost] in rows
+    # an invoice's empty key fields, named as the invoice's form names them
+    invoice_labels = {s.name: s.label_for("zh_CN") for s in get_document_type("invoice").field_specs()}
+    assert ["/scans/two.pdf", "1-2", invoice_labels["vendor_name"], "空：页面上没有找到"] in rows
+    assert ["/scans/vat_copy.png", "1", None, "可能与 /scans/vat_einvoice.png 第 1 页 重复（同一商家、同一发票号码）"] in rows
+    # the same rows as in English, in the same order, each worded in Chinese
+    en_rows = _rows(en["Problems"])
+    assert [r[:2] for r in en_rows[1:]] == [r[:2] for r in rows[1:]]
+    for row in rows[1:]:
+        assert re.search(r"[\u4e00-\u9fff]", row[3]), row
+        assert not re.search(r"\b(page|could|flagged|duplicate|confidence|checked)\b", row[3]), row
+
+
+def test_xlsx_long_text_cut_note_in_chinese(tmp_path: Path) -> None:
+    doc = Document(source="/long.pdf", fields={"vendor_address": _field("vendor_address", "x" * 40_000)})
+    export_xlsx([doc], tmp_path / "l.xlsx", language="zh")
+    wb = openpyxl.load_workbook(tmp_path / "l.xlsx")
+    cell = wb["单据"].cell(2, _header(wb["单据"]).index("销售方地址") + 1)
+    assert len(cell.value) == EXCEL_CELL_LIMIT and "40,000" in cell.comment.text and "截断" in cell.comment.text
+    assert _rows(wb["问题"])[1][:3] == ["/long.pdf", "1", "销售方地址"]
+
+
+def test_csv_in_chinese_has_chinese_headers_bom_and_the_same_values(tmp_path: Path) -> None:
+    docs = _zh_batch()
+    export_csv(docs, tmp_path / "en.csv")
+    export(docs, tmp_path / "zh.csv", language="zh_CN")  # the GUI's locale name works too
+    raw = (tmp_path / "zh.csv").read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf")  # UTF-8 with a BOM: Excel opens the Chinese correctly
+    zh_rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig"), newline="")))
+    en_rows = list(csv.reader(io.StringIO((tmp_path / "en.csv").read_text(encoding="utf-8-sig"), newline="")))
+    assert zh_rows[0][:6] == ["源文件", "页码", "单据类型", "状态", "待核对字段数", "可能重复于"]
+    assert zh_rows[0][6:-1] == [spec.label_for("zh_CN") for spec in canonical_fields().values()]
+    vat = dict(zip(zh_rows[0], zh_rows[1], strict=True))
+    assert (vat["单据类型"], vat["状态"], vat["开票日期"], vat["价税合计"], vat["发票代码"]) == \
+        ("增值税发票", "未审核", "2024-03-05", "1130.00", "012001800311")
+    for en_row, zh_row in zip(en_rows[1:], zh_rows[1:], strict=True):
+        assert [v for i, v in enumerate(en_row) if i not in (2, 3, 5, len(en_row) - 1)] == \
+               [v for i, v in enumerate(zh_row) if i not in (2, 3, 5, len(zh_row) - 1)]
+
+
+def test_json_is_the_same_in_every_language(tmp_path: Path) -> None:
+    docs = _zh_batch()
+    export(docs, tmp_path / "en.json")
+    export(docs, tmp_path / "zh.json", language="zh")
+    assert (tmp_path / "en.json").read_bytes() == (tmp_path / "zh.json").read_bytes()
+
+
+def test_an_unknown_export_language_is_refused_before_writing(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="unknown export language 'fr'"):
+        export(DOCS, tmp_path / "x.xlsx", language="fr")
+    assert not (tmp_path / "x.xlsx").exists()
+
+
+def test_flag_reasons_in_both_languages() -> None:
+    from desktop.core import flags
+
+    low = Field(name="total", value="8.80", raw="8.80", confidence=0.45, needs_review=True)
+    unsure = Field(name="total", value="8.80", raw="8.80", confidence=0.95, needs_review=True)
+    empty = Field(name="date", value=None, raw="", confidence=0.0)
+    assert flags.flag_reason(low) == "low confidence (45%)" and flags.flag_reason(low, language="zh") == "置信度低（45%）"
+    assert flags.flag_reason(unsure) == "not sure enough to pass unchecked"
+    assert flags.flag_reason(unsure, language="zh") == "识别结果不够确定，不能不经核对"
+    assert flags.flag_reason(empty, key=True) == "empty: not found on the page"
+    assert flags.flag_reason(empty, key=True, language="zh") == "空：页面上没有找到"
+    assert flags.flag_reason(_field("total", "1.00")) is None

@@ -251,8 +251,8 @@ def test_shipped_model_is_plain_json_and_loads():
         for name in names:
             s = model.scorer(doc_type, name)
             assert 0.0 <= s.review_threshold <= 1.01
-            assert s.cal_coef.shape == (5,) and np.isfinite(s.cal_coef).all() and np.isfinite(s.cal_intercept)
-            for z in ([5.0, 10.0, 1.0, 0.99, 1.0], [-8.0, 0.0, 0.0, 0.3, 0.0]):
+            assert s.cal_coef.shape == (6,) and np.isfinite(s.cal_coef).all() and np.isfinite(s.cal_intercept)
+            for z in ([5.0, 10.0, 1.0, 2.0, 2.5, 1.0], [-8.0, 0.0, 0.0, 0.15, 0.3, 0.0]):
                 assert 0.0 < s.calibrate(z) < 1.0
 
 
@@ -635,3 +635,12 @@ def test_an_address_after_its_label_is_the_rest_of_the_row(label):
             [("Tel: 03-1234 5678", 60)], [("TOTAL", 60), ("12.50", 450)]]
     fields = extract_fields(synthetic_page(rows), "receipt").fields
     assert fields["vendor_address"].value == "12 Jalan Mawar, 50450 Kuala Lumpur"
+
+
+@pytest.mark.parametrize(("confidence", "nines"), [(0.9, 1.0), (0.99, 2.0), (0.5, 0.30103), (1.0, 4.0), (0.0, 0.0)])
+def test_engine_confidence_enters_calibration_as_nines(confidence: float, nines: float) -> None:
+    """Recogniser confidences crowd near 1 (0.95 wrong, 0.99 right, on receipts' addresses): the
+    calibration reads them as -log10(1 - c), capped at 4, so that gap is as wide as 0.5 against 0.95."""
+    from desktop.core.extraction.field_model import _nines
+
+    assert _nines(confidence) == pytest.approx(nines, abs=1e-4)

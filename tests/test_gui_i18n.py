@@ -269,3 +269,38 @@ def test_a_failed_export_says_why_in_chinese(qtbot, make_window, translated, tmp
     assert not w.export_documents([doc], tmp_path / "missing" / "out.xlsx")
     (text,) = shown
     assert f"文件夹 {tmp_path / 'missing'} 不存在" in text and "does not exist" not in text, text
+
+
+def test_export_in_the_chinese_ui_writes_a_chinese_workbook(qtbot, make_window, translated, tmp_path) -> None:
+    """File > Export in the 简体中文 UI: the workbook's sheets, headers, field labels, status and problems in
+    Chinese, its values as read; the same export from the English UI stays English."""
+    import openpyxl
+
+    from desktop.core.diagnostics import Code, diag
+    from desktop.core.doctypes import get_document_type
+    from desktop.core.model import Document, Field
+
+    problem = diag(Code.SUM_MISMATCH, subtotal="9.00", tax="0.50", sum="9.50", total="10.00")
+    doc = Document(source="/scans/r.jpg", document_type="receipt", pages=(1, 1), fields={
+        "vendor_name": Field("vendor_name", "KEDAI", confidence=0.9),
+        "date": Field("date", "2024-01-02", confidence=0.9),
+        "total": Field("total", "10.00", confidence=0.9, problems=[problem])})
+    translated("zh_CN")
+    w = make_window(language="zh_CN")
+    assert w.export_documents([doc], tmp_path / "zh.xlsx")
+    wb = openpyxl.load_workbook(tmp_path / "zh.xlsx")
+    assert wb.sheetnames == ["单据", "明细", "问题"]
+    ws = wb["单据"]
+    row = dict(zip([c.value for c in ws[1]], [c for c in ws[2]], strict=True))
+    assert row["单据类型"].value == "收据" and row["状态"].value == "未审核"
+    assert row["价税合计"].value == 10.0 and row["价税合计"].number_format == "0.00"
+    assert row["开票日期"].is_date
+    total_label = {s.name: s.label_for("zh_CN") for s in get_document_type("receipt").field_specs()}["total"]
+    problems = [list(r) for r in wb["问题"].iter_rows(values_only=True)]
+    assert problems == [["源文件", "页码", "字段", "说明"], ["/scans/r.jpg", "1", total_label, problem.message("zh")]]
+    assert w.export_documents([doc], tmp_path / "zh.csv")
+    assert (tmp_path / "zh.csv").read_bytes().startswith("\ufeff源文件,页码,单据类型,状态".encode())
+
+    english = make_window(language="en")
+    assert english.export_documents([doc], tmp_path / "en.xlsx")
+    assert openpyxl.load_workbook(tmp_path / "en.xlsx").sheetnames == ["Documents", "Line items", "Problems"]

@@ -86,6 +86,9 @@ def test_review_teaches_the_memory_and_undo_takes_it_back(qtbot, window, tmp_pat
     assert doc.fields["vendor_name"].value == "Kedai Runcit Maju" and doc.fields["vendor_name"].source == "memory"
     row = w.form.rows["vendor_name"]
     assert row.source.text() == "memory" and "monday.png taught it" in row.source.toolTip()
+    # the page's own reading stays in sight
+    assert "the page reads 'KEDAI RUNCIT MAJU SDN BHD'" in row.source.toolTip()
+    assert doc.extras["memory"]["page_read"] == {"vendor_name": "KEDAI RUNCIT MAJU SDN BHD"}
 
     # ... and it is a possible duplicate of Monday's (same vendor, date and total)
     assert doc.duplicate_of == {"source": str((tmp_path / "monday.png").resolve()), "pages": [1, 1],

@@ -145,6 +145,44 @@ def test_viewer_zoom_and_outlines(qtbot) -> None:
     assert len(v.highlighted_boxes()) == 1
 
 
+
+def test_a_line_read_askew_is_outlined_by_its_quadrilateral(qtbot) -> None:
+    """A photo taken askew: the source outline follows the slanted line (the engine's quadrilateral),
+    not its upright bounding box, which would cover the lines above and below; an upright line keeps
+    its rectangle."""
+    from PySide6.QtWidgets import QGraphicsPolygonItem, QGraphicsRectItem
+
+    from desktop.core.model import PageResult
+    from desktop.gui.viewer import PageViewer
+
+    v = PageViewer()
+    qtbot.addWidget(v)
+    image = QImage(400, 600, QImage.Format.Format_RGB888)
+    image.fill(Qt.GlobalColor.white)
+    slanted = Line("TOTAL 12.50", (40, 100, 340, 160), 0.9, polygon=[(40, 130), (330, 100), (340, 130), (50, 160)])
+    upright = Line("CASH 20.00", (40, 300, 340, 330), 0.9, polygon=[(40, 300), (340, 300), (340, 330), (40, 330)])
+    v.set_page(image, PageResult(1, 400, 600, [slanted, upright]))
+
+    v.highlight([slanted.box])
+    (item,) = v._highlight
+    assert isinstance(item, QGraphicsPolygonItem)
+    poly = item.polygon()
+    assert poly.count() == 4
+    assert poly.containsPoint(QPointF(185, 130), Qt.FillRule.OddEvenFill)  # the line's middle
+    assert not poly.containsPoint(QPointF(45, 105), Qt.FillRule.OddEvenFill)  # the box's corner above it
+
+    v.highlight([upright.box])
+    (item,) = v._highlight
+    assert isinstance(item, QGraphicsRectItem)
+    assert len(v.highlighted_boxes()) == 1
+
+    # the page's line outlines (hover, click to fill) follow the same shape
+    slanted_item, upright_item = v.line_items()
+    assert slanted_item.quad is not None and upright_item.quad is None
+    assert slanted_item.shape().contains(QPointF(185, 130))
+    assert not slanted_item.shape().contains(QPointF(45, 105))
+    assert upright_item.shape().contains(QPointF(45, 305))
+
 # --------------------------------------------------------------------------------------- with pipeline
 @pytest.fixture
 def pipeline():

@@ -771,7 +771,9 @@ def test_an_export_written_before_variants_were_counted_still_reads(memory: Vend
 
 def test_page_spelling_stands_against_one_documents_respelling() -> None:
     """A faded print transcribed as printed (one document's PETA ING) does not respell the PETALING
-    another receipt prints; confirmed on two documents, or against a word nobody knows, it does."""
+    another receipt prints; confirmed on two documents it does. A word nobody knows stands when the
+    page reads more letters than the one document's spelling (no misreading adds letters), not when
+    it could be a misreading of it."""
     from desktop.core.memory import _page_spelling_stands
 
     known = {"PETALING", "SELANGOR"}
@@ -779,6 +781,78 @@ def test_page_spelling_stands_against_one_documents_respelling() -> None:
     faded = "NO.3, JALAN SS21/39,47400 PETA ING JAYA SELANGOR"
     assert _page_spelling_stands(read, faded, known.__contains__, lambda w: 1) == {"PETALING"}
     assert _page_spelling_stands(read, faded, known.__contains__, lambda w: 2) == set()
-    assert _page_spelling_stands(read, faded, set().__contains__, lambda w: 1) == set()
+    assert _page_spelling_stands(read, faded, set().__contains__, lambda w: 1) == {"PETALING"}
+    slip = "NO.53, JALAN BESAR, 45600 BATANG BEJUNTAL SELANGOR"
+    printed = "NO. 53, JALAN BESAR, 45600 BATANG BERJUNTAI SELANGOR"
+    assert _page_spelling_stands(printed, slip, set().__contains__, lambda w: 1) == {"BERJUNTAI"}
+    assert _page_spelling_stands(printed, slip, set().__contains__, lambda w: 2) == set()
+    # the same number of letters (BERJUNTAL for BERJUNTAI) may be a misreading: the confirmed word wins
+    assert _page_spelling_stands(printed.replace("BERJUNTAI", "BERJUNTAL"), printed, set().__contains__,
+                                 lambda w: 1) == set()
+    # a split wide letter (rn for m) is a misreading too
+    assert _page_spelling_stands("JALAN TEMPLER", "JALAN TEMPLER", set().__contains__, lambda w: 1) == set()
+    assert _page_spelling_stands("JALAN TERNPLER", "JALAN TEMPLER", set().__contains__, lambda w: 1) == set()
     # a word the value does not respell (another street) is no reason to keep the page's value
     assert _page_spelling_stands(read, "NO.3, JALAN SS21/39,47400 KLANG JAYA SELANGOR", known.__contains__, lambda w: 1) == set()
+
+
+def test_misread_marks_take_the_confirmed_spelling_and_keep_the_pages_reading(memory: VendorMemory) -> None:
+    """A near variant of what the clerk confirmed once, differing only by OCR noise in its marks (a full
+    stop the engine dropped, a speck read as an apostrophe), takes the confirmed spelling on a sure
+    match, unflagged, with the page's reading kept (``raw``, ``extras["memory"]["page_read"]``); a
+    mark the page prints that the clerk's spelling lacks is the page's own and stays."""
+    name, address = "GARDENIA BAKERIES (K.L.) SDN BHD", "LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM, SELANGOR"
+    _confirm(memory, BAKERY, "a.jpg", vendor_name=name, vendor_address=address)
+    doc = _doc(BAKERY, "b.jpg")
+    doc.fields["vendor_name"].value = "GARDENIA BAKERIES (K.L) SDN BHD"  # the last full stop not read
+    doc.fields["vendor_address"].value = "LOT'3, JALAN PELABUR 23/1, 40300 SHAH ALAM, SELANGOR"  # a speck
+    m = memory.apply(doc)
+    assert m is not None and m.score >= STRONG_MATCH
+    for n, v in (("vendor_name", name), ("vendor_address", address)):
+        f = doc.fields[n]
+        assert f.value == v and f.source == "memory" and not f.needs_review and not f.problems, n
+    assert doc.extras["memory"]["page_read"] == {"vendor_name": "GARDENIA BAKERIES (K.L) SDN BHD",
+                                                 "vendor_address": "LOT'3, JALAN PELABUR 23/1, 40300 SHAH ALAM, SELANGOR"}
+    # the page prints a comma the clerk's spelling lacks: the page's punctuation, not noise
+    doc = _doc(BAKERY, "c.jpg")
+    doc.fields["vendor_address"].value = "LOT 3, JALAN PELABUR, 23/1, 40300 SHAH ALAM, SELANGOR"
+    memory.apply(doc)
+    f = doc.fields["vendor_address"]
+    assert f.value == "LOT 3, JALAN PELABUR, 23/1, 40300 SHAH ALAM, SELANGOR" and f.source != "memory"
+    assert "vendor_address" not in doc.extras["memory"]["page_read"]
+
+
+def test_marks_misread() -> None:
+    from desktop.core.memory import marks_misread
+
+    assert marks_misread("MR. D.I.Y (KUCHAI) SDN BHD", "MR. D. I. Y. (KUCHAI) SDN BHD")
+    assert marks_misread("Level'6, Bangunan TH", "Level 6, Bangunan TH")
+    assert marks_misread("LEVEL 6 BANGUNAN TH", "Level 6, Bangunan TH")  # a comma not read
+    assert not marks_misread("LOT 3, JALAN PELABUR 23/1. 40300", "LOT 3, JALAN PELABUR 23/1, 40300")  # another mark
+    assert not marks_misread("LEVEL 6, BANGUNAN TH", "LEVEL 6 BANGUNAN TH")  # a comma the page prints
+    assert not marks_misread("LEVEL 8, BANGUNAN TH", "LEVEL 6, BANGUNAN TH")  # another number
+
+
+def test_a_word_printed_fuller_than_one_confirmation_stays_flagged(memory: VendorMemory) -> None:
+    """A substantive disagreement: the page prints a word with more letters than the one document that
+    taught the address spelled it (``PELABR`` typed for the ``PELABUR`` printed; no misreading adds a
+    letter), so the page's word stays and the field is flagged; confirmed on two documents, the
+    clerk's spelling is the vendor's own and goes in."""
+    slip = "LOT 3, JALAN PELABR 23/1, 40300 SHAH ALAM, SELANGOR."
+    _confirm(memory, BAKERY, "a.jpg", vendor_address=slip)
+    doc = _doc(BAKERY, "b.jpg")
+    doc.fields["vendor_address"].value = ADDRESS
+    memory.apply(doc)
+    f = doc.fields["vendor_address"]
+    assert "PELABUR" in f.value and f.needs_review and slip in f.problems[0].message()
+    assert doc.extras["memory"]["fields"]["vendor_address"] in ("conflict", "repaired")
+    # a reading with no letter more than the confirmed word (PELABK) may be a misreading: mended
+    doc = _doc(BAKERY, "c.jpg")
+    doc.fields["vendor_address"].value = ADDRESS.replace("PELABUR", "PELABK")
+    memory.apply(doc)
+    assert doc.fields["vendor_address"].value == slip and doc.fields["vendor_address"].source == "memory"
+    _confirm(memory, BAKERY, "d.jpg", vendor_address=slip)
+    doc = _doc(BAKERY, "e.jpg")
+    doc.fields["vendor_address"].value = ADDRESS
+    memory.apply(doc)
+    assert doc.fields["vendor_address"].value == slip and doc.extras["memory"]["fields"]["vendor_address"] == "corrected"

@@ -120,6 +120,21 @@ def test_scan_as_xlsx_and_csv(service, fmt, media, magic):
     assert "attachment" in r.headers["content-disposition"]
 
 
+def test_scan_as_a_chinese_workbook(service):
+    import io
+
+    import openpyxl
+
+    svc = service()
+    with svc.client() as c:
+        r = c.post("/v1/scan", params={"format": "xlsx", "language": "zh"}, files={"file": ("r.png", png_bytes())})
+        bad = c.post("/v1/scan", params={"format": "xlsx", "language": "fr"}, files={"file": ("r.png", png_bytes())})
+    assert r.status_code == 200
+    wb = openpyxl.load_workbook(io.BytesIO(r.content))
+    assert wb.sheetnames[0] == "单据" and wb["单据"]["A1"].value == "源文件"
+    assert bad.status_code == 400 and "unknown language 'fr'" in bad.text
+
+
 def test_bad_files_are_named_by_intake_and_never_read_from_a_server_path(service, tmp_path):
     svc = service()
     secret = tmp_path / "secret.png"

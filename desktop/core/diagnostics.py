@@ -240,6 +240,7 @@ class Code(StrEnum):
     MEMORY_REPLACED = "memory_replaced"
     MEMORY_REPAIRED = "memory_repaired"
     MEMORY_UNAVAILABLE = "memory_unavailable"
+    MEMORY_PAGE_READS = "memory_page_reads"
     DUPLICATE_SAME_FILE = "duplicate_same_file"
     DUPLICATE_SAME_NUMBER = "duplicate_same_number"
     DUPLICATE_SAME_DATE_TOTAL = "duplicate_same_date_total"
@@ -266,6 +267,11 @@ class Code(StrEnum):
     VENDOR_LIST_BAD_DOCUMENT = "vendor_list_bad_document"
     POSSIBLE_DUPLICATE = "possible_duplicate"
     FIELD_REVIEWED = "field_reviewed"
+    # why a field is flagged when no check failed on it (desktop.core.flags.flag_diagnostics)
+    FIELD_EMPTY_KEY = "field_empty_key"
+    FIELD_NOT_FOUND = "field_not_found"
+    FIELD_LOW_CONFIDENCE = "field_low_confidence"
+    FIELD_NOT_SURE = "field_not_sure"
     EINVOICE_QR_MISMATCH = "einvoice_qr_mismatch"
     XML_NOT_AN_INVOICE = "xml_not_an_invoice"
     XML_INVOICE_UNREADABLE = "xml_invoice_unreadable"
@@ -628,6 +634,7 @@ CATALOGUE: dict[Code, Entry] = {
                                     "(taught by {taught}) has them in {value!r}, the rest as read",
                                 "票面为“{read}”；其中误读的词已按商家记忆（由 {taught} 学到）“{value}”更正，其余照票面"),
     Code.MEMORY_UNAVAILABLE: Entry(_W, "the vendor memory could not be used ({detail})", "无法使用商家记忆（{detail}）"),
+    Code.MEMORY_PAGE_READS: Entry(_D, "the page reads {read!r}", "票面为“{read}”"),
     Code.REVIEW_NOT_READ_YET: Entry(_E, "{source} has not been read yet", "{source} 尚未识别完成"),
     Code.REVIEW_NOT_READ: Entry(_E, "{source} was not read: {reason}", "{source} 未能识别：{reason}"),
     Code.REVIEW_NOT_DUPLICATE: Entry(_E, "{source} is not marked as a duplicate", "{source} 未被标记为可能重复"),
@@ -659,9 +666,14 @@ CATALOGUE: dict[Code, Entry] = {
     Code.DUPLICATE_SAME_DATE_TOTAL: Entry(_I, "the same vendor, date and total", "同一商家、同一日期和金额"),
     Code.DUPLICATE_SAME_FIGURES: Entry(_I, "the same vendor and the same figures printed", "同一商家、印有相同的数字"),
     Code.POSSIBLE_DUPLICATE: Entry(_W, "possible duplicate of {source} ({reason})", "可能与 {source} 重复（{reason}）"),
-    # {flagged}: why it was flagged as read (desktop.core.flags.flag_reason: English words only, left out in Chinese)
+    # {flagged}: why it was flagged as read (desktop.core.flags.flag_diagnostics, a list of diagnostics)
     Code.FIELD_REVIEWED: Entry(_I, "checked by the clerk (the document is marked reviewed); as read, it was flagged: "
-                                   "{flagged}", "已由人工核对（文档已标记为已审核）"),
+                                   "{flagged}", "已由人工核对（单据已标记为已审核）；识别时的标记：{flagged}"),
+    Code.FIELD_EMPTY_KEY: Entry(_W, "empty: not found on the page", "空：页面上没有找到"),
+    Code.FIELD_NOT_FOUND: Entry(_W, "not found", "没有找到"),
+    # {confidence}: a percentage ("45%")
+    Code.FIELD_LOW_CONFIDENCE: Entry(_W, "low confidence ({confidence})", "置信度低（{confidence}）"),
+    Code.FIELD_NOT_SURE: Entry(_W, "not sure enough to pass unchecked", "识别结果不够确定，不能不经核对"),
     Code.EINVOICE_QR_MISMATCH: Entry(_W, "e-invoice data says {label} {value}, the QR code says {qr}",
                                      "电子发票数据为 {value}，二维码为 {qr}"),
     Code.XML_NOT_AN_INVOICE: Entry(_E, f"this XML file is not an e-invoice Shoebox reads ({{detail}}); {_READABLE_EN}",

@@ -16,6 +16,21 @@ from desktop.resources import resources_dir
 FIELD_TYPES = ("text", "date", "time", "amount", "currency", "code", "tax_id")
 
 
+def label_in(labels: dict[str, str], locale: str) -> str:
+    """The label of ``labels`` (by locale, ``{"en": ..., "zh_CN": ...}``) for ``locale``: its own entry, else
+    the entry of its language (``zh_CN`` -> ``zh``), else one of the same language in another region
+    (``zh`` -> ``zh_CN``), else English."""
+    if labels.get(locale):
+        return labels[locale]
+    language = locale.replace("-", "_").split("_")[0].lower()
+    if labels.get(language):
+        return labels[language]
+    for key, text in labels.items():
+        if text and key.replace("-", "_").split("_")[0].lower() == language:
+            return text
+    return labels["en"]
+
+
 @dataclass(frozen=True)
 class FieldSpec:
     """A canonical field: ``name``, value ``type`` (one of :data:`FIELD_TYPES`), labels and prompt keys."""
@@ -26,7 +41,8 @@ class FieldSpec:
     prompt: dict[str, str]
 
     def label_for(self, locale: str = "en") -> str:
-        return self.label.get(locale) or self.label.get(locale.split("_")[0]) or self.label["en"]
+        """The label in ``locale`` (see :func:`label_in`)."""
+        return label_in(self.label, locale)
 
 
 @dataclass(frozen=True)
@@ -52,7 +68,8 @@ class DocumentType:
     field_labels: dict[str, dict[str, str]] = dataclass_field(default_factory=dict, compare=False, hash=False)
 
     def label_for(self, locale: str = "en") -> str:
-        return self.label.get(locale) or self.label.get(locale.split("_")[0]) or self.label["en"]
+        """The label in ``locale`` (see :func:`label_in`)."""
+        return label_in(self.label, locale)
 
     def field_specs(self) -> list[FieldSpec]:
         """The type's fields in order, with this type's own wording of a label where it has one

@@ -65,6 +65,19 @@ CSV
     alone, since a number cannot run anything. Note: spreadsheet programs opening a CSV may still turn
     long digit strings (invoice codes) into numbers; use the .xlsx export for Excel.
 
+Languages
+---------
+The spreadsheets (xlsx, CSV) are written in English (``language="en"``, the default, the words above) or
+Simplified Chinese (``"zh"``; a locale name such as ``zh_CN`` is taken too): sheet names (单据, 明细,
+分税率汇总, 表格, 问题), column headers, status words (已审核 / 未审核 / 错误：...), duplicate notes and
+the Problems sheet's phrases from :mod:`desktop.core.export_words`; field labels and document type names
+from ``resources/doctypes`` (``label_for``: the labels the GUI's form shows; a Problems row names a field
+as its document's type words it, a receipt's 商家名称); every message (errors, page warnings, field
+problems, why a field is flagged, duplicate reasons) rendered from :data:`desktop.core.diagnostics.CATALOGUE`
+in the language. Values (amounts, dates, codes, names, file names) and their Excel types and number formats
+are the same in both. JSON is the same in every language (its keys are the schema; its ``message`` texts
+are English).
+
 Atomic writes
 -------------
 Every writer writes to a temporary file in the destination folder, flushes and ``fsync``\\ s it, then
@@ -94,10 +107,13 @@ from typing import IO, Any
 from desktop.core import flags
 from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.doctypes import canonical_fields, document_types
+from desktop.core.duplicates import reason_of
+from desktop.core.export_words import EXPORT_LANGUAGES, export_language, item_key_label, word
 from desktop.core.model import Document, ScanResult
 
 __all__ = [
     "check_writable",
+    "EXPORT_LANGUAGES",
     "EXPORT_SUFFIXES",
     "ExportError",
     "export",
@@ -105,6 +121,7 @@ __all__ = [
     "export_json",
     "export_xlsx",
     "parse_html_tables",
+    "tax_rates_text",
     "write_failure",
 ]
 
@@ -159,17 +176,28 @@ class ExportError(Exception):
 # Public entry points
 
 
-def export(documents: Sequence[Document], path: str | os.PathLike[str]) -> None:
+def export(documents: Sequence[Document], path: str | os.PathLike[str], *, language: str = "en") -> None:
     """Write ``documents`` in the format named by ``path``'s suffix (``.json``, ``.xlsx``, ``.csv``).
 
+    Args:
+        documents: the documents, in row order.
+        path: the file to write.
+        language: the language of the xlsx and CSV words (``en`` or ``zh``, or a locale name such as
+            ``zh_CN``; see "Languages" in the module docstring); JSON is the same in every language.
+
     Raises:
+        ValueError: an unknown ``language``.
         ExportError: unknown suffix, or the file could not be written.
     """
+    language = export_language(language)
     suffix = Path(path).suffix.lower()
-    writers = {".json": export_json, ".xlsx": export_xlsx, ".csv": export_csv}
+    if suffix == ".json":
+        export_json(documents, path)
+        return
+    writers = {".xlsx": export_xlsx, ".csv": export_csv}
     if suffix not in writers:
         raise ExportError(path, diag(Code.EXPORT_UNKNOWN_TYPE, suffix=suffix) if suffix else diag(Code.EXPORT_NO_SUFFIX))
-    writers[suffix](documents, path)
+    writers[suffix](documents, path, language=language)
 
 
 def export_json(documents: Sequence[Document], path: str | os.PathLike[str]) -> None:
@@ -185,40 +213,47 @@ def export_json(documents: Sequence[Document], path: str | os.PathLike[str]) -> 
     _atomic_write(path, write)
 
 
-def export_csv(documents: Sequence[Document], path: str | os.PathLike[str]) -> None:
-    """Write one row per document (the ``Documents`` sheet's columns) as UTF-8 CSV with a BOM.
+def export_csv(documents: Sequence[Document], path: str | os.PathLike[str], *, language: str = "en") -> None:
+    """Write one row per document (the ``Documents`` sheet's columns) as UTF-8 CSV with a BOM, its
+    headers and words in ``language`` (``en`` / ``zh``).
 
     Raises:
+        ValueError: an unknown ``language``.
         ExportError: the file could not be written.
     """
+    language = export_language(language)
+
     def write(fh: IO[bytes]) -> None:
-        columns = _document_columns(documents)
+        columns = _document_columns(documents, language)
         buf = io.StringIO(newline="")
         writer = csv.writer(buf, lineterminator="\r\n")
         writer.writerow([c.header for c in columns])
         for doc in documents:
-            writer.writerow([_csv_safe(_plain_cell(doc, c)) for c in columns])
+            writer.writerow([_csv_safe(_plain_cell(doc, c, language)) for c in columns])
         fh.write(buf.getvalue().encode("utf-8-sig"))
 
     _atomic_write(path, write)
 
 
-def export_xlsx(documents: Sequence[Document], path: str | os.PathLike[str]) -> None:
-    """Write an Excel workbook (sheets ``Documents``, ``Line items``, ``Problems``, maybe ``Tables``).
+def export_xlsx(documents: Sequence[Document], path: str | os.PathLike[str], *, language: str = "en") -> None:
+    """Write an Excel workbook (sheets ``Documents``, ``Line items``, ``Problems``, maybe ``Tax by rate``
+    and ``Tables``), its sheet names, headers and words in ``language`` (``en`` / ``zh``).
 
     Raises:
+        ValueError: an unknown ``language``.
         ExportError: the file could not be written.
     """
-    _atomic_write(path, lambda fh: fh.write(_workbook_bytes(documents)))
+    language = export_language(language)
+    _atomic_write(path, lambda fh: fh.write(_workbook_bytes(documents, language)))
 
 
-def _workbook_bytes(documents: Sequence[Document]) -> bytes:
+def _workbook_bytes(documents: Sequence[Document], language: str = "en") -> bytes:
     """The .xlsx file in memory. openpyxl writes through a ``ZipFile``: when the disk fills up under
     it, the half-written archive's ``__del__`` later prints "Exception ignored ... seek of closed
     file" on stderr; building the file in memory first leaves the disk write (and its one clear
     error) to :func:`_atomic_write`."""
     buf = io.BytesIO()
-    _build_workbook(documents).save(buf)
+    _build_workbook(documents, language).save(buf)
     return buf.getvalue()
 
 
@@ -234,17 +269,17 @@ class _Column:
     type: str = "text"  # the canonical field type for field columns
 
 
-def _document_columns(documents: Iterable[Document]) -> list[_Column]:
+def _document_columns(documents: Iterable[Document], language: str = "en") -> list[_Column]:
     specs = canonical_fields()
     cols = [
-        _Column("Source file", "source"),
-        _Column("Pages", "pages"),
-        _Column("Document type", "type"),
-        _Column("Status", "status"),
-        _Column("Problems", "problems"),
-        _Column("Duplicate of", "duplicate"),
+        _Column(word("Source file", language), "source"),
+        _Column(word("Pages", language), "pages"),
+        _Column(word("Document type", language), "type"),
+        _Column(word("Status", language), "status"),
+        _Column(word("Problems column", language), "problems"),
+        _Column(word("Duplicate of", language), "duplicate"),
     ]
-    cols += [_Column(spec.label_for("en"), "field", spec.name, spec.type) for spec in specs.values()]
+    cols += [_Column(spec.label_for(language), "field", spec.name, spec.type) for spec in specs.values()]
     extra: list[str] = []
     for doc in documents:
         for name in doc.fields:
@@ -252,14 +287,15 @@ def _document_columns(documents: Iterable[Document]) -> list[_Column]:
                 extra.append(name)
     cols += [_Column(name, "field", name, "text") for name in extra]
     if any(doc.extras.get("tax_breakdown") for doc in documents):
-        cols.append(_Column("Tax by rate", "tax_rates"))
+        cols.append(_Column(word("Tax by rate", language), "tax_rates"))
     return cols
 
 
-def tax_rates_text(doc: Document) -> str | None:
+def tax_rates_text(doc: Document, language: str = "en") -> str | None:
     """A document's per-rate tax (``extras["tax_breakdown"]``, from e-invoice data) as one cell:
     ``"19%: tax 160.55 on 845.00; 7%: tax 3.50 on 50.00"`` (a category code in brackets where the
-    rate is 0 or absent, e.g. ``"0% (AE): tax 0.00 on 100.00"``)."""
+    rate is 0 or absent, e.g. ``"0% (AE): tax 0.00 on 100.00"``); in Chinese
+    ``"19%：税额 160.55，计税金额 845.00；7%：…"``."""
     parts = []
     for row in doc.extras.get("tax_breakdown") or []:
         if not isinstance(row, dict):
@@ -268,11 +304,11 @@ def tax_rates_text(doc: Document) -> str | None:
         label = f"{rate}%" if rate and str(rate)[0].isdigit() else str(rate or "")
         if row.get("category") and (not rate or str(rate) in ("0", "0.00")):
             label = f"{label} ({row['category']})".strip()
-        text = f"{label}: tax {row.get('tax') or '-'}"
+        text = word("{rate}: tax {tax}", language, rate=label, tax=row.get("tax") or "-")
         if row.get("basis"):
-            text += f" on {row['basis']}"
+            text += word(" on {basis}", language, basis=row["basis"])
         parts.append(text)
-    return "; ".join(parts) or None
+    return ("；" if language == "zh" else "; ").join(parts) or None
 
 
 def _pages_text(doc: Document) -> str:
@@ -280,31 +316,41 @@ def _pages_text(doc: Document) -> str:
     return str(first) if first == last else f"{first}-{last}"
 
 
-def _type_label(name: str | None) -> str:
+def _type_label(name: str | None, language: str = "en") -> str:
     if not name:
         return ""
     dtype = document_types().get(name)
-    return dtype.label_for("en") if dtype else name
+    return dtype.label_for(language) if dtype else name
 
 
-def _page_errors(doc: Document) -> list[tuple[int, str]]:
+def _field_labels(document_type: str | None, language: str) -> dict[str, str]:
+    """Field labels for a document's Problems rows: the canonical labels, worded as its type words them
+    (``DocumentType.field_specs``: a receipt's 商家名称 where the canonical label says 销售方名称)."""
+    labels = {name: spec.label_for(language) for name, spec in canonical_fields().items()}
+    dtype = document_types().get(document_type or "")
+    if dtype is not None:
+        labels.update({spec.name: spec.label_for(language) for spec in dtype.field_specs()})
+    return labels
+
+
+def _page_errors(doc: Document, language: str = "en") -> list[tuple[int, str]]:
     """``(page number, message)`` of every page whose content is lost or may be lost
     (:meth:`~desktop.core.model.Document.lost_pages`: it could not be read, or a damaged PDF lost part or all
     of it), so no lost page is silent; the message without the page, which the Problems sheet's column names."""
     out = []
     for lost in doc.lost_pages():
         inner = lost.params.get("warning") if lost.code is Code.PAGE_CONTENT_LOST else None
-        out.append((lost.page or 0, inner.message() if isinstance(inner, Diagnostic) else lost.message()))
+        out.append((lost.page or 0, inner.message(language) if isinstance(inner, Diagnostic) else lost.message(language)))
     return out
 
 
-def _status(doc: Document) -> str:
+def _status(doc: Document, language: str = "en") -> str:
     if doc.error:
-        return f"Error: {doc.error.message()}"
+        return word("Error: {}", language, doc.error.message(language))
     lost = doc.lost_pages()
-    if lost:
-        return "Error: " + "; ".join(d.message() for d in lost)  # each message names its page
-    return "Reviewed" if doc.reviewed else "Not reviewed"
+    if lost:  # each message names its page
+        return word("Error: {}", language, ("；" if language == "zh" else "; ").join(d.message(language) for d in lost))
+    return word("Reviewed" if doc.reviewed else "Not reviewed", language)
 
 
 def _field_text(doc: Document, name: str) -> str | None:
@@ -315,32 +361,49 @@ def _field_text(doc: Document, name: str) -> str | None:
     return None if value is None else str(value)
 
 
-def _duplicate_text(doc: Document) -> str | None:
-    """``"<earlier source> p. <pages> (<reason>)"`` for a possible duplicate (``Document.duplicate_of``)."""
+def _duplicate_earlier(mark: dict[str, Any], language: str) -> str:
+    """The earlier document of a duplicate mark: ``"<source> p. <pages>"``."""
+    first, last = (list(mark.get("pages") or [1, 1]) + [1, 1])[:2]
+    pages = str(first) if first == last else f"{first}-{last}"
+    return word("{source} p. {pages}", language, source=mark.get("source"), pages=pages)
+
+
+def _duplicate_text(doc: Document, language: str = "en") -> str | None:
+    """``"<earlier source> p. <pages> (<reason>)"`` for a possible duplicate (``Document.duplicate_of``);
+    in Chinese ``"<earlier source> 第 <pages> 页（<reason>）"``, the reason worded from its code
+    (:func:`desktop.core.duplicates.reason_of`)."""
     mark = doc.duplicate_of
     if not mark:
         return None
-    first, last = (list(mark.get("pages") or [1, 1]) + [1, 1])[:2]
-    pages = str(first) if first == last else f"{first}-{last}"
-    return f"{mark.get('source')} p. {pages} ({mark.get('reason')})"
+    if language == "zh":
+        return f"{_duplicate_earlier(mark, language)}（{reason_of(mark).message(language)}）"
+    return f"{_duplicate_earlier(mark, language)} ({mark.get('reason')})"
 
 
-def _plain_cell(doc: Document, col: _Column) -> str | int | None:
-    """The value of a column as JSON has it (text / int), for the CSV."""
+def _duplicate_problem(doc: Document, language: str) -> str:
+    """The Problems row of a possible duplicate: ``possible duplicate of <earlier> (<reason>)``."""
+    if language == "zh":
+        mark = doc.duplicate_of or {}
+        return diag(Code.POSSIBLE_DUPLICATE, source=_duplicate_earlier(mark, language), reason=reason_of(mark)).message(language)
+    return f"possible duplicate of {_duplicate_text(doc, language)}"
+
+
+def _plain_cell(doc: Document, col: _Column, language: str = "en") -> str | int | None:
+    """The value of a column as JSON has it (text / int), its words in ``language``, for the CSV."""
     if col.kind == "source":
         return doc.source
     if col.kind == "pages":
         return _pages_text(doc)
     if col.kind == "type":
-        return _type_label(doc.document_type)
+        return _type_label(doc.document_type, language)
     if col.kind == "status":
-        return _status(doc)
+        return _status(doc, language)
     if col.kind == "problems":
         return len(flags.flagged_fields(doc))
     if col.kind == "duplicate":
-        return _duplicate_text(doc)
+        return _duplicate_text(doc, language)
     if col.kind == "tax_rates":
-        return tax_rates_text(doc)
+        return tax_rates_text(doc, language)
     return _field_text(doc, col.field or "")
 
 
@@ -429,9 +492,10 @@ def _to_number(value: Any, min_decimals: int = 2) -> tuple[float | int, str] | N
 class _Sheet:
     """A worksheet being filled row by row, with text safety, problems and column widths."""
 
-    def __init__(self, ws: Any, problems: list[tuple[str, str, str, str]]) -> None:
+    def __init__(self, ws: Any, problems: list[tuple[str, str, str, str]], language: str = "en") -> None:
         self.ws = ws
         self.problems = problems  # (source, pages, field label, message) rows for the Problems sheet
+        self.language = language  # of the notes it writes (a cell cut at Excel's limit)
         self.widths: dict[int, float] = {}
         self.row = 0
 
@@ -478,8 +542,8 @@ class _Sheet:
         if _utf16_len(text) > EXCEL_CELL_LIMIT:
             full = _utf16_len(text)
             text = _cut_to_limit(text)
-            note = (f"text cut from {full:,} to {EXCEL_CELL_LIMIT:,} characters "
-                    f"(the most an Excel cell holds); the JSON export has all of it")
+            note = word("text cut from {full} to {limit} characters (the most an Excel cell holds); the JSON export has all of it",
+                        self.language, full=f"{full:,}", limit=f"{EXCEL_CELL_LIMIT:,}")
             cell.comment = Comment(note, "Shoebox")
             if where is not None:
                 self.problems.append((where[0], where[1], where[2], note))
@@ -522,36 +586,40 @@ _KIND_BY_FIELD_TYPE = {"date": "date", "time": "time", "amount": "amount", "code
                        "text": "text", "currency": "text"}
 
 
-def _build_workbook(documents: Sequence[Document]) -> Any:
+def _build_workbook(documents: Sequence[Document], language: str = "en") -> Any:
     from openpyxl import Workbook
+
+    def w(english: str, *args: object) -> str:
+        return word(english, language, *args)
 
     wb = Workbook()
     problems: list[tuple[str, str, str, str]] = []
 
     # Documents
     docs_ws = wb.active
-    docs_ws.title = "Documents"
-    sheet = _Sheet(docs_ws, problems)
-    columns = _document_columns(documents)
+    docs_ws.title = w("Documents")
+    sheet = _Sheet(docs_ws, problems, language)
+    columns = _document_columns(documents, language)
     sheet.header([c.header for c in columns])
-    labels = {name: spec.label_for("en") for name, spec in canonical_fields().items()}
     for doc in documents:
         sheet.row += 1
         pages = _pages_text(doc)
+        labels = _field_labels(doc.document_type, language)
         if doc.error:
-            problems.append((doc.source, pages, "", f"could not be read: {doc.error.message()}"))
-        for number, message in _page_errors(doc):
-            problems.append((doc.source, pages, f"page {number}", message))
+            problems.append((doc.source, pages, "", w("could not be read: {}", doc.error.message(language))))
+        for number, message in _page_errors(doc, language):
+            problems.append((doc.source, pages, w("page {}", number), message))
         keys = flags.document_key_fields(doc)
         to_check = flags.flagged_fields(doc)
         for name in flags.flagged_before_review(doc):
             f = doc.fields.get(name)
-            reason = flags.flag_reason(f, name in keys) if f is not None else "empty: not found on the page"
+            reasons = flags.flag_diagnostics(f, name in keys) if f is not None else [diag(Code.FIELD_EMPTY_KEY)]
             if name not in to_check:  # a reviewed document: the clerk checked what extraction flagged
-                reason = diag(Code.FIELD_REVIEWED, flagged=reason or "").message()
-            problems.append((doc.source, pages, labels.get(name, name), reason or ""))
+                reasons = [diag(Code.FIELD_REVIEWED, flagged=reasons)]
+            message = ("；" if language == "zh" else "; ").join(d.message(language) for d in reasons)
+            problems.append((doc.source, pages, labels.get(name, name), message))
         if doc.duplicate_of:
-            problems.append((doc.source, pages, "", f"possible duplicate of {_duplicate_text(doc)}"))
+            problems.append((doc.source, pages, "", _duplicate_problem(doc, language)))
         for col_no, col in enumerate(columns, start=1):
             where = (doc.source, pages, col.header)
             if col.kind == "field":
@@ -560,14 +628,15 @@ def _build_workbook(documents: Sequence[Document]) -> Any:
             elif col.kind == "problems":
                 sheet.put(sheet.row, col_no, len(flags.flagged_fields(doc)), kind="int")
             else:
-                sheet.put(sheet.row, col_no, _plain_cell(doc, col), where=where)
+                sheet.put(sheet.row, col_no, _plain_cell(doc, col, language), where=where)
     sheet.finish()
 
     # Line items
-    items_ws = wb.create_sheet("Line items")
-    sheet = _Sheet(items_ws, problems)
+    items_ws = wb.create_sheet(w("Line items"))
+    sheet = _Sheet(items_ws, problems, language)
     item_keys = _item_keys(documents)
-    sheet.header(["Source file", "Pages", "Invoice number"] + [_key_label(k) for k in item_keys])
+    number_label = canonical_fields()["invoice_number"].label_for(language)
+    sheet.header([w("Source file"), w("Pages"), number_label] + [item_key_label(k, language) for k in item_keys])
     for doc in documents:
         pages = _pages_text(doc)
         for item in doc.line_items:
@@ -582,21 +651,22 @@ def _build_workbook(documents: Sequence[Document]) -> Any:
                 fmt = _ITEM_NUMBER_KEYS.get(key)
                 kind = ("amount" if fmt == "0.00" else "number") if fmt else "text"
                 sheet.put(sheet.row, offset, value, kind=kind,
-                          where=(doc.source, pages, f"line item {_key_label(key)}"))
+                          where=(doc.source, pages, w("line item {}", item_key_label(key, language))))
     sheet.finish()
 
     # Tax by rate (only when some document has a per-rate breakdown: e-invoice data)
     if any(doc.extras.get("tax_breakdown") for doc in documents):
-        rates_ws = wb.create_sheet("Tax by rate")
-        sheet = _Sheet(rates_ws, problems)
-        sheet.header(["Source file", "Pages", "Invoice number", "Category", "Rate", "Taxable amount", "Tax", "Exemption reason"])
+        rates_ws = wb.create_sheet(w("Tax by rate"))
+        sheet = _Sheet(rates_ws, problems, language)
+        sheet.header([w("Source file"), w("Pages"), number_label, w("Category"), w("Rate"), w("Taxable amount"), w("Tax"),
+                      w("Exemption reason")])
         for doc in documents:
             pages = _pages_text(doc)
             for row in doc.extras.get("tax_breakdown") or []:
                 if not isinstance(row, dict):
                     continue
                 sheet.row += 1
-                where = (doc.source, pages, "tax by rate")
+                where = (doc.source, pages, w("tax by rate"))
                 sheet.put(sheet.row, 1, doc.source)
                 sheet.put(sheet.row, 2, pages)
                 sheet.put(sheet.row, 3, _field_text(doc, "invoice_number"), kind="code")
@@ -609,13 +679,13 @@ def _build_workbook(documents: Sequence[Document]) -> Any:
 
     # Tables (only when some document has any)
     if any(doc.tables for doc in documents):
-        tables_ws = wb.create_sheet("Tables")
-        _fill_tables(_Sheet(tables_ws, problems), documents)
+        tables_ws = wb.create_sheet(w("Tables"))
+        _fill_tables(_Sheet(tables_ws, problems, language), documents)
 
     # Problems (last, so it also lists the cells cut above)
-    problems_ws = wb.create_sheet("Problems")
-    sheet = _Sheet(problems_ws, problems=[])
-    sheet.header(["Source file", "Pages", "Field", "Message"])
+    problems_ws = wb.create_sheet(w("Problems"))
+    sheet = _Sheet(problems_ws, problems=[], language=language)
+    sheet.header([w("Source file"), w("Pages"), w("Field"), w("Message")])
     for source, pages, field_label, message in problems:
         sheet.row += 1
         for col_no, value in enumerate((source, pages, field_label, message), start=1):
@@ -636,10 +706,6 @@ def _item_keys(documents: Iterable[Document]) -> list[str]:
     return known + [k for k in seen if k not in known]
 
 
-def _key_label(key: str) -> str:
-    return key.replace("_", " ").strip().capitalize() or key
-
-
 def _fill_tables(sheet: _Sheet, documents: Sequence[Document]) -> None:
     from openpyxl.styles import Font
 
@@ -657,9 +723,9 @@ def _fill_tables(sheet: _Sheet, documents: Sequence[Document]) -> None:
                     sheet.row += 1  # blank row between blocks
                 first_block = False
                 sheet.row += 1
-                title = f"Table {t_no}" + (f".{b_no}" if len(blocks) > 1 else "")
+                title = word("Table {}", sheet.language, f"{t_no}" + (f".{b_no}" if len(blocks) > 1 else ""))
                 for col, value in enumerate(
-                    (doc.source, f"Page {page}" if page is not None else "", title), start=1
+                    (doc.source, word("Page {}", sheet.language, page) if page is not None else "", title), start=1
                 ):
                     sheet.put(sheet.row, col, value).font = bold
                 where = (doc.source, _pages_text(doc), title)

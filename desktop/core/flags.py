@@ -21,10 +21,11 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from desktop.core.diagnostics import Code, Diagnostic, as_diagnostic, diag
 from desktop.core.model import Document, Field
 
-__all__ = ["LOW_CONFIDENCE", "Reason", "document_key_fields", "expected_key_fields", "field_reasons", "flag_reason",
-           "flagged_before_review", "flagged_fields", "is_empty_key", "is_flagged", "key_fields"]
+__all__ = ["LOW_CONFIDENCE", "Reason", "document_key_fields", "expected_key_fields", "field_reasons", "flag_diagnostics",
+           "flag_reason", "flagged_before_review", "flagged_fields", "is_empty_key", "is_flagged", "key_fields"]
 
 
 class Reason(StrEnum):
@@ -115,19 +116,32 @@ flagged by its field's own review threshold (the learned field model's, which ca
 or above 100 % for a field that is always checked): "low confidence (99%)" would mislead."""
 
 
-def flag_reason(field: Field, key: bool = False) -> str | None:
-    """Why ``field`` is flagged, in English (``None`` when it is not): its problems, ``empty``,
-    ``low confidence (45%)`` under :data:`LOW_CONFIDENCE`, else ``not sure enough to pass unchecked``
-    (no percentage: a flagged value read with 99 % confidence is not "low")."""
+def flag_diagnostics(field: Field, key: bool = False) -> list[Diagnostic]:
+    """Why ``field`` is flagged, as diagnostics (empty when it is not): its problems, else one of
+    ``FIELD_EMPTY_KEY`` (a key field, empty), ``FIELD_NOT_FOUND``, ``FIELD_LOW_CONFIDENCE`` (under
+    :data:`LOW_CONFIDENCE`, with the percentage) or ``FIELD_NOT_SURE`` (no percentage: a flagged value read
+    with 99 % confidence is not "low")."""
     if not is_flagged(field, key):
-        return None
+        return []
     if field.problems:
-        return "; ".join(p.message() if hasattr(p, "message") else str(p) for p in field.problems)
+        return [as_diagnostic(p) for p in field.problems]
     if _empty(field):
-        return "empty: not found on the page" if key else "not found"
+        return [diag(Code.FIELD_EMPTY_KEY if key else Code.FIELD_NOT_FOUND)]
     if field.confidence < LOW_CONFIDENCE:
-        return f"low confidence ({field.confidence:.0%})"
-    return "not sure enough to pass unchecked"
+        return [diag(Code.FIELD_LOW_CONFIDENCE, confidence=f"{field.confidence:.0%}")]
+    return [diag(Code.FIELD_NOT_SURE)]
+
+
+def flag_reason(field: Field, key: bool = False, language: str = "en") -> str | None:
+    """Why ``field`` is flagged (:func:`flag_diagnostics`) in ``language`` (``en`` / ``zh``, see
+    :func:`desktop.core.diagnostics.render`), reasons joined by semicolons; ``None`` when it is not:
+    ``empty: not found on the page``, ``low confidence (45%)``, ``not sure enough to pass unchecked``, or
+    its problems' messages."""
+    reasons = flag_diagnostics(field, key)
+    if not reasons:
+        return None
+    sep = "；" if language.lower().startswith("zh") else "; "
+    return sep.join(d.message(language) for d in reasons)
 
 
 def flagged_fields(document: Document | None) -> list[str]:

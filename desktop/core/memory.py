@@ -44,7 +44,9 @@ transcribed as printed (``PETA ING``) is taught by one document; a real misreadi
 there to mend (``Temensgung`` for ``Temenggung``) is read on one page. The page's word stands against
 such a value when it is *attested*, a word known without this vendor (:meth:`VendorMemory.attested`:
 the extraction's address and trade words, or the clerk's own words for :data:`VOCABULARY_PROFILES`
-other vendors), and the value spells it another way with a word fewer than :data:`SPELLING_VOTES`
+other vendors), or has more letters than the value's spelling of it (:func:`_reads_more_letters`:
+an engine confuses and drops letters, it does not add them: ``BERJUNTAI`` printed, ``BEJUNTAL``
+typed once), and the value spells it another way with a word fewer than :data:`SPELLING_VOTES`
 documents confirmed and that is not attested itself (:func:`_page_spelling_stands`: the page's value
 stays, flagged as a conflict); an empty field filled from such a value takes the page's attested
 spelling of the word (:func:`_checked_fill`, flagged). Two confirmations outweigh the page. Then:
@@ -55,9 +57,12 @@ spelling of the word (:func:`_checked_fill`, flagged). Two confirmations outweig
   (:attr:`Match.kinds`: the ID names the company, which a chain's branches share; the phone number,
   the header or the printed address name the shop). A value that agrees (the same words, whatever the case and
   punctuation) is spelled as the clerk confirmed it when the two differ only in case and spacing, or
-  when :data:`SPELLING_VOTES` documents confirmed its punctuation; else it is kept as printed (one
-  confirmation does not outweigh the page's own commas). A value that differs takes the confirmed one (source ``memory``, the page's text stays in
-  ``raw``) without a flag when it is a misreading of it (``fuzz.ratio`` >= :data:`VARIANT_MIN`) or a
+  only by OCR noise in the marks (:func:`marks_misread`: a mark of the clerk's the page lacks, a
+  speck read as an apostrophe), or when :data:`SPELLING_VOTES` documents confirmed its punctuation;
+  else it is kept as printed (one confirmation does not outweigh the page's own commas). A value that
+  differs takes the confirmed one (source ``memory``, the page's text stays in ``raw`` and in
+  ``extras["memory"]["page_read"]``, which the form's tooltip shows) without a flag when it is a
+  misreading of it (``fuzz.ratio`` >= :data:`VARIANT_MIN`) or a
   fragment of it or it of the extracted value (``fuzz.partial_ratio`` >= :data:`EVIDENCE_MIN`: half a
   name, an address with the name line in front) and the confirmed value is printed on this page, or
   when both hold the same words in another order (``fuzz.token_sort_ratio`` >= :data:`EVIDENCE_MIN`).
@@ -716,8 +721,10 @@ class VendorMemory:
             The match used (score >= :data:`MATCH_MIN`), or ``None`` when no profile is close enough
             (the document is then unchanged). ``document.extras["memory"]`` records what was done:
             ``profile_id``, ``vendor``, ``score``, ``reasons``, ``conflicts``, ``fields`` (``{name:
-            filled|confirmed|corrected|replaced|conflict|located}``), ``taught_by`` (``{name: label}``) and
-            ``document_type`` (the profile's type when it differs from the document's).
+            filled|confirmed|corrected|replaced|conflict|located}``), ``taught_by`` (``{name: label}``),
+            ``page_read`` (``{name: text}``: what the page read where the memory's value went in, so the
+            form and the JSON keep the page's reading visible) and ``document_type`` (the profile's type
+            when it differs from the document's).
         """
         if document.error:
             return None
@@ -727,6 +734,7 @@ class VendorMemory:
         p = m.profile
         actions: dict[str, str] = {}
         taught: dict[str, str] = {}
+        page_read: dict[str, str] = {}  # what the page read where the memory's spelling went in
         page_text = _page_text(document)
         new_branch = _new_branch(document, p, page_text)
 
@@ -740,6 +748,7 @@ class VendorMemory:
             f = document.fields[name]
             if f.edited or f.source == "user":
                 continue
+            read_before = str(f.value).strip() if f.value is not None else ""
             taught_docs = p.taught_docs.get(name, {})
 
             def votes(value: str, taught_docs: dict[str, list[str]] = taught_docs) -> int:
@@ -759,6 +768,8 @@ class VendorMemory:
                                   attested=attested, confirmed=confirmed)
             if action:
                 actions[name], taught[name] = action, label
+            if read_before and f.source == "memory" and f.value != read_before:
+                page_read[name] = read_before
         for name in LOCATED_FIELDS:
             where = p.layout.get(name)
             empty = document.fields.get(name)
@@ -766,7 +777,8 @@ class VendorMemory:
                 if _locate(document, empty, where, m.score):
                     actions[name], taught[name] = "located", str(where.get("taught_by", ""))
         info: dict[str, Any] = {"profile_id": p.id, "vendor": p.name, "score": m.score, "reasons": m.reasons,
-                                "conflicts": m.conflicts, "fields": actions, "taught_by": taught}
+                                "conflicts": m.conflicts, "fields": actions, "taught_by": taught,
+                                "page_read": page_read}
         mem_type = p.values.get("document_type")
         if mem_type and mem_type != document.document_type:
             info["document_type"] = mem_type
@@ -1140,6 +1152,37 @@ def printed_on(value: str, page_text: str) -> bool:
     return support_on(value, page_text) >= EVIDENCE_MIN
 
 
+#: Marks a speck, a fold or the paper's grain is read as (quotes, apostrophes, accents, carets, tildes,
+#: asterisks, underscores, bars): a reading that has one of these where the confirmed spelling has a
+#: space or nothing shows dirt on the page, not punctuation the clerk left out.
+SPECK_MARKS = frozenset("'`´‘’\"“”^~*_|¨")
+
+
+def marks_misread(read: str, value: str) -> bool:
+    """Whether ``read`` (the page's reading) is ``value`` (a spelling the clerk confirmed) with the same
+    letters and digits and only OCR noise in its marks: every difference of their :func:`_spelling`
+    (``rapidfuzz.distance.Levenshtein.opcodes``) is a mark of ``value`` the page lacks (a faint full
+    stop or comma dropped, read as nothing or a space) or a :data:`SPECK_MARKS` mark the page has where
+    ``value`` has a space or nothing. A mark the page prints that ``value`` lacks or spells as another
+    mark (a comma for a full stop) is the page's own punctuation, not noise.
+
+    ``MR. D.I.Y (KUCHAI)`` read for ``MR. D.I.Y. (KUCHAI)`` and ``Level'6`` for ``Level 6`` are
+    misread marks; ``23/1. 40300`` for ``23/1, 40300`` is not.
+    """
+    a, b = _spelling(read), _spelling(value)
+    if normalise_text(a) != normalise_text(b):
+        return False
+    for op in Levenshtein.opcodes(a, b):
+        if op.tag == "equal":
+            continue
+        page, known = a[op.src_start:op.src_end], b[op.dest_start:op.dest_end]
+        if any(c.isalnum() for c in page + known):
+            return False
+        if any(not (c.isspace() or c in SPECK_MARKS) for c in page):
+            return False
+    return True
+
+
 def _spelling(text: str) -> str:
     """Text as spelled (NFKC, upper case, runs of white space as one, none beside ``. , : ;``): two
     spellings of one value differ here only by their letters, digits and punctuation."""
@@ -1241,23 +1284,45 @@ def _page_spelling_stands(read: str, value: str, attested: Callable[[str], bool]
     when none does).
 
     One document's confirmation may be a clerk's typing slip (``RSTORAN`` typed for the ``RESTORAN``
-    printed) or a faded print transcribed as printed (``PETA ING``): the page's word stands when it is
-    attested (``attested``: a word known without this vendor) and the confirmed value spells it
-    another way (:func:`_respelling`) with a word that fewer than :data:`SPELLING_VOTES` documents
-    confirmed (``confirmed``) and that is not attested itself. A respelling confirmed twice outweighs
-    the page (the shop's own spelling, a misreading the page repeats).
+    printed) or a faded print transcribed as printed (``PETA ING``): the page's word stands when the
+    confirmed value spells it another way (:func:`_respelling`) with a word that fewer than
+    :data:`SPELLING_VOTES` documents confirmed (``confirmed``) and that is not attested itself, and the
+    page's word is attested (``attested``: a word known without this vendor) or has more letters than
+    the confirmed spelling (:func:`_reads_more_letters`: no misreading adds letters). A respelling
+    confirmed twice outweighs the page (the shop's own spelling, a misreading the page repeats).
     """
     read_words, value_words = _words(read), _words(value)
     read_set, value_set = set(read_words), set(value_words)
     standing: set[str] = set()
     for w in read_words:
-        if w in value_set or not _lexical(w) or not attested(w):
+        if w in value_set or not _lexical(w):
             continue
         span = _respelling(w, value_words, read_set)
-        if span is not None and any(confirmed(x) < SPELLING_VOTES and not (_lexical(x) and attested(x))
-                                    for x in span):
+        if span is None or not any(confirmed(x) < SPELLING_VOTES and not (_lexical(x) and attested(x))
+                                   for x in span):
+            continue
+        if attested(w) or _reads_more_letters(w, "".join(span)):
             standing.add(w)
     return frozenset(standing)
+
+
+#: Wide letters an engine may read as two narrow ones (``rn`` for ``m``, ``vv`` for ``w``, ``cl`` for
+#: ``d``): the one way an OCR reading has more letters than the print. An engine confuses look-alike
+#: glyphs, drops faint ones and reads specks as marks; it does not add letters that are not there.
+_SPLITS = (("RN", "M"), ("VV", "W"), ("CL", "D"))
+
+
+def _reads_more_letters(read_word: str, known: str) -> bool:
+    """Whether the page's word ``read_word`` has more letters than ``known`` (upper case, a value's
+    word or two joined), once :data:`_SPLITS` are folded: OCR drops and confuses letters, it does not
+    invent them, so such a word is the print's own spelling, not a misreading of ``known``
+    (``BERJUNTAI`` printed, ``BEJUNTAL`` typed once)."""
+    def fold(w: str) -> str:
+        for split, whole in _SPLITS:
+            w = w.replace(split, whole)
+        return w
+
+    return len(fold(read_word)) > len(fold(known))
 
 
 def _checked_fill(value: str, page_text: str, attested: Callable[[str], bool],
@@ -1425,9 +1490,11 @@ def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str, *,
         # the same words: spelled as the clerk confirmed them (the page's reading stays in ``raw``) when
         # they differ only in case and spacing, or when the clerk's punctuation was confirmed on
         # SPELLING_VOTES documents; a single confirmation does not outweigh the page's own punctuation
-        # (one receipt's transcription may drop a comma that every receipt prints)
+        # (one receipt's transcription may drop a comma that every receipt prints), except where the
+        # page only lacks the clerk's marks or shows specks the clerk did not type (:func:`marks_misread`:
+        # the engine drops a faint full stop and reads a speck as an apostrophe; it does not print commas)
         spelled_alike = _spelling(read) == _spelling(value)
-        if own and read != value and (spelled_alike or confirmations >= SPELLING_VOTES):
+        if own and read != value and (spelled_alike or marks_misread(read, value) or confirmations >= SPELLING_VOTES):
             if f.raw is None:
                 f.raw = read
             f.value, f.source = value, "memory"

@@ -64,13 +64,14 @@ class ExportController(QObject):
         self.export_documents(documents, p)
 
     def export_documents(self, documents: list[Document], path: Path) -> bool:
-        """Write ``documents`` to ``path`` (format by suffix), all or nothing; tells the clerk either way."""
+        """Write ``documents`` to ``path`` (format by suffix), all or nothing, an xlsx's or CSV's words in the
+        UI language (``window.language``); tells the clerk either way."""
         from desktop.core.export import ExportError, export, write_failure
 
         window = self.window
         path = Path(path)
         try:
-            export(documents, path)
+            export(documents, path, language=window.language)  # the sheets speak the UI's language
         except Exception as exc:  # ExportError, OSError: shown to the clerk, in the UI's language
             reason = (exc.diagnostic.message(window.language) if isinstance(exc, ExportError) else
                       write_failure(exc, path).message(window.language) if isinstance(exc, OSError) else str(exc))

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidgetAction,
 )
 
-from desktop.core.diagnostics import Diagnostic
+from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.doctypes import FieldSpec, get_document_type
 from desktop.core.flags import LOW_CONFIDENCE, document_key_fields
 from desktop.core.model import Document, Field
@@ -410,6 +410,10 @@ class FieldRow(QObject):
             sentence = self.tr("From the vendor memory: %1 taught it (vendor %2 recognised, %3 sure)")
             sentence = sentence.replace("%1", taught or self.tr("an earlier document")) \
                 .replace("%2", str(memory.get("vendor", ""))).replace("%3", f"{float(memory.get('score', 0)):.0%}")
+            read = str((memory.get("page_read") or {}).get(field.name) or "")
+            if read and read != field.value:
+                # the page's own reading stays in sight where the memory's spelling replaced it
+                sentence += "\n" + diag(Code.MEMORY_PAGE_READS, read=read).message(self.language)
             return self.tr("memory"), sentence
         if (memory.get("fields") or {}).get(field.name) == "located" and taught:
             chip, sentence = self._plain_source(field)

@@ -16,14 +16,18 @@ What "100 %" means depends on the page, as in a PDF reader or an image viewer (:
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QRectF, Qt, Signal
+import math
+
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
     QImage,
     QPainter,
+    QPainterPath,
     QPen,
     QPixmap,
+    QPolygonF,
     QTextOption,
     QWheelEvent,
 )
@@ -37,7 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.core.model import Box, PageResult
+from desktop.core.model import Box, Line, PageResult
 
 ZOOM_STEP = 1.25
 SCREEN_DPI = 96.0
@@ -45,6 +49,8 @@ SCREEN_DPI = 96.0
 logical DPI on Windows, X11 and Wayland at 100 % scale)."""
 MIN_ZOOM, MAX_ZOOM = 0.02, 16.0
 MESSAGE_MARGIN = 24
+SLANT_DEGREES = 2.0
+"""A line whose top edge slants more than this is outlined by its quadrilateral, not its box."""
 
 LINE_PEN = QColor(30, 136, 229, 200)
 LINE_FILL = QColor(30, 136, 229, 28)
@@ -53,12 +59,33 @@ HIGHLIGHT_PEN = QColor(216, 27, 96)
 HIGHLIGHT_FILL = QColor(255, 235, 59, 90)
 
 
-class LineItem(QGraphicsRectItem):
-    """The outline of one recognised line; ``index`` is its position in ``PageResult.lines``."""
+def slanted_quad(line: Line, margin: float = 0.0) -> QPolygonF | None:
+    """The engine's quadrilateral of ``line`` (page pixels), each corner moved ``margin`` pixels away
+    from its centre, when the line's top edge slants by more than :data:`SLANT_DEGREES` (a photo taken
+    askew); ``None`` for an upright line or one without a quadrilateral."""
+    poly = line.polygon
+    if not poly or len(poly) != 4:
+        return None
+    (ax, ay), (bx, by) = poly[0], poly[1]
+    if bx - ax <= 0 or abs(math.degrees(math.atan2(by - ay, bx - ax))) < SLANT_DEGREES:
+        return None
+    cx, cy = sum(x for x, _ in poly) / 4, sum(y for _, y in poly) / 4
+    points = []
+    for x, y in poly:
+        d = math.hypot(x - cx, y - cy) or 1.0
+        points.append(QPointF(x + (x - cx) / d * margin, y + (y - cy) / d * margin))
+    return QPolygonF(points)
 
-    def __init__(self, index: int, box: Box, text: str, confidence: float) -> None:
+
+class LineItem(QGraphicsRectItem):
+    """The outline of one recognised line; ``index`` is its position in ``PageResult.lines``. A line
+    read askew is drawn, and answers clicks, as its quadrilateral (``quad``); its rectangle stays the
+    item's bounding box."""
+
+    def __init__(self, index: int, box: Box, text: str, confidence: float, quad: QPolygonF | None = None) -> None:
         x0, y0, x1, y1 = box
         super().__init__(QRectF(x0, y0, max(1.0, x1 - x0), max(1.0, y1 - y0)))
+        self.quad = quad
         self.index = index
         self.text = text
         colour = LOW_PEN if confidence < 0.6 else LINE_PEN
@@ -70,6 +97,22 @@ class LineItem(QGraphicsRectItem):
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setToolTip(f"{text}\n{confidence:.0%}")
         self.setZValue(1)
+
+    def shape(self) -> QPainterPath:  # Qt API: what hovering and clicking hit
+        if self.quad is None:
+            return super().shape()
+        path = QPainterPath()
+        path.addPolygon(self.quad)
+        path.closeSubpath()
+        return path
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:  # Qt API
+        if self.quad is None:
+            super().paint(painter, option, widget)
+            return
+        painter.setPen(self.pen())
+        painter.setBrush(self.brush())
+        painter.drawPolygon(self.quad)
 
     def hoverEnterEvent(self, event) -> None:  # Qt API
         self.setBrush(QBrush(QColor(30, 136, 229, 70)))
@@ -182,7 +225,7 @@ class PageViewer(QGraphicsView):
             self.scene().addItem(item)
             self._pixmap_item = item
         for i, line in enumerate(page.lines):
-            li = LineItem(i, line.box, line.text, line.confidence)
+            li = LineItem(i, line.box, line.text, line.confidence, slanted_quad(line))
             li.setVisible(self._outlines)
             self.scene().addItem(li)
             self._line_items.append(li)
@@ -210,7 +253,12 @@ class PageViewer(QGraphicsView):
         for x0, y0, x1, y1 in boxes:
             pen = QPen(HIGHLIGHT_PEN, 2.5)
             pen.setCosmetic(True)
-            item = self.scene().addRect(QRectF(x0, y0, x1 - x0, y1 - y0).adjusted(-4, -4, 4, 4), pen, QBrush(HIGHLIGHT_FILL))
+            quad = self._slanted_quad((x0, y0, x1, y1))
+            if quad is not None:  # a line read askew: outline the text itself, not its upright box
+                item = self.scene().addPolygon(quad, pen, QBrush(HIGHLIGHT_FILL))
+            else:
+                item = self.scene().addRect(QRectF(x0, y0, x1 - x0, y1 - y0).adjusted(-4, -4, 4, 4), pen,
+                                            QBrush(HIGHLIGHT_FILL))
             item.setZValue(2)
             self._highlight.append(item)
         if boxes and scroll:
@@ -218,6 +266,14 @@ class PageViewer(QGraphicsView):
             for item in self._highlight[1:]:
                 rect = rect.united(item.sceneBoundingRect())
             self.ensureVisible(rect, 60, 60)
+
+    def _slanted_quad(self, box: Box) -> QPolygonF | None:
+        """The grown quadrilateral (:func:`slanted_quad`) of the shown page's line whose bounding box
+        is ``box``; ``None`` for an upright line, a box of several lines or one not on this page."""
+        if self._page is None:
+            return None
+        line = next((ln for ln in self._page.lines if all(abs(a - b) < 0.5 for a, b in zip(ln.box, box))), None)
+        return slanted_quad(line, margin=6.0) if line is not None else None
 
     def highlighted_boxes(self) -> list[QRectF]:
         return [item.sceneBoundingRect() for item in self._highlight]

@@ -120,6 +120,9 @@ class ServiceConfig:
             raise ValueError("upload limit, queue size and time limit must be positive")
 
 
+_LANGUAGE_HELP = "en or zh: the language of an xlsx's or csv's sheet names, headers, labels and messages (JSON is the same in both)"
+
+
 @dataclass
 class _Job:
     id: str
@@ -367,6 +370,13 @@ def create_app(config: ServiceConfig | None = None) -> Any:
             raise HTTPException(400, f"unknown format {fmt!r}; use json, xlsx or csv")
         return fmt
 
+    def check_language(language: str) -> str:
+        from desktop.core.export import EXPORT_LANGUAGES
+
+        if language not in EXPORT_LANGUAGES:
+            raise HTTPException(400, f"unknown language {language!r}; use {' or '.join(EXPORT_LANGUAGES)}")
+        return language
+
     def check_keep(keep: bool) -> None:
         if keep and config.keep_dir is None:
             raise HTTPException(400, "this service does not keep documents (start it with --keep-dir DIR)")
@@ -431,7 +441,7 @@ def create_app(config: ServiceConfig | None = None) -> Any:
             raise HTTPException(429, f"the queue is full ({config.queue_size} jobs); try again shortly",
                                 headers={"Retry-After": "5"})
 
-    def render(documents: list[Document], fmt: str) -> Response:
+    def render(documents: list[Document], fmt: str, language: str = "en") -> Response:
         ok = any(d.error is None for d in documents)
         status = 200 if ok else 422
         if fmt == "json":
@@ -441,7 +451,7 @@ def create_app(config: ServiceConfig | None = None) -> Any:
 
         with tempfile.TemporaryDirectory(prefix="shoebox-export-", dir=config.work_dir) as tmp:
             out = Path(tmp) / f"shoebox{FORMATS[fmt][1]}"
-            export(documents, out)
+            export(documents, out, language=language)
             data = out.read_bytes()
         return Response(data, status_code=status, media_type=FORMATS[fmt][0],
                         headers={"Content-Disposition": f'attachment; filename="shoebox{FORMATS[fmt][1]}"'})
@@ -461,8 +471,10 @@ def create_app(config: ServiceConfig | None = None) -> Any:
                          429: {"description": "queue full"}, 504: {"description": "time limit reached"}})
     async def scan(file: UploadFile, format: str = Query("json", description="json, xlsx or csv"),
                    document_type: str = Query("auto"), date_order: str = Query("auto"),
-                   keep: bool = Query(False, description="keep the upload on the server (needs --keep-dir)")) -> Response:
+                   keep: bool = Query(False, description="keep the upload on the server (needs --keep-dir)"),
+                   language: str = Query("en", description=_LANGUAGE_HELP)) -> Response:
         fmt = check_format(format)
+        language = check_language(language)
         check_keep(keep)
         options = (config.options_factory or _default_options)(check_type(document_type), check_date_order(date_order))
         folder = new_folder()
@@ -485,7 +497,7 @@ def create_app(config: ServiceConfig | None = None) -> Any:
             raise HTTPException(503 if runner.engine_state == "failed" else 500, job.error or "the OCR engine is not available")
         if job.state == "timed out":
             raise HTTPException(504, f"no result within {config.request_timeout_s:.0f} s; the scan was stopped")
-        return await run_in_threadpool(render, job.documents, fmt)
+        return await run_in_threadpool(render, job.documents, fmt, language)
 
     @app.post("/v1/batch", status_code=202, summary="Queue many files; returns a job id",
               dependencies=[Depends(authorise)])
@@ -510,14 +522,16 @@ def create_app(config: ServiceConfig | None = None) -> Any:
 
     @app.get("/v1/batch/{job_id}", summary="State of a batch job, and its result once done",
              dependencies=[Depends(authorise)])
-    def batch_status(job_id: str, format: str = Query("json")) -> Response:
+    def batch_status(job_id: str, format: str = Query("json"),
+                     language: str = Query("en", description=_LANGUAGE_HELP)) -> Response:
         fmt = check_format(format)
+        language = check_language(language)
         job = runner.jobs.get(job_id)
         if job is None:
             raise HTTPException(404, "no such job (finished results are kept for a limited time)")
         finished = job.state in ("done", "timed out", "failed")
         if finished and fmt != "json":
-            return render(job.documents, fmt)
+            return render(job.documents, fmt, language)
         body: dict[str, Any] = {"job_id": job.id, "state": job.state, "files": len(job.files),
                                 "files_done": job.done_files, "error": job.error}
         if finished:
