@@ -28,7 +28,8 @@ all arms alike; the figures that matter are the ratios.
   a ``--long`` batch of distinct documents derived from the receipts at run time (:func:`distinct_documents`;
   flat = no growth after the first documents).
 
-Writes its section of ``BENCHMARKS.md`` between the ``bench_speed`` markers.
+Both checkouts' bytecode is compiled first (:func:`compile_bytecode`; ``--from-source`` to skip), as an
+installed Shoebox has it. Writes its section of ``BENCHMARKS.md`` between the ``bench_speed`` markers.
 """
 from __future__ import annotations
 
@@ -54,6 +55,8 @@ import desktop.core  # noqa: E402,F401  (sets the offline environment before onn
 
 #: Alternated timings per turned page (``--repeats``).
 REPEATS = 2
+#: Whether the checkouts' bytecode was compiled before the runs (``--from-source`` turns it off).
+BYTECODE = True
 START = "<!-- bench_speed:start -->"
 END = "<!-- bench_speed:end -->"
 SAMPLES = Path(os.environ.get("SHOEBOX_SAMPLES", REPO.parent / "shared" / "samples"))
@@ -343,7 +346,8 @@ def _page_cpu(image: Path, repeats: int = 3) -> float:
 def bench_startup(repeats: int = 3, baseline: Path | None = None) -> dict[str, Any]:
     """``shoebox scan`` of one small image, ``repeats`` times (alternated with ``baseline`` when given).
 
-    Returns ``{"arms": {name: [(process wall, page seconds, process CPU), ...]}, "page_cpu": s}``: process
+    Returns ``{"arms": {name: [(process wall, page seconds, process CPU), ...]}, "page_cpu": s, "load": (before,
+    after)}`` (load averages as text): process
     CPU is user + sys of the scan process and its engine worker; ``page_cpu`` is the same page read by a
     warm engine in this process, so CPU minus it is what start-up, model load and export cost.
     """
@@ -351,6 +355,7 @@ def bench_startup(repeats: int = 3, baseline: Path | None = None) -> dict[str, A
     arms: dict[str, list[tuple[float, float, float]]] = {"shoebox": []}
     if baseline:
         arms["baseline"] = []
+    load_before = _load()
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(repeats):
             for name, repo in (("shoebox", REPO), ("baseline", baseline)):
@@ -367,7 +372,8 @@ def bench_startup(repeats: int = 3, baseline: Path | None = None) -> dict[str, A
                 doc = json.loads(Path(f"{tmp}/o.json").read_text())["documents"][0]
                 cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
                 arms[name].append((wall, float(doc["extras"]["seconds"]), cpu))
-    return {"arms": arms, "page_cpu": _page_cpu(image)}
+    load_after = _load()
+    return {"arms": arms, "page_cpu": _page_cpu(image), "load": (load_before, load_after)}
 
 
 def distinct_documents(files: list[Path], count: int, folder: Path) -> list[Path]:
@@ -428,7 +434,10 @@ def report(rec: dict[str, Any] | None, rot: list[dict[str, Any]], start: dict[st
                f"{platform.system()} {platform.machine()}, Python {platform.python_version()}; load average "
                f"{load_start} at start, {load_end} at end. **The machine was shared with other engineers' "
                "work while this ran**: absolute seconds are inflated; the ratios, measured interleaved in one "
-               "run, are the figures to read.")
+               "run, are the figures to read. "
+               + ("The checkouts' Python files were compiled to bytecode first, as an installed Shoebox has them "
+                  "(`compile_bytecode`)." if BYTECODE else
+                  "Every module was compiled from source in every process (`--from-source`)."))
     out.append("")
     if rec:
         a = rec["arms"]
@@ -503,7 +512,9 @@ def report(rec: dict[str, Any] | None, rot: list[dict[str, Any]], start: dict[st
             cpu = statistics.median(c for _, _, c in runs)
             label = "Shoebox" if name == "shoebox" else f"baseline ({baseline})"
             out.append(f"| {label} | {wall:.2f} | {page:.2f} | **{over:.2f}** | {cpu:.2f} | {cpu - page_cpu:.2f} |")
-        out += ["", "Target: at most 0.5 s more than the page itself (on a quiet machine).", ""]
+        load = start.get("load") or ("?", "?")
+        out += ["", f"Load average {load[0]} before these runs, {load[1]} after. "
+                "Target: at most 0.5 s more than the page itself (on a quiet machine).", ""]
     if mem:
         out += ["### Memory", "", f"- `ocrmypdf/multipage.pdf` (6 pages, one of 9000 x 9000 px): peak RSS of the main process "
                 f"{mem['big_peak_mb']:.0f} MiB, of its engine worker (which opens, renders and reads the pages) "
@@ -526,6 +537,16 @@ def report(rec: dict[str, Any] | None, rot: list[dict[str, Any]], start: dict[st
     return "\n".join(out)
 
 
+def compile_bytecode(repo: Path) -> None:
+    """Compile the checkout's Python files to bytecode (``__pycache__``, ignored by git), as an installed
+    Shoebox has them (pip and PyInstaller compile them): without it, an environment with
+    ``PYTHONDONTWRITEBYTECODE`` set (this machine's) compiles every module of ``desktop`` from source in
+    every process, the scan's and its engine worker's (about 0.2 CPU s a ``shoebox scan``, measured
+    2026-12-02 on the loaded machine)."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "desktop", "benchmarks"], cwd=repo, check=True,
+                   capture_output=True, timeout=600)
+
+
 def write_section(path: Path, body: str) -> None:
     """Replace (or append) the text between the bench_speed markers of ``path``."""
     from benchmarks.sections import write_section as write
@@ -542,8 +563,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip", action="append", default=[], choices=["receipts", "rotation", "startup", "memory"])
     ap.add_argument("--no-write", action="store_true")
     ap.add_argument("--repeats", type=int, default=REPEATS, help="alternated timings per turned page (default 2)")
+    ap.add_argument("--from-source", action="store_true",
+                    help="do not compile the checkouts' bytecode first (see compile_bytecode)")
     args = ap.parse_args(argv)
     globals()["REPEATS"] = max(1, args.repeats)
+    if not args.from_source:
+        for repo in (REPO, args.baseline):
+            if repo is not None:
+                compile_bytecode(repo)
+    globals()["BYTECODE"] = not args.from_source
     load_start = _load()
     files = receipts(args.receipts)
     rec = None if "receipts" in args.skip else bench_receipts(files, args.chunk, args.baseline)

@@ -52,13 +52,11 @@ the engines are loaded lazily too, so ``shoebox --version`` and ``--help`` answe
 from __future__ import annotations
 
 import argparse
-import difflib
 import importlib
 import logging
 import os
 import sys
 from collections.abc import Sequence
-from importlib import metadata
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -302,6 +300,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(TOP_HELP, end="")
         return EXIT_OK
     if args and _looks_like_unknown_command(args[0]):
+        import difflib
+
         close = difflib.get_close_matches(args[0], SUBCOMMANDS, n=1)
         hint = f"; did you mean '{close[0]}'?" if close else " (and no such file)"
         print(f"{_PROG}: error: unknown command '{args[0]}'{hint}", file=sys.stderr)
@@ -337,6 +337,10 @@ def open_window(files: list[str]) -> int:
 
 def version_text() -> str:
     """Shoebox's version and those of the libraries that read and write documents (none imported)."""
+    # Imported here, not with this module: importlib.metadata (email, zipfile, ...) costs 25-100 ms, in the
+    # CLI's process and again in every engine worker, which imports this module when spawned.
+    from importlib import metadata
+
     dists = ["rapidocr", "onnxruntime", "PyMuPDF", "Pillow", "openpyxl", "PySide6-Essentials",
              "torch", "transformers"]
     parts = []
@@ -587,6 +591,7 @@ def _preload_extraction(*, memory: bool = False) -> None:
     engine is ready and before the first page)."""
     try:
         importlib.import_module("desktop.core.extraction.field_model").load_model()
+        importlib.import_module("desktop.core.extraction").preload()
         if memory:
             importlib.import_module("desktop.core.memory")
     except Exception:

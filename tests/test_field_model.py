@@ -644,3 +644,18 @@ def test_engine_confidence_enters_calibration_as_nines(confidence: float, nines:
     from desktop.core.extraction.field_model import _nines
 
     assert _nines(confidence) == pytest.approx(nines, abs=1e-4)
+
+
+@pytest.mark.parametrize("value, raw, label", [
+    ("Ansprechpartner", "Ansprechpartner: Hans Test", True),
+    ("Kontakt (Büro)+", "  Kontakt (Büro)+  ：Hans", True),  # regex metacharacters are literal; full-width colon
+    ("Kontakt (Büro)+", "Kontakt (Büro): Hans", False),
+    ("KEDAI", "MY KEDAI: 12", False),  # the value must begin the row
+    ("KEDAI MAJU", "KEDAI MAJU SDN BHD", False),
+])
+def test_a_value_printed_as_a_label_is_a_fragment(value, raw, label):
+    from desktop.core.extraction.candidates import Rows, _is_fragment
+    from desktop.core.extraction.layout import Layout
+
+    rows = Rows(Layout(synthetic_page([[(raw, 150)]])))
+    assert _is_fragment(value, raw, 0, 0, rows) is label

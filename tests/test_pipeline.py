@@ -409,3 +409,64 @@ def test_malformed_engine_output_is_one_named_page_error(tmp_path):
     f = png(tmp_path / "r.png")
     doc = scan_file(f, Garbage([RECEIPT]), ScanOptions(document_type="receipt"))[0]
     assert doc.error is not None and "not finite" in doc.error.message()
+
+
+# -- QR codes decoded beside the engine's reading ----------------------------------------------------
+
+def _qr_png(path: Path, payload: str, size: tuple[int, int] = (W, H)) -> Path:
+    import zxingcpp
+
+    code = Image.fromarray(zxingcpp.create_barcode(payload, zxingcpp.BarcodeFormat.QRCode).to_image(scale=4))
+    page = Image.new("RGB", size, "white")
+    page.paste(code.convert("RGB"), (40, 300))
+    page.save(path)
+    return path
+
+
+def test_qr_codes_are_decoded_while_the_engine_reads_the_page(tmp_path):
+    import threading
+
+    import desktop.core.pipeline as pipeline
+
+    decoding = threading.Event()
+    real = pipeline._decode_qr
+
+    def spy(image):
+        decoding.set()
+        return real(image)
+
+    class Waiting(FakeEngine):
+        def read_page(self, image):
+            self.overlapped = decoding.wait(5)  # the decoding starts before this reading ends
+            return super().read_page(image)
+
+    engine = Waiting([RECEIPT])
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(pipeline, "_decode_qr", spy)
+        doc = scan_file(_qr_png(tmp_path / "qr.png", "https://example.com/receipt/42"), engine,
+                        ScanOptions(document_type="receipt", auto_rotate=False))[0]
+    assert engine.overlapped
+    assert doc.extras["qr_payloads"] == ["https://example.com/receipt/42"]
+    assert doc.page_results[0].lines  # the reading itself is unchanged
+
+
+def test_a_turned_page_has_its_qr_codes_decoded_on_the_turned_image(tmp_path):
+    import desktop.core.pipeline as pipeline
+
+    seen: list[tuple[int, int]] = []
+
+    def by_shape(image):  # the payload names the image it was decoded on
+        seen.append(image.shape[:2])
+        return [f"{image.shape[0]}x{image.shape[1]}"]
+
+    sideways = {"width": W, "height": H, "lines": [
+        {"text": f"vertical text {i}", "box": [40 * i, 10, 40 * i + 20, 400], "confidence": 0.6} for i in range(1, 6)]}
+    good = {"width": H, "height": W, "lines": [
+        {"text": f"upright line of text {i}", "box": [10, 40 * i, 400, 40 * i + 20], "confidence": 0.99} for i in range(1, 6)]}
+    bad = {"width": H, "height": W, "lines": [{"text": "x", "box": [10, 10, 20, 20], "confidence": 0.5}]}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(pipeline, "_decode_qr", by_shape)
+        doc = scan_file(png(tmp_path / "side.png"), FakeEngine([sideways, good, bad, good]))[0]
+    assert doc.page_results[0].rotation == 90
+    assert doc.extras["qr_payloads"] == [f"{W}x{H}"]  # the turned page's render, not the first one's
+    assert (H, W) in seen and (W, H) in seen

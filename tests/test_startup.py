@@ -96,3 +96,26 @@ def test_the_worker_reports_its_resident_memory_without_psutil():
 
         assert abs(rss - psutil.Process().memory_info().rss) < 64 * 2**20
     assert rss > 10 * 2**20
+
+
+def test_the_cli_module_imports_neither_package_metadata_nor_difflib():
+    # the engine worker imports the CLI module again when it is spawned: both would cost every scan twice
+    mods = _modules_after("import desktop.cli")
+    assert "importlib.metadata" not in mods and "difflib" not in mods
+
+
+def test_after_preload_the_first_document_imports_nothing_more():
+    code = (
+        "from desktop.core import extraction\n"
+        "from tests.pages import synthetic_page\n"
+        "extraction.preload()\n"
+        "before = set(sys.modules)\n"
+        "pages = synthetic_page([[('KEDAI MAJU SDN BHD', 150)], [('NO 8, JALAN 7/118B, 43000 KAJANG', 120)],\n"
+        "                        [('Date: 03/02/2024', 40)], [('TOTAL', 40), ('12.50', 400)]])\n"
+        "for doctype in ('receipt', 'invoice'):\n"
+        "    extraction.extract_fields(pages, doctype)\n"
+        "new = sorted(m for m in set(sys.modules) - before if m.startswith(('desktop', 'rapidfuzz')))\n"
+        "assert not new, new\n"
+    )
+    mods = _modules_after(code)
+    assert "desktop.core.extraction.receipt" in mods and "desktop.core.extraction.invoice" in mods

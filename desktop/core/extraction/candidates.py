@@ -166,7 +166,8 @@ PHONE = re.compile(r"(?<![\w/-])(0\d{1,2}-\s?\d{3,4}\s?\d{3,4}|1[-\s]?[38]00[-\s
 CONTACT = re.compile(r"\b(TEL|PHONE|FAX|H/?P|MOBILE|E-?MAIL|WEBSITE|WWW\.|TELEFON|TÉL|HOTLINE)\b|@|\.COM\b|"
                      rf"\bHTTPS?:|{PHONE.pattern}", _I)
 REGISTRATION = re.compile(r"\b(GST|SST|CO\.?\s*REG|REG\.?\s*NO|COMPANY\s*(REG\.?\s*)?NO|CO\.?\s*NO|TAX\s*ID|VAT|"
-                          r"ROC|BUSINESS\s*REG|BRN|UST-?ID|STEUER|SIRET|SIREN|KVK|BTW|TVA|HRB|AMTSGERICHT)\b", _I)
+                          r"ROC|BUSINESS\s*REG|BRN|UST[\s.-]*ID(?:\s*NR)?|STEUER\w*|SIRET|SIREN|KVK|BTW|TVA|HRB|AMTSGERICHT|"
+                          r"ST\.?\s*-?\s*NR|\w{2,}-NR)\b", _I)
 REGNO_ONLY = re.compile(r"^\W*(CO[.\s-]*(REG|NO)\W*)?[A-Z]{0,3}\d[\d\s-]{4,}[A-Z]?\W*$", _I)
 ADDRESS = re.compile(r"\b(NO\.?|LOT|JALAN|JLN|TAMAN|TMN|ROAD|RD|STREET|ST|AVENUE|AVE|LEBUH|LORONG|KAWASAN|"
                      r"BANDAR|SEKSYEN|PERSIARAN|LEVEL|FLOOR|UNIT|BLOCK|BLK|KAMPUNG|KG|BATU|PLAZA|MALL|CENTRE|"
@@ -696,7 +697,8 @@ def _is_fragment(value: str, raw: str, a: int, b: int, rows: Rows, only: Ln | No
     as "Label:" (``Stylesheet-Version: 2.6``, ``Ansprechpartner: ...``) is a label, not a name.
     """
     page = rows.rows[a][0].page
-    if re.match(re.escape(value) + r"\s*[:：]", raw.strip()):
+    stripped = raw.strip()  # "value:" (a literal prefix, then a colon): no pattern compiled per value
+    if stripped.startswith(value) and _COLON_NEXT.match(stripped, len(value)):
         return True
     if only is not None:  # one box of a row of several: its neighbours in the row are the context
         row = rows.rows[a]
@@ -708,6 +710,10 @@ def _is_fragment(value: str, raw: str, a: int, b: int, rows: Rows, only: Ln | No
     if not _continues(rows, b + 1, page):
         return False
     return bool(re.search(r"[&-]\s*$", raw) or value.count("(") > value.count(")") or _is_tail(rows.texts[b + 1]))
+
+
+#: A colon after optional spaces (where a value printed as "Label:" ends; :func:`_is_fragment`).
+_COLON_NEXT = re.compile(r"\s*[:：]")
 
 
 def _is_tail(text: str) -> bool:
