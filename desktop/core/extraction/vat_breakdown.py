@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from weakref import WeakKeyDictionary
 from decimal import Decimal, InvalidOperation
 
 from desktop.core.extraction.layout import Candidate, Layout, Ln
@@ -162,6 +163,8 @@ def find_vat_breakdown(layout: Layout) -> VatBreakdown | None:
     tax repeat their rates; a breakdown names each rate once), and the breakdown comes after the
     items, so the last block is the document's.
     """
+    if layout in _FOUND:
+        return _FOUND[layout]
     rows = _rows(layout)
     blocks: list[list[BreakdownRow]] = []
     current: list[BreakdownRow] = []
@@ -178,14 +181,19 @@ def find_vat_breakdown(layout: Layout) -> VatBreakdown | None:
                 blocks.append(current)
             current, gap = [got], 0
             continue
-        has_amount = any(money_tokens(o.text) for o in row)
-        gap += 2 if has_amount else 1
+        if current:  # only the gap after a block matters
+            gap += 2 if any(money_tokens(o.text) for o in row) else 1
     if current:
         blocks.append(current)
-    for block in reversed(blocks):
-        if any(r.rate > 0 for r in block):
-            return VatBreakdown(_with_misread_rates(rows, block))
-    return None
+    found = next((VatBreakdown(_with_misread_rates(rows, b)) for b in reversed(blocks) if any(r.rate > 0 for r in b)),
+                 None)
+    _FOUND[layout] = found
+    return found
+
+
+#: :func:`find_vat_breakdown`'s answer per layout (the rules and the invoice features both ask; a layout
+#: does not change after construction).
+_FOUND: WeakKeyDictionary[Layout, VatBreakdown | None] = WeakKeyDictionary()
 
 
 def _in_column(a: Ln, b: Ln) -> bool:
