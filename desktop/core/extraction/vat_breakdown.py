@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from weakref import WeakKeyDictionary
 from decimal import Decimal, InvalidOperation
+from weakref import WeakKeyDictionary
 
 from desktop.core.extraction.layout import Candidate, Layout, Ln
 from desktop.core.extraction.parsers import money_tokens
