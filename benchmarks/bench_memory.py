@@ -220,6 +220,9 @@ def replay(images: list[Path], cache: list[Path], verbose: bool) -> dict[str, An
     broke: dict[str, int] = defaultdict(int)
     fixed: dict[str, int] = defaultdict(int)
     suggestions = wrong_suggestions = 0
+    # the memory's value put in where the page read a near variant (extras["memory"]["page_read"]):
+    # [values, wrong with the memory, of them right without it]
+    respelled = [0, 0, 0]
     # field -> [documents, flagged without, flagged with, silent errors without, silent errors with]
     flags: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
     silent: list[str] = []  # vendor fields wrong and not flagged with the memory, and the memory's action
@@ -306,6 +309,10 @@ def replay(images: list[Path], cache: list[Path], verbose: bool) -> dict[str, An
                     if name in actions:
                         suggestions += 1
                         wrong_suggestions += not ok_mem
+                    if name in ((helped.extras.get("memory") or {}).get("page_read") or {}):
+                        respelled[0] += 1
+                        respelled[1] += not ok_mem
+                        respelled[2] += ok_plain and not ok_mem
                     if verbose and group == "repeat" and not ok_mem and name in ("vendor_name", "vendor_address"):
                         print(f"  repeat miss {image.name} {name}: {(helped.fields.get(name) or Field(name)).value!r}, "
                               f"truth {truth[name]!r}, {actions.get(name)}, {(helped.extras.get('memory') or {}).get('vendor')}")
@@ -321,7 +328,7 @@ def replay(images: list[Path], cache: list[Path], verbose: bool) -> dict[str, An
     return {"miss": dict(miss), "count": dict(count), "learnable": {k: list(v) for k, v in learnable.items()},
             "broke": dict(broke), "fixed": dict(fixed), "repeat_misses": repeat_misses, "broken": broken,
             "applied": applied, "weak": weak, "elsewhere": elsewhere,
-            "suggestions": suggestions, "wrong_suggestions": wrong_suggestions,
+            "suggestions": suggestions, "wrong_suggestions": wrong_suggestions, "respelled": respelled,
             "flags": {k: list(v) for k, v in flags.items()}, "silent": silent, "documents": len(images),
             "profiles": profiles, "seconds": time.perf_counter() - started}
 
@@ -474,6 +481,13 @@ def report(r: dict[str, Any], d: dict[str, Any] | None, command: str) -> str:
                         "it is a repeat-vendor miss): " + ", ".join(r["silent"]) + "."]
     out += ["", f"Memory suggestions in file-name order (fields filled, corrected, flagged or located by the memory): "
                 f"{s}; wrong: {w} ({100 * w / max(1, s):.1f}%)."]
+    rs = [o.get("respelled", [0, 0, 0]) for _label, o in orders]
+    out += ["", "The memory's value put in where the page read it another way (`extras[\"memory\"][\"page_read\"]`, "
+                "the reading the form's tooltip shows), in all the orders together: "
+                f"{sum(x[0] for x in rs)} values, {sum(x[1] for x in rs)} of them wrong against the key, "
+                f"{sum(x[2] for x in rs)} of those right as the page read them (file-name order: "
+                f"{r.get('respelled', [0, 0, 0])[0]} values, {r.get('respelled', [0, 0, 0])[1]} wrong, "
+                f"{r.get('respelled', [0, 0, 0])[2]} right as read)."]
     out += ["", "Matches, in every order: " + "; ".join(
         f"{label} {o.get('applied', 0)} documents matched a profile, {o.get('weak', 0)} of them below the strong "
         f"score ({STRONG_MATCH}), {len(o.get('elsewhere', []))} a profile named otherwise than the receipt's key"

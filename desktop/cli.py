@@ -427,7 +427,7 @@ def scan_main(argv: Sequence[str]) -> int:
             except ImportError as exc:  # a broken installation
                 console.error(f"the scanning pipeline cannot load: {exc}")
                 raise _Exit(EXIT_NOTHING_DONE) from None
-            files, documents = _inputs(pipeline, args.paths, console)
+            files, documents, repeats = _inputs(pipeline, args.paths, console)
             starting = starting or _EngineStart(args)
             _preload_extraction(memory=args.memory)
             engine = _start_engine(args, console, starting)
@@ -436,6 +436,7 @@ def scan_main(argv: Sequence[str]) -> int:
                 starting.abandon()
             raise
         documents, interrupted = _run_batch(pipeline, files, engine, args, console, documents)
+        _note_repeats(documents, repeats)
         _note_to_check(documents, console)
         _write_output(documents, out, console, interrupted, language=args.language)
     except _Exit as stop:
@@ -490,21 +491,26 @@ def _scan_arguments(argv: Sequence[str]) -> tuple[argparse.Namespace, Path | Non
     return args, out
 
 
-def _inputs(pipeline: ModuleType, paths: list[str], console: _Console) -> tuple[list[Path], list[Any]]:
-    """The files to read and the error documents of the inputs that cannot be (each said on stderr);
-    the files the folder walks skipped are named in one note (:func:`desktop.core.inputs.skipped_note`).
+def _inputs(pipeline: ModuleType, paths: list[str], console: _Console) -> tuple[list[Path], list[Any], list[Any]]:
+    """The files to read, the error documents of the inputs that cannot be (each said on stderr), and
+    the files and folders given more than once (:class:`desktop.core.inputs.Repeat`: each read once, and
+    said so on stderr); the files the folder walks skipped are named in one note
+    (:func:`desktop.core.inputs.skipped_note`).
 
     Raises:
         _Exit: no supported file (3).
     """
-    from desktop.core.inputs import skipped_note
+    from desktop.core.inputs import Repeat, printable, repeat_note, skipped_note
 
     skipped: list[Path] = []
-    files, documents = pipeline.collect_inputs(paths, skipped=skipped)
+    repeats: list[Repeat] = []
+    files, documents = pipeline.collect_inputs(paths, skipped=skipped, repeated=repeats)
     documents = list(documents)
     note = skipped_note(skipped)
     if note is not None:
         console.note(f"note: {note.message()}")
+    for repeat in repeats:
+        console.note(f"note: {printable(repeat.path)}: {repeat_note(repeat).message()}")
     for doc in documents:
         console.error(f"{doc.source}: {doc.error.message() if doc.error else 'cannot be read'}")
     if not files:
@@ -516,7 +522,19 @@ def _inputs(pipeline: ModuleType, paths: list[str], console: _Console) -> tuple[
         folder = Path(given)
         if folder.is_dir() and given not in named and not any(folder in f.parents for f in files):
             console.note(f"note: {given}: no supported files in this folder")
-    return files, documents
+    return files, documents, repeats
+
+
+def _note_repeats(documents: list[Any], repeats: list[Any]) -> None:
+    """Add to each document of a file given more than once the note saying so
+    (:func:`desktop.core.inputs.repeat_note`; the JSON's ``notes``), as stderr said before reading."""
+    from desktop.core.inputs import repeat_note
+
+    notes = {str(r.path): repeat_note(r) for r in repeats}
+    for doc in documents:
+        note = notes.get(doc.source)
+        if note is not None and note not in doc.notes:
+            doc.notes = [*doc.notes, note]
 
 
 class _EngineStart:

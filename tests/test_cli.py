@@ -62,7 +62,7 @@ class FakePipeline(types.SimpleNamespace):
         self.scanned: list[Path] = []
         self.options: list[FakeOptions] = []
 
-    def collect_inputs(self, paths, skipped=None):
+    def collect_inputs(self, paths, skipped=None, repeated=None):
         files: list[Path] = []
         errors: list[Document] = []
         for p in map(Path, paths):
@@ -532,6 +532,27 @@ def test_real_pipeline_with_scripted_engine(tmp_path: Path, monkeypatch: pytest.
     sources = sorted(ws.cell(row=r, column=1).value for r in range(2, ws.max_row + 1))
     assert sources == sorted(str(p) for p in (folder / "broken.jpg", folder / "r1.png", folder / "sub" / "r2.jpg"))
     assert all(not str(s).endswith(".txt") for s in sources)
+
+
+def test_a_file_given_three_times_is_read_once_and_said(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    importlib.import_module("desktop.core.pipeline")
+    from PIL import Image
+
+    Image.new("RGB", (400, 600), "white").save(tmp_path / "a.png")
+    (tmp_path / "copy.png").write_bytes((tmp_path / "a.png").read_bytes())  # a copy: a document of its own
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(cli, "_create_engine", lambda name, model_dir, notes: ScriptedEngine())
+    status = cli.main(["scan", "a.png", "a.png", "./a.png", "copy.png", "--type", "receipt", "--no-memory"])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    assert "shoebox: note: a.png: given 3 times; read once\n" in err
+    assert "copy.png: given" not in err
+    docs = json.loads(out)["documents"]
+    assert [d["source"] for d in docs] == ["a.png", "copy.png"]
+    assert [(n["code"], n["params"]) for n in docs[0]["notes"]] == [("given_repeatedly", {"times": 3})]
+    assert not any(n["code"] == "given_repeatedly" for n in docs[1]["notes"])
+    assert docs[1]["duplicate_of"]["source"] == "a.png"
 
 
 @pytest.mark.slow

@@ -14,6 +14,7 @@ from desktop.core.duplicates import (
     SAME_FIGURES,
     SAME_FILE,
     SAME_NUMBER,
+    SAME_NUMBER_DATE_TOTAL,
     DuplicateChecker,
     content_hash,
     facts_of,
@@ -116,6 +117,55 @@ def test_same_vendor_by_tax_id_or_memory_profile() -> None:
     c.extras["memory"] = {"profile_id": 7}
     d.extras["memory"] = {"profile_id": 7}
     assert find_duplicate(d, [facts_of(c)]) is not None
+
+
+def test_without_a_vendor_name_the_number_date_and_total_decide() -> None:
+    """The extraction missed the vendor (on one or both): the same document number, date and total are
+    a duplicate; another number, date or total, or another time of day, is not; a tax ID or IBAN both
+    carry still names the vendor."""
+    scan = _receipt("scan.pdf", vendor=None, number="VF1005193039", date="2022-09-08", total="49.99")
+    rescan = _receipt("rescan.pdf", vendor=None, number="VF1005193039", date="2022-09-08", total="49.99")
+    mark = find_duplicate(rescan, [facts_of(scan)])
+    assert mark is not None and mark["reason"] == SAME_NUMBER_DATE_TOTAL
+    assert mark["reason_code"] == "duplicate_same_number_date_total"
+    named = _receipt("named.pdf", vendor="SAECO", number="VF1005193039", date="2022-09-08", total="49.99")
+    assert find_duplicate(rescan, [facts_of(named)])["reason"] == SAME_NUMBER_DATE_TOTAL  # one side unnamed
+    for other in (_receipt("o1.pdf", vendor=None, number="VF1005193040", date="2022-09-08", total="49.99"),
+                  _receipt("o2.pdf", vendor=None, number="VF1005193039", date="2022-09-09", total="49.99"),
+                  _receipt("o3.pdf", vendor=None, number="VF1005193039", date="2022-09-08", total="59.99"),
+                  _receipt("o4.pdf", vendor=None, number=None, date="2022-09-08", total="49.99")):
+        assert find_duplicate(other, [facts_of(scan)]) is None, other.source
+    late = _receipt("late.pdf", vendor=None, number="VF1005193039", date="2022-09-08", total="49.99")
+    late.fields["time"], scan.fields["time"] = Field("time", value="14:05"), Field("time", value="09:30")
+    assert find_duplicate(late, [facts_of(scan)]) is None
+    # an IBAN on both names the vendor: the usual rules apply, and another IBAN is another vendor
+    a, b = _receipt("a.pdf", vendor=None), _receipt("b.pdf", vendor=None)
+    a.fields["iban"] = Field("iban", value="NL50INGB0683251309")
+    b.fields["iban"] = Field("iban", value="NL50 INGB 0683 2513 09")
+    assert find_duplicate(b, [facts_of(a)])["reason"] == SAME_DATE_TOTAL
+    b.fields["iban"] = Field("iban", value="NL91ABNA0417164300")
+    b.fields["invoice_number"] = a.fields["invoice_number"] = Field("invoice_number", value="993548900")
+    assert find_duplicate(b, [facts_of(a)]) is None
+
+
+def test_an_invoice_whose_vendor_was_not_read_is_caught_when_scanned_again(samples: Path, tmp_path: Path) -> None:
+    """saeco.pdf (invoice2data): the extraction reads no vendor name, tax ID or IBAN on it; the same
+    invoice saved again (other bytes) is still marked by its number, date and total."""
+    import pymupdf
+
+    src = samples / "invoice2data" / "saeco.pdf"
+    again = tmp_path / "saeco_again.pdf"
+    with pymupdf.open(src) as pdf:
+        pdf.set_metadata({"title": "scanned again"})
+        pdf.save(again, garbage=4, deflate=True)
+    assert content_hash(again) != content_hash(src)
+    checker = DuplicateChecker()
+    (first,) = scan_file(src, FakeEngine())
+    (second,) = scan_file(again, FakeEngine())
+    assert first.fields["vendor_name"].value is None  # what this test is about
+    assert checker.check(first) is None
+    mark = checker.check(second)
+    assert mark is not None and mark["reason"] == SAME_NUMBER_DATE_TOTAL and mark["source"] == str(src)
 
 
 def test_kept_and_failed_documents_are_not_marked() -> None:

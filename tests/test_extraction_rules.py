@@ -77,7 +77,54 @@ TAX_CASES = [
     # registration numbers and "TAX INVOICE" are not taxes
     ("no-tax", [[("GST REG NO: 000670224384", 10)], [("TAX INVOICE", 10)], [("TOTAL", 10), ("8.00", 450)]],
      {"total": "8.00", "tax": None, "subtotal": None}),
+    # the tax contained in a VAT-inclusive total, in English, German, French and Dutch wording
+    ("incl-vat", [[("TOTAL", 10), ("£25.30", 450)], [("Incl. VAT 20%", 10), ("4.22", 450)]],
+     {"total": "25.30", "tax": "4.22", "subtotal": None}),
+    ("inkl-mwst", [[("SUMME EUR", 10), ("11,90", 450)], [("inkl. MwSt. 19%", 10), ("1,90", 450)]],
+     {"total": "11.90", "tax": "1.90", "subtotal": None}),
+    ("dont-tva", [[("TOTAL TTC", 10), ("12,00", 450)], [("dont TVA 20%", 10), ("2,00", 450)]],
+     {"total": "12.00", "tax": "2.00", "subtotal": None}),
+    ("incl-btw", [[("TOTAAL", 10), ("12,10", 450)], [("incl. BTW 21%", 10), ("2,10", 450)]],
+     {"total": "12.10", "tax": "2.10", "subtotal": None}),
+    # a till's VAT table of two rates (net, tax, gross per rate): the sums, never one rate's row
+    ("two-rates", [[("SUMME EUR", 10), ("8,45", 450)], [("MwSt", 10), ("Netto", 200), ("Steuer", 300), ("Brutto", 450)],
+                   [("A 7%", 10), ("5,23", 200), ("0,37", 300), ("5,60", 450)],
+                   [("B 19%", 10), ("2,39", 200), ("0,46", 300), ("2,85", 450)]],
+     {"total": "8.45", "tax": "0.83", "subtotal": "7.62"}),
+    ("two-rates-en", [[("TOTAL", 10), ("12.48", 450)], [("VAT", 10), ("Net", 200), ("VAT", 300), ("Gross", 450)],
+                      [("20%", 10), ("6.00", 200), ("1.20", 300), ("7.20", 450)],
+                      [("5%", 10), ("5.03", 200), ("0.25", 300), ("5.28", 450)]],
+     {"total": "12.48", "tax": "1.45", "subtotal": "11.03"}),
 ]
+
+VAT_ID_CASES = [
+    ("VAT Reg No GB 284 6193 51", "GB284619351"),
+    ("VAT No: GB 412 7788 19", "GB412778819"),
+    ("USt-IdNr. DE318274655", "DE318274655"),
+    ("BTW NL810433941B01", "NL810433941B01"),
+    ("N° TVA FR 40 303 265 045", "FR40303265045"),
+]
+
+
+@pytest.mark.parametrize(("row", "vat"), VAT_ID_CASES, ids=[c[1] for c in VAT_ID_CASES])
+def test_receipt_vendor_vat_number(row: str, vat: str) -> None:
+    """A shop's VAT number after its label, in the VIES format of its country, is the receipt's
+    vendor tax ID (spaces dropped), and the address above it ends before its row."""
+    rows = [[("HARTLEY & SONS GROCERS", 10)], [("14 Market Street", 10)], [("Leeds LS1 6DT", 10)], [(row, 10)],
+            [("Beleg-Nr. 2026-18842", 10)], [("03.02.2026 09:42", 10)], [("TOTAL", 10), ("12.48", 450)]]
+    result = extract_fields(_page(rows), "receipt")
+    assert result.fields["vendor_tax_id"].value == vat
+    assert result.fields["vendor_address"].value == "14 Market Street Leeds LS1 6DT"
+
+
+@pytest.mark.parametrize("row", ["St.-Nr. 214/5703/1188", "USt-IdNr. DE318274655", "Beleg-Nr. 2026-18842",
+                                 "Kassen-Nr. 3"])
+def test_registration_and_number_rows_end_an_address(row: str) -> None:
+    from desktop.core.extraction.candidates import _ends_address
+
+    assert _ends_address(row)
+    assert not _ends_address("Lindenallee 7")
+    assert not _ends_address("NO. 12, JALAN SS 2/4")
 
 
 @pytest.mark.parametrize(("case", "rows", "expected"), TAX_CASES, ids=[c[0] for c in TAX_CASES])

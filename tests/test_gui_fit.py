@@ -11,7 +11,9 @@ What "fits" means per widget (:func:`clipped`):
 * a word-wrapped label (the problems under a field, the summary): as tall as its text at its width;
 * a queue row: painted through its delegate (:class:`RecordingPainter`), every text it draws, as the
   painter itself lays it out, lies inside the rectangle it is drawn into, and that rectangle inside
-  the row; the row lies inside the view's viewport. :func:`queue_sweep` does this at every queue
+  the row; the row lies inside the view's viewport; the file name is drawn on the lines the delegate
+  broke it into (Qt wraps none of them again, which would break a word anywhere), and a name whose
+  every part fits a line breaks only after ``_``, ``-``, ``.`` or a space. :func:`queue_sweep` does this at every queue
   width from 200 to 400 px in 1 px steps (with and without a vertical scroll bar), because a
   mismatch between the width a text is measured at and the width it is drawn into shows only at
   some widths (a status that lost its last character at 265-280 px, not at the widths tried);
@@ -68,11 +70,17 @@ def documents() -> list[Document]:
     return [receipt, vat, failed]
 
 
+QA_NAME = "nl_vandijk_factuur_scan.pdf"
+"""A file name QA saw wrapped as ``nl_vandijk_factuur_scan.pd`` / ``f``: each of its parts fits a line
+at every queue width swept, so it must break only after ``_``, ``-``, ``.`` or a space (not before its
+suffix, ``.pdf``)."""
+
+
 def queue_documents() -> list[Document]:
     """Rows for the queue sweep: long failure reasons, possible duplicates of each type, mixed
     Latin/Chinese file names (where Qt's line breaking is least regular)."""
     out = []
-    for doc_type, name in (("receipt", "WeChat Image_20261201093112（副本）.jpg"),
+    for doc_type, name in (("invoice", QA_NAME), ("receipt", "WeChat Image_20261201093112（副本）.jpg"),
                            ("cn_vat_invoice", "发票_天津瑞佳讯贸易有限公司_2026年12月（2）.pdf"), (None, "scan（2）.pdf")):
         out.append(Document(source=f"/scans/{name}", document_type=doc_type, pages=(1, 1),
                             fields={"total": Field("total", value="12.30", confidence=0.5, needs_review=True)},
@@ -166,6 +174,31 @@ def queue_row_clipped(view, row: int, width: int, height: int | None = None) -> 
         if not rect.contains(drawn) or not row_rect.contains(rect):
             out.append(f"queue row {row} at {width} px: {text!r} needs {drawn.width()}x{drawn.height()} px, drawn "
                        f"into {rect.width()}x{rect.height()} in a {width}x{height} row")
+    name = index.data()  # the file name as the model gives it, on one line
+    drawn_names = [t for t in painter.texts if t[1].replace("\n", "") == name]
+    if len(drawn_names) != 1:
+        return [*out, f"queue row {row} at {width} px: the name {name!r} drawn {len(drawn_names)} times"]
+    return out + name_wrapped_mid_word(view, row, width, drawn_names[0])
+
+
+def name_wrapped_mid_word(view, row: int, width: int, drawn_name: tuple[QRect, str, QRect]) -> list[str]:
+    """What is wrong with the file name as the row drew it (``drawn_name``): Qt wrapped one of its
+    lines again (drawn taller than its lines unwrapped: a break the delegate did not choose, anywhere
+    in a word), or :data:`QA_NAME` broke other than after ``_ - .`` or a space."""
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    rect, text, drawn = drawn_name
+    bold = QFont(view.font())
+    bold.setBold(True)
+    unwrapped = QFontMetrics(bold).boundingRect(QRect(0, 0, 100_000, 10_000), 0, text)
+    out = []
+    if drawn.height() > unwrapped.height():
+        out.append(f"queue row {row} at {width} px: name {text!r} wrapped again by Qt "
+                   f"({drawn.height()} px tall, its lines {unwrapped.height()} px)")
+    lines = text.split("\n")
+    if text.replace("\n", "") == QA_NAME and (any(line[-1] not in "_-. " for line in lines[:-1])
+                                              or not lines[-1].endswith("scan.pdf")):
+        out.append(f"queue row {row} at {width} px: {QA_NAME!r} broken mid-word as {lines!r}")
     return out
 
 
@@ -279,7 +312,41 @@ def test_the_queue_sweep_sees_text_drawn_narrower_than_it_was_measured(qtbot, mo
         return name_rect.adjusted(0, 0, -1, 0), second_rect.adjusted(0, 0, -1, 0), name, second
 
     monkeypatch.setattr(QueueDelegate, "text_layout", narrower)
-    found = queue_sweep(window)
+    found = [line for line in queue_sweep(window) if "wrapped again by Qt" not in line]  # the name, too
     assert found and all(" needs " in line for line in found)
     assert len({line.split(" px:")[0] for line in found}) < len(QUEUE_WIDTHS)  # at some widths, not all
     window.close()
+
+
+def test_the_queue_sweep_sees_a_name_wrapped_anywhere(qtbot, monkeypatch) -> None:
+    """The sweep can fail: a delegate that leaves the file name to Qt's wrapping anywhere (as before,
+    ``nl_vandijk_factuur_scan.pd`` / ``f``) is caught at the widths where it breaks a word."""
+    from desktop.gui.mainwindow import MainWindow
+    from desktop.gui.queue import QueueDelegate
+
+    window = MainWindow(engine_factory=lambda notes: FakeEngine([]))
+    qtbot.addWidget(window)
+    window.model.add_document(queue_documents()[0])
+    monkeypatch.setattr(QueueDelegate, "name_lines", lambda self, font, width, name: name)
+    found = queue_sweep(window)
+    assert found and all("wrapped again by Qt" in line for line in found)
+    assert any(QA_NAME in line for line in found)
+    window.close()
+
+
+@pytest.mark.parametrize(("name", "room", "lines"), [
+    ("nl_vandijk_factuur_scan.pdf", 24, ["nl_vandijk_factuur_", "scan.pdf"]),  # the suffix stays on its word
+    ("nl_vandijk_factuur_scan.pdf", 12, ["nl_vandijk_", "factuur_", "scan.pdf"]),
+    ("fr_vernier_2pages_one_invoice.pdf (p. 1–2)", 24, ["fr_vernier_2pages_one_", "invoice.pdf (p. 1–2)"]),
+    ("scan-0042.pdf", 8, ["scan-", "0042.pdf"]),
+    ("IMG 2026.12.01.jpeg", 10, ["IMG 2026.", "12.01.jpeg"]),
+    ("20261201093112.jpg", 6, ["202612", "010931", "12.jpg"]),  # a part wider than a line: anywhere
+    ("发票_天津瑞佳讯.pdf", 6, ["发票_天津瑞", "佳讯.pdf"]),  # between Chinese characters, as Chinese wraps
+    ("scan（2）.pdf", 8, ["scan", "（2）.pdf"]),
+    ("a.jpg", 40, ["a.jpg"]),
+    ("", 5, [""]),
+])
+def test_wrap_file_name(name: str, room: int, lines: list[str]) -> None:
+    from desktop.gui.queue import wrap_file_name
+
+    assert wrap_file_name(name, lambda text: len(text) <= room) == lines

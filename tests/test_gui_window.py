@@ -360,6 +360,53 @@ def test_export_failure_is_reported_and_leaves_nothing(qtbot, make_window, pipel
     assert not target.exists() and not (tmp_path / "no-such-folder").exists()
 
 
+def _answer_the_box(button_text: str | None, seen: list[str]) -> None:
+    """Once the next modal message box is up: note its text, and click the button labelled
+    ``button_text`` (``None``: close it)."""
+    from PySide6.QtWidgets import QApplication
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, answer)
+            return
+        seen.append(box.text())
+        chosen = next((b for b in box.buttons() if b.text() == button_text), None) if button_text else None
+        (chosen or box.button(QMessageBox.StandardButton.Close)).click()
+
+    QTimer.singleShot(0, answer)
+
+
+@pytest.mark.parametrize("answer", ["Export all…", None])
+def test_export_reviewed_with_none_reviewed_offers_export_all(qtbot, make_window, pipeline, tmp_path, monkeypatch,
+                                                               answer) -> None:
+    """Ctrl+E is Export reviewed: with documents read but none reviewed it says so and points at File >
+    Export all… (Ctrl+Shift+E), whose button exports every document read."""
+    from PySide6.QtWidgets import QFileDialog
+
+    importlib.import_module("desktop.core.export")
+    asked: list[str] = []
+    out = tmp_path / "all.json"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kw: (asked.append(args[1]), (str(out), ""))[1])
+    w = make_window()
+    w.add_paths([make_png(tmp_path / "a.png"), make_png(tmp_path / "b.png")])
+    wait_read(qtbot, w)
+    assert w.documents_for("reviewed") == [] and len(w.documents_for("all")) == 2
+    seen: list[str] = []
+    _answer_the_box(answer, seen)
+    assert w.export_action.shortcut().toString() == "Ctrl+E"
+    w.export_action.trigger()
+    assert len(seen) == 1 and seen[0].startswith("No document is marked reviewed yet (Ctrl+Enter marks one).")
+    assert "File > Export all… (Ctrl+Shift+E)" in seen[0]
+    assert w.export_all_action.shortcut().toString() == "Ctrl+Shift+E"
+    if answer is None:
+        assert asked == [] and not out.exists()
+        return
+    assert len(asked) == 1 and asked[0].startswith("Export 2 document")  # the all scope: both
+    assert [d["source"] for d in json.loads(out.read_text(encoding="utf-8"))["documents"]] == [
+        str((tmp_path / "a.png").resolve()), str((tmp_path / "b.png").resolve())]
+
+
 def test_restored_queue_is_read_after_restart(qtbot, make_window, pipeline, tmp_path) -> None:
     from desktop.core.session import SessionStore
 

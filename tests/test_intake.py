@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 import resource
+import struct
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +16,7 @@ import pytest
 from PIL import Image
 
 from desktop.core import intake
+from desktop.core.diagnostics import Code
 from desktop.core.intake import (
     PDF_DPI,
     SUPPORTED_SUFFIXES,
@@ -191,8 +194,38 @@ def test_decompression_bomb_is_refused(tmp_path, monkeypatch):
     path = tmp_path / "big.png"
     Image.new("L", (300, 300), 255).save(path)
     monkeypatch.setattr(intake.images, "MAX_IMAGE_PIXELS", 50_000)  # where the limit is applied
-    with pytest.raises(ImageTooLargeError, match=r"^big\.png: the image is too large \(300 x 300"):
+    with pytest.raises(ImageTooLargeError, match=r"^big\.png: the image is larger than Shoebox opens \(300 x 300 = 0 "
+                                                 r"megapixels; the limit is 0\): scan it at a lower resolution"):
         open_pages(path)
+
+
+def _png_claiming(path, width, height):
+    """A tiny PNG whose header claims ``width`` x ``height`` pixels (a 900-megapixel blank scan's shape)."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 64))
+                     + chunk(b"IEND", b""))
+    return path
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_image_past_pillows_own_guard_names_its_size(tmp_path, language):
+    # over twice Pillow's limit, Image.open itself refuses it: the message still says how large it is
+    path = _png_claiming(tmp_path / "huge.png", 30_000, 30_000)
+    with pytest.raises(ImageTooLargeError) as err:
+        open_pages(path)
+    reason = err.value.diagnostic
+    assert reason.code is Code.IMAGE_TOO_LARGE_SIZE
+    assert reason.params["width"] == 30_000 and reason.params["height"] == 30_000
+    text = reason.message(language)
+    if language == "en":
+        assert text == ("the image is larger than Shoebox opens (30000 x 30000 = 900 megapixels; the limit is 200): "
+                        "scan it at a lower resolution (300 dpi is plenty for reading)")
+    else:
+        assert "30000 x 30000 = 900 百万像素" in text and "上限为 200 百万像素" in text and "较低的分辨率" in text
+        assert not any("a" <= c <= "z" for c in text.replace("Shoebox", "").replace("x", ""))
 
 
 def test_pillow_bomb_guard_raised_but_kept():

@@ -856,3 +856,39 @@ def test_a_word_printed_fuller_than_one_confirmation_stays_flagged(memory: Vendo
     doc.fields["vendor_address"].value = ADDRESS
     memory.apply(doc)
     assert doc.fields["vendor_address"].value == slip and doc.extras["memory"]["fields"]["vendor_address"] == "corrected"
+
+
+def test_another_number_on_the_page_is_kept_and_flagged(memory: VendorMemory) -> None:
+    """A substantive disagreement: the page prints another lot number (another shop of the vendor, or a
+    move) in an address otherwise alike; the page's number stays and the field is flagged with both
+    values. A digit an engine confuses (8 read as 3) on a strong match takes the confirmed value,
+    flagged too; the same address with no number changed passes as a misreading, unflagged."""
+    from desktop.core.memory import number_change
+
+    confirmed = "LOT 8, JALAN PELABUR 23/1, 40300 SHAH ALAM, SELANGOR."
+    _confirm(memory, _noisy(BAKERY, {"LOT 3": "LOT 8"}), "a.jpg", vendor_address=confirmed)
+    moved = _doc(_noisy(BAKERY, {"LOT 3": "LOT 5"}), "b.jpg")
+    moved.fields["vendor_address"].value = "LOT 5, JALAN PELABUR 23/1, 40300 SHAH ALAM, SELANGOR."
+    memory.apply(moved)
+    f = moved.fields["vendor_address"]
+    assert f.value.startswith("LOT 5,") and f.needs_review and confirmed in f.problems[0].message()
+    assert moved.extras["memory"]["fields"]["vendor_address"] in ("conflict", "repaired")
+
+    misread = _doc(_noisy(BAKERY, {"LOT 3": "LOT 8"}), "c.jpg")
+    misread.fields["vendor_address"].value = "LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM, SELANGOR."
+    memory.apply(misread)
+    f = misread.fields["vendor_address"]
+    assert f.value == confirmed and f.source == "memory" and f.needs_review
+    assert misread.extras["memory"]["fields"]["vendor_address"] == "replaced"
+
+    letters = _doc(_noisy(BAKERY, {"LOT 3": "LOT 8"}), "d.jpg")
+    letters.fields["vendor_address"].value = "LOT 8, JALAN PELA8UR 23/1, 4O300 SHAH ALAM, SELANGOR."
+    memory.apply(letters)
+    f = letters.fields["vendor_address"]
+    assert f.value == confirmed and f.source == "memory" and not f.needs_review
+
+    assert number_change("NO 12, JALAN X", "NO 18, JALAN X") == "other"
+    assert number_change("LOT 1351-A", "LOT 1851-A") == "misread"
+    assert number_change("TAMAN 4115O", "TAMAN 41150") is None  # a letter for a digit
+    assert number_change("ACME SDN BHD 123-X LOT 3", "LOT 3") is None  # a fragment
+    assert number_change("NO 123", "NO 1234") == "other"

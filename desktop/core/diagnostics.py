@@ -245,6 +245,7 @@ class Code(StrEnum):
     DUPLICATE_SAME_NUMBER = "duplicate_same_number"
     DUPLICATE_SAME_DATE_TOTAL = "duplicate_same_date_total"
     DUPLICATE_SAME_FIGURES = "duplicate_same_figures"
+    DUPLICATE_SAME_NUMBER_DATE_TOTAL = "duplicate_same_number_date_total"
     # -- the clerk's operations that cannot be done (desktop.core.review, boundaries, memory) ----------
     REVIEW_NOT_READ_YET = "review_not_read_yet"
     REVIEW_NOT_READ = "review_not_read"
@@ -289,6 +290,8 @@ class Code(StrEnum):
     SPECIAL_FILE = "special_file"
     FOLDER_UNREADABLE = "folder_unreadable"
     FILES_SKIPPED = "files_skipped"
+    GIVEN_REPEATEDLY = "given_repeatedly"
+    GIVEN_REPEATEDLY_AS = "given_repeatedly_as"
     PDF_CONTENT_LOST = "pdf_content_lost"
     PDF_PAGE_CONTENT_GONE = "pdf_page_content_gone"
     READ_ZOOMED = "read_zoomed"
@@ -378,14 +381,14 @@ CATALOGUE: dict[Code, Entry] = {
                              "没有第 {number} 页：文件只有 {pages} 页"),
     Code.PAGE_GONE: Entry(_E, "page {page} no longer exists in the file", "文件中已不存在第 {page} 页"),
     Code.IMAGE_TOO_LARGE: Entry(
-        _E, "the image is too large to open safely (more than {limit} megapixels); it may be damaged or "
-            "deliberately malformed",
-        "图像太大，无法安全打开（超过 {limit} 百万像素）；它可能已损坏或被故意篡改"),
+        _E, "the image is larger than Shoebox opens (more than {limit} megapixels): scan it at a lower "
+            "resolution (300 dpi is plenty for reading)",
+        "图像超出 Shoebox 可打开的大小（超过 {limit} 百万像素）：请以较低的分辨率重新扫描（每英寸 300 点即足以识别）"),
     Code.IMAGE_TOO_LARGE_SIZE: Entry(
-        _E, "the image is too large ({width} x {height} = {megapixels} megapixels; Shoebox opens up to "
-            "{limit}); it may be damaged or deliberately malformed",
-        "图像太大（{width} x {height} = {megapixels} 百万像素；Shoebox 最多打开 {limit} 百万像素）；"
-        "它可能已损坏或被故意篡改"),
+        _E, "the image is larger than Shoebox opens ({width} x {height} = {megapixels} megapixels; the limit "
+            "is {limit}): scan it at a lower resolution (300 dpi is plenty for reading)",
+        "图像超出 Shoebox 可打开的大小（{width} x {height} = {megapixels} 百万像素；上限为 {limit} 百万像素）："
+        "请以较低的分辨率重新扫描（每英寸 300 点即足以识别）"),
     Code.IMAGE_OUT_OF_MEMORY: Entry(_E, "there is not enough memory to open this image", "内存不足，无法打开此图像"),
     Code.RENDER_OUT_OF_MEMORY: Entry(_E, "there is not enough memory to render page {page}",
                                      "内存不足，无法渲染第 {page} 页"),
@@ -665,6 +668,8 @@ CATALOGUE: dict[Code, Entry] = {
     Code.DUPLICATE_SAME_NUMBER: Entry(_I, "the same vendor and invoice number", "同一商家、同一发票号码"),
     Code.DUPLICATE_SAME_DATE_TOTAL: Entry(_I, "the same vendor, date and total", "同一商家、同一日期和金额"),
     Code.DUPLICATE_SAME_FIGURES: Entry(_I, "the same vendor and the same figures printed", "同一商家、印有相同的数字"),
+    Code.DUPLICATE_SAME_NUMBER_DATE_TOTAL: Entry(_I, "the same document number, date and total (the vendor was not read)",
+                                                 "同一单据号码、同一日期和金额（未识别出商家）"),
     Code.POSSIBLE_DUPLICATE: Entry(_W, "possible duplicate of {source} ({reason})", "可能与 {source} 重复（{reason}）"),
     # {flagged}: why it was flagged as read (desktop.core.flags.flag_diagnostics, a list of diagnostics)
     Code.FIELD_REVIEWED: Entry(_I, "checked by the clerk (the document is marked reviewed); as read, it was flagged: "
@@ -696,6 +701,9 @@ CATALOGUE: dict[Code, Entry] = {
     Code.FILES_SKIPPED: Entry(_W, "{count} file(s) skipped in the folders: not an image, PDF or e-invoice by name or "
                                   "content ({names})",
                               "文件夹中跳过了 {count} 个文件：从名称和内容看都不是图像、PDF 或电子发票（{names}）"),
+    Code.GIVEN_REPEATEDLY: Entry(_I, "given {times} times; read once", "给出了 {times} 次；只读取一次"),
+    Code.GIVEN_REPEATEDLY_AS: Entry(_I, "given {times} times (also as {names}: the same file); read once",
+                                    "给出了 {times} 次（也以 {names} 的名称给出：是同一个文件）；只读取一次"),
     Code.FOLDER_LINK_LOOP: Entry(_E, "a symbolic-link loop: the link leads back to {target}, a folder that contains "
                                      "it; that folder was not read a second time",
                                  "符号链接循环：此链接指回包含它的文件夹 {target}；该文件夹没有重复读取"),

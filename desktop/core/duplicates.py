@@ -8,6 +8,12 @@ holds):
 2. ``same vendor and invoice number``: both name the same vendor and carry the same invoice number;
 3. ``same vendor, date and total``: both name the same vendor and have the same date and total (a
    receipt scanned again at another resolution or turned: its bytes differ, what it says does not);
+3b. ``same document number, date and total``: the vendor is not known on one of them (no vendor name
+   read and no profile matched, and no tax ID or IBAN that both carry: an invoice whose vendor line
+   the extraction missed), and both carry the same document number (:func:`document_numbers`: the
+   invoice number, a receipt or order number), the same date and the same total. Without the vendor,
+   the three together name one document: another vendor's invoice with the same number, date and
+   amount is not a case a pile holds;
 4. ``same vendor and the same figures``: both name the same vendor, nothing that both carry disagrees
    (date, total, invoice number), and the figures printed on them -- every number in reading order --
    are alike (``rapidfuzz.fuzz.ratio`` >= :data:`FIGURES_MIN`, at least :data:`FIGURES_COUNT`
@@ -26,10 +32,12 @@ A re-scan of one receipt reads the same numbers and the same time, so it is stil
 confusions of letters and digits (``O``/``0``, ``l``/``1``, ``S``/``5``, ``B``/``8``) and a number cut
 short at the paper's edge (one number inside the other) are no conflict.
 
-"The same vendor" means: the same vendor-memory profile matched both (``extras["memory"]["profile_id"]``),
-or the same vendor tax ID, or vendor names alike after normalisation (``rapidfuzz.fuzz.ratio`` >=
-:data:`NAME_MIN`, tolerant of OCR misreadings). Two receipts from one shop on one day with different
-totals are *not* duplicates.
+"The same vendor" means (:func:`same_vendor`): the same vendor-memory profile matched both
+(``extras["memory"]["profile_id"]``), or the same vendor tax ID (both carry one: equal or not decides),
+or the same IBAN (both carry one: the account paid names the payee), or vendor names alike after
+normalisation (``rapidfuzz.fuzz.ratio`` >= :data:`NAME_MIN`, tolerant of OCR misreadings). When one of
+them has none of these, the vendor is *unknown* and only rules 1 and 3b apply. Two receipts from one
+shop on one day with different totals are *not* duplicates.
 
 The mark goes on the later document as ``Document.duplicate_of`` = ``{"source", "pages", "reason",
 "reason_code"}`` (the earlier document's source file and pages, the rule's English key and its
@@ -57,7 +65,8 @@ from desktop.core.diagnostics import Code, Diagnostic, diag, text
 from desktop.core.model import Document
 
 __all__ = ["DOCUMENT_NUMBER_LABEL", "NAME_MIN", "REASON_CODES", "DuplicateChecker", "ReadingCache", "conflicts",
-           "content_hash", "document_numbers", "duplicate_reason", "facts_of", "find_duplicate", "normalise_text", "reason_of"]
+           "content_hash", "document_numbers", "duplicate_reason", "facts_of", "find_duplicate", "normalise_text", "reason_of",
+           "same_vendor"]
 
 NAME_MIN = 90.0
 FIGURES_MIN = 97.0
@@ -84,11 +93,13 @@ SAME_FILE = "same file"
 SAME_NUMBER = "same vendor and invoice number"
 SAME_DATE_TOTAL = "same vendor, date and total"
 SAME_FIGURES = "same vendor and the same figures"
+SAME_NUMBER_DATE_TOTAL = "same document number, date and total"
 #: Each rule's diagnostic code (``duplicate_of["reason_code"]``): the interfaces word the reason from it,
 #: in their language; ``duplicate_of["reason"]`` keeps the rule's English key for older readers.
 REASON_CODES: dict[str, Code] = {SAME_FILE: Code.DUPLICATE_SAME_FILE, SAME_NUMBER: Code.DUPLICATE_SAME_NUMBER,
                                  SAME_DATE_TOTAL: Code.DUPLICATE_SAME_DATE_TOTAL,
-                                 SAME_FIGURES: Code.DUPLICATE_SAME_FIGURES}
+                                 SAME_FIGURES: Code.DUPLICATE_SAME_FIGURES,
+                                 SAME_NUMBER_DATE_TOTAL: Code.DUPLICATE_SAME_NUMBER_DATE_TOTAL}
 _REASON_BY_CODE = {code.value: code for code in REASON_CODES.values()}
 
 
@@ -173,8 +184,8 @@ def conflicts(new: dict[str, Any], old: dict[str, Any]) -> list[str]:
 
 def facts_of(document: Document) -> dict[str, Any]:
     """What duplicates are compared on, as a JSON-ready dict: ``source``, ``pages``, ``content_hash``,
-    ``vendor_name``, ``vendor_tax_id``, ``invoice_number``, ``date``, ``time``, ``total``, ``numbers``
-    (:func:`document_numbers`), ``profile_id``, ``figures`` (:func:`figures`)."""
+    ``vendor_name``, ``vendor_tax_id``, ``iban``, ``invoice_number``, ``date``, ``time``, ``total``,
+    ``numbers`` (:func:`document_numbers`), ``profile_id``, ``figures`` (:func:`figures`)."""
     memory = document.extras.get("memory") or {}
     return {
         "figures": figures(document),
@@ -185,6 +196,7 @@ def facts_of(document: Document) -> dict[str, Any]:
         "content_hash": document.extras.get("content_hash"),
         "vendor_name": _value(document, "vendor_name"),
         "vendor_tax_id": _value(document, "vendor_tax_id"),
+        "iban": _value(document, "iban"),
         "invoice_number": _value(document, "invoice_number"),
         "date": _value(document, "date"),
         "total": _value(document, "total"),
@@ -205,14 +217,34 @@ def _squash(text: str | None) -> str:
     return "".join(c for c in (text or "").upper() if c.isalnum())
 
 
-def _same_vendor(a: dict[str, Any], b: dict[str, Any]) -> bool:
+def same_vendor(a: dict[str, Any], b: dict[str, Any]) -> bool | None:
+    """Whether the documents with facts ``a`` and ``b`` (:func:`facts_of`) are from one vendor: ``True``
+    or ``False`` when they tell (see the module docstring), ``None`` when one of them carries no vendor
+    name, profile, tax ID or IBAN that the other carries too (the vendor is unknown)."""
     if a.get("profile_id") is not None and a.get("profile_id") == b.get("profile_id"):
         return True
     ta, tb = _squash(a.get("vendor_tax_id")), _squash(b.get("vendor_tax_id"))
     if ta and tb:
         return ta == tb
+    ia, ib = _squash(a.get("iban")), _squash(b.get("iban"))
+    if ia and ib:
+        return ia == ib
     na, nb = normalise_text(a.get("vendor_name")), normalise_text(b.get("vendor_name"))
-    return bool(na) and bool(nb) and fuzz.ratio(na, nb) >= NAME_MIN
+    if not na or not nb:
+        return None
+    return fuzz.ratio(na, nb) >= NAME_MIN
+
+
+def _same_number(new: dict[str, Any], old: dict[str, Any]) -> bool:
+    """Whether both carry a document number (:func:`document_numbers`) and one of them is the same
+    (letter/digit confusions undone, at least 4 characters)."""
+    a = {_number_key(n) for n in new.get("numbers") or []}
+    b = {_number_key(n) for n in old.get("numbers") or []}
+    if new.get("invoice_number"):
+        a.add(_number_key(new["invoice_number"]))
+    if old.get("invoice_number"):
+        b.add(_number_key(old["invoice_number"]))
+    return any(len(x) >= 4 for x in a & b)
 
 
 def duplicate_reason(new: dict[str, Any], old: dict[str, Any]) -> str | None:
@@ -221,7 +253,14 @@ def duplicate_reason(new: dict[str, Any], old: dict[str, Any]) -> str | None:
     if new.get("content_hash") and new.get("content_hash") == old.get("content_hash") \
             and list(new.get("pages") or []) == list(old.get("pages") or []):
         return SAME_FILE
-    if not _same_vendor(new, old):
+    vendor = same_vendor(new, old)
+    if vendor is None:
+        # the vendor is unknown on one of them: its document number, date and total together name it
+        if new.get("date") and new.get("total") and new["date"] == old.get("date") and new["total"] == old.get("total") \
+                and _same_number(new, old) and "time" not in conflicts(new, old):
+            return SAME_NUMBER_DATE_TOTAL
+        return None
+    if not vendor:
         return None
     if new.get("invoice_number") and _squash(new["invoice_number"]) == _squash(old.get("invoice_number")):
         return SAME_NUMBER

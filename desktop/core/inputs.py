@@ -9,6 +9,9 @@ document saying so. A file in a folder whose name has no supported suffix (none,
 read when its first bytes are those of a supported image or PDF (a scanner's ``scan0001``), and
 otherwise skipped and named in one note (:data:`~desktop.core.diagnostics.Code.FILES_SKIPPED`,
 :func:`skipped_note`). Hidden files and folders (a leading dot) are skipped on purpose, silently, as before.
+A file or folder given more than once (``a.jpg a.jpg ./a.jpg``, a file and the folder holding it, a
+link and its target) is read once and said so (:class:`Repeat`, :func:`repeat_note`); a copy under
+another name is another file, read as a document of its own.
 
 File names may contain newlines or other control characters; :func:`printable` escapes them so that
 one error stays one line (``bad\\nname.jpg``).
@@ -19,12 +22,13 @@ import errno
 import os
 import stat
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.model import Document
 
-__all__ = ["SKIPPED_NAMES_SHOWN", "printable", "skipped_note", "walk_inputs"]
+__all__ = ["SKIPPED_NAMES_SHOWN", "Repeat", "printable", "repeat_note", "skipped_note", "walk_inputs"]
 
 #: How many names of skipped files :func:`skipped_note` shows.
 SKIPPED_NAMES_SHOWN = 5
@@ -105,8 +109,39 @@ def skipped_note(skipped: Sequence[Path]) -> Diagnostic | None:
     return diag(Code.FILES_SKIPPED, count=len(skipped), names=names)
 
 
+@dataclass(frozen=True)
+class Repeat:
+    """A file or folder the inputs named more than once, read once.
+
+    Attributes:
+        path: the file or folder as first met (the one read; a :func:`walk_inputs` file as returned).
+        times: how many times it was met: given explicitly, found in a folder walk, or both.
+        also_as: the other names it was met under (a link, a hard link), as :func:`printable` text; empty
+            when every occurrence names the same path (``a.jpg``, ``./a.jpg``, ``/home/me/a.jpg``).
+    """
+
+    path: Path
+    times: int
+    also_as: tuple[str, ...] = ()
+
+
+def repeat_note(repeat: Repeat) -> Diagnostic:
+    """The note saying that ``repeat.path`` was given ``repeat.times`` times and read once (code
+    :data:`~desktop.core.diagnostics.Code.GIVEN_REPEATEDLY`; the file is not part of the message)."""
+    if repeat.also_as:
+        return diag(Code.GIVEN_REPEATEDLY_AS, times=repeat.times, names=", ".join(repeat.also_as))
+    return diag(Code.GIVEN_REPEATEDLY, times=repeat.times)
+
+
+def _same_name(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name the same path once made absolute and normalised (``./a.jpg`` and
+    ``a.jpg``; links are not followed: a link is another name)."""
+    return os.path.normcase(os.path.abspath(a)) == os.path.normcase(os.path.abspath(b))
+
+
 def walk_inputs(paths: Iterable[str | Path], suffixes: Iterable[str],
-                skipped: list[Path] | None = None) -> tuple[list[Path], list[Document]]:
+                skipped: list[Path] | None = None,
+                repeated: list[Repeat] | None = None) -> tuple[list[Path], list[Document]]:
     """Turn command-line / drag-and-drop paths into the files to read.
 
     Folders are walked recursively in sorted order and contribute every regular file whose suffix is
@@ -115,8 +150,11 @@ def walk_inputs(paths: Iterable[str | Path], suffixes: Iterable[str],
     the rest are appended to ``skipped`` (when given) for one note (:func:`skipped_note`). A file named
     explicitly is kept whatever its suffix. Symbolic links to files are followed; links to folders are followed
     once (a folder reached again through a link is not walked twice; a link back to a folder that
-    contains it, a loop, is named). Duplicates are dropped,
-    the first occurrence kept.
+    contains it, a loop, is named). A file met more than once (the same file: its device and inode) is
+    kept once, at its first occurrence, and a folder met more than once is walked once; each such file,
+    and each such folder that was given as an input, is appended to ``repeated`` (when given; in the
+    order first met) for a note (:func:`repeat_note`). A folder reached twice only inside a walk (two
+    links to it) is walked once, silently.
 
     Returns:
         ``(files, errors)``: the files in order, and one error :class:`Document` (its ``source`` names
@@ -132,6 +170,15 @@ def walk_inputs(paths: Iterable[str | Path], suffixes: Iterable[str],
     errors: list[Document] = []
     seen: set[tuple[int, int]] = set()
     walked: set[tuple[int, int]] = set()
+    # every file or folder met, by identity: its first path, how often, the other names
+    met: dict[tuple[int, int], tuple[Path, int, list[str]]] = {}
+    given_folders: set[tuple[int, int]] = set()  # folders given as inputs (one met twice inside a walk is not said)
+
+    def meet(key: tuple[int, int], p: Path) -> None:
+        first, times, names = met.get(key, (p, 0, []))
+        if times and not _same_name(first, p) and not any(_same_name(Path(n), p) for n in names):
+            names.append(str(p))
+        met[key] = (first, times + 1, names)
 
     def add(p: Path) -> None:
         try:
@@ -139,11 +186,12 @@ def walk_inputs(paths: Iterable[str | Path], suffixes: Iterable[str],
             key = (st.st_dev, st.st_ino)
         except OSError:
             key = (-1, hash(str(p)))
+        meet(key, p)
         if key not in seen:
             seen.add(key)
             files.append(p)
 
-    def walk(folder: Path, inside: frozenset[tuple[int, int]] = frozenset()) -> None:
+    def walk(folder: Path, inside: frozenset[tuple[int, int]] = frozenset(), given: bool = False) -> None:
         try:
             st = folder.stat()
         except OSError as exc:
@@ -154,8 +202,11 @@ def walk_inputs(paths: Iterable[str | Path], suffixes: Iterable[str],
             # a link back to a folder that contains it: named, and not walked again (the batch goes on)
             errors.append(_error(folder, diag(Code.FOLDER_LINK_LOOP, target=printable(str(folder.resolve())))))
             return
+        meet(key, folder)
+        if given:
+            given_folders.add(key)
         if key in walked:
-            return  # the same folder reached twice (two links to it): its files are read once
+            return  # the same folder reached twice (given twice, two links to it): its files are read once
         walked.add(key)
         try:
             with os.scandir(folder) as it:
@@ -195,9 +246,13 @@ def walk_inputs(paths: Iterable[str | Path], suffixes: Iterable[str],
         p = Path(raw).expanduser()
         problem = _check_file(p)
         if problem is not None and problem.code is Code.IS_A_FOLDER:
-            walk(p)
+            walk(p, given=True)
         elif problem is None:
             add(p)
         else:
             errors.append(_error(p, problem))
+    if repeated is not None:
+        repeated.extend(Repeat(first, times, tuple(printable(n) for n in names))
+                        for key, (first, times, names) in met.items()
+                        if times > 1 and (key in seen or key in given_folders))
     return files, errors

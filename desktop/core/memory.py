@@ -61,16 +61,18 @@ spelling of the word (:func:`_checked_fill`, flagged). Two confirmations outweig
   speck read as an apostrophe), or when :data:`SPELLING_VOTES` documents confirmed its punctuation;
   else it is kept as printed (one confirmation does not outweigh the page's own commas). A value that
   differs takes the confirmed one (source ``memory``, the page's text stays in ``raw`` and in
-  ``extras["memory"]["page_read"]``, which the form's tooltip shows) without a flag when it is a
-  misreading of it (``fuzz.ratio`` >= :data:`VARIANT_MIN`) or a
+  ``extras["memory"]["page_read"]``, which the form's tooltip shows) without a flag when no number
+  differs (:func:`number_change`) and it is a misreading of it (``fuzz.ratio`` >= :data:`VARIANT_MIN`) or a
   fragment of it or it of the extracted value (``fuzz.partial_ratio`` >= :data:`EVIDENCE_MIN`: half a
   name, an address with the name line in front) and the confirmed value is printed on this page, or
   when both hold the same words in another order (``fuzz.token_sort_ratio`` >= :data:`EVIDENCE_MIN`).
   Any other difference is *flagged*, never silently replaced (``needs_review`` and a problem naming
   both values): when the confirmed value is printed on this page too and the match is strong (a shop's
-  name beside its company's name), it goes in the field (``replaced``), except on a branch the profile
-  does not know (the page's own address is none of the profile's, :func:`_new_branch`: a chain's branch
-  under its brand name); otherwise, when most of the page's words agree with the confirmed value
+  name beside its company's name, a digit the engine misread: ``1351`` for ``1851``), it goes in the
+  field (``replaced``), except on a branch the profile does not know (the page's own address is none of
+  the profile's, :func:`_new_branch`: a chain's branch under its brand name) and where the page prints
+  another number (:func:`number_change` ``"other"``: another street, unit or branch number, which a
+  fuzzy "printed on the page" cannot tell from the confirmed one); otherwise, when most of the page's words agree with the confirmed value
   (:func:`repair_words`: a chain's branch with its own branch number, misread words), the shared words
   are spelled as confirmed and single-character misreadings of confirmed words are corrected, the rest
   stays as read (``repaired``, flagged); when every word of the page is a word of the confirmed value
@@ -1183,6 +1185,49 @@ def marks_misread(read: str, value: str) -> bool:
     return True
 
 
+#: OCR's letter-for-digit confusions (as :mod:`desktop.core.duplicates` undoes them in document
+#: numbers): a word of digits with one of these letters in it is a number misread.
+_DIGIT_LOOKALIKES = str.maketrans({"O": "0", "Q": "0", "D": "0", "I": "1", "L": "1", "S": "5", "B": "8", "Z": "2"})
+
+
+def _numbers(text: str) -> list[str]:
+    """The numbers of ``text`` (:func:`normalise_text` words with a digit that are all digits once
+    :data:`_DIGIT_LOOKALIKES` are undone: ``4115O`` is 41150, ``0ATU`` is no number)."""
+    out = []
+    for w in normalise_text(text).split():
+        if any(c.isdigit() for c in w):
+            digits = w.translate(_DIGIT_LOOKALIKES)
+            if digits.isdigit():
+                out.append(digits)
+    return out
+
+
+#: Digits an engine reads one for the other (closed and open loops: 3/8, 6/8, 9/8, 0/8, 5/6, 1/7).
+_DIGIT_CONFUSIONS = frozenset(frozenset(p) for p in ("38", "68", "98", "08", "56", "17"))
+
+
+def number_change(read: str, value: str) -> str | None:
+    """How the numbers of the page's reading ``read`` differ from those of the confirmed ``value``
+    (:func:`_numbers`, aligned by ``rapidfuzz.distance.Levenshtein.opcodes``; a number only one of them
+    has, as a fragment lacks, is no difference): ``None`` when none is replaced by another;
+    ``"misread"`` when each replaced number has the same length and differs only in digits an engine
+    confuses (:data:`_DIGIT_CONFUSIONS`: ``1351`` read for ``1851``); ``"other"`` when a number is
+    another (another street, unit or branch number: a substantive disagreement, never a misreading).
+    Letter-for-digit confusions are undone first (``4115O`` is 41150)."""
+    a, b = _numbers(read), _numbers(value)
+    change: str | None = None
+    for op in Levenshtein.opcodes(a, b):
+        if op.tag == "equal" or op.tag in ("insert", "delete"):
+            continue
+        for x, y in zip(a[op.src_start:op.src_end], b[op.dest_start:op.dest_end], strict=False):
+            if len(x) != len(y) or any(c != d and frozenset((c, d)) not in _DIGIT_CONFUSIONS for c, d in zip(x, y, strict=True)):
+                return "other"
+        if (op.src_end - op.src_start) != (op.dest_end - op.dest_start):
+            return "other"
+        change = "misread"
+    return change
+
+
 def _spelling(text: str) -> str:
     """Text as spelled (NFKC, upper case, runs of white space as one, none beside ``. , : ;``): two
     spellings of one value differ here only by their letters, digits and punctuation."""
@@ -1514,13 +1559,14 @@ def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str, *,
     a, b = normalise_text(read), normalise_text(value)
     same_words = own and fuzz.token_sort_ratio(a, b) >= EVIDENCE_MIN  # the same words read in another order
     misread = fuzz.ratio(a, b) >= VARIANT_MIN or fuzz.partial_ratio(a, b) >= EVIDENCE_MIN
-    if same_words or (own and printed and misread):
+    numbers = number_change(read, value)
+    if (same_words or (own and printed and misread)) and numbers is None:
         if f.raw is None:
             f.raw = read
         f.value, f.source, f.confidence = value, "memory", m.score
         f.needs_review = bool(f.problems) if _sure(m) else True
         return "corrected"
-    if own and printed and m.score >= STRONG_MATCH and may_replace:
+    if own and printed and m.score >= STRONG_MATCH and may_replace and numbers != "other":
         # both are printed (a shop's name and its company's): the one the clerk confirmed for this
         # vendor goes in, flagged, with what extraction had chosen in the problem
         problem = diag(Code.MEMORY_REPLACED, field=f.name, read=read, value=value, taught=taught)

@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -60,6 +60,9 @@ from desktop.core.engines.base import (
 from desktop.core.isolation import page_host
 from desktop.core.layout import box_overlap, reading_order, scale_lines
 from desktop.core.model import Document, Field, Line, PageResult
+
+if TYPE_CHECKING:
+    from desktop.core.inputs import Repeat
 
 __all__ = [
     "TASKS",
@@ -151,8 +154,8 @@ def _extraction() -> ModuleType:
 
 # -- inputs ------------------------------------------------------------------------------------------
 
-def collect_inputs(paths: Iterable[str | Path],
-                   skipped: list[Path] | None = None) -> tuple[list[Path], list[Document]]:
+def collect_inputs(paths: Iterable[str | Path], skipped: list[Path] | None = None,
+                   repeated: list[Repeat] | None = None) -> tuple[list[Path], list[Document]]:
     """Turn command-line / drag-and-drop paths into the files to read.
 
     Folders are walked recursively in sorted order and contribute every regular file whose suffix is
@@ -160,7 +163,8 @@ def collect_inputs(paths: Iterable[str | Path],
     other file whose first bytes are a supported image or PDF; the files a folder walk skipped are
     appended to ``skipped`` (when given; :func:`desktop.core.inputs.skipped_note` names them). A file
     named explicitly is kept whatever its suffix (intake recognises formats by content and says
-    clearly when it cannot). Duplicates are dropped, the first occurrence kept. Symbolic-link loops,
+    clearly when it cannot). A file given more than once is read once, at its first occurrence, and
+    appended to ``repeated`` (when given; :func:`desktop.core.inputs.repeat_note` says it). Symbolic-link loops,
     broken links, unreadable sub-folders, FIFOs and device files are named, never read and never a
     traceback (:func:`desktop.core.inputs.walk_inputs`).
 
@@ -171,7 +175,7 @@ def collect_inputs(paths: Iterable[str | Path],
     """
     from desktop.core.inputs import walk_inputs
 
-    return walk_inputs(paths, _intake().SUPPORTED_SUFFIXES, skipped)
+    return walk_inputs(paths, _intake().SUPPORTED_SUFFIXES, skipped, repeated)
 
 
 # -- reading one page ------------------------------------------------------------------------------

@@ -1,8 +1,11 @@
 """User settings and per-user folders (platformdirs), shared by the command line and the app.
 
 Settings are a small JSON file in the platform's user config folder
-(``~/.config/Shoebox/settings.json`` on Linux, ``%LOCALAPPDATA%\\Shoebox\\Shoebox`` on Windows).
-``SHOEBOX_HOME`` (a folder) overrides every per-user location: tests and portable installs use it.
+(``~/.config/Shoebox/settings.json`` on Linux, ``%LOCALAPPDATA%\\Shoebox`` on Windows: platformdirs with
+``appauthor=False``, so no author folder). The session (``session.db``) is in the user data folder
+(``~/.local/share/Shoebox`` on Linux, ``%LOCALAPPDATA%\\Shoebox`` on Windows).
+``SHOEBOX_HOME`` (a folder) overrides every per-user location (``$SHOEBOX_HOME/data`` and
+``$SHOEBOX_HOME/config``): tests and portable installs use it.
 """
 from __future__ import annotations
 

@@ -42,8 +42,13 @@ class ExportController(QObject):
         return documents_to_export((e.document for e in entries), scope)
 
     def export_dialog(self, scope: str = "reviewed") -> None:
+        """Ask where to write the ``scope`` documents (:meth:`documents_for`) and write them. With none
+        to write, say why; when none is reviewed yet but some were read, offer File > Export all…"""
         window = self.window
         documents = self.documents_for(scope)
+        if not documents and scope == "reviewed" and self.documents_for("all"):
+            self._offer_export_all()
+            return
         if not documents:
             QMessageBox.information(window, self.tr("Export"), {
                 "reviewed": self.tr("No document is marked reviewed yet (Ctrl+Enter marks one)."),
@@ -62,6 +67,19 @@ class ExportController(QObject):
         if p.suffix.lower() not in (".xlsx", ".json", ".csv"):
             p = p.with_suffix("." + chosen.split("*.")[-1].rstrip(")") if "*." in chosen else ".xlsx")
         self.export_documents(documents, p)
+
+    def _offer_export_all(self) -> None:
+        """Export reviewed, with documents read but none reviewed: say so, and offer File > Export all…
+        (its button opens that export; the clerk who wanted every document need not look for it)."""
+        box = QMessageBox(QMessageBox.Icon.Information, self.tr("Export"), self.tr(
+            "No document is marked reviewed yet (Ctrl+Enter marks one).\n\n"
+            "File > Export all… (Ctrl+Shift+E) exports every document read, reviewed or not."), parent=self.window)
+        export_all = box.addButton(self.tr("Export all…"), QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Close)
+        box.setDefaultButton(export_all)
+        box.exec()
+        if box.clickedButton() is export_all:
+            self.export_dialog("all")
 
     def export_documents(self, documents: list[Document], path: Path) -> bool:
         """Write ``documents`` to ``path`` (format by suffix), all or nothing, an xlsx's or CSV's words in the

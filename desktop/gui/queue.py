@@ -8,7 +8,8 @@ is the review core's rule (:func:`desktop.core.review.attention_count`); the mod
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -391,6 +392,63 @@ STATUS_COLOURS = {"failed": "#c62828", "reviewed": "#2e7d32", "needs_review": "#
                   "queued": "#757575", "checks_out": "#558b2f"}
 
 
+_BREAK_AFTER = frozenset(" _-.")
+_OPENING = frozenset("(（[［【「『")
+
+
+def _ideograph(c: str) -> bool:
+    """CJK Unified Ideographs (U+4E00-U+9FFF) and Extension A (U+3400-U+4DBF)."""
+    return "\u3400" <= c <= "\u4dbf" or "\u4e00" <= c <= "\u9fff"
+
+
+_SUFFIX = re.compile(r"\.[0-9A-Za-z]{1,5}(?= |$)")
+"""A file name's suffix (``.pdf``, ``.jpeg``), at the end of the name or before the `` (p. 2–3)`` after it."""
+
+
+def _name_pieces(name: str) -> list[str]:
+    """``name`` cut where a file name may wrap: after a space, ``_``, ``-`` or ``.`` (not the dot of
+    the suffix: ``scan.pdf`` stays whole), before an opening bracket, and between two Chinese
+    characters (as Chinese text wraps; UAX #14 class ID). Joined again, the pieces are ``name``."""
+    suffix_dots = {m.start() for m in _SUFFIX.finditer(name)}
+    pieces: list[str] = []
+    start = 0
+    for i in range(1, len(name)):
+        prev, c = name[i - 1], name[i]
+        after = prev in _BREAK_AFTER and c not in _BREAK_AFTER and i - 1 not in suffix_dots
+        if after or c in _OPENING or _ideograph(prev) and _ideograph(c):
+            pieces.append(name[start:i])
+            start = i
+    if name:
+        pieces.append(name[start:])
+    return pieces
+
+
+def wrap_file_name(name: str, fits: Callable[[str], bool]) -> list[str]:
+    """The lines a file name wraps onto: filled greedily with :func:`_name_pieces` (a name wraps after
+    ``_``, ``-``, ``.`` or a space, ``nl_vandijk_factuur_scan.pdf`` as ``nl_vandijk_factuur_`` /
+    ``scan.pdf``, never ``…scan.pd`` / ``f`` nor ``…scan.`` / ``pdf``); a piece too wide for a line of its own wraps between
+    characters, as it must. ``fits(text)`` says whether ``text`` fits one line. Joined, the lines are
+    ``name``."""
+    lines: list[str] = []
+    line = ""
+    for piece in _name_pieces(name):
+        if fits(line + piece):
+            line += piece
+            continue
+        if line and fits(piece):
+            lines.append(line)
+            line = piece
+            continue
+        for c in piece:  # wider than a line: wrapped anywhere, filling the line it starts on
+            if line and not fits(line + c):
+                lines.append(line)
+                line = ""
+            line += c
+    if line or not lines:
+        lines.append(line)
+    return lines
+
+
 class QueueView(QListView):
     """The queue's list: its rows are laid out again whenever its viewport changes width.
 
@@ -411,7 +469,9 @@ class QueueDelegate(QStyledItemDelegate):
     """Paints a queue row as a card: thumbnail, file name, type and status, attention badge.
 
     Nothing is cut off: the file name and the status wrap onto as many lines as the queue's width
-    needs (the row grows). :meth:`sizeHint` and :meth:`paint` share one layout, :meth:`text_layout`,
+    needs (the row grows); a file name wraps after ``_``, ``-``, ``.`` or a space where it can
+    (:func:`wrap_file_name`), not in the middle of a word. :meth:`sizeHint` and :meth:`paint` share
+    one layout, :meth:`text_layout`,
     and the text is drawn into rectangles exactly as wide as the width it was measured at: drawn
     into its tight bounding rectangle instead (a pixel or so narrower), a line can wrap once more
     (Qt's line breaking around CJK brackets and punctuation) and lose its last line or character to
@@ -438,6 +498,7 @@ class QueueDelegate(QStyledItemDelegate):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
+        self._name_lines: dict[tuple[str, int, str], str] = {}  # name_lines' answers
         view = parent if isinstance(parent, QAbstractItemView) else None
         if view is not None and view.model() is not None:
             # a status that now needs two lines makes its row taller (Qt asks sizeHint again)
@@ -445,7 +506,8 @@ class QueueDelegate(QStyledItemDelegate):
 
     @staticmethod
     def _flags(anywhere: bool = False) -> int:
-        """File names wrap anywhere (they have no spaces); sentences at word boundaries."""
+        """Sentences wrap at word boundaries; a file name's lines are broken by :meth:`name_lines`
+        (wrapping anywhere is left only as the guard against a line Qt finds a pixel wider)."""
         wrap = Qt.TextFlag.TextWrapAnywhere if anywhere else Qt.TextFlag.TextWordWrap
         return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop) | int(wrap)
 
@@ -454,13 +516,30 @@ class QueueDelegate(QStyledItemDelegate):
         words = QFontMetrics(font).boundingRect(QRect(0, 0, width, 10_000), self._flags(), text)
         return self._flags(anywhere=words.width() > width)
 
+    def name_lines(self, font: QFont, width: int, name: str) -> str:
+        """``name`` broken into lines for a column ``width`` px wide in ``font`` (:func:`wrap_file_name`;
+        a line fits when Qt lays it out, unwrapped, no wider than ``width``), joined by newlines."""
+        key = (font.key(), width, name)
+        lines = self._name_lines.get(key)
+        if lines is None:  # sizeHint and every paint ask again: measured once per font, width and name
+            metrics = QFontMetrics(font)
+            one_line = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+
+            def fits(text: str) -> bool:
+                return metrics.boundingRect(QRect(0, 0, 100_000, 10_000), one_line, text).width() <= width
+
+            if len(self._name_lines) >= 4096:
+                self._name_lines.clear()
+            lines = self._name_lines[key] = "\n".join(wrap_file_name(name, fits))
+        return lines
+
     def text_layout(self, font: QFont, width: int, index: ModelIndex) -> tuple[QRect, QRect, str, str]:
         """``(name rect, second-line rect, name, second text)`` relative to the text's top left, for a
         text column ``width`` pixels wide: each rect is ``width`` wide (the width its text was wrapped
         at, so that drawing into it wraps the same way) and as tall as its wrapped text."""
         name_font = QFont(font)
         name_font.setBold(True)
-        name = index.data(Qt.ItemDataRole.DisplayRole) or ""
+        name = self.name_lines(name_font, width, index.data(Qt.ItemDataRole.DisplayRole) or "")
         doc_type = index.data(TYPE_ROLE) or ""
         status_text = index.data(STATUS_TEXT_ROLE) or ""
         second = f"{doc_type} · {status_text}" if doc_type else status_text

@@ -23,7 +23,7 @@
 <context>
     <name>ExportController</name>
     <message numerus="yes">
-        <location filename="../../desktop/gui/exporting.py" line="56"/>
+        <location filename="../../desktop/gui/exporting.py" line="61"/>
         <source>Export %n document(s)</source>
         <translation>
             <numerusform>Export %n document</numerusform>
@@ -31,7 +31,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/exporting.py" line="83"/>
+        <location filename="../../desktop/gui/exporting.py" line="102"/>
         <source>Exported %n document(s) to %1</source>
         <translation>
             <numerusform>Exported %n document to %1</numerusform>
@@ -42,7 +42,7 @@
 <context>
     <name>QueueModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/gui/queue.py" line="240"/>
+        <location filename="../../desktop/gui/queue.py" line="239"/>
         <source>%n field(s) to check</source>
         <translation>
             <numerusform>%n field to check</numerusform>

@@ -30,42 +30,42 @@
 <context>
     <name>AddController</name>
     <message>
-        <location filename="../../desktop/gui/adding.py" line="76"/>
+        <location filename="../../desktop/gui/adding.py" line="77"/>
         <source>No documents found in %1</source>
         <translation>在 %1 中未找到单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/adding.py" line="115"/>
+        <location filename="../../desktop/gui/adding.py" line="121"/>
         <source>No recent files</source>
         <translation>没有最近的文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/adding.py" line="123"/>
+        <location filename="../../desktop/gui/adding.py" line="129"/>
         <source>Open documents</source>
         <translation>打开单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/adding.py" line="124"/>
+        <location filename="../../desktop/gui/adding.py" line="130"/>
         <source>Documents (%1)</source>
         <translation>单据 (%1)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/adding.py" line="124"/>
+        <location filename="../../desktop/gui/adding.py" line="130"/>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/adding.py" line="142"/>
+        <location filename="../../desktop/gui/adding.py" line="148"/>
         <source>The clipboard holds no image or file.</source>
         <translation>剪贴板中没有图片或文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/adding.py" line="155"/>
+        <location filename="../../desktop/gui/adding.py" line="161"/>
         <source>Paste</source>
         <translation>粘贴</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/adding.py" line="156"/>
+        <location filename="../../desktop/gui/adding.py" line="162"/>
         <source>The image could not be saved to %1.</source>
         <translation>无法将图片保存到 %1。</translation>
     </message>
@@ -269,61 +269,76 @@
 <context>
     <name>ExportController</name>
     <message>
-        <location filename="../../desktop/gui/exporting.py" line="48"/>
+        <location filename="../../desktop/gui/exporting.py" line="53"/>
+        <location filename="../../desktop/gui/exporting.py" line="74"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/exporting.py" line="49"/>
+        <location filename="../../desktop/gui/exporting.py" line="54"/>
         <source>No document is marked reviewed yet (Ctrl+Enter marks one).</source>
         <translation>还没有已审核的单据（按 Ctrl+Enter 标记）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/exporting.py" line="50"/>
+        <location filename="../../desktop/gui/exporting.py" line="55"/>
         <source>Select documents in the queue first.</source>
         <translation>请先在队列中选择单据。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/exporting.py" line="51"/>
+        <location filename="../../desktop/gui/exporting.py" line="56"/>
         <source>Nothing has been read yet.</source>
         <translation>尚未读取任何单据。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/exporting.py" line="56"/>
+        <location filename="../../desktop/gui/exporting.py" line="61"/>
         <source>Export %n document(s)</source>
         <translation>
             <numerusform>导出 %n 张单据</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/exporting.py" line="57"/>
+        <location filename="../../desktop/gui/exporting.py" line="62"/>
         <source>Excel workbook (*.xlsx)</source>
         <translation>Excel 工作簿 (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/exporting.py" line="57"/>
+        <location filename="../../desktop/gui/exporting.py" line="62"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/exporting.py" line="57"/>
+        <location filename="../../desktop/gui/exporting.py" line="62"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
+        <location filename="../../desktop/gui/exporting.py" line="75"/>
+        <source>No document is marked reviewed yet (Ctrl+Enter marks one).
+
+File &gt; Export all… (Ctrl+Shift+E) exports every document read, reviewed or not.</source>
+        <translation>还没有已审核的单据（按 Ctrl+Enter 标记）。
+
+“文件 &gt; 全部导出…”（Ctrl+Shift+E）会导出所有已读取的单据，无论是否已审核。</translation>
+    </message>
+    <message>
         <location filename="../../desktop/gui/exporting.py" line="77"/>
+        <source>Export all…</source>
+        <translation>全部导出…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/exporting.py" line="96"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/exporting.py" line="78"/>
+        <location filename="../../desktop/gui/exporting.py" line="97"/>
         <source>%1 could not be written:
 %2</source>
         <translation>无法写入 %1：
 %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/exporting.py" line="83"/>
+        <location filename="../../desktop/gui/exporting.py" line="102"/>
         <source>Exported %n document(s) to %1</source>
         <translation>
             <numerusform>已将 %n 张单据导出到 %1</numerusform>
@@ -356,19 +371,19 @@
 <context>
     <name>FieldForm</name>
     <message>
-        <location filename="../../desktop/gui/form.py" line="487"/>
+        <location filename="../../desktop/gui/form.py" line="493"/>
         <source>Drop receipts and invoices here, or use File ▸ Open.</source>
         <translation>将收据和发票拖放到此处，或使用“文件 ▸ 打开”。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="510"/>
+        <location filename="../../desktop/gui/form.py" line="516"/>
         <source>This file could not be read:
 %1</source>
         <translation>无法读取此文件：
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="516"/>
+        <location filename="../../desktop/gui/form.py" line="522"/>
         <source>Unknown document type %1</source>
         <translation>未知单据类型 %1</translation>
     </message>
@@ -376,139 +391,139 @@
 <context>
     <name>FieldRow</name>
     <message>
-        <location filename="../../desktop/gui/form.py" line="364"/>
+        <location filename="../../desktop/gui/form.py" line="365"/>
         <source>As printed: %1</source>
         <translation>原文：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="366"/>
+        <location filename="../../desktop/gui/form.py" line="367"/>
         <source>Confidence: %1</source>
         <translation>置信度：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="380"/>
+        <location filename="../../desktop/gui/form.py" line="382"/>
         <source>empty</source>
         <translation>空</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="381"/>
+        <location filename="../../desktop/gui/form.py" line="383"/>
         <source>Not found on the page, and this document needs it: type it in</source>
         <translation>页面上未找到，但此单据需要该项：请手动填写</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="389"/>
+        <location filename="../../desktop/gui/form.py" line="391"/>
         <source>check</source>
         <translation>核对</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="390"/>
+        <location filename="../../desktop/gui/form.py" line="392"/>
         <source>Not sure enough to pass unchecked: check it</source>
         <translation>识别结果不够确定，不能不经核对：请核对</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="404"/>
+        <location filename="../../desktop/gui/form.py" line="406"/>
         <source>you</source>
         <translation>手填</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="408"/>
+        <location filename="../../desktop/gui/form.py" line="410"/>
         <source>From the vendor memory: %1 taught it (vendor %2 recognised, %3 sure)</source>
         <translation>来自商家记忆：由 %1 学到（识别为商家 %2，把握 %3）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="409"/>
+        <location filename="../../desktop/gui/form.py" line="411"/>
         <source>an earlier document</source>
         <translation>之前的一张单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="411"/>
+        <location filename="../../desktop/gui/form.py" line="417"/>
         <source>memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="414"/>
+        <location filename="../../desktop/gui/form.py" line="420"/>
         <source>Found where %1 had it (vendor memory)</source>
         <translation>在 %1 上的同一位置找到（商家记忆）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="420"/>
-        <location filename="../../desktop/gui/form.py" line="421"/>
+        <location filename="../../desktop/gui/form.py" line="426"/>
+        <location filename="../../desktop/gui/form.py" line="427"/>
         <source>QR</source>
         <translation>二维码</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="420"/>
+        <location filename="../../desktop/gui/form.py" line="426"/>
         <source>From the invoice&apos;s QR code (it matches the printed value)</source>
         <translation>来自发票二维码（与票面一致）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="421"/>
+        <location filename="../../desktop/gui/form.py" line="427"/>
         <source>From the invoice&apos;s QR code</source>
         <translation>来自发票二维码</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="424"/>
-        <location filename="../../desktop/gui/form.py" line="425"/>
+        <location filename="../../desktop/gui/form.py" line="430"/>
+        <location filename="../../desktop/gui/form.py" line="431"/>
         <source>e-invoice XML</source>
         <translation>电子发票 XML</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="424"/>
+        <location filename="../../desktop/gui/form.py" line="430"/>
         <source>From the e-invoice&apos;s own data (XML); the page shows the same value</source>
         <translation>取自电子发票自带的数据（XML），页面上的值与之相同</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="425"/>
+        <location filename="../../desktop/gui/form.py" line="431"/>
         <source>From the e-invoice&apos;s own data (XML)</source>
         <translation>取自电子发票自带的数据（XML）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="427"/>
+        <location filename="../../desktop/gui/form.py" line="433"/>
         <source>OFD text</source>
         <translation>OFD 文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="427"/>
+        <location filename="../../desktop/gui/form.py" line="433"/>
         <source>From the text of the OFD file&apos;s page (no OCR needed)</source>
         <translation>取自 OFD 文件页面中的文字（无需 OCR）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="429"/>
+        <location filename="../../desktop/gui/form.py" line="435"/>
         <source>From the PDF&apos;s text layer (no OCR needed)</source>
         <translation>来自 PDF 文本层（无需 OCR）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="429"/>
+        <location filename="../../desktop/gui/form.py" line="435"/>
         <source>PDF text</source>
         <translation>PDF 文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="431"/>
+        <location filename="../../desktop/gui/form.py" line="437"/>
         <source>AI</source>
         <translation>AI</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="431"/>
+        <location filename="../../desktop/gui/form.py" line="437"/>
         <source>Read by the HunyuanOCR model</source>
         <translation>由 HunyuanOCR 模型读取</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="432"/>
+        <location filename="../../desktop/gui/form.py" line="438"/>
         <source>OCR</source>
         <translation>OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="432"/>
+        <location filename="../../desktop/gui/form.py" line="438"/>
         <source>Read by OCR from the page image</source>
         <translation>由 OCR 从页面图像识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="404"/>
+        <location filename="../../desktop/gui/form.py" line="406"/>
         <source>Entered by you</source>
         <translation>由您填写</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="385"/>
+        <location filename="../../desktop/gui/form.py" line="387"/>
         <source>Not found on the page</source>
         <translation>页面上未找到</translation>
     </message>
@@ -796,27 +811,27 @@
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="181"/>
+        <location filename="../../desktop/gui/queue.py" line="180"/>
         <source>possible duplicate</source>
         <translation>可能重复</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="183"/>
+        <location filename="../../desktop/gui/queue.py" line="182"/>
         <source>Reviewed</source>
         <translation>已审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="185"/>
+        <location filename="../../desktop/gui/queue.py" line="184"/>
         <source>Checks out, not yet reviewed</source>
         <translation>字段均通过检查，尚未审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="186"/>
+        <location filename="../../desktop/gui/queue.py" line="185"/>
         <source>Needs review</source>
         <translation>待审核</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/queue.py" line="240"/>
+        <location filename="../../desktop/gui/queue.py" line="239"/>
         <source>%n field(s) to check</source>
         <translation>
             <numerusform>%n 个字段需要检查</numerusform>
@@ -860,110 +875,110 @@
         <translation>未启动</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="113"/>
-        <location filename="../../desktop/gui/reading.py" line="148"/>
+        <location filename="../../desktop/gui/reading.py" line="117"/>
+        <location filename="../../desktop/gui/reading.py" line="152"/>
         <source>Reading is not available in this installation (%1)</source>
         <translation>此安装无法读取单据（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="133"/>
+        <location filename="../../desktop/gui/reading.py" line="137"/>
         <source>Cancelling after the current page…</source>
         <translation>读完当前页后取消…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="147"/>
+        <location filename="../../desktop/gui/reading.py" line="151"/>
         <source>Read again</source>
         <translation>重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="150"/>
+        <location filename="../../desktop/gui/reading.py" line="154"/>
         <source>reading page %1 again…</source>
         <translation>正在重新识别第 %1 页…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="156"/>
+        <location filename="../../desktop/gui/reading.py" line="160"/>
         <source>Convert to Markdown</source>
         <translation>转换为 Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="157"/>
+        <location filename="../../desktop/gui/reading.py" line="161"/>
         <source>Extract tables</source>
         <translation>提取表格</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="158"/>
+        <location filename="../../desktop/gui/reading.py" line="162"/>
         <source>Translate to English</source>
         <translation>翻译成英文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="159"/>
+        <location filename="../../desktop/gui/reading.py" line="163"/>
         <source>Translate to Chinese</source>
         <translation>翻译成中文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="165"/>
+        <location filename="../../desktop/gui/reading.py" line="169"/>
         <source>Waiting for the OCR engine to start…</source>
         <translation>正在等待 OCR 引擎启动…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="166"/>
-        <location filename="../../desktop/gui/reading.py" line="185"/>
+        <location filename="../../desktop/gui/reading.py" line="170"/>
+        <location filename="../../desktop/gui/reading.py" line="189"/>
         <source>Needs the HunyuanOCR engine on a GPU; see Settings.</source>
         <translation>需要在 GPU 上运行的 HunyuanOCR 引擎；请参阅“设置”。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="169"/>
+        <location filename="../../desktop/gui/reading.py" line="173"/>
         <source>Select a document that has been read first.</source>
         <translation>请先选择一个已识别的文档。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="171"/>
+        <location filename="../../desktop/gui/reading.py" line="175"/>
         <source>This document is being read; wait until it is done.</source>
         <translation>正在识别此文档，请等待完成。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="213"/>
+        <location filename="../../desktop/gui/reading.py" line="217"/>
         <source>Restarting the OCR engine…</source>
         <translation>正在重新启动 OCR 引擎…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="231"/>
+        <location filename="../../desktop/gui/reading.py" line="235"/>
         <source>%1 done: %2</source>
         <translation>%1 完成：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="237"/>
+        <location filename="../../desktop/gui/reading.py" line="241"/>
         <source>%1 failed: %2</source>
         <translation>%1 失败：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="268"/>
+        <location filename="../../desktop/gui/reading.py" line="272"/>
         <source>reading…</source>
         <translation>读取中…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="271"/>
+        <location filename="../../desktop/gui/reading.py" line="275"/>
         <source>page %1 of %2</source>
         <translation>第 %1 / %2 页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="284"/>
+        <location filename="../../desktop/gui/reading.py" line="288"/>
         <source>Nothing was read from this file.</source>
         <translation>未从此文件读取到内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="299"/>
+        <location filename="../../desktop/gui/reading.py" line="303"/>
         <source>Reading again failed: %1</source>
         <translation>重新识别失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="307"/>
-        <location filename="../../desktop/gui/reading.py" line="309"/>
+        <location filename="../../desktop/gui/reading.py" line="311"/>
+        <location filename="../../desktop/gui/reading.py" line="313"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="323"/>
+        <location filename="../../desktop/gui/reading.py" line="327"/>
         <source>Reading finished.</source>
         <translation>读取完成。</translation>
     </message>

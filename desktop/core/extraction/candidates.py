@@ -165,7 +165,8 @@ PHONE = re.compile(r"(?<![\w/-])(0\d{1,2}-\s?\d{3,4}\s?\d{3,4}|1[-\s]?[38]00[-\s
 CONTACT = re.compile(r"\b(TEL|PHONE|FAX|H/?P|MOBILE|E-?MAIL|WEBSITE|WWW\.|TELEFON|TÉL|HOTLINE)\b|@|\.COM\b|"
                      rf"\bHTTPS?:|{PHONE.pattern}", _I)
 REGISTRATION = re.compile(r"\b(GST|SST|CO\.?\s*REG|REG\.?\s*NO|COMPANY\s*(REG\.?\s*)?NO|CO\.?\s*NO|TAX\s*ID|VAT|"
-                          r"ROC|BUSINESS\s*REG|BRN|UST-?ID|STEUER|SIRET|SIREN|KVK|BTW|TVA|HRB|AMTSGERICHT)\b", _I)
+                          r"ROC|BUSINESS\s*REG|BRN|UST[\s.-]*ID(?:\s*NR)?|STEUER\w*|SIRET|SIREN|KVK|BTW|TVA|HRB|AMTSGERICHT|"
+                          r"ST\.?\s*-?\s*NR|\w{2,}-NR)\b", _I)
 REGNO_ONLY = re.compile(r"^\W*(CO[.\s-]*(REG|NO)\W*)?[A-Z]{0,3}\d[\d\s-]{4,}[A-Z]?\W*$", _I)
 ADDRESS = re.compile(r"\b(NO\.?|LOT|JALAN|JLN|TAMAN|TMN|ROAD|RD|STREET|ST|AVENUE|AVE|LEBUH|LORONG|KAWASAN|"
                      r"BANDAR|SEKSYEN|PERSIARAN|LEVEL|FLOOR|UNIT|BLOCK|BLK|KAMPUNG|KG|BATU|PLAZA|MALL|CENTRE|"

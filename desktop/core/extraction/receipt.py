@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
-from desktop.core.diagnostics import Code, diag
+from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.extraction.amounts import format_amount
 from desktop.core.extraction.common import (
     ADDRESS_LABEL,
@@ -33,6 +33,7 @@ from desktop.core.extraction.dates import find_dates, find_times
 from desktop.core.extraction.labels import label_pattern
 from desktop.core.extraction.layout import Candidate, Layout, Ln
 from desktop.core.extraction.parsers import amount_finder, money_tokens, regex_finder
+from desktop.core.extraction.vat_breakdown import apply_breakdown, find_vat_breakdown
 
 __all__ = ["extract_receipt", "pick_vendor", "pick_total", "pick_date", "pick_tax_subtotal"]
 
@@ -362,6 +363,11 @@ _TAX_ROW = _either(_TAX_ROW, label_pattern("tax", None, _OTHER))
 _TAX_ROW_EXCLUDE = re.compile(
     r"\b(ID|REG|NO|SUMMARY|SUM\w*RY|CODE|INVOICE|INVOIC\w*|EXCL\w*|RATE)\b|INCL(?!UDED\s+IN)\w*|INCLUSIVE|"
     r"TOTAL\s*\(|SUPPLIES|AMOUNT\s*\(|AMT\s*\(|TAXABLE|\bTA\s*AMT\b|\bREG\s*#|#\s*\d", re.I)
+#: A row that states the tax contained in a tax-inclusive total ("Incl. VAT 20%  4.22", "inkl. MwSt.
+#: 19%", "dont TVA 20 %", "incl. BTW 21%"): a tax row although it says "incl." (a "TOTAL INCL. GST"
+#: row, which names the total, is not one).
+_TAX_INCLUDED_ROW = re.compile(r"^\W*(INCL(?:UDING|UDES|\.)?|INKL\.?|INKLUSIVE|DONT|INCLUS[AO]?|INCLUSO)\s*(?:OF\s*)?"
+                               r"(VAT|GST|SST|TAX|MWST\.?|UST\.?|TVA|BTW|IVA)\b(?!.*\bTOTAL)", re.I)
 _TAXABLE_ROW = re.compile(r"TAXABLE|\bTA\s*AMT\b|\b(GST|SST|TAX)\s*(AMT|AMOUNT)\s*(EXCL|BEFORE)", re.I)
 _SUMMARY_HEAD = re.compile(r"(GST|SST|TAX|[A-Z]ST)\s*SUM+\w*|\bSUMMARY\b|\b(TAX\s*)?CODE\b.*\b(AMOUNT|AMT)\b", re.I)
 _RATE = re.compile(r"(\d{1,2}(?:[.,]\d{1,2})?)\s*%")
@@ -481,7 +487,7 @@ def pick_tax_subtotal(layout: Layout, total: Candidate | None,
                 v, raw, _dec, ln = toks[-1]
                 subs.append(Candidate(v, raw, [ln], [], 0.7, 1.0))
             continue
-        if not m or _TAX_ROW_EXCLUDE.search(text):
+        if not m or (_TAX_ROW_EXCLUDE.search(text) and not _TAX_INCLUDED_ROW.match(text)):
             continue
         # receipts print money with its decimals; a bare integer on a tax row is a rate or a misread "@"
         toks = [t for t in _row_amounts(row, m.end()) if t[2]]
@@ -527,7 +533,20 @@ def pick_tax_subtotal(layout: Layout, total: Candidate | None,
 
 
 def pick_tax_id(layout: Layout) -> Candidate | None:
-    """GST / SST / VAT registration number, else the company registration number, as printed."""
+    """The shop's tax ID: a well-formed VAT number after its label (``VAT Reg No GB 284 6193 51``,
+    ``USt-IdNr. DE318274655``, ``BTW NL810433941B01``: the VIES formats of
+    :mod:`desktop.core.extraction.taxids`, spaces and dots dropped), else the GST / SST / VAT
+    registration number, else the company registration number, as printed."""
+    from desktop.core.extraction.taxids import BUYER_MARK, TAX_ID_LABEL, match_vat
+
+    def vat(text: str) -> tuple[str | None, str, list[Diagnostic]] | None:
+        v = match_vat(text)
+        return (v, text.strip(), []) if v else None
+
+    vats = [c for c in layout.labelled(TAX_ID_LABEL, vat, below=False, factor=0.9)
+            if not BUYER_MARK.search(" ".join(ln.text for ln in layout.row(c.lines[0])))]
+    if vats:
+        return vats[0]
     finder = regex_finder(r"[A-Z0-9][A-Z0-9-]{5,}[A-Z0-9]", flags=re.I)
     cands = layout.labelled(_TAX_ID, finder, below=False, factor=0.9)
     if not cands:
@@ -549,6 +568,10 @@ def extract_receipt(layout: Layout, date_order: str | None = None) -> dict[str, 
             date.problems.append(diag(Code.AMBIGUOUS_DATE_ORDER, raw=date.raw, order=order))
     total, subtotal = pick_total(layout)
     tax, subtotal = pick_tax_subtotal(layout, total, subtotal)
+    # a VAT breakdown of several rates ("A 7% 5,23 0,37 5,60 / B 19% 2,39 0,46 2,85"): the tax and the
+    # amount before tax are the sums of its rows, never one rate's (desktop.core.extraction.vat_breakdown)
+    subtotal, tax = apply_breakdown(find_vat_breakdown(layout), subtotal, tax, total,
+                                    [subtotal] if subtotal else [], [tax] if tax else [])
     return {
         "vendor_name": vendor,
         "vendor_address": pick_address(layout, vendor_row),

@@ -86,6 +86,14 @@ class _open_image:  # used as a context manager like open()
         try:
             _load_plugins(_PIL_FORMATS[self.fmt])
             self.image = Image.open(self.file, formats=_PIL_FORMATS[self.fmt])
+        except Image.DecompressionBombError as exc:
+            # Pillow refuses at open an image of more than twice its limit, before intake can say how
+            # large it is: its header says, and the message names the size
+            size = _header_size(self.file, _PIL_FORMATS[self.fmt])
+            self.file.close()
+            if size is None:
+                raise _image_error(self.path, exc) from exc
+            raise _too_large(self.path, *size) from exc
         except Exception as exc:
             self.file.close()
             raise _image_error(self.path, exc) from exc
@@ -96,6 +104,34 @@ class _open_image:  # used as a context manager like open()
             self.image.close()
         if self.file is not None:
             self.file.close()
+
+
+def _header_size(file: Any, formats: list[str]) -> tuple[int, int] | None:
+    """The upright size of the image in ``file`` (an open binary file) as its header states it, read by
+    the first of Pillow's ``formats`` openers that accepts it, without Pillow's decompression-bomb
+    check (``Image.open`` applies it after the opener; the opener itself decodes no pixels). ``None``
+    when no opener reads the header."""
+    for name in formats:
+        opener = Image.OPEN.get(name.upper())
+        if opener is None:
+            continue
+        factory, accept = opener
+        try:
+            file.seek(0)
+            prefix = file.read(16)
+            if accept is not None and not accept(prefix):
+                continue
+            file.seek(0)
+            im = factory(file, "")
+        except Exception:
+            continue
+        try:
+            return _upright_size(im)
+        except Exception:
+            return None
+        finally:
+            im.close()
+    return None
 
 
 def _image_error(path: Path, exc: BaseException) -> IntakeError:
