@@ -93,6 +93,21 @@ def shoebox_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     return home
 
 
+@pytest.fixture(autouse=True, scope="session")
+def shared_ort_cache(tmp_path_factory: pytest.TempPathFactory):
+    """One optimised-model cache (:mod:`desktop.core.engines.ort_cache`) for the whole run, instead of one
+    written into every test's fresh home by every engine the test starts."""
+    from desktop.core.engines.ort_cache import CACHE_DIR_ENV
+
+    before = os.environ.get(CACHE_DIR_ENV)
+    os.environ[CACHE_DIR_ENV] = str(tmp_path_factory.mktemp("ort_cache"))
+    yield
+    if before is None:
+        os.environ.pop(CACHE_DIR_ENV, None)
+    else:
+        os.environ[CACHE_DIR_ENV] = before
+
+
 @pytest.fixture(scope="session")
 def samples() -> Path:
     """``../shared/samples`` (skips the test where it is absent)."""

@@ -119,3 +119,11 @@ def test_after_preload_the_first_document_imports_nothing_more():
     )
     mods = _modules_after(code)
     assert "desktop.core.extraction.receipt" in mods and "desktop.core.extraction.invoice" in mods
+
+
+def test_the_engine_worker_can_be_started_before_numpy_is_imported(tmp_path):
+    # shoebox scan starts the worker first (its numpy, onnxruntime and models take the other core), so
+    # creating the isolated engine imports no numpy in the scan's own process
+    mods = _modules_after("import desktop.cli\nfrom desktop.core.isolation import create_isolated_engine\n"
+                          "create_isolated_engine('auto', None, notes=[])", {"SHOEBOX_HOME": str(tmp_path)})
+    assert "desktop.core.isolation.process" in mods and "numpy" not in mods

@@ -44,6 +44,13 @@ def user_data_dir() -> Path:
     return _made(home / "data" if home else Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)))
 
 
+def user_cache_dir() -> Path:
+    """Folder for files Shoebox can make again at any time (the engines' optimised models; created when
+    possible; it may be missing or read-only)."""
+    home = _home_override()
+    return _made(home / "cache" if home else Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False)))
+
+
 def user_config_dir() -> Path:
     """Folder for ``settings.json`` (created when possible; it may be missing or read-only)."""
     home = _home_override()

@@ -36,12 +36,12 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import numpy as np
-
 from desktop.core.diagnostics import Diagnostic, as_diagnostic
 from desktop.core.model import Line
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from desktop.core.doctypes import FieldSpec
     from desktop.core.engines.upright import Reading
 

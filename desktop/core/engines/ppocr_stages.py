@@ -211,9 +211,11 @@ def flushes_denormals() -> bool:
 
 
 def _session(model_path: str, threads: int | None) -> Any:
-    import onnxruntime as ort
+    """A session of ``model_path`` with :func:`session_options`, its optimised graph cached between
+    processes (:mod:`desktop.core.engines.ort_cache`)."""
+    from desktop.core.engines.ort_cache import create_session
 
-    return ort.InferenceSession(model_path, sess_options=session_options(threads), providers=["CPUExecutionProvider"])
+    return create_session(model_path, session_options(threads), ["CPUExecutionProvider"])
 
 
 def release_free_memory() -> None:

@@ -15,12 +15,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from desktop.core.engines.base import EngineError
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    import numpy as np
 
     from desktop.core.intake import PageImage
 
@@ -55,6 +55,8 @@ class PageHost(ABC):
         This default renders the whole page at ``scale`` and crops; hosts that can render a region
         alone override it.
         """
+        import numpy as np
+
         full, got = self.render(page, int(page.width * page.height * scale * scale) + 1)
         x0, y0, x1, y1 = (int(round(v * got)) for v in box)
         return np.ascontiguousarray(full[y0:max(y0 + 1, y1), x0:max(x0 + 1, x1)])

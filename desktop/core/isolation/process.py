@@ -54,8 +54,6 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.engines.base import (
     Capability,
@@ -77,6 +75,8 @@ from desktop.core.isolation.pages import LOCAL_PAGES, PageHost
 
 if TYPE_CHECKING:
     from multiprocessing.process import BaseProcess
+
+    import numpy as np
 
     from desktop.core.doctypes import FieldSpec
     from desktop.core.intake import PageImage
@@ -222,6 +222,8 @@ def _rss_bytes() -> int:
 
 def _recv_image(conn: Connection, meta: dict[str, Any]) -> np.ndarray:
     """Receive an image's bytes straight into a new (writable) array of the announced shape and dtype."""
+    import numpy as np
+
     image = np.empty(tuple(meta["shape"]), dtype=np.dtype(meta["dtype"]))
     n = conn.recv_bytes_into(memoryview(image).cast("B"))  # type: ignore[arg-type]  # an ndarray is a buffer
     if n != image.nbytes:
@@ -230,6 +232,8 @@ def _recv_image(conn: Connection, meta: dict[str, Any]) -> np.ndarray:
 
 
 def _send_image(conn: Connection, image: np.ndarray) -> None:
+    import numpy as np
+
     conn.send_bytes(memoryview(np.ascontiguousarray(image)).cast("B"))  # type: ignore[arg-type]
 
 
@@ -398,6 +402,8 @@ def image_key(image: np.ndarray) -> str:
     render), so a page the pipeline renders as the read-ahead did is recognised, and any other is not.
     """
     import hashlib
+
+    import numpy as np
 
     digest = hashlib.blake2b(memoryview(np.ascontiguousarray(image)).cast("B"), digest_size=16)  # type: ignore[arg-type]
     return f"{digest.hexdigest()}:{'x'.join(map(str, image.shape))}:{image.dtype}"
@@ -1012,6 +1018,8 @@ class WorkerEngine(Engine):
 
     # -- the Engine contract ----------------------------------------------------------------------
     def read_page(self, image: np.ndarray) -> PageReading:
+        import numpy as np
+
         image = np.ascontiguousarray(image)
         result = self._call("read_page", _image_meta(image), image=image, limit_s=self._page_limit(image),
                             doing="reading the page")
@@ -1031,6 +1039,8 @@ class WorkerEngine(Engine):
         """
         if Capability.UPRIGHT not in self.capabilities:
             raise EngineError(f"engine {self.name} cannot turn pages upright itself")
+        import numpy as np
+
         image = np.ascontiguousarray(image)
         with self._lock:
             key = image_key(image) if self._ahead else None
@@ -1091,6 +1101,8 @@ class WorkerEngine(Engine):
             return True
 
     def read_fields(self, image: np.ndarray, fields: Sequence[FieldSpec], language: str = "en") -> FieldReading:
+        import numpy as np
+
         image = np.ascontiguousarray(image)
         specs = list(fields)
         result = self._call("read_fields", {**_image_meta(image), "fields": specs, "language": language}, image=image,
@@ -1098,6 +1110,8 @@ class WorkerEngine(Engine):
         return FieldReading.from_dict(result, requested=[s.name for s in specs])
 
     def run_task(self, image: np.ndarray, task: str, language: str = "en") -> TaskReading:
+        import numpy as np
+
         image = np.ascontiguousarray(image)
         result = self._call("run_task", {**_image_meta(image), "task": task, "language": language}, image=image,
                             limit_s=self._page_limit(image), doing=f"running {task}")
