@@ -4,7 +4,8 @@ The generator writes commercial invoices in German, French, English and Dutch wi
 with a text layer and a PNG rendering of each (150 dpi), and beside them ``<name>.truth.json``
 (vendor name, subtotal, tax, total, invoice number, date). It varies the vendor (a name from word
 lists with the legal form of the vendor's country), the letterhead's place (left, right, centred, a
-sender line over the address window), the number format of the language, and the totals block:
+sender line over the address window, the issuer's block in the right column with its registration
+and bank lines, or only the legal footer under a logo), the number format of the language, and the totals block:
 
 * ``multi_table``: a VAT breakdown table (rate, base, tax) of two or three rates, with or without the
   net/VAT total rows under it, then the grand total;
@@ -21,13 +22,14 @@ Usage::
 
     python -m benchmarks.synth_invoices --out DIR [--n 48] [--seed 7] [--ocr] [-v]
 
-``--ocr`` also reads the PNG renderings with PP-OCR (rapidocr; recorded in ``DIR`` so that a second
-run reuses them). Per field and kind it prints the share right and the share wrong without a flag
+``--ocr`` also reads the PNG renderings with PP-OCR (rapidocr; recorded in ``DIR`` with the PNG's digest, so that a
+second run over the same renderings reuses them). Per field and kind it prints the share right and the share wrong without a flag
 (silent errors). Nothing is written to BENCHMARKS.md.
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import sys
@@ -111,18 +113,30 @@ def make_invoice(i: int, rng: random.Random) -> tuple[dict, list[tuple]]:
     date = f"{day:02d}.{month:02d}.{year}" if lang in ("de", "nl") else f"{day:02d}/{month:02d}/{year}"
     ops: list[tuple] = []
     y = 60.0
-    place = rng.choice(("left", "right", "centre", "sender"))
+    place = rng.choice(("left", "right", "centre", "sender", "footer", "block"))
+    reg = {"de": ("HRB {n} · USt-IdNr. DE{v}", "Amtsgericht Berlin HRB {n}"), "fr": ("RCS Paris {n} · TVA FR{v}", "SIRET {n}"),
+           "en": ("Company No. {n} · VAT GB{v}", "Registered in England No. {n}"),
+           "nl": ("KvK {n} · BTW NL{v}B01", "KvK-nummer {n}")}[lang]
+    reg_line = rng.choice(reg).format(n=rng.randint(10000000, 99999999), v=rng.randint(100000000, 999999999))
+    iban = f"IBAN {lang.upper()}{rng.randint(10, 99)} BANK 0{rng.randint(100000000, 999999999)}"
     if place == "sender":
         ops.append(("t", 50, 40, f"{name} · {street} · {town}", 7, False))
         y = 150
+    elif place == "footer":  # a logo letterhead: the name is printed only in the legal footer
+        y = 150
+    elif place == "block":  # the issuer's block in the right column, with its registration and bank lines
+        ops += [("t", 360, 40, name, 9, True), ("t", 360, 52, street, 9, False), ("t", 360, 64, town, 9, False),
+                ("t", 360, 76, reg_line.split(" · ")[0], 9, False), ("t", 360, 88, iban, 9, False)]
+        y = 150
     else:
-        x = {"left": 50, "right": 350, "centre": 220}[place]
-        ops += [("t", x, y, name, 16, True), ("t", x, y + 20, street, 9, False), ("t", x, y + 32, town, 9, False),
-                ("t", x, y + 44, f"Tel. +{rng.randint(30, 49)} {rng.randint(10, 99)} {rng.randint(100000, 999999)}",
+        # left-aligned at 50, centred near the middle, or right-aligned at 545
+        x, a = {"left": (50, "t"), "right": (545, "r"), "centre": (200, "t")}[place]
+        ops += [(a, x, y, name, 16, True), (a, x, y + 20, street, 9, False), (a, x, y + 32, town, 9, False),
+                (a, x, y + 44, f"Tel. +{rng.randint(30, 49)} {rng.randint(10, 99)} {rng.randint(100000, 999999)}",
                  9, False)]
         y = 150
     buyer = rng.choice(BUYERS)
-    if place != "sender":
+    if place not in ("sender", "footer"):
         ops.append(("t", 50, y, L["buyer"], 9, True))
         y += 13
     ops += [("t", 50, y, buyer, 10, False), ("t", 50, y + 13, "Industrieweg 4", 10, False),
@@ -189,6 +203,7 @@ def make_invoice(i: int, rng: random.Random) -> tuple[dict, list[tuple]]:
     y += 18
     ops += [("t", 300, y, L["total"], 10, True), ("r", 540, y, f"{money(total, lang)} {cur}", 10, True)]
     ops.append(("t", 50, 780, f"{name} – {street} – {town}", 7, False))
+    ops.append(("t", 50, 790, f"{reg_line} · {iban}", 7, False))
     truth = {"vendor_name": name, "invoice_number": number, "date": f"{year}-{month:02d}-{day:02d}",
              "subtotal": str(net), "tax": str(vat), "total": str(total), "_kind": kind, "_lang": lang,
              "_rates": len(bases), "_place": place}
@@ -233,11 +248,14 @@ def score(out: Path, names: list[str], ocr: bool, verbose: bool) -> dict:
         readings = [("text", pdf_text_pages(out / f"{name}.pdf"))]
         if ocr:
             rec = out / f"{name}.ocr.json"
-            if rec.is_file():
-                pages = [PageResult.from_dict(p) for p in json.loads(rec.read_text(encoding="utf-8"))["pages"]]
+            digest = hashlib.sha256((out / f"{name}.png").read_bytes()).hexdigest()
+            saved = json.loads(rec.read_text(encoding="utf-8")) if rec.is_file() else {}
+            if saved.get("png_sha256") == digest:  # a recording of this very rendering
+                pages = [PageResult.from_dict(p) for p in saved["pages"]]
             else:
                 pages = run_ppocr(out / f"{name}.png")
-                rec.write_text(json.dumps({"pages": [p.to_dict() for p in pages]}, ensure_ascii=False), encoding="utf-8")
+                rec.write_text(json.dumps({"png_sha256": digest, "pages": [p.to_dict() for p in pages]},
+                                          ensure_ascii=False), encoding="utf-8")
             readings.append(("ocr", pages))
         for how, pages in readings:
             fields = extract_fields(pages, "invoice").fields

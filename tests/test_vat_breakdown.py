@@ -151,3 +151,22 @@ def test_item_rows_that_repeat_a_rate_are_not_the_breakdown():
             [("7 %", 400), ("20,00", 560), ("1,40", 760)]]
     got = find_vat_breakdown(Layout(synthetic_page(rows, width=1000)))
     assert got is not None and (got.base_sum, got.tax_sum) == ("60.00", "9.00")
+
+
+def test_a_row_whose_rate_ocr_misread_joins_the_table():
+    # "9 %" read as "%6": the row's amounts stand in the table's columns and their ratio is another rate
+    rows = [[("BTW %", 400), ("Grondslag", 560), ("BTW-bedrag", 760)],
+            [("21 %", 400), ("5.058,41", 560), ("1.062,27", 760)],
+            [("%6", 400), ("170,59", 560), ("15,35", 760)],
+            [("Totaal incl. BTW", 400), ("6.306,62", 760)]]
+    fields = extract_fields(synthetic_page(rows, width=1000), "invoice").fields
+    assert (fields["subtotal"].value, fields["tax"].value) == ("5229.00", "1077.62")
+    assert not fields["tax"].needs_review
+
+
+def test_an_unlabelled_sum_row_under_the_table_is_no_rate():
+    rows = [[("19 %", 400), ("100,00", 560), ("19,00", 760)],
+            [("7 %", 400), ("50,00", 560), ("3,50", 760)],
+            [("150,00", 560), ("22,50", 760)]]  # the column sums: 22.50 / 150.00 is 15 %, a rate elsewhere
+    got = find_vat_breakdown(Layout(synthetic_page(rows, width=1000)))
+    assert got is not None and (got.base_sum, got.tax_sum) == ("150.00", "22.50")

@@ -42,6 +42,7 @@ from desktop.core.extraction.common import (
 )
 from desktop.core.extraction.dates import DateMatch, find_dates, find_times
 from desktop.core.extraction.layout import Layout, Ln
+from desktop.core.extraction.legal_forms import restore_legal_form
 from desktop.core.extraction.parsers import money_tokens
 
 __all__ = ["FieldCandidate", "LEARNED_FIELDS", "Rows", "generate"]
@@ -236,7 +237,8 @@ class Rows:
         #: the document's accented letters are OCR noise (a thermal print misread "ÁLAM", "JÁLAN"), not
         #: its language: a few accented words among many (written French, German or Dutch has them
         #: in every few lines); name and address candidates are then read without accents
-        self.spurious_accents = len(words) >= 40 and 0 < accented <= 2
+        self.spurious_accents = len(words) >= 40 and 0 < accented <= 2 and \
+            not all(p.origin in ("pdf_text", "xml_view", "ofd") for p in layout.pages)  # a text layer's are printed
 
     def plain(self, text: str) -> str:
         """``text`` as name and address candidates read it: without accents when they are OCR noise
@@ -837,7 +839,8 @@ def clean_name(text: str) -> str:
     """A company name as printed, cleaned: :func:`~desktop.core.extraction.common.tidy_name`, then a
     trailing registration number with or without parentheses (``519537-X)``), a leading till code
     (``#000002``) and digit-for-letter OCR confusions inside words removed, and misread trade words
-    restored from :data:`NAME_WORDS` (``HARDWAKE`` -> ``HARDWARE``)."""
+    restored from :data:`NAME_WORDS` (``HARDWAKE`` -> ``HARDWARE``), and a trailing legal form misread
+    in a letter restored (:func:`~desktop.core.extraction.legal_forms.restore_legal_form`)."""
     t = _SELLER_PREFIX.sub("", tidy_name(text))
     # the legal suffix is a closed vocabulary, so its OCR confusions can be undone where it stands last:
     # SUN/S0N BHD -> SDN BHD, 5/B -> S/B, a hyphen or bracket glued before it
@@ -850,6 +853,7 @@ def clean_name(text: str) -> str:
     t = " ".join(_fix_token(w) for w in t.split())
     t = _vocab_fix(t, NAME_WORDS)
     t = _GLUED.sub(_unglue, t)
+    t = restore_legal_form(t)  # "S.à r.I." -> "S.à r.l." (.legal_forms)
     return t.strip(" ,;:")
 
 

@@ -7,6 +7,7 @@ from collections import defaultdict
 from desktop.core.extraction.amounts import currency_from_text
 from desktop.core.extraction.dates import find_dates
 from desktop.core.extraction.layout import Candidate, Layout, Ln
+from desktop.core.extraction.legal_forms import LEGAL_FORM_END
 
 __all__ = ["ADDRESS_LABEL", "CJK_LABEL_ROW", "CN_REGISTRATION", "CN_TITLE", "COUNTRY_DATE_ORDER", "document_currency",
            "infer_date_order", "looks_like_name", "tidy_name"]
@@ -147,12 +148,14 @@ def looks_like_name(text: str) -> bool:
     40% of them, start in lower case ("This is a lot of 12 point text to test the"; lower-case
     particles of names such as "van", "de", "of" stay a minority); lines ending with a full stop after a
     lower-case word ("... over the lazy fox."; abbreviations such as "Sdn. Bhd." or "Co." are
-    capitalised). Chinese text (no case) is judged by length only.
+    capitalised; a trailing legal form of :mod:`.legal_forms` is not counted). Chinese text (no case)
+    is judged by length only.
     """
     t = text.strip()
     if not t or len(t) > MAX_NAME_CHARS:
         return False
-    words = _WORD.findall(t)
+    # a legal form written in lower case ends a name, not a sentence ("S.à r.l.", "sp. z o.o.", "s.r.o.")
+    words = _WORD.findall(LEGAL_FORM_END.sub("", t) or t)
     lower = [w for w in words if w[0].islower()]
     if len(lower) >= 3 and len(lower) >= 0.4 * len(words):
         return False

@@ -33,6 +33,7 @@ from desktop.core.extraction.common import (
 from desktop.core.extraction.dates import find_dates
 from desktop.core.extraction.labels import label_pattern
 from desktop.core.extraction.layout import Candidate, Layout, Ln
+from desktop.core.extraction.legal_forms import LEGAL_FORM, LEGAL_FORM_END
 from desktop.core.extraction.parsers import amount_finder, date_finder
 from desktop.core.extraction.vat_breakdown import apply_breakdown, find_vat_breakdown
 
@@ -144,8 +145,8 @@ def _rank(cands: list[Candidate], strong: re.Pattern[str], layout: Layout) -> Ca
 
 
 def pick_vendor(layout: Layout) -> Candidate | None:
-    """The issuer: a company name (legal-form suffix) near the top of page 1, else the first
-    left-aligned text line at the top that is not a document title."""
+    """The issuer: a company name (a legal form of :mod:`.legal_forms`) near the top of page 1, else
+    the first left-aligned text line at the top that is not a document title."""
     if not layout.lines:
         return None
     first_page = layout.lines[0].page
@@ -158,10 +159,11 @@ def pick_vendor(layout: Layout) -> Candidate | None:
     for ln in lines:
         if ln.rel_y > 0.4 or id(ln) in buyer_zone:
             continue
-        m = _COMPANY.search(ln.text)
+        m = _COMPANY.search(ln.text) or LEGAL_FORM.search(ln.text) or LEGAL_FORM_END.search(ln.text)
         if m:
             name = re.split(r"\s+[-–|]\s+|,\s", ln.text)[0]
-            name = re.sub(r"^(sold\s*by|from|von|de)\s*:?\s*", "", name, flags=re.I)
+            # a sender label ("Sold by", "Von:", "De :"), never the start of the name ("Delta", "De Vries", "Vondel")
+            name = re.sub(r"^(sold\s*by\b\s*:?|(from|von|de)\s*:)\s*", "", name, flags=re.I)
             return Candidate(tidy_name(name), ln.text, [ln], [], 0.75)
     for ln in lines[:3]:
         if ln.rel_y > 0.25:

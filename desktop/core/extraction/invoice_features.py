@@ -34,6 +34,7 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
 from desktop.core.extraction.layout import Layout, Ln
+from desktop.core.extraction.legal_forms import ends_with_legal_form
 
 __all__ = ["AMOUNT_TERMS", "DATE_TERMS", "PARTY_HEADINGS", "add_invoice_features", "amount_terms", "column_header",
            "party_heading"]
@@ -233,6 +234,9 @@ def _dec(text: str) -> Decimal | None:
 def _total_features(layout: Layout, rows, cands: list) -> list:
     """EN 16931 term and arithmetic features of the ``total`` candidates, and the candidates left.
 
+    The sums of a multi-rate VAT breakdown (:mod:`.vat_breakdown`) count as a net and a VAT total
+    (``eq_net_vat``), and ``eq_breakdown`` says that a candidate is their sum.
+
     Drops an amount due after a prepayment (BT-115 with a BT-113 printed) when another amount agrees
     with the totals arithmetic; keeps only the amounts named BT-112 (by their label or column header)
     that BR-CO-15 / BR-CO-16 or their row confirm, when there are any; of those, the sum row of a
@@ -261,6 +265,16 @@ def _total_features(layout: Layout, rows, cands: list) -> list:
     terms = {k: [v for _c, _r, own, col, v in info if v is not None and k in (own | col)] for k in AMOUNT_TERMS}
     nets = set(terms["net_total"] + terms["line_net"])
     vats = set(terms["vat_total"])
+    # a VAT breakdown of several rates (BG-23) that prints no net or VAT total: the sums of its bases and
+    # taxes are BT-109 and BT-110 (BR-CO-14), which the total must add up to (BR-CO-15)
+    from desktop.core.extraction.vat_breakdown import find_vat_breakdown
+
+    breakdown = find_vat_breakdown(layout)
+    if breakdown is not None and len(breakdown.rows) < 2:
+        breakdown = None
+    if breakdown is not None:
+        nets.add(Decimal(breakdown.base_sum))
+        vats.add(Decimal(breakdown.tax_sum))
     paid = {v for v in terms["paid"] if v != 0}
     rounding = set(terms["rounding"]) | {Decimal(0)}
     due = set(terms["due"])
@@ -288,6 +302,7 @@ def _total_features(layout: Layout, rows, cands: list) -> list:
         f["eq_col_sum"] = 1.0 if len(above) >= 2 and abs(sum(above) - v) < cent else 0.0
         f["n_col_above"] = float(min(len(above), 10))
         f["eq_net_vat"] = 1.0 if any(abs(n + t - v) < cent for n in nets for t in vats if n != v and t != v) else 0.0
+        f["eq_breakdown"] = 1.0 if breakdown is not None and breakdown.agrees_with(c.value) else 0.0
         f["eq_due_paid"] = 1.0 if any(abs(d + p - r - v) < cent for d in due for p in paid for r in rounding
                                       if d != v) else 0.0
         f["due_after_paid"] = 1.0 if ("due" in own or "due" in col) and paid else 0.0
@@ -568,6 +583,10 @@ def _vendor_features(rows, cands: list) -> list:
         f["contact_field"] = 1.0 if left and _CONTACT_FIELD.search(left.rstrip(" :")) else 0.0
         f["field_word"] = 1.0 if _FIELD_WORD.search(_fold(c.value)) else 0.0
         f["party_heading"] = 1.0 if party_heading(c.value) else 0.0
+        if ends_with_legal_form(c.value):
+            # the legal forms of the EU, EEA, CH and UK (ISO 20275, :mod:`.legal_forms`), beyond the
+            # receipts' vocabulary of the company and legal-suffix features (EURL, V.O.F., S.à r.l., Oy, ...)
+            f["legal_end"] = f["t_legal"] = f["t_company"] = 1.0
 
     # the address field under a sender line is the recipient's (DIN 5008): the sender is the line's first part
     senders = _sender_lines(rows)

@@ -17,7 +17,9 @@ its base in the label (``MwSt. 19 % auf 100,00   19,00``, ``TVA 20 % sur 100,00`
 and column order reads alike: a row that prints one VAT rate of :data:`VAT_RATES` and two amounts
 of which the second is the first times the rate is a breakdown row. Rows next to each other with
 distinct rates form a table (item rows repeat their rates). A table of two rows or more is a
-multi-rate breakdown; with one row the invoice is single-rate and the rules read it as before.
+multi-rate breakdown; with one row the invoice is single-rate and the rules read it as before. A
+row of the table whose rate OCR misread (``%6`` for ``9 %``) joins it when its two amounts stand in
+the table's base and tax columns and their ratio is another rate of the set.
 
 Coordinates: the :class:`~desktop.core.extraction.layout.Ln` boxes are in page pixels.
 """
@@ -26,6 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from weakref import WeakKeyDictionary
 
 from desktop.core.extraction.layout import Candidate, Layout, Ln
 from desktop.core.extraction.parsers import money_tokens
@@ -160,6 +163,8 @@ def find_vat_breakdown(layout: Layout) -> VatBreakdown | None:
     tax repeat their rates; a breakdown names each rate once), and the breakdown comes after the
     items, so the last block is the document's.
     """
+    if layout in _FOUND:
+        return _FOUND[layout]
     rows = _rows(layout)
     blocks: list[list[BreakdownRow]] = []
     current: list[BreakdownRow] = []
@@ -176,14 +181,64 @@ def find_vat_breakdown(layout: Layout) -> VatBreakdown | None:
                 blocks.append(current)
             current, gap = [got], 0
             continue
-        has_amount = any(money_tokens(o.text) for o in row)
-        gap += 2 if has_amount else 1
+        if current:  # only the gap after a block matters
+            gap += 2 if any(money_tokens(o.text) for o in row) else 1
     if current:
         blocks.append(current)
-    for block in reversed(blocks):
-        if any(r.rate > 0 for r in block):
-            return VatBreakdown(block)
+    found = next((VatBreakdown(_with_misread_rates(rows, b)) for b in reversed(blocks) if any(r.rate > 0 for r in b)),
+                 None)
+    _FOUND[layout] = found
+    return found
+
+
+#: :func:`find_vat_breakdown`'s answer per layout (the rules and the invoice features both ask; a layout
+#: does not change after construction).
+_FOUND: WeakKeyDictionary[Layout, VatBreakdown | None] = WeakKeyDictionary()
+
+
+def _in_column(a: Ln, b: Ln) -> bool:
+    """Whether two boxes share a table column (they overlap horizontally)."""
+    return min(a.x1, b.x1) - max(a.x0, b.x0) > 0
+
+
+def _misread_rate_row(row: list[Ln], like: BreakdownRow, rates: set[Decimal]) -> BreakdownRow | None:
+    """A row of a breakdown whose rate OCR misread (``%6`` for ``9 %``): no rate of its own, at most
+    three letters, exactly two amounts with decimals in the base and tax columns of ``like`` (a
+    recognised row of the same table), whose ratio is a rate of :data:`VAT_RATES` not yet in the
+    table (BR-CO-17 read backwards)."""
+    text = " ".join(o.text for o in row)
+    if _RATE.search(text) or sum(c.isalpha() for c in text) > 3:
+        return None
+    amounts = [(Decimal(v), raw, o) for o in row for v, raw, dec, _s in money_tokens(o.text) if dec]
+    if len(amounts) != 2:
+        return None
+    (b, b_raw, b_ln), (t, t_raw, t_ln) = amounts
+    if b <= 0 or not (0 < t < b) or not (_in_column(b_ln, like.base_line) and _in_column(t_ln, like.tax_line)):
+        return None
+    for rate in sorted(VAT_RATES - rates - {Decimal(0)}):
+        if abs(b * rate / 100 - t) <= _tolerance(b):
+            return BreakdownRow(rate, str(b.quantize(_CENT)), str(t.quantize(_CENT)), b_raw, t_raw, b_ln, t_ln, row)
     return None
+
+
+def _with_misread_rates(rows: list[list[Ln]], block: list[BreakdownRow]) -> list[BreakdownRow]:
+    """``block`` with the rows directly above and below it that are rows of the same table whose rate
+    was misread (:func:`_misread_rate_row`)."""
+    index = {id(r[0]): i for i, r in enumerate(rows)}
+    out = list(block)
+    rates = {r.rate for r in out}
+    for step in (-1, 1):
+        edge = out[0] if step < 0 else out[-1]
+        i = index[id(edge.row[0])] + step
+        while 0 <= i < len(rows) and rows[i][0].page == edge.row[0].page:
+            got = _misread_rate_row(rows[i], edge, rates)
+            if got is None or (Decimal(got.base), Decimal(got.tax)) == (
+                    sum(Decimal(r.base) for r in out), sum(Decimal(r.tax) for r in out)):
+                break  # the table's sum row printed without a label is no rate of its own
+            out.insert(0, got) if step < 0 else out.append(got)
+            rates.add(got.rate)
+            i += step
+    return out
 
 
 #: Confidence factors of the subtotal and tax read from a multi-rate breakdown: the sums when the
