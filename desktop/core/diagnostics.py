@@ -229,6 +229,8 @@ class Code(StrEnum):
     CHECK_CODE_LENGTH = "check_code_length"
     SUM_MISMATCH = "sum_mismatch"
     SUBTOTAL_TOTAL_NO_TAX = "subtotal_total_no_tax"
+    NET_NOT_PRINTED = "net_not_printed"
+    AMOUNT_DUE_UNEXPLAINED = "amount_due_unexplained"
     QR_MISMATCH = "qr_mismatch"
     AMOUNT_IN_WORDS_MISMATCH = "amount_in_words_mismatch"
     EINVOICE_MISMATCH = "einvoice_mismatch"
@@ -617,6 +619,14 @@ CATALOGUE: dict[Code, Entry] = {
         _W, "subtotal {subtotal} and total {total} differ by {difference} and no tax was read: check the tax "
             "(or a discount, service charge or rounding)",
         "金额 {subtotal} 与合计 {total} 相差 {difference}，但没有读到税额：请核对税额（或折扣、服务费、舍入）"),
+    Code.NET_NOT_PRINTED: Entry(
+        _W, "no subtotal was read, and total {total} less tax {tax} ({net}) is printed nowhere: check the total and "
+            "the tax",
+        "未读到不含税金额，且合计 {total} 减税额 {tax}（{net}）在票面上找不到：请核对合计与税额"),
+    Code.AMOUNT_DUE_UNEXPLAINED: Entry(
+        _W, "amount due {due} differs from total {total} by {difference}, and no paid amount (deposit) of that size "
+            "is printed: check the amount due",
+        "应付金额 {due} 与合计 {total} 相差 {difference}，但票面上没有相应的已付金额（预付款）：请核对应付金额"),
     Code.QR_MISMATCH: Entry(_W, "QR code says {qr}, printed {printed}", "二维码为 {qr}，票面印的是 {printed}"),
     Code.AMOUNT_IN_WORDS_MISMATCH: Entry(_W, "amount in words {words} = {words_value}, figures say {total}",
                                          "大写金额 {words} = {words_value}，小写金额为 {total}"),

@@ -219,7 +219,7 @@ def _validate(document: Document) -> None:
 
 
 #: The cross-field sum checks (``subtotal + tax = total``, :func:`desktop.core.extraction.validate`).
-SUM_CHECKS = frozenset({Code.SUM_MISMATCH, Code.SUBTOTAL_TOTAL_NO_TAX})
+SUM_CHECKS = frozenset({Code.SUM_MISMATCH, Code.SUBTOTAL_TOTAL_NO_TAX, Code.NET_NOT_PRINTED})
 #: The parts of the sum check.
 SUM_PARTS = ("subtotal", "tax", "total")
 #: The confidence of a value whose sum check holds with a value the clerk typed. Measured: on the 218

@@ -74,7 +74,7 @@ DOCUMENT_TYPES = ("receipt", "invoice", "cn_vat_invoice", "credit_note")
 CROSS_CHECK_CODES = frozenset({Code.QR_MISMATCH, Code.AMOUNT_IN_WORDS_MISMATCH, Code.AMBIGUOUS_DATE_ORDER,
                                Code.EINVOICE_MISMATCH, Code.EINVOICE_NOT_PRINTED, Code.EINVOICE_QR_MISMATCH,
                                Code.SUBTOTAL_AS_TOTAL, Code.MEMORY_CONFLICT, Code.MEMORY_REPLACED,
-                               Code.MEMORY_REPAIRED})
+                               Code.MEMORY_REPAIRED, Code.NET_NOT_PRINTED, Code.AMOUNT_DUE_UNEXPLAINED})
 
 
 @dataclass
@@ -270,6 +270,9 @@ def validate(fields: dict[str, Field], document_type: str) -> None:
         sign = 1
     for name, f in fields.items():
         kept = [p for p in f.problems if p.code in CROSS_CHECK_CODES] if not f.edited else []
+        sub = fields.get("subtotal")
+        if sub is not None and sub.value is not None:
+            kept = [p for p in kept if p.code != Code.NET_NOT_PRINTED]  # a subtotal is there to check now
         problems: list[Diagnostic] = []
         kind = _field_type(name)
         if f.value is None:
@@ -525,6 +528,7 @@ def _apply_model(fields: dict[str, Field], sets: dict[str, list], document_type:
             # (合计 46.00, 优惠 2.00, 应付 44.00); the model has seen few discounts, so this is a constraint
             after = [c for c in cands if c.features.get("eq_total_less_discount") and c.features.get("lab_grand")]
             cands = after or cands
+            cands = _not_a_smaller_subtotal(cands)
         choice = scorer.choose(cands)
         if name in ABSTAIN_FIELDS and (choice.candidate is None or choice.probability < ABSTAIN_BELOW):
             # a name or address this unlikely is noise (a stamp, a table heading): an empty, flagged field
@@ -545,6 +549,25 @@ def _apply_model(fields: dict[str, Field], sets: dict[str, list], document_type:
                              page=c.lines[0].page if c.lines else None, boxes=boxes, source=source,
                              problems=problems, needs_review=choice.needs_review)
     return model.version if used else None
+
+
+def _not_a_smaller_subtotal(cands: list) -> list:
+    """Total candidates less those labelled as a subtotal (``lab_excl_tax``: Subtotal, Total HT,
+    Subtotaal, Zwischensumme) when a larger amount with a total label that is no subtotal label is
+    printed: the amount before tax is never the total beside it (EN 16931 BR-CO-15)."""
+    def value(c: Any) -> Decimal | None:
+        try:
+            return Decimal(c.value)
+        except (InvalidOperation, TypeError):
+            return None
+
+    totals = [v for c in cands if (c.features.get("lab_total") or c.features.get("lab_grand"))
+              and not c.features.get("lab_excl_tax") and (v := value(c)) is not None]
+    if not totals:
+        return cands
+    top = max(totals)
+    kept = [c for c in cands if not (c.features.get("lab_excl_tax") and (v := value(c)) is not None and v < top)]
+    return kept or cands
 
 
 def _flag_for_review(fields: dict[str, Field], document_type: str, learned: set[str]) -> None:
@@ -600,6 +623,10 @@ def extract_fields(pages: list[PageResult], document_type: str, *, date_order: s
     for name in doc_type.fields:
         fields[name] = candidate_to_field(name, cands.get(name), source=source)
     sets = candidate_sets(pages, laid_out, date_order=date_order, layout=layout, rule_candidates=cands)
+    if laid_out == "invoice" and "total" in sets:
+        from desktop.core.extraction.invoice_totals import without_amount_due
+
+        sets["total"] = without_amount_due(sets["total"], cands, layout)  # the total less a deposit is no total
     model_version = _apply_model(fields, sets, laid_out, cands, source) if sets else None
     learned = set(sets) if model_version else set()
     if document_type == "cn_vat_invoice":
@@ -631,10 +658,19 @@ def extract_fields(pages: list[PageResult], document_type: str, *, date_order: s
                 if named:
                     fields["invoice_type"] = Field(name="invoice_type", value=named, raw=qr.get("type") if qr else None,
                                                    confidence=1.0, source="qr")
+    missing: set[str] = set()
+    if laid_out == "invoice":
+        # the totals block tied together once the model chose the total (desktop.core.extraction.invoice_totals)
+        from desktop.core.extraction.invoice_totals import review_totals
+
+        missing = review_totals(fields, layout, source)
     _drop_tax_inclusive_subtotal(fields, layout.text)
     apply_amount_sign(fields, document_type)
     validate(fields, document_type)
     _flag_for_review(fields, document_type, learned)
+    for name in missing:
+        if name in fields and fields[name].value is None:
+            fields[name].needs_review = True  # the document prints it, nothing read it
     return ExtractionResult(fields=fields, line_items=items, model_version=model_version)
 
 

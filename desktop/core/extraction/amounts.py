@@ -13,6 +13,8 @@ The grammar of printed amounts (:func:`find_amounts`) covers every common notati
   space when the amount has decimals (``1 234,56``; without decimals ``1 234`` is two numbers on a
   receipt line, a quantity and a price). One amount uses one group separator, and its decimal mark
   is a different character.
+* **A stray mark** before an amount that carries the other decimal mark (``.322,46``, ``,48.41``: OCR's
+  reading of a ``€`` or a speck) is no part of it.
 * **Indian lakh/crore groups** (``12,34,567.00``: three digits, then groups of two; Reserve Bank of
   India style).
 * **Signs**: a leading minus (``-``, U+2212 minus, en dash), before or after the currency
@@ -218,6 +220,13 @@ def _number_value(num: str, decimal_separator: str | None) -> tuple[Decimal, boo
     return Decimal(re.sub(r"\D", "", num)), False
 
 
+#: A separator standing alone before an amount that carries the other decimal mark (``.322,46``,
+#: ``,48.41``): OCR's reading of a currency sign or a speck before the figures. It can be neither that
+#: amount's decimal mark nor a group separator (nothing stands before it), so it is read as a space.
+_STRAY_MARK = re.compile(r"(?:(?<=\s)|^)(?:\.(?=\d{1,3}(?:[ .\u00a0]\d{3})*,\d{2}(?![\d.,]))|"
+                         r",(?=\d{1,3}(?:[ ,\u00a0]\d{3})*\.\d{2}(?![\d.,])))")
+
+
 def find_amounts(text: str, *, decimal_separator: str | None = None) -> list[Amount]:
     """Every amount printed in ``text``, left to right (notations: see the module docstring).
 
@@ -230,7 +239,7 @@ def find_amounts(text: str, *, decimal_separator: str | None = None) -> list[Amo
         The amounts as :class:`Amount`, offsets into ``text``. Percentages, times (``10:30``), dates
         and numbers glued to Latin letters (``A4``, ``No123``) are not amounts.
     """
-    t = _same_length_nfkc(text)
+    t = _STRAY_MARK.sub(" ", _same_length_nfkc(text))
     out: list[Amount] = []
     for m in _AMOUNT_RE.finditer(t):
         num = m.group("num")

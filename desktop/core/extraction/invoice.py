@@ -31,6 +31,13 @@ from desktop.core.extraction.common import (
     tidy_name,
 )
 from desktop.core.extraction.dates import find_dates
+from desktop.core.extraction.invoice_totals import (
+    amount_due_candidate,
+    per_rate_tax,
+    prefer_total,
+    strip_rate_base,
+    tax_money,
+)
 from desktop.core.extraction.labels import label_pattern
 from desktop.core.extraction.layout import Candidate, Layout, Ln
 from desktop.core.extraction.legal_forms import LEGAL_FORM, LEGAL_FORM_END
@@ -124,7 +131,8 @@ _COMPANY = re.compile(r"\b(B\.?V\.?|N\.?V\.?|GmbH|AG|Ltd\.?|Limited|Inc\.?|LLC|S
 #: Customer labels, matched as whole words only: never a fragment of a longer word ("Kundennr." is the
 #: customer *number* label, "Stammkunde" a word in a sentence), and not followed by a number label.
 _BUYER_LABEL = re.compile(r"(?<![^\W\d_])(bill\s*to|billed\s*to|sold\s*to|ship\s*to|invoice\s*to|customer|client|kunden?|klant|"
-                          r"factuuradres|billing\s*address|destinataire|rechnungsempf\w*)(?![^\W\d_])"
+                          r"factuuradres|billing\s*address|destinataire|rechnungsempf\w*|factur[ée]e?s?\s*[àa]|adresse\s*de\s*facturation|"
+                          r"rechnung\s*an|rechnungsadresse|gefactureerd\s*aan|invoiced\s*to)(?![^\W\d_])"
                           r"(?!\s*-?\s*(nr|nummer|number|no|id|ref|#))", re.I)
 
 
@@ -391,7 +399,8 @@ def _tax_after_its_rate(layout: Layout, money: Callable[[str], tuple[str | None,
     the row's only amount (a tax summary row has two: the base and the tax)."""
     out = []
     for ln in layout.lines:
-        if not (_TAX_LABEL.search(ln.text) and _RATE_END.search(ln.text)) or _TAX_EXCLUDE.search(_RATE_END.sub("", ln.text)):
+        text = strip_rate_base(ln.text)  # "BTW 9% over 39,95" ends with its rate once its base is set aside
+        if not (_TAX_LABEL.search(text) and _RATE_END.search(text)) or _TAX_EXCLUDE.search(_RATE_END.sub("", text)):
             continue
         found = [(o, got) for o in layout.right_of(ln) if (got := money(o.text)) and got[0] is not None]
         if len(found) == 1:
@@ -462,15 +471,19 @@ def extract_invoice(layout: Layout, date_order: str | None = None) -> dict[str, 
     money = amount_finder(need_decimals=True)
     totals = layout.labelled(_TOTAL_ANY, money, exclude=_TOTAL_EXCLUDE, prefer_rightmost=True)
     subs = layout.labelled(_SUB_ANY, money, prefer_rightmost=True, factor=0.9)
-    taxes = layout.labelled(_TAX_LABEL, money, exclude=_TAX_EXCLUDE, prefer_rightmost=True, factor=0.85)
+    # a rate's base printed in the tax label ("BTW 9% over 39,95") is never the tax (invoice_totals)
+    taxes = layout.labelled(_TAX_LABEL, tax_money(money), exclude=_TAX_EXCLUDE, prefer_rightmost=True, factor=0.85)
     taxes = sorted([*taxes, *_tax_after_its_rate(layout, money)], key=lambda c: layout.lines.index(c.lines[0]))
-    total = _rank(totals, _TOTAL_STRONG, layout)
+    total = prefer_total(_rank(totals, _TOTAL_STRONG, layout), totals, layout)
     subtotal = _rank(subs, _SUB_STRONG, layout)
     if subtotal is not None and total is not None and subtotal.value == total.value and len(subs) > 1:
         others = [c for c in subs if c.value != total.value]
         subtotal = _rank(others, _SUB_STRONG, layout) or subtotal
     taxes = [c for c in taxes if not _under_excluded_header(layout, c)]
     tax = taxes[-1] if taxes else None
+    per_rate = per_rate_tax(layout)  # one tax row per rate, each with its one amount: their sum (BR-CO-14)
+    if per_rate is not None:
+        tax = per_rate
     # a multi-rate VAT breakdown (EN 16931 BG-23): the tax is the sum of its rows, the subtotal that of
     # their bases, unless printed totals add up (desktop.core.extraction.vat_breakdown)
     subtotal, tax = apply_breakdown(find_vat_breakdown(layout), subtotal, tax, total, subs, taxes)
@@ -496,5 +509,6 @@ def extract_invoice(layout: Layout, date_order: str | None = None) -> dict[str, 
         "subtotal": subtotal,
         "tax": tax,
         "total": total,
+        "amount_due": amount_due_candidate(layout, money),
         "currency": currency,
     }
