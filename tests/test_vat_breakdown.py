@@ -123,6 +123,7 @@ def test_a_single_rate_invoice_reads_as_before(lang, totals, monkeypatch):
 @pytest.mark.parametrize("row, rate", [
     (["19 %", "100,00", "19,00"], "19"), (["TVA 5,5 % 543,00 € 29,87 €"], "5.5"), (["BTW 9%", "€ 120,00", "€ 10,80"], "9"),
     (["VAT 20% on 1,234.56", "246.91"], "20"), (["0%", "15.00", "0.00"], "0"),
+    (["MwSt.7 % auf 3.346,02", "234,22"], "7"),  # OCR dropped the space after the label's full stop
 ])
 def test_a_breakdown_row(row, rate):
     page = synthetic_page([[(t, 40 + 200 * k) for k, t in enumerate(row)]], width=1000)
@@ -136,6 +137,7 @@ def test_a_breakdown_row(row, rate):
     ["Rabatt 10 %", "50,00", "5,00"],              # a discount at a rate that is also a VAT rate
     ["Beratung 19 %", "279,71", "2.517,39"],       # an item row: unit price and amount
     ["1 %", "100,00", "1,00"],                     # no VAT rate anywhere
+    ["1.5 %", "100,00", "5,00"],                   # "5 %" is the tail of 1.5 %, no rate
 ])
 def test_not_a_breakdown_row(row):
     page = synthetic_page([[(t, 40 + 200 * k) for k, t in enumerate(row)]], width=1000)

@@ -44,8 +44,9 @@ VAT_RATES = frozenset(Decimal(r) for r in (
     "0", "2.1", "2.5", "2.6", "3", "3.7", "3.8", "4", "5", "5.5", "6", "7", "7.7", "8", "8.1", "9", "9.5", "10",
     "11", "12", "13", "13.5", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "25.5", "27"))
 
-#: A rate as printed: a number of at most two integer digits and two decimals, then a percent sign.
-_RATE = re.compile(r"(?<![\d.,])(\d{1,2}(?:[.,]\d{1,2})?)\s*%")
+#: A rate as printed: a number of at most two integer digits and two decimals, then a percent sign; not
+#: the tail of a longer number ("1.5 %" is no 5 %), but glued to its label ("MwSt.7 %", as OCR reads it).
+_RATE = re.compile(r"(?<!\d)(?<!\d[.,])(\d{1,2}(?:[.,]\d{1,2})?)\s*%")
 #: Wording of a row that states a percentage which is no VAT rate (a discount, a cash discount, a
 #: surcharge, a deposit, a commission) in en/de/fr/nl.
 _NOT_VAT = re.compile(r"skonto|rabatt|nachlass|discount|remise|escompte|korting|surcharge|zuschlag|toeslag|"
