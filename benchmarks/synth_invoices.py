@@ -273,24 +273,33 @@ def score(out: Path, names: list[str], ocr: bool, verbose: bool) -> dict:
     return stats
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def run(argv: list[str] | None, *, description: str, seed: int, write_fn, score_fn, kinds, fields,
+        kind_width: int = 13) -> int:
+    """The command line of a generated-document benchmark: write ``--n`` documents to ``--out``
+    (never the repository), score them (``score_fn(out, names, ocr, verbose)`` -> ``{(how, field,
+    kind): [n, right, silent]}``) and print one line per reading path and kind."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--out", type=Path, required=True, help="folder for the generated documents (not the repository)")
     ap.add_argument("--n", type=int, default=48)
-    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--seed", type=int, default=seed)
     ap.add_argument("--ocr", action="store_true", help="also read the PNG renderings with PP-OCR")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
-    names = write(args.out, args.n, args.seed)
-    stats = score(args.out, names, args.ocr, args.verbose)
+    names = write_fn(args.out, args.n, args.seed)
+    stats = score_fn(args.out, names, args.ocr, args.verbose)
     for how in ("text", "ocr"):
-        for kind in (*KINDS, "all"):
-            row = [(f, stats.get((how, f, kind))) for f in FIELDS]
+        for kind in (*kinds, "all"):
+            row = [(f, stats.get((how, f, kind))) for f in fields]
             if not any(s for _f, s in row):
                 continue
             cells = "  ".join(f"{f} {s[1]}/{s[0]} (silent {s[2]})" for f, s in row if s)
-            print(f"{how:4s} {kind:13s} {cells}")
+            print(f"{how:4s} {kind:{kind_width}s} {cells}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run(argv, description=__doc__.split("\n")[0], seed=7, write_fn=write, score_fn=score, kinds=KINDS,
+               fields=FIELDS)
 
 
 if __name__ == "__main__":

@@ -33,7 +33,6 @@ errors); an empty field that should be empty is right. Nothing is written to BEN
 """
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
@@ -43,7 +42,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.synth_invoices import BUYERS, FORMS, STREETS, TOWNS, WORDS, money
+from benchmarks.synth_invoices import BUYERS, FORMS, STREETS, TOWNS, WORDS, money, run
 
 FIELDS = ("subtotal", "tax", "total", "amount_due", "buyer_name")
 KINDS = ("rate_rows", "inline_base", "deposit", "gross_only")
@@ -235,23 +234,8 @@ def score(out: Path, names: list[str], ocr: bool, verbose: bool) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", type=Path, required=True, help="folder for the generated documents (not the repository)")
-    ap.add_argument("--n", type=int, default=48)
-    ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--ocr", action="store_true", help="also read the PNG renderings with PP-OCR")
-    ap.add_argument("-v", "--verbose", action="store_true")
-    args = ap.parse_args(argv)
-    names = write(args.out, args.n, args.seed)
-    stats = score(args.out, names, args.ocr, args.verbose)
-    for how in ("text", "ocr"):
-        for kind in (*KINDS, "all"):
-            row = [(f, stats.get((how, f, kind))) for f in FIELDS]
-            if not any(s for _f, s in row):
-                continue
-            cells = "  ".join(f"{f} {s[1]}/{s[0]} (silent {s[2]})" for f, s in row if s)
-            print(f"{how:4s} {kind:12s} {cells}")
-    return 0
+    return run(argv, description=__doc__.split("\n")[0], seed=11, write_fn=write, score_fn=score, kinds=KINDS,
+               fields=FIELDS, kind_width=12)
 
 
 if __name__ == "__main__":

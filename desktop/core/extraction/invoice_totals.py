@@ -91,19 +91,6 @@ def _value(c: Candidate | None) -> Decimal | None:
         return None
 
 
-def _rows(layout: Layout) -> list[list[Ln]]:
-    seen: set[int] = set()
-    out: list[list[Ln]] = []
-    for ln in layout.lines:
-        if id(ln) in seen:
-            continue
-        row = layout.row(ln)
-        seen.update(id(o) for o in row)
-        out.append(row)
-    out.sort(key=lambda r: (r[0].page, min(o.cy for o in r)))
-    return out
-
-
 def _rate_tax_row(row: list[Ln]) -> tuple[Decimal, str, str, Ln] | None:
     """``(rate, value, raw, line)`` of a tax row that names one rate and prints one amount after it
     (``VAT 20%  £65.59``, ``BTW 21% over 230,50  48,41``), else ``None``."""
@@ -130,7 +117,7 @@ def per_rate_tax(layout: Layout) -> Candidate | None:
     rows that print the tax alone (or the base inside the label, :func:`strip_rate_base`)."""
     blocks: list[list[tuple[Decimal, str, str, Ln]]] = []
     current: list[tuple[Decimal, str, str, Ln]] = []
-    for row in _rows(layout):
+    for row in layout.rows(by_position=True):
         got = _rate_tax_row(row)
         if got is not None and (not current or got[0] not in {r[0] for r in current}
                                 and current[-1][3].page == got[3].page):

@@ -182,6 +182,22 @@ class Layout:
         across = min(a.x1, b.x1) - max(a.x0, b.x0)
         return across > 0.5 * min(a.x1 - a.x0, b.x1 - b.x0)
 
+    def rows(self, *, by_position: bool = False) -> list[list[Ln]]:
+        """Every text row of the document (:meth:`row`: its lines left to right), each once, in the
+        order of their first line in :attr:`lines` (reading order), or with ``by_position`` top to
+        bottom per page by the rows' highest line centre."""
+        seen: set[int] = set()
+        out: list[list[Ln]] = []
+        for ln in self.lines:
+            if id(ln) in seen:
+                continue
+            row = self.row(ln)
+            seen.update(id(o) for o in row)
+            out.append(row)
+        if by_position:
+            out.sort(key=lambda r: (r[0].page, min(o.cy for o in r)))
+        return out
+
     def row(self, ln: Ln) -> list[Ln]:
         """Every line on the same row as ``ln`` (including it), left to right (memoised: the layout
         does not change after construction)."""

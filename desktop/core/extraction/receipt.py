@@ -376,19 +376,6 @@ _RATE = re.compile(r"(\d{1,2}(?:[.,]\d{1,2})?)\s*%")
 _MAX_TAX_SHARE = 0.3
 
 
-def _rows(layout: Layout) -> list[list[Ln]]:
-    """Every text row of the document (lines on one row, left to right), top to bottom."""
-    seen: set[int] = set()
-    out: list[list[Ln]] = []
-    for ln in layout.lines:
-        if id(ln) in seen:
-            continue
-        row = layout.row(ln)
-        seen.update(id(o) for o in row)
-        out.append(row)
-    return out
-
-
 def _row_amounts(row: list[Ln], after: int = 0) -> list[tuple[str, str, bool, Ln]]:
     """Money amounts on a row, left to right: ``(value, raw, has_decimals, line)``; ``after`` skips
     the first characters of the row's first line (the label)."""
@@ -471,7 +458,7 @@ def pick_tax_subtotal(layout: Layout, total: Candidate | None,
     or ``subtotal x r / 100``) adds weight.
     """
     t_val = _d(total.value) if total else None
-    rows = _rows(layout)
+    rows = layout.rows()
     taxes: list[Candidate] = []
     subs: list[Candidate] = []
     if subtotal is not None:

@@ -111,20 +111,6 @@ def _tolerance(base: Decimal) -> Decimal:
     return max(Decimal("0.02"), abs(base) * Decimal("0.0002"))
 
 
-def _rows(layout: Layout) -> list[list[Ln]]:
-    """The layout's text rows (:meth:`Layout.row`), top to bottom per page, each left to right."""
-    seen: set[int] = set()
-    out: list[list[Ln]] = []
-    for ln in layout.lines:
-        if id(ln) in seen:
-            continue
-        row = layout.row(ln)
-        seen.update(id(o) for o in row)
-        out.append(row)
-    out.sort(key=lambda r: (r[0].page, min(o.cy for o in r)))
-    return out
-
-
 def breakdown_row(row: list[Ln]) -> BreakdownRow | None:
     """The breakdown row a text row is, or ``None``: exactly one rate of :data:`VAT_RATES`, no
     discount wording, and two amounts with decimals after the rate's start of which the second is the
@@ -166,7 +152,7 @@ def find_vat_breakdown(layout: Layout) -> VatBreakdown | None:
     """
     if layout in _FOUND:
         return _FOUND[layout]
-    rows = _rows(layout)
+    rows = layout.rows(by_position=True)
     blocks: list[list[BreakdownRow]] = []
     current: list[BreakdownRow] = []
     gap = 0
