@@ -212,14 +212,22 @@ def make_invoice(i: int, rng: random.Random) -> tuple[dict, list[tuple]]:
 
 def write(out: Path, n: int, seed: int) -> list[str]:
     """Write ``n`` invoices (PDF, PNG, truth) into ``out``; returns their names."""
+    return write_documents(out, n, seed, make_invoice, prefix="synth", dpi=150)
+
+
+def write_documents(out: Path, n: int, seed: int, make, *, prefix: str, dpi: int) -> list[str]:
+    """Write ``n`` generated documents into ``out``: ``make(i, rng)`` gives ``(truth, ops)``, each op
+    ``(kind, x, y, text, size, bold)`` in PDF points on an A4 page (kind ``r``: right-aligned at x);
+    each document becomes ``<name>.pdf`` (text layer), ``<name>.png`` (rendered at ``dpi``) and
+    ``<name>.truth.json``. Returns the names."""
     import pymupdf
 
     out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
     names = []
     for i in range(n):
-        truth, ops = make_invoice(i, rng)
-        name = f"synth_{i:03d}_{truth['_lang']}_{truth['_kind']}"
+        truth, ops = make(i, rng)
+        name = f"{prefix}_{i:03d}_{truth['_lang']}_{truth['_kind']}"
         doc = pymupdf.open()
         page = doc.new_page(width=595, height=842)
         for k, x, y, text, size, bold in ops:
@@ -228,7 +236,7 @@ def write(out: Path, n: int, seed: int) -> list[str]:
                 x -= pymupdf.get_text_length(text, fontname=font, fontsize=size)
             page.insert_text((x, y + size), text, fontsize=size, fontname=font)
         doc.save(out / f"{name}.pdf")
-        page.get_pixmap(dpi=150).save(out / f"{name}.png")
+        page.get_pixmap(dpi=dpi).save(out / f"{name}.png")
         doc.close()
         (out / f"{name}.truth.json").write_text(json.dumps(truth, ensure_ascii=False, indent=1), encoding="utf-8")
         names.append(name)

@@ -42,7 +42,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.synth_invoices import BUYERS, FORMS, STREETS, TOWNS, WORDS, money, run
+from benchmarks.synth_invoices import BUYERS, FORMS, STREETS, TOWNS, WORDS, money, run, write_documents
 
 FIELDS = ("subtotal", "tax", "total", "amount_due", "buyer_name")
 KINDS = ("rate_rows", "inline_base", "deposit", "gross_only")
@@ -175,27 +175,7 @@ def make_invoice(i: int, rng: random.Random) -> tuple[dict, list[tuple]]:
 
 def write(out: Path, n: int, seed: int) -> list[str]:
     """Write ``n`` invoices (PDF, PNG, truth) into ``out``; returns their names."""
-    import pymupdf
-
-    out.mkdir(parents=True, exist_ok=True)
-    rng = random.Random(seed)
-    names = []
-    for i in range(n):
-        truth, ops = make_invoice(i, rng)
-        name = f"totals_{i:03d}_{truth['_lang']}_{truth['_kind']}"
-        doc = pymupdf.open()
-        page = doc.new_page(width=595, height=842)
-        for k, x, y, text, size, bold in ops:
-            font = "hebo" if bold else "helv"
-            if k == "r":
-                x -= pymupdf.get_text_length(text, fontname=font, fontsize=size)
-            page.insert_text((x, y + size), text, fontsize=size, fontname=font)
-        doc.save(out / f"{name}.pdf")
-        page.get_pixmap(dpi=200).save(out / f"{name}.png")
-        doc.close()
-        (out / f"{name}.truth.json").write_text(json.dumps(truth, ensure_ascii=False, indent=1), encoding="utf-8")
-        names.append(name)
-    return names
+    return write_documents(out, n, seed, make_invoice, prefix="totals", dpi=200)
 
 
 def score(out: Path, names: list[str], ocr: bool, verbose: bool) -> dict:
