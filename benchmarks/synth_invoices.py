@@ -243,29 +243,37 @@ def write_documents(out: Path, n: int, seed: int, make, *, prefix: str, dpi: int
     return names
 
 
+def readings(out: Path, name: str, ocr: bool) -> list[tuple[str, list]]:
+    """``[("text", pages)]`` of a generated document's text layer, and with ``ocr`` also ``("ocr",
+    pages)``: PP-OCR's reading of its PNG, recorded beside it (``<name>.ocr.json``) and reused while
+    the PNG's SHA-256 is the one recorded."""
+    from benchmarks.score_extraction import pdf_text_pages, run_ppocr
+    from desktop.core.model import PageResult
+
+    out_readings: list[tuple[str, list]] = [("text", pdf_text_pages(out / f"{name}.pdf"))]
+    if ocr:
+        rec = out / f"{name}.ocr.json"
+        digest = hashlib.sha256((out / f"{name}.png").read_bytes()).hexdigest()
+        saved = json.loads(rec.read_text(encoding="utf-8")) if rec.is_file() else {}
+        if saved.get("png_sha256") == digest:  # a recording of this very rendering
+            pages = [PageResult.from_dict(p) for p in saved["pages"]]
+        else:
+            pages = run_ppocr(out / f"{name}.png")
+            rec.write_text(json.dumps({"png_sha256": digest, "pages": [p.to_dict() for p in pages]},
+                                      ensure_ascii=False), encoding="utf-8")
+        out_readings.append(("ocr", pages))
+    return out_readings
+
+
 def score(out: Path, names: list[str], ocr: bool, verbose: bool) -> dict:
     """Read every invoice (text layer; with ``ocr`` also the PNG) and count right / silently wrong."""
-    from benchmarks.score_extraction import pdf_text_pages, run_ppocr
     from benchmarks.scoring import same, same_party
     from desktop.core.extraction import extract_fields
-    from desktop.core.model import PageResult
 
     stats: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
     for name in names:
         truth = json.loads((out / f"{name}.truth.json").read_text(encoding="utf-8"))
-        readings = [("text", pdf_text_pages(out / f"{name}.pdf"))]
-        if ocr:
-            rec = out / f"{name}.ocr.json"
-            digest = hashlib.sha256((out / f"{name}.png").read_bytes()).hexdigest()
-            saved = json.loads(rec.read_text(encoding="utf-8")) if rec.is_file() else {}
-            if saved.get("png_sha256") == digest:  # a recording of this very rendering
-                pages = [PageResult.from_dict(p) for p in saved["pages"]]
-            else:
-                pages = run_ppocr(out / f"{name}.png")
-                rec.write_text(json.dumps({"png_sha256": digest, "pages": [p.to_dict() for p in pages]},
-                                          ensure_ascii=False), encoding="utf-8")
-            readings.append(("ocr", pages))
-        for how, pages in readings:
+        for how, pages in readings(out, name, ocr):
             fields = extract_fields(pages, "invoice").fields
             for f in FIELDS:
                 got = fields[f]

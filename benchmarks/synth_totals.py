@@ -42,7 +42,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.synth_invoices import BUYERS, FORMS, STREETS, TOWNS, WORDS, money, run, write_documents
+from benchmarks.synth_invoices import BUYERS, FORMS, STREETS, TOWNS, WORDS, money, readings, run, write_documents
 
 FIELDS = ("subtotal", "tax", "total", "amount_due", "buyer_name")
 KINDS = ("rate_rows", "inline_base", "deposit", "gross_only")
@@ -180,24 +180,13 @@ def write(out: Path, n: int, seed: int) -> list[str]:
 
 def score(out: Path, names: list[str], ocr: bool, verbose: bool) -> dict:
     """Read every invoice (text layer; with ``ocr`` also the PNG) and count right / silently wrong."""
-    from benchmarks.score_extraction import pdf_text_pages, run_ppocr
     from benchmarks.scoring import same
     from desktop.core.extraction import extract_fields
-    from desktop.core.model import PageResult
 
     stats: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
     for name in names:
         truth = json.loads((out / f"{name}.truth.json").read_text(encoding="utf-8"))
-        readings = [("text", pdf_text_pages(out / f"{name}.pdf"))]
-        if ocr:
-            rec = out / f"{name}.ocr.json"
-            if rec.is_file():
-                pages = [PageResult.from_dict(p) for p in json.loads(rec.read_text(encoding="utf-8"))["pages"]]
-            else:
-                pages = run_ppocr(out / f"{name}.png")
-                rec.write_text(json.dumps({"pages": [p.to_dict() for p in pages]}, ensure_ascii=False), encoding="utf-8")
-            readings.append(("ocr", pages))
-        for how, pages in readings:
+        for how, pages in readings(out, name, ocr):
             fields = extract_fields(pages, "invoice").fields
             for f in FIELDS:
                 got, want = fields[f], truth[f]
