@@ -49,7 +49,17 @@ __all__ = [
     "format_amount",
     "normalise_currency",
     "parse_amount",
+    "to_decimal",
 ]
+
+def to_decimal(value: str | None) -> Decimal | None:
+    """A canonical amount string (``"12.50"``) as a :class:`~decimal.Decimal`; ``None`` for ``None`` or
+    text that is no number."""
+    try:
+        return Decimal(value) if value is not None else None
+    except InvalidOperation:
+        return None
+
 
 #: ISO 4217 codes accepted as printed (the common ones). BHD is left out on purpose: "SDN BHD" (Malaysian
 #: company suffix) would read as Bahraini dinars.

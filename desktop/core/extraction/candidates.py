@@ -27,11 +27,12 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field as dc_field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from functools import lru_cache
 from statistics import median
 
 from desktop.core.diagnostics import Diagnostic
+from desktop.core.extraction.amounts import to_decimal as _d
 from desktop.core.extraction.common import (
     ADDRESS_LABEL,
     CJK_LABEL_ROW,
@@ -252,13 +253,6 @@ class Rows:
 
 def _flags(prefix: str, text: str, kinds: tuple[str, ...]) -> dict[str, float]:
     return {f"{prefix}{k}": 1.0 if LABELS[k].search(text) else 0.0 for k in kinds}
-
-
-def _d(value: str | None) -> Decimal | None:
-    try:
-        return Decimal(value) if value is not None else None
-    except InvalidOperation:
-        return None
 
 
 def _letters(text: str) -> int:

@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from desktop.core.diagnostics import Code, Diagnostic, diag
+from desktop.core.extraction.amounts import to_decimal
 from desktop.core.extraction.labels import label_pattern
 from desktop.core.extraction.layout import Candidate, Layout, Ln
 from desktop.core.extraction.parsers import money_tokens
@@ -84,11 +85,8 @@ def tax_money(money: Money) -> Money:
     return find
 
 
-def _value(c: Candidate | None) -> Decimal | None:
-    try:
-        return Decimal(c.value) if c is not None and c.value is not None else None
-    except InvalidOperation:
-        return None
+def _value(c: Candidate | Field | None) -> Decimal | None:
+    return to_decimal(c.value) if c is not None else None
 
 
 def _rate_tax_row(row: list[Ln]) -> tuple[Decimal, str, str, Ln] | None:
@@ -179,13 +177,6 @@ def _printed(layout: Layout) -> list[tuple[Decimal, str, Ln]]:
     return out
 
 
-def _fval(f: Field | None) -> Decimal | None:
-    try:
-        return Decimal(f.value) if f is not None and f.value is not None else None
-    except InvalidOperation:
-        return None
-
-
 def _has_due_label(layout: Layout) -> bool:
     return any(AMOUNT_DUE_LABEL.search(ln.text) for ln in layout.lines)
 
@@ -213,7 +204,7 @@ def review_totals(fields: dict[str, Field], layout: Layout, source: str) -> set[
     """
     missing: set[str] = set()
     sub, tax, total, due = (fields.get(n) for n in ("subtotal", "tax", "total", "amount_due"))
-    g, t = _fval(total), _fval(tax)
+    g, t = _value(total), _value(tax)
     if sub is not None and sub.value is None and g is not None and t is not None and t != 0 and total and tax:
         net = (g - t).quantize(_CENT)
         own = {tuple(b) for f in (total, tax) for b in f.boxes}
@@ -229,7 +220,7 @@ def review_totals(fields: dict[str, Field], layout: Layout, source: str) -> set[
                 f.problems.append(problem)
             missing.add("subtotal")
     if due is not None and due.value is not None:
-        due.problems.extend(check_amount_due(_fval(due), g, layout))
+        due.problems.extend(check_amount_due(_value(due), g, layout))
     elif due is not None and (_has_due_label(layout) or any(PAID_LABEL.search(ln.text) and money_tokens(ln.text)
                                                              for ln in layout.lines)):
         missing.add("amount_due")
@@ -249,15 +240,10 @@ def without_amount_due(cands: list, rules: dict[str, Candidate | None], layout: 
     due, total = _value(rules.get("amount_due")), _value(rules.get("total"))
     if due is None or total is None or due >= total or check_amount_due(due, total, layout):
         return cands
-    kept = [c for c in cands if _value_of(c.value) != due]
+    kept = [c for c in cands if to_decimal(c.value) != due]
     return kept or cands
 
 
-def _value_of(text: str | None) -> Decimal | None:
-    try:
-        return Decimal(text) if text is not None else None
-    except InvalidOperation:
-        return None
 
 
 def check_amount_due(due: Decimal | None, total: Decimal | None, layout: Layout) -> list[Diagnostic]:

@@ -15,10 +15,11 @@ Heuristics (general, not per-shop):
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.extraction.amounts import format_amount
+from desktop.core.extraction.amounts import to_decimal as _d
 from desktop.core.extraction.common import (
     ADDRESS_LABEL,
     CJK_LABEL_ROW,
@@ -385,13 +386,6 @@ def _row_amounts(row: list[Ln], after: int = 0) -> list[tuple[str, str, bool, Ln
         for value, raw, dec, _start in money_tokens(text):
             out.append((value, raw, dec, ln))
     return out
-
-
-def _d(value: str | None) -> Decimal | None:
-    try:
-        return Decimal(value) if value is not None else None
-    except InvalidOperation:
-        return None
 
 
 def _summary_rows(layout: Layout, rows: list[list[Ln]]) -> tuple[Candidate, Candidate] | None:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from weakref import WeakKeyDictionary
 
+from desktop.core.extraction.amounts import to_decimal
 from desktop.core.extraction.layout import Candidate, Layout, Ln
 from desktop.core.extraction.parsers import money_tokens
 
@@ -240,10 +241,7 @@ def _sum_candidate(value: str, raws: list[str], lines: list[Ln], factor: float) 
 
 
 def _value(c: Candidate | None) -> Decimal | None:
-    try:
-        return Decimal(c.value) if c is not None and c.value is not None else None
-    except InvalidOperation:
-        return None
+    return to_decimal(c.value) if c is not None else None
 
 
 def apply_breakdown(breakdown: VatBreakdown | None, subtotal: Candidate | None, tax: Candidate | None,
