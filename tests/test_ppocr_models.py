@@ -78,8 +78,12 @@ def test_recogniser_and_classifier_results_are_rapidocrs(theirs, pages):
         out = rec(TextRecInput(img=crops))
         expected = list(zip(out.txts, out.scores))
         got = models.Recogniser(_session(rec_path, 1), min_width=width, batch=batch)(crops)
-        assert got == expected
-        assert all(isinstance(score, float) for _, score in got) and any(text for text, _ in got)
+        assert [(one.text, one.confidence) for one in got] == expected
+        assert all(isinstance(one.confidence, float) for one in got) and any(one.text for one in got)
+        for one in got:  # one probability per character, their mean the line's confidence
+            assert one.chars is not None and len(one.chars) == len(one.text)
+            if one.text:
+                assert abs(sum(one.chars) / len(one.chars) - one.confidence) < 1e-4
     cls = theirs._load_cls_model()
     got_cls = models.Classifier(_session(str(model_dir() / MODEL_FILES["Cls"]), 1))(crops)
     assert got_cls == list(cls(crops).cls_res)
@@ -141,5 +145,7 @@ def test_ctc_decoding_is_rapidocrs_bit_for_bit_ties_included():
     preds[3] = 0.0
     preds[3, :, 0] = 1.0  # all blank: no text, confidence 0
     theirs = reference(preds)[0]
-    assert ours.decode(preds) == [(text, score) for text, score in theirs]
-    assert ours.decode(preds)[2][0] and ours.decode(preds)[3] == ("", 0.0)
+    assert [(one.text, one.confidence) for one in ours.decode(preds)] == [(text, score) for text, score in theirs]
+    assert ours.decode(preds)[2][0] and ours.decode(preds)[3][:2] == ("", 0.0)
+    for one in ours.decode(preds):
+        assert one.chars is not None and len(one.chars) == len(one.text)

@@ -141,7 +141,7 @@ def _deskewed(lines: list[Line]) -> list[Line] | None:
     boxes = deskewed_boxes(lines)
     if boxes is None:
         return None
-    return [Line(ln.text, box, ln.confidence) for ln, box in zip(lines, boxes)]
+    return [Line(ln.text, box, ln.confidence, char_confidences=ln.char_confidences) for ln, box in zip(lines, boxes)]
 
 
 #: Narrowest column gutter, in median line heights.
@@ -267,6 +267,7 @@ def scale_line(line: Line, factor: float) -> Line:
         confidence=line.confidence,
         polygon=[(x * factor, y * factor) for x, y in line.polygon] if line.polygon else None,
         words=[Word(w.text, _scale_box(w.box, factor), w.confidence) for w in line.words],
+        char_confidences=line.char_confidences,
     )
 
 

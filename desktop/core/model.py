@@ -26,7 +26,8 @@ JSON schema (``SCHEMA_VERSION``)
        "page_results": [{"number": 1, "width": 800, "height": 1200, "dpi": null, "rotation": 0,
                          "origin": "image", "warnings": [],
                          "lines": [{"text": ..., "box": [...], "confidence": 0.98,
-                                    "polygon": [[x, y], ...] | null, "words": [...]}]}],
+                                    "polygon": [[x, y], ...] | null, "words": [...],
+                                    "char_confidences": [0.99, ...] (when known)}]}],
        "duplicate_of": null | {"source": "<earlier path>", "pages": [first, last], "reason": "same file",
                         "reason_code": "duplicate_same_file"},
        "extras": {}}]}
@@ -153,6 +154,10 @@ class Line:
         confidence: recognition confidence in [0, 1] (1.0 for PDF text layers).
         polygon: the engine's quadrilateral in page pixels, when it gives one.
         words: the words of the line, when known.
+        char_confidences: the recogniser's probability of each character of ``text`` (same length as
+            ``text``, each in [0, 1]), when the engine gives them (PP-OCR's CTC decoder: the probability
+            at each kept step, as hOCR's ``x_confs``); ``None`` when unknown (text layers, VLM engines,
+            or text edited after recognition). ``confidence`` is their mean for PP-OCR.
     """
 
     text: str
@@ -160,6 +165,20 @@ class Line:
     confidence: float = 1.0
     polygon: list[Point] | None = None
     words: list[Word] = field(default_factory=list)
+    char_confidences: list[float] | None = None
+
+    def __post_init__(self) -> None:
+        if self.char_confidences is not None and len(self.char_confidences) != len(self.text):
+            self.char_confidences = None  # not aligned with the text: unknown rather than wrong
+
+    def span_confidence(self, start: int, end: int) -> float:
+        """The lowest character confidence of ``text[start:end]`` (the line's ``confidence`` when the
+        characters' are unknown or the span holds none)."""
+        chars = self.char_confidences
+        if not chars:
+            return float(self.confidence)
+        part = [c for c, ch in zip(chars[start:end], self.text[start:end]) if not ch.isspace()]
+        return float(min(part)) if part else float(self.confidence)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -168,17 +187,21 @@ class Line:
             "confidence": round(float(self.confidence), 4),
             "polygon": [[round(x, 2), round(y, 2)] for x, y in self.polygon] if self.polygon else None,
             "words": [w.to_dict() for w in self.words],
+            **({"char_confidences": [round(float(c), 4) for c in self.char_confidences]}
+               if self.char_confidences is not None else {}),
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Line:
         poly = d.get("polygon")
+        chars = d.get("char_confidences")
         return cls(
             text=d["text"],
             box=_required_box(d["box"]),
             confidence=float(d.get("confidence", 1.0)),
             polygon=[(float(x), float(y)) for x, y in poly] if poly else None,
             words=[Word.from_dict(w) for w in d.get("words", [])],
+            char_confidences=[float(c) for c in chars] if isinstance(chars, list) else None,
         )
 
 

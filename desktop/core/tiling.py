@@ -163,7 +163,8 @@ def _shift(line: Line, dx: float, dy: float, factor: float) -> Line:
 
     return Line(text=line.text, box=box(line.box), confidence=line.confidence,
                 polygon=[((x + dx) * factor, (y + dy) * factor) for x, y in line.polygon] if line.polygon else None,
-                words=[Word(w.text, box(w.box), w.confidence) for w in line.words])
+                words=[Word(w.text, box(w.box), w.confidence) for w in line.words],
+                char_confidences=line.char_confidences)
 
 
 def merge_tile_lines(tiles: list[tuple[tuple[int, int, int, int], list[Line]]], region: tuple[int, int, int, int],

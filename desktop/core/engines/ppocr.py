@@ -22,7 +22,7 @@ import os
 import threading
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -32,6 +32,9 @@ from desktop.core.engines.base import Capability, Engine, EngineError, EngineUna
 from desktop.core.engines.upright import Reading
 from desktop.core.layout import reading_order
 from desktop.core.model import Line, box_from_polygon
+
+if TYPE_CHECKING:
+    from desktop.core.engines.ppocr_models import Recognised
 
 __all__ = ["MODEL_FILES", "PPOCREngine", "model_dir"]
 
@@ -331,16 +334,19 @@ class PPOCREngine(Engine):
         texts = stages.recognise(crops)
         return self._lines(det, texts, rotation)
 
-    def _lines(self, det: Any, texts: list[tuple[str, float]], rotation: int) -> list[Line]:
+    def _lines(self, det: Any, texts: list[Recognised], rotation: int) -> list[Line]:
         boxes = self._stages.upright_boxes(det, rotation)
         width, height = (det.height, det.width) if rotation % 180 else (det.width, det.height)
         lines: list[Line] = []
-        for quad, (text, score) in zip(boxes, texts):
-            text = text.strip()
+        for quad, (raw, score, chars) in zip(boxes, texts):
+            text = raw.strip()
             if not text or score < self.text_score:
                 continue
+            start = len(raw) - len(raw.lstrip())
+            kept = list(chars[start:start + len(text)]) if chars is not None else None
             polygon = [(float(min(max(x, 0.0), width)), float(min(max(y, 0.0), height))) for x, y in quad]
-            lines.append(Line(text=text, box=box_from_polygon(polygon), confidence=float(score), polygon=polygon))
+            lines.append(Line(text=text, box=box_from_polygon(polygon), confidence=float(score), polygon=polygon,
+                              char_confidences=kept))
         return reading_order(lines)
 
     def _read_upright(self, bgr: np.ndarray) -> Reading:
@@ -366,9 +372,9 @@ class PPOCREngine(Engine):
         elongated = [i for i in range(len(det)) if box_aspect(det, i) >= orientation.ELONGATED]
         tall = [i for i in elongated if det.sides(i)[1] > det.sides(i)[0]]
         scores: dict[int, float] = {}
-        known: dict[tuple[int, int], tuple[str, float]] = {}  # (line, rotation) -> recognised, reused
+        known: dict[tuple[int, int], Recognised] = {}  # (line, rotation) -> recognised, reused
 
-        def recognise(indices: list[int], rotation: int) -> list[tuple[str, float]]:
+        def recognise(indices: list[int], rotation: int) -> list[Recognised]:
             rotation %= 360
             todo = [i for i in indices if (i, rotation) not in known]
             for i, text in zip(todo, stages.recognise([det.crop(i, rotation) for i in todo])):
@@ -430,11 +436,11 @@ class PPOCREngine(Engine):
         return Reading(rotation, self._read(bgr, rotation=0, detection=det), reason, scores)
 
 
-def _text_score(texts: list[tuple[str, float]]) -> float:
-    """:func:`desktop.core.orientation.text_score` for ``(text, confidence)`` pairs."""
-    return float(sum(score * len("".join(text.split())) for text, score in texts))
+def _text_score(texts: list[Recognised]) -> float:
+    """:func:`desktop.core.orientation.text_score` for recognised crops."""
+    return float(sum(one.confidence * len("".join(one.text.split())) for one in texts))
 
 
-def _mean_confidence(texts: list[tuple[str, float]]) -> float:
-    chars = sum(len("".join(text.split())) for text, _ in texts)
+def _mean_confidence(texts: list[Recognised]) -> float:
+    chars = sum(len("".join(one.text.split())) for one in texts)
     return _text_score(texts) / chars if chars else 0.0

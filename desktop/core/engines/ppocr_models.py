@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -265,6 +265,15 @@ def sorted_boxes(dt_boxes: np.ndarray) -> np.ndarray:
     return boxes_y_sorted[np.lexsort((boxes_y_sorted[:, 0, 0], line_ids))]
 
 
+class Recognised(NamedTuple):
+    """One recognised line crop: its text, confidence (mean character probability, rapidocr's score) and
+    each character's probability (aligned with ``text``; ``None`` when they cannot be aligned)."""
+
+    text: str
+    confidence: float
+    chars: tuple[float, ...] | None = None
+
+
 class Recogniser(_Model):
     """PP-OCRv6 small text recogniser (CTC) with rapidocr's ``TextRecognizer`` pre- and post-processing.
 
@@ -287,14 +296,14 @@ class Recogniser(_Model):
         self.shape = (REC_CHANNELS, REC_HEIGHT, int(min_width))
         self.batch = max(1, int(batch))
 
-    def __call__(self, crops: Sequence[np.ndarray]) -> list[tuple[str, float]]:
-        """``(text, confidence)`` per BGR crop, in order; confidence: mean character probability (5 decimals)."""
+    def __call__(self, crops: Sequence[np.ndarray]) -> list[Recognised]:
+        """:class:`Recognised` per BGR crop, in order; confidence: mean character probability (5 decimals)."""
         images = list(crops)
         if not images:
             return []
         width_list = [img.shape[1] / float(img.shape[0]) for img in images]
         indices = np.argsort(np.array(width_list))
-        results: list[tuple[str, float]] = [("", 0.0)] * len(images)
+        results: list[Recognised] = [Recognised("", 0.0)] * len(images)
         channels, height, width = self.shape
         for begin in range(0, len(images), self.batch):
             end = min(len(images), begin + self.batch)
@@ -326,24 +335,27 @@ class Recogniser(_Model):
         padded[:, :, 0:resized_w] = resized
         return padded
 
-    def decode(self, preds: np.ndarray) -> list[tuple[str, float]]:
+    def decode(self, preds: np.ndarray) -> list[Recognised]:
         """rapidocr ``CTCLabelDecode``: greedy CTC (repeats merged, blanks dropped), mean of the kept
-        characters' probabilities each rounded to 5 decimals, the mean rounded to 5 (0 for no character)."""
+        characters' probabilities each rounded to 5 decimals, the mean rounded to 5 (0 for no character).
+        Each kept step's probability is also returned, one per character of the text."""
         preds_idx = preds.argmax(axis=2)
         # the probability at the arg-max is the max (rapidocr's ``preds.max(axis=2)``), the same values
         # bit for bit, without a second pass over the ~18,000 classes of every step
         preds_prob = np.take_along_axis(preds, preds_idx[..., np.newaxis], axis=2)[..., 0]
-        out: list[tuple[str, float]] = []
+        out: list[Recognised] = []
         for b in range(len(preds_idx)):
             tokens = preds_idx[b]
             selection = np.ones(len(tokens), dtype=bool)
             selection[1:] = tokens[1:] != tokens[:-1]
             selection &= tokens != 0
-            conf_list = [round(conf, 5) for conf in np.array(preds_prob[b][selection]).tolist()]
-            if len(conf_list) == 0:
-                conf_list = [0]
-            text = "".join(self.characters[t] for t in tokens[selection])
-            out.append((text, np.mean(conf_list).round(5).tolist()))
+            kept = [round(conf, 5) for conf in np.array(preds_prob[b][selection]).tolist()]
+            conf_list = kept or [0]
+            pieces = [self.characters[t] for t in tokens[selection]]
+            text = "".join(pieces)
+            # one probability per character (a label of several characters would break the alignment)
+            chars = tuple(kept) if len(text) == len(kept) else None
+            out.append(Recognised(text, np.mean(conf_list).round(5).tolist(), chars))
         return out
 
 

@@ -34,9 +34,12 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from desktop.core.engines.ppocr_models import Recognised
 
 __all__ = ["Detection", "Stages", "crop_line", "flushes_denormals", "looks_sideways", "session_options", "turn_points"]
 
@@ -486,8 +489,9 @@ class Stages:
         self.load()
         return self._cls(list(crops))
 
-    def recognise(self, crops: Sequence[np.ndarray]) -> list[tuple[str, float]]:
-        """``(text, confidence)`` per crop, in order; the crops are shared out over the workers.
+    def recognise(self, crops: Sequence[np.ndarray]) -> list[Recognised]:
+        """:class:`~desktop.core.engines.ppocr_models.Recognised` (text, confidence, per-character
+        probabilities) per crop, in order; the crops are shared out over the workers.
 
         Crops are sorted by aspect ratio and dealt out in turn, so each worker gets a similar mix of
         short and long lines (recognition time grows with the line's width).
@@ -495,21 +499,23 @@ class Stages:
         if not crops:
             return []
         self.load()
+        from desktop.core.engines.ppocr_models import Recognised
+
         order = np.argsort([c.shape[1] / max(c.shape[0], 1) for c in crops], kind="stable")
         n = min(self.workers, len(crops)) if len(crops) >= 4 else 1
         groups = [[int(i) for i in order[k::n]] for k in range(n)]
 
-        def run(indices: list[int]) -> list[tuple[str, float]]:
+        def run(indices: list[int]) -> list[Recognised]:
             return list(self._rec([crops[i] for i in indices]))
 
         if n == 1 or self._pool is None:
             results = [run(groups[0])]
         else:
             results = list(self._pool.map(run, groups))
-        texts: list[tuple[str, float]] = [("", 0.0)] * len(crops)
+        texts: list[Recognised] = [Recognised("", 0.0)] * len(crops)
         for indices, result in zip(groups, results):
-            for i, (text, score) in zip(indices, result):
-                texts[i] = (str(text), float(score))
+            for i, one in zip(indices, result):
+                texts[i] = Recognised(str(one.text), float(one.confidence), one.chars)
         return texts
 
     def upright_boxes(self, detection: Detection, rotation: int) -> np.ndarray:

@@ -40,6 +40,7 @@ def _rotate_line(line: Line, k: int, w: float, h: float) -> Line:
         confidence=line.confidence,
         polygon=polygon,
         words=[Word(wd.text, _rotate_box(wd.box, k, w, h), wd.confidence) for wd in line.words],
+        char_confidences=line.char_confidences,
     )
 
 
