@@ -374,9 +374,12 @@ def cross_validate(docs: list[Doc], name: str, features: list[str], folds: int, 
 
 
 def _curve(p: np.ndarray, correct: np.ndarray, found: np.ndarray) -> list[tuple[float, int, int]]:
-    """``(threshold, silent errors, flagged)`` for every useful threshold of one field."""
+    """``(threshold, silent errors, flagged)`` for every useful threshold of one field, none under
+    :data:`~desktop.core.extraction.field_model.REVIEW_FLOOR` (the form flags such values whatever the curve)."""
+    from desktop.core.extraction.field_model import REVIEW_FLOOR
+
     out = []
-    for t in sorted(set(np.round(p[found], 4).tolist()) | {1.01}):
+    for t in sorted({max(REVIEW_FLOOR, v) for v in np.round(p[found], 4).tolist()} | {1.01}):
         flagged = int(np.sum(~found | (p < t)))
         silent = int(np.sum(found & (correct == 0) & (p >= t)))
         out.append((float(t), silent, flagged))
@@ -395,7 +398,7 @@ def choose_thresholds(curves: dict[str, list[tuple[float, int, int]]], n_fields:
     for name in names:
         options: dict[int, tuple[int, float]] = {}
         for t, silent, flagged in curves[name]:
-            if silent <= budget and (silent not in options or (flagged, -t) < (options[silent][0], -options[silent][1])):
+            if silent <= budget and (silent not in options or (flagged, t) < options[silent]):
                 options[silent] = (flagged, t)
         nxt: list[tuple[float, dict[str, float]]] = [(float("inf"), {})] * (budget + 1)
         for s in range(budget + 1):

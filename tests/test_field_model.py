@@ -256,6 +256,23 @@ def test_shipped_model_is_plain_json_and_loads():
                 assert 0.0 < s.calibrate(z) < 1.0
 
 
+def test_a_value_at_even_odds_or_worse_is_always_flagged():
+    # a field right on every training document gets a curve-chosen threshold near 0; the floor still
+    # flags a value the model gives at most even odds (e.g. the 0.05 given under the score floor)
+    from desktop.core.extraction.field_model import FLOOR_PROBABILITY, REVIEW_FLOOR
+
+    spec = {"features": ["f0"], "trees": {"feature": [], "threshold": [], "left": [], "right": [], "value": [],
+                                          "roots": []},
+            "calibration": {"coef": [0.0] * 6, "intercept": 0.0}, "threshold": 0.05}
+    scorer = FieldScorer(spec)
+    assert scorer.review_threshold == REVIEW_FLOOR and FLOOR_PROBABILITY < REVIEW_FLOOR
+    model = load_model()
+    assert model is not None
+    for doc_type in ("receipt", "invoice"):
+        for name in model.fields(doc_type):
+            assert model.scorer(doc_type, name).review_threshold >= REVIEW_FLOOR
+
+
 def test_wrong_format_is_refused():
     with pytest.raises(ValueError, match="not a Shoebox field model"):
         FieldModel({"format": "pickle", "document_types": {}})

@@ -91,6 +91,12 @@ FLOOR_PROBABILITY = 0.05
 which an out-of-fold winner was right in training (``benchmarks/train_fields.py``); the Platt map has
 no evidence below it."""
 
+REVIEW_FLOOR = 0.5
+"""The lowest review threshold of any field: a value the model gives at most even odds of being right
+is always flagged, whatever the cross-validated curve allows (a field right on every training document
+would otherwise get a threshold under :data:`FLOOR_PROBABILITY` and show a 5% value as checked).
+``benchmarks/train_fields.py`` chooses thresholds at or above it, so its figures are the form's."""
+
 
 class FieldScorer:
     """Trees and calibration of one field of one document type (see the module docstring)."""
@@ -108,7 +114,7 @@ class FieldScorer:
         cal = spec["calibration"]
         self.cal_coef = np.asarray(cal["coef"], dtype=np.float64)
         self.cal_intercept = float(cal["intercept"])
-        self.review_threshold = float(spec["threshold"])
+        self.review_threshold = max(REVIEW_FLOOR, float(spec["threshold"]))
         floor = spec.get("score_floor")
         self.score_floor = float(floor) if floor is not None else float("-inf")
         self.cv = spec.get("cv", {})
