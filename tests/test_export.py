@@ -132,10 +132,10 @@ def _cell(wb, row: int, label: str):
 def test_xlsx_leading_columns(workbook) -> None:
     _, wb = workbook
     assert _cell(wb, 2, "Source file").value == "/scans/vat_einvoice.png"
-    assert _cell(wb, 2, "Pages").value == "1"
+    assert _cell(wb, 2, "Pages").value == 1  # a number (a range stays text: "2-3")
     assert _cell(wb, 2, "Document type").value == "Chinese VAT invoice"
     assert _cell(wb, 2, "Status").value == "Not reviewed"
-    assert _cell(wb, 2, "Problems").value == 1
+    assert _cell(wb, 2, "Fields to check").value == 1
     assert _cell(wb, 3, "Status").value == "Reviewed"
     assert _cell(wb, 4, "Status").value == "Error: the file is damaged (truncated JPEG)"
     assert _cell(wb, 4, "Total").value is None
@@ -236,7 +236,7 @@ def test_xlsx_long_text_cut_with_note(tmp_path: Path) -> None:
     assert len(cell.value) == EXCEL_CELL_LIMIT and long.startswith(cell.value)
     assert cell.comment is not None and "40,000" in cell.comment.text
     problems = _rows(wb["Problems"])
-    assert ["/long.pdf", "1", "Vendor address"] == problems[1][:3]
+    assert ["/long.pdf", 1, "Vendor address"] == problems[1][:3]
     assert "cut from 40,000 to 32,767" in problems[1][3]
 
 
@@ -253,8 +253,8 @@ def test_xlsx_line_items(workbook) -> None:
     rows = _rows(wb["Line items"])
     assert rows[0] == ["Source file", "Pages", "Invoice number", "Description", "Quantity", "Unit price",
                        "Amount", "Note"]
-    assert rows[1] == ["/scans/vat_einvoice.png", "1", "00123456", "办公用品", 2, 500.0, 1000.0, None]
-    assert rows[2] == ["/scans/vat_einvoice.png", "1", "00123456", "-rebate", 1, None, -0.5, "@note"]
+    assert rows[1] == ["/scans/vat_einvoice.png", 1, "00123456", "办公用品", 2, 500.0, 1000.0, None]
+    assert rows[2] == ["/scans/vat_einvoice.png", 1, "00123456", "-rebate", 1, None, -0.5, "@note"]
     ws = wb["Line items"]
     assert ws["F2"].number_format == "0.00" and ws["G3"].number_format == "0.00"
     assert ws["D3"].quotePrefix and ws["H3"].quotePrefix
@@ -264,11 +264,11 @@ def test_xlsx_problems_sheet(workbook) -> None:
     _, wb = workbook
     rows = _rows(wb["Problems"])
     assert rows[0] == ["Source file", "Pages", "Field", "Message"]
-    assert ["/scans/vat_einvoice.png", "1", "Total", "total is not subtotal + tax"] in rows
+    assert ["/scans/vat_einvoice.png", 1, "Total", "total is not subtotal + tax"] in rows
     # the receipt is marked reviewed: its failed check is listed as checked by the clerk
-    assert ["/scans/receipt.jpg", "1", "Subtotal", "checked by the clerk (the document is marked reviewed); "
+    assert ["/scans/receipt.jpg", 1, "Subtotal", "checked by the clerk (the document is marked reviewed); "
             "as read, it was flagged: not an amount"] in rows
-    assert ["/scans/bad.jpg", "1", None, "could not be read: the file is damaged (truncated JPEG)"] in rows
+    assert ["/scans/bad.jpg", 1, None, "could not be read: the file is damaged (truncated JPEG)"] in rows
 
 
 def test_a_file_that_failed_on_its_only_page_is_one_problem(tmp_path: Path) -> None:
@@ -285,7 +285,7 @@ def test_a_file_that_failed_on_its_only_page_is_one_problem(tmp_path: Path) -> N
                                      PageResult(2, 10, 10, warnings=[diag(Code.PAGE_NOT_READ, page=2, reason=other)])])
     export_xlsx([single, several], tmp_path / "p.xlsx")
     rows = _rows(openpyxl.load_workbook(tmp_path / "p.xlsx")["Problems"])[1:]
-    assert [r[:3] for r in rows if r[0] == "/t.jpg"] == [["/t.jpg", "1", None]]
+    assert [r[:3] for r in rows if r[0] == "/t.jpg"] == [["/t.jpg", 1, None]]
     assert [r[2] for r in rows if r[0] == "/m.tif"] == [None, "page 1", "page 2"]
 
 
@@ -363,7 +363,7 @@ def test_csv_bom_columns_and_injection_guard(tmp_path: Path) -> None:
     assert vat["Date"] == "2024-03-05" and vat["Total"] == "1130.00"
     assert vat["Vendor"] == "'=HYPERLINK(\"http://evil\",\"x\")"
     assert vat["Vendor address"].startswith("'+86")
-    assert vat["Problems"] == "1"
+    assert vat["Fields to check"] == "1"
     receipt = dict(zip(rows[0], rows[2]))
     assert receipt["Tax"] == "-3"  # a plain number is no formula: left alone
     assert receipt["Time"] == "14:05:09"
@@ -686,20 +686,20 @@ def test_xlsx_problems_in_chinese(both_languages) -> None:
     assert rows[0] == ["源文件", "页码", "字段", "说明"]
     sum_zh = docs[0].fields["total"].problems[0].message("zh")
     assert sum_zh.startswith("金额 + 税额 ≠ 合计")
-    assert ["/scans/vat_einvoice.png", "1", "价税合计", sum_zh] in rows
+    assert ["/scans/vat_einvoice.png", 1, "价税合计", sum_zh] in rows
     # a receipt's field is named as the receipt's form names it
     receipt_labels = {s.name: s.label_for("zh_CN") for s in get_document_type("receipt").field_specs()}
     flagged = diag(Code.NOT_AN_AMOUNT, name="subtotal", value="3O0.OO").message("zh")
-    assert ["/scans/receipt.jpg", "1", receipt_labels["subtotal"],
+    assert ["/scans/receipt.jpg", 1, receipt_labels["subtotal"],
             f"已由人工核对（单据已标记为已审核）；识别时的标记：{flagged}"] in rows
-    assert ["/scans/unsure.jpg", "1", receipt_labels["total"], "置信度低（45%）"] in rows
-    assert ["/scans/bad.jpg", "1", None, "无法读取：PDF 受密码保护"] in rows
+    assert ["/scans/unsure.jpg", 1, receipt_labels["total"], "置信度低（45%）"] in rows
+    assert ["/scans/bad.jpg", 1, None, "无法读取：PDF 受密码保护"] in rows
     lost = diag(Code.PAGE_NOT_READ, page=2, reason=diag(Code.OUT_OF_MEMORY)).message("zh")
     assert ["/scans/two.pdf", "1-2", "第 2 页", lost] in rows
     # an invoice's empty key fields, named as the invoice's form names them
     invoice_labels = {s.name: s.label_for("zh_CN") for s in get_document_type("invoice").field_specs()}
     assert ["/scans/two.pdf", "1-2", invoice_labels["vendor_name"], "空：页面上没有找到"] in rows
-    assert ["/scans/vat_copy.png", "1", None, "可能与 /scans/vat_einvoice.png 第 1 页 重复（同一商家、同一发票号码）"] in rows
+    assert ["/scans/vat_copy.png", 1, None, "可能与 /scans/vat_einvoice.png 第 1 页 重复（同一商家、同一发票号码）"] in rows
     # the same rows as in English, in the same order, each worded in Chinese
     en_rows = _rows(en["Problems"])
     assert [r[:2] for r in en_rows[1:]] == [r[:2] for r in rows[1:]]
@@ -714,7 +714,7 @@ def test_xlsx_long_text_cut_note_in_chinese(tmp_path: Path) -> None:
     wb = openpyxl.load_workbook(tmp_path / "l.xlsx")
     cell = wb["单据"].cell(2, _header(wb["单据"]).index("销售方地址") + 1)
     assert len(cell.value) == EXCEL_CELL_LIMIT and "40,000" in cell.comment.text and "截断" in cell.comment.text
-    assert _rows(wb["问题"])[1][:3] == ["/long.pdf", "1", "销售方地址"]
+    assert _rows(wb["问题"])[1][:3] == ["/long.pdf", 1, "销售方地址"]
 
 
 def test_csv_in_chinese_has_chinese_headers_bom_and_the_same_values(tmp_path: Path) -> None:

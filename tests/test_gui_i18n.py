@@ -297,7 +297,7 @@ def test_export_in_the_chinese_ui_writes_a_chinese_workbook(qtbot, make_window, 
     assert row["开票日期"].is_date
     total_label = {s.name: s.label_for("zh_CN") for s in get_document_type("receipt").field_specs()}["total"]
     problems = [list(r) for r in wb["问题"].iter_rows(values_only=True)]
-    assert problems == [["源文件", "页码", "字段", "说明"], ["/scans/r.jpg", "1", total_label, problem.message("zh")]]
+    assert problems == [["源文件", "页码", "字段", "说明"], ["/scans/r.jpg", 1, total_label, problem.message("zh")]]
     assert w.export_documents([doc], tmp_path / "zh.csv")
     assert (tmp_path / "zh.csv").read_bytes().startswith("\ufeff源文件,页码,单据类型,状态".encode())
 

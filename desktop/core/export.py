@@ -11,8 +11,10 @@ Excel (.xlsx, written with openpyxl)
     ``Documents``: one row per document. Leading columns *Source file*, *Pages*, *Document type*,
     *Status* (``Error: ...`` when the document or a page of it could not be read, or a page's content may
     be lost, ``Reviewed`` or
-    ``Not reviewed``), *Problems* (the number of fields to
-    check: :func:`desktop.core.flags.flagged_fields`, the same count as the app's queue badge) and
+    ``Not reviewed``), *Fields to check* (the number of fields to
+    check: :func:`desktop.core.flags.flagged_fields`, the same count as the app's queue badge; a document's
+    other problems, a read error, a lost page, a possible duplicate, are in *Status*, *Duplicate of* and the
+    ``Problems`` sheet) and
     *Duplicate of* (``<earlier source> p. <pages> (<reason>)`` for a possible duplicate,
     ``Document.duplicate_of``; also a row in ``Problems``), then one column per canonical field in
     :func:`desktop.core.doctypes.canonical_fields` order with its English label (fields outside the
@@ -143,7 +145,7 @@ _XML_ILLEGAL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uf
 _PLAIN_NUMBER_RE = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")
 _TIME_RE = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2}))?")
 
-LEADING_COLUMNS = ("Source file", "Pages", "Document type", "Status", "Problems", "Duplicate of")
+LEADING_COLUMNS = ("Source file", "Pages", "Document type", "Status", "Fields to check", "Duplicate of")
 
 # Line-item keys the extraction gives, in column order, with the ones that hold numbers.
 _ITEM_KEY_ORDER = ("line_id", "parent_line_id", "description", "quantity", "unit", "unit_code", "unit_price",
@@ -627,6 +629,8 @@ def _build_workbook(documents: Sequence[Document], language: str = "en") -> Any:
                           kind=_KIND_BY_FIELD_TYPE.get(col.type, "text"), where=where)
             elif col.kind == "problems":
                 sheet.put(sheet.row, col_no, len(flags.flagged_fields(doc)), kind="int")
+            elif col.kind == "pages":  # a number for one page, "2-3" for a range
+                sheet.put(sheet.row, col_no, pages, kind="int")
             else:
                 sheet.put(sheet.row, col_no, _plain_cell(doc, col, language), where=where)
     sheet.finish()
@@ -642,7 +646,7 @@ def _build_workbook(documents: Sequence[Document], language: str = "en") -> Any:
         for item in doc.line_items:
             sheet.row += 1
             sheet.put(sheet.row, 1, doc.source)
-            sheet.put(sheet.row, 2, pages)
+            sheet.put(sheet.row, 2, pages, kind="int")
             sheet.put(sheet.row, 3, _field_text(doc, "invoice_number"), kind="code")
             for offset, key in enumerate(item_keys, start=4):
                 value = item.get(key) if isinstance(item, dict) else None
@@ -668,7 +672,7 @@ def _build_workbook(documents: Sequence[Document], language: str = "en") -> Any:
                 sheet.row += 1
                 where = (doc.source, pages, w("tax by rate"))
                 sheet.put(sheet.row, 1, doc.source)
-                sheet.put(sheet.row, 2, pages)
+                sheet.put(sheet.row, 2, pages, kind="int")
                 sheet.put(sheet.row, 3, _field_text(doc, "invoice_number"), kind="code")
                 sheet.put(sheet.row, 4, row.get("category"), where=where)
                 sheet.put(sheet.row, 5, row.get("rate"), where=where)
@@ -689,7 +693,7 @@ def _build_workbook(documents: Sequence[Document], language: str = "en") -> Any:
     for source, pages, field_label, message in problems:
         sheet.row += 1
         for col_no, value in enumerate((source, pages, field_label, message), start=1):
-            sheet.put(sheet.row, col_no, value)
+            sheet.put(sheet.row, col_no, value, kind="int" if col_no == 2 else "text")
     sheet.finish()
     return wb
 

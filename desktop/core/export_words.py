@@ -70,7 +70,7 @@ _ZH: dict[str, str] = {
 }
 
 #: English wording of the keys of :data:`_ZH` that are not their own English text.
-_EN: dict[str, str] = {"Problems column": "Problems"}
+_EN: dict[str, str] = {"Problems column": "Fields to check"}
 
 #: The line-item keys the extraction and the e-invoice readers give (``Document.line_items``) as Chinese
 #: column headers (in English a key is its own words: ``unit_price`` -> ``Unit price``).
