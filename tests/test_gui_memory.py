@@ -245,3 +245,70 @@ def test_duplicates_are_found_across_sessions(qtbot, tmp_path: Path) -> None:
     mark = third.model.entry(later_id).document.duplicate_of
     assert mark is not None and mark["source"] == str(monday.resolve()) and mark["reason"] == "same file"
     third.close()
+
+
+def test_the_same_file_dropped_three_times_is_said_and_survives_a_restart(qtbot, tmp_path: Path) -> None:
+    """The issue's case: one file dropped three times (one path, so one name for all three). The second
+    and third are marked with a link to the first (by its queue row, not only its file name), the end of
+    the batch says so in the status bar, the link never opens the marked entry itself, and "keep both" /
+    "drop this one" are what the session database holds after the window is closed and opened again."""
+    importlib.import_module("desktop.core.pipeline")  # part of the product: never a skip
+    from desktop.gui.mainwindow import MainWindow
+
+    def opened() -> MainWindow:
+        w = MainWindow(engine_factory=lambda notes: ScriptedEngine())
+        qtbot.addWidget(w)
+        w.show()
+        return w
+
+    receipt = _png(tmp_path / "receipt.png")
+    w = opened()
+    ids = w.add_paths([receipt, receipt, receipt], remember=False)
+    assert len(ids) == 3  # queued three times ...
+    qtbot.waitUntil(lambda: not w.is_busy() and all(w.model.entry(i).document is not None for i in ids), timeout=20000)
+    first, second, third = (w.model.entry(i).document for i in ids)
+    # ... and not without a word: the later two are marked, the first is not
+    assert first.duplicate_of is None
+    for doc in (second, third):
+        assert doc.duplicate_of is not None and doc.duplicate_of["source"] == str(receipt.resolve())
+        assert doc.duplicate_of["reason"] == "same file"
+    assert [w.model.status_text(w.model.entry(i)).endswith("possible duplicate") for i in ids] == [False, True, True]
+    message = w.statusBar().currentMessage()
+    assert re.search(r"2 possible duplicate(s|\(s\)) marked: receipt\.png$", message), message
+    w.select_entry(ids[2])
+    assert w.duplicate_banner.isVisible()
+    assert "receipt.png, row 1 of the queue" in w.duplicate_banner.label.text()
+    w.duplicate_banner._link("earlier")
+    assert w.current_id == ids[0]
+    # the clerk keeps the second (and takes it back: undoable), drops the third
+    w.select_entry(ids[1])
+    w.keep_duplicate()
+    assert w.model.entry(ids[1]).document.duplicate_of is None and not w.duplicate_banner.isVisible()
+    w.undo_stack.undo()
+    assert w.model.entry(ids[1]).document.duplicate_of is not None
+    w.select_entry(ids[2])
+    w.drop_duplicate()
+    assert [e.id for e in w.model.entries()] == ids[:2]
+    # with the first one gone too, the second's link cannot open the second itself
+    w.select_entry(ids[0])
+    w.reviewing.remove_selected()  # Edit > Remove from queue (not reviewed, no edits: no question asked)
+    assert w.current_id == ids[1]
+    assert "read before (no longer in the queue)" in w.duplicate_banner.label.text()
+    w.duplicate_banner._link("earlier")
+    assert w.current_id == ids[1] and "no longer in the queue" in w.statusBar().currentMessage()
+    w.keep_duplicate()
+    w.close()
+
+    again = opened()  # the session database brings the queue back as the clerk left it
+    (entry,) = again.model.entries()
+    assert entry.id == ids[1] and entry.document.duplicate_of is None
+    assert entry.document.extras["duplicate_kept"]["reason"] == "same file"
+    assert not again.model.status_text(entry).endswith("possible duplicate")
+    # the file dropped a fourth time is still caught (against the kept one, which is in the queue)
+    (fourth,) = again.add_paths([receipt], remember=False)
+    qtbot.waitUntil(lambda: not again.is_busy() and again.model.entry(fourth).document is not None, timeout=20000)
+    mark = again.model.entry(fourth).document.duplicate_of
+    assert mark is not None and mark["reason"] == "same file"
+    again.select_entry(fourth)
+    assert "receipt.png, row 1 of the queue" in again.duplicate_banner.label.text()
+    again.close()

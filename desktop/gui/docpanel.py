@@ -108,9 +108,12 @@ class DocumentPanel(QWidget):
         self.title_label.setToolTip("")
         self.form.show_message(self.tr("Drop receipts, invoices or whole folders here, or use File ▸ Open (Ctrl+O)."))
 
-    def show_entry(self, name: str, source: str, status: str, doc: Document | None) -> None:
+    def show_entry(self, name: str, source: str, status: str, doc: Document | None,
+                   earlier_row: int | None = None) -> None:
         """Show a queue entry: its file ``name`` (``source`` in the tooltip), and its document once read
-        (``doc``: ``None`` while the file waits, ``status`` ``queued`` or ``reading``)."""
+        (``doc``: ``None`` while the file waits, ``status`` ``queued`` or ``reading``); ``earlier_row``:
+        the queue row (from 1) of the document a duplicate mark names, ``None`` when it is not in the
+        queue."""
         self._set_readable(doc is not None and not doc.error, doc)
         self.title_label.setText(name)
         self.title_label.setToolTip(source)
@@ -126,7 +129,7 @@ class DocumentPanel(QWidget):
         self.reviewed_button.setCheckable(True)
         self.reviewed_button.setChecked(doc.reviewed)
         self.update_summary(doc)
-        self.duplicate_banner.show_mark(doc.duplicate_of)
+        self.duplicate_banner.show_mark(doc.duplicate_of, earlier_row)
         self.form.set_document(doc)
 
     def update_summary(self, doc: Document) -> None:

@@ -52,7 +52,7 @@ from desktop.gui.docpanel import DocumentPanel
 from desktop.gui.engine_label import EngineLabel
 from desktop.gui.exporting import ExportController
 from desktop.gui.pages import THUMB_MAX_PIXELS, VIEW_MAX_PIXELS, PageController
-from desktop.gui.queue import QueueDelegate, QueueModel, QueueView
+from desktop.gui.queue import QueueDelegate, QueueEntry, QueueModel, QueueView
 from desktop.gui.reading import ReadingController
 from desktop.gui.resources import icon
 from desktop.gui.reviewing import ReviewController
@@ -373,7 +373,9 @@ class MainWindow(QMainWindow):
             self.viewer.clear(self.tr("Drop files here"))
             self.pages.update_page_label()
             return
-        self.panel.show_entry(entry.name, entry.source, entry.status, doc)
+        earlier = self.earlier_entry(doc.duplicate_of, entry.id) if doc is not None else None
+        self.panel.show_entry(entry.name, entry.source, entry.status, doc,
+                              earlier_row=self.model.row_of(earlier.id) + 1 if earlier is not None else None)
         if doc is None:
             if changed:
                 self.pages.current_page = 1
@@ -413,11 +415,27 @@ class MainWindow(QMainWindow):
         self.zoom_label.setToolTip(tip)
         self.zoom_100_action.setToolTip(tip)
 
+    def earlier_entry(self, mark: dict[str, Any] | None, here: int | None = None) -> QueueEntry | None:
+        """The queue entry a duplicate mark (``Document.duplicate_of``) names: the entry of its source
+        file and first page, never ``here`` (the marked entry itself: the same file dropped twice has one
+        source for both), the first one before ``here`` in the queue if there is one; ``None`` when it is
+        no longer in the queue (it was confirmed and cleared, and the memory remembered it)."""
+        if not mark:
+            return None
+        source, first_page = str(mark.get("source", "")), int((mark.get("pages") or [1])[0])
+        found = [e for e in self.model.entries() if e.id != here and e.source == source
+                 and (e.document is None or e.document.pages[0] == first_page)]
+        if not found:
+            return None
+        row_here = self.model.row_of(here) if here is not None else -1
+        before = [e for e in found if row_here < 0 or self.model.row_of(e.id) < row_here]
+        return (before or found)[0]
+
     def _open_earlier(self, source: str, first_page: int) -> None:
-        for e in self.model.entries():
-            if e.source == source and (e.document is None or e.document.pages[0] == first_page):
-                self.select_entry(e.id)
-                return
+        earlier = self.earlier_entry({"source": source, "pages": [first_page, first_page]}, self.current_id)
+        if earlier is not None:
+            self.select_entry(earlier.id)
+            return
         self.statusBar().showMessage(self.tr("%1 is no longer in the queue (it was confirmed earlier)")
                                      .replace("%1", source), 8000)
 

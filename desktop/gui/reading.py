@@ -55,6 +55,7 @@ class ReadingController(QObject):
         self.pending: set[int] = set()
         self.batch_total = 0
         self.batch_done = 0
+        self.batch_duplicates: list[str] = []  # file names marked as possible duplicates in this batch
         self.throughput: Throughput | None = None  # pages done, pages/min, time left of the batch
         self.engine_capabilities: frozenset[str] = frozenset()
         self.engine_state = "loading"
@@ -288,6 +289,9 @@ class ReadingController(QObject):
             self.model.fail(entry_id, self.tr("Nothing was read from this file."))
             return
         self.window.reviewing.mark_duplicates(entry_id, documents)
+        entry = self.model.entry(entry_id)
+        if entry is not None and any(d.duplicate_of for d in documents):
+            self.batch_duplicates.append(entry.name)
         self.model.set_documents(entry_id, documents)
         if self.window.current_id == entry_id:
             self.window.show_document(entry_id)
@@ -324,7 +328,16 @@ class ReadingController(QObject):
         self.update_progress()
         self.window.update_task_actions()
         if not self.pending:
-            self._status(self.tr("Reading finished."), 5000)
+            if self.batch_duplicates:
+                # said where the clerk looks when the batch ends, not only on each queue row: the same
+                # file dropped twice is marked, and the status bar names it
+                shown = list(dict.fromkeys(self.batch_duplicates))  # one file dropped three times: one name
+                names = ", ".join(shown[:3]) + (", …" if len(shown) > 3 else "")
+                self._status(self.tr("Reading finished. %n possible duplicate(s) marked: %1", "",
+                                     len(self.batch_duplicates)).replace("%1", names), 15000)
+            else:
+                self._status(self.tr("Reading finished."), 5000)
+            self.batch_duplicates = []
             self.batch_finished.emit()
 
     # -- closing -----------------------------------------------------------------------------------------

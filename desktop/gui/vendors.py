@@ -348,8 +348,14 @@ class DuplicateBanner(QWidget):
         self._mark: dict | None = None
         self.hide()
 
-    def show_mark(self, mark: dict | None) -> None:
-        """Show the banner for ``mark`` (``Document.duplicate_of``), or hide it for ``None``."""
+    def show_mark(self, mark: dict | None, earlier_row: int | None = None) -> None:
+        """Show the banner for ``mark`` (``Document.duplicate_of``), or hide it for ``None``.
+
+        Args:
+            earlier_row: the queue row (from 1) of the earlier document, named beside its file (the same
+                file dropped twice has one name for both); ``None``: it is no longer in the queue (it
+                was confirmed and cleared; the memory remembered it), which the banner says.
+        """
         import html
 
         self._mark = mark
@@ -364,6 +370,10 @@ class DuplicateBanner(QWidget):
             where = self.tr("%1 (p. %2)").replace("%1", name).replace("%2", str(first))
         else:
             where = self.tr("%1 (p. %2–%3)").replace("%1", name).replace("%2", str(first)).replace("%3", str(last))
+        if earlier_row is not None:
+            where = self.tr("%1, row %2 of the queue").replace("%1", where).replace("%2", str(earlier_row))
+        else:
+            where = self.tr("%1, read before (no longer in the queue)").replace("%1", where)
         from desktop.core.duplicates import reason_of
 
         why = reason_of(mark).message(str(getattr(self.parent(), "language", "en")))  # the panel's UI language

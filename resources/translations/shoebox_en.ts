@@ -4,7 +4,7 @@
 <context>
     <name>DocumentPanel</name>
     <message numerus="yes">
-        <location filename="../../desktop/gui/docpanel.py" line="139"/>
+        <location filename="../../desktop/gui/docpanel.py" line="142"/>
         <source>%n field(s) to check</source>
         <translation>
             <numerusform>%n field to check</numerusform>
@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/docpanel.py" line="147"/>
+        <location filename="../../desktop/gui/docpanel.py" line="150"/>
         <source>(+%n more)</source>
         <translation>
             <numerusform>(+%n more)</numerusform>
@@ -42,11 +42,22 @@
 <context>
     <name>QueueModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/gui/queue.py" line="239"/>
+        <location filename="../../desktop/gui/queue.py" line="240"/>
         <source>%n field(s) to check</source>
         <translation>
             <numerusform>%n field to check</numerusform>
             <numerusform>%n fields to check</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ReadingController</name>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/reading.py" line="335"/>
+        <source>Reading finished. %n possible duplicate(s) marked: %1</source>
+        <translation>
+            <numerusform>Reading finished. %n possible duplicate marked: %1</numerusform>
+            <numerusform>Reading finished. %n possible duplicates marked: %1</numerusform>
         </translation>
     </message>
 </context>

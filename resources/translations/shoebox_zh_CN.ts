@@ -79,7 +79,7 @@
     </message>
     <message>
         <location filename="../../desktop/gui/docpanel.py" line="65"/>
-        <location filename="../../desktop/gui/docpanel.py" line="125"/>
+        <location filename="../../desktop/gui/docpanel.py" line="128"/>
         <source>Mark reviewed</source>
         <translation>标记为已审核</translation>
     </message>
@@ -114,46 +114,46 @@
         <translation>将收据、发票或整个文件夹拖放到此处，或使用“文件 ▸ 打开”（Ctrl+O）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/docpanel.py" line="118"/>
+        <location filename="../../desktop/gui/docpanel.py" line="121"/>
         <source>Waiting to be read…</source>
         <translation>等待读取…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/docpanel.py" line="118"/>
+        <location filename="../../desktop/gui/docpanel.py" line="121"/>
         <source>Reading…</source>
         <translation>读取中…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/docpanel.py" line="121"/>
+        <location filename="../../desktop/gui/docpanel.py" line="124"/>
         <source>This file could not be read:
 %1</source>
         <translation>无法读取此文件：
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/docpanel.py" line="125"/>
+        <location filename="../../desktop/gui/docpanel.py" line="128"/>
         <source>Reviewed ✓</source>
         <translation>已审核 ✓</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/docpanel.py" line="139"/>
+        <location filename="../../desktop/gui/docpanel.py" line="142"/>
         <source>%n field(s) to check</source>
         <translation>
             <numerusform>%n 个字段需要检查</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/docpanel.py" line="141"/>
+        <location filename="../../desktop/gui/docpanel.py" line="144"/>
         <source>Every field checks out</source>
         <translation>所有字段均通过检查</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/docpanel.py" line="143"/>
+        <location filename="../../desktop/gui/docpanel.py" line="146"/>
         <source>Reviewed</source>
         <translation>已审核</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/docpanel.py" line="147"/>
+        <location filename="../../desktop/gui/docpanel.py" line="150"/>
         <source>(+%n more)</source>
         <translation>
             <numerusform>（另有 %n 条）</numerusform>
@@ -183,17 +183,27 @@
         <translation>已经报销过：把这一份从队列中移除（文件本身保留）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="364"/>
+        <location filename="../../desktop/gui/vendors.py" line="370"/>
         <source>%1 (p. %2)</source>
         <translation>%1（第 %2 页）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="366"/>
+        <location filename="../../desktop/gui/vendors.py" line="372"/>
         <source>%1 (p. %2–%3)</source>
         <translation>%1（第 %2–%3 页）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/vendors.py" line="370"/>
+        <location filename="../../desktop/gui/vendors.py" line="374"/>
+        <source>%1, row %2 of the queue</source>
+        <translation>%1（队列第 %2 行）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="376"/>
+        <source>%1, read before (no longer in the queue)</source>
+        <translation>%1（之前已读过，已不在队列中）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/vendors.py" line="380"/>
         <source>Possible duplicate of %1: %2.</source>
         <translation>可能与 %1 重复：%2。</translation>
     </message>
@@ -552,7 +562,7 @@ File &gt; Export all… (Ctrl+Shift+E) exports every document read, reviewed or 
         <translation>读完当前页后停止</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="517"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="535"/>
         <source>Settings could not be saved: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
@@ -562,37 +572,37 @@ File &gt; Export all… (Ctrl+Shift+E) exports every document read, reviewed or 
         <translation>将文件拖放到此处</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="386"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="388"/>
         <source>Reading failed: %1</source>
         <translation>读取失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="405"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="407"/>
         <source>Translate the text of the document into English or Chinese</source>
         <translation>把单据的文字翻译成英文或中文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="411"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="413"/>
         <source>Zoom: 100% is the size of the paper</source>
         <translation>缩放：100% 为纸张的实际大小</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="412"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="414"/>
         <source>Zoom: 100% shows one pixel of the image per pixel of the screen</source>
         <translation>缩放：100% 时图像的一个像素对应屏幕的一个像素</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="421"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="439"/>
         <source>%1 is no longer in the queue (it was confirmed earlier)</source>
         <translation>%1 已不在队列中（之前已确认）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="542"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="560"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="543"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="561"/>
         <source>The new language is used the next time Shoebox starts.</source>
         <translation>新语言将在下次启动 Shoebox 时生效。</translation>
     </message>
@@ -763,12 +773,12 @@ File &gt; Export all… (Ctrl+Shift+E) exports every document read, reviewed or 
 <context>
     <name>QueueEntry</name>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="105"/>
+        <location filename="../../desktop/gui/queue.py" line="106"/>
         <source>%1 (p. %2–%3)</source>
         <translation>%1（第 %2–%3 页）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="108"/>
+        <location filename="../../desktop/gui/queue.py" line="109"/>
         <source>%1 (p. %2)</source>
         <translation>%1（第 %2 页）</translation>
     </message>
@@ -776,69 +786,69 @@ File &gt; Export all… (Ctrl+Shift+E) exports every document read, reviewed or 
 <context>
     <name>QueueModel</name>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="162"/>
+        <location filename="../../desktop/gui/queue.py" line="163"/>
         <source>Document</source>
         <translation>单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="162"/>
+        <location filename="../../desktop/gui/queue.py" line="163"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="162"/>
+        <location filename="../../desktop/gui/queue.py" line="163"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="162"/>
+        <location filename="../../desktop/gui/queue.py" line="163"/>
         <source>Check</source>
         <translation>待查</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="170"/>
+        <location filename="../../desktop/gui/queue.py" line="171"/>
         <source>Queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="172"/>
+        <location filename="../../desktop/gui/queue.py" line="173"/>
         <source>Reading</source>
         <translation>读取中</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="175"/>
+        <location filename="../../desktop/gui/queue.py" line="176"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="180"/>
+        <location filename="../../desktop/gui/queue.py" line="181"/>
         <source>possible duplicate</source>
         <translation>可能重复</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="182"/>
+        <location filename="../../desktop/gui/queue.py" line="183"/>
         <source>Reviewed</source>
         <translation>已审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="184"/>
+        <location filename="../../desktop/gui/queue.py" line="185"/>
         <source>Checks out, not yet reviewed</source>
         <translation>字段均通过检查，尚未审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="185"/>
+        <location filename="../../desktop/gui/queue.py" line="186"/>
         <source>Needs review</source>
         <translation>待审核</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/queue.py" line="239"/>
+        <location filename="../../desktop/gui/queue.py" line="240"/>
         <source>%n field(s) to check</source>
         <translation>
             <numerusform>%n 个字段需要检查</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/queue.py" line="164"/>
+        <location filename="../../desktop/gui/queue.py" line="165"/>
         <source>Fields to check (a failed check, an uncertain value or an empty key field)</source>
         <translation>需要检查的字段（检查未通过、识别不确定或必填字段为空）</translation>
     </message>
@@ -870,115 +880,122 @@ File &gt; Export all… (Ctrl+Shift+E) exports every document read, reviewed or 
 <context>
     <name>ReadingController</name>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="61"/>
+        <location filename="../../desktop/gui/reading.py" line="62"/>
         <source>not started</source>
         <translation>未启动</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="117"/>
-        <location filename="../../desktop/gui/reading.py" line="152"/>
+        <location filename="../../desktop/gui/reading.py" line="118"/>
+        <location filename="../../desktop/gui/reading.py" line="153"/>
         <source>Reading is not available in this installation (%1)</source>
         <translation>此安装无法读取单据（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="137"/>
+        <location filename="../../desktop/gui/reading.py" line="138"/>
         <source>Cancelling after the current page…</source>
         <translation>读完当前页后取消…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="151"/>
+        <location filename="../../desktop/gui/reading.py" line="152"/>
         <source>Read again</source>
         <translation>重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="154"/>
+        <location filename="../../desktop/gui/reading.py" line="155"/>
         <source>reading page %1 again…</source>
         <translation>正在重新识别第 %1 页…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="160"/>
+        <location filename="../../desktop/gui/reading.py" line="161"/>
         <source>Convert to Markdown</source>
         <translation>转换为 Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="161"/>
+        <location filename="../../desktop/gui/reading.py" line="162"/>
         <source>Extract tables</source>
         <translation>提取表格</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="162"/>
+        <location filename="../../desktop/gui/reading.py" line="163"/>
         <source>Translate to English</source>
         <translation>翻译成英文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="163"/>
+        <location filename="../../desktop/gui/reading.py" line="164"/>
         <source>Translate to Chinese</source>
         <translation>翻译成中文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="169"/>
+        <location filename="../../desktop/gui/reading.py" line="170"/>
         <source>Waiting for the OCR engine to start…</source>
         <translation>正在等待 OCR 引擎启动…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="170"/>
-        <location filename="../../desktop/gui/reading.py" line="189"/>
+        <location filename="../../desktop/gui/reading.py" line="171"/>
+        <location filename="../../desktop/gui/reading.py" line="190"/>
         <source>Needs the HunyuanOCR engine on a GPU; see Settings.</source>
         <translation>需要在 GPU 上运行的 HunyuanOCR 引擎；请参阅“设置”。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="173"/>
+        <location filename="../../desktop/gui/reading.py" line="174"/>
         <source>Select a document that has been read first.</source>
         <translation>请先选择一个已识别的文档。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="175"/>
+        <location filename="../../desktop/gui/reading.py" line="176"/>
         <source>This document is being read; wait until it is done.</source>
         <translation>正在识别此文档，请等待完成。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="217"/>
+        <location filename="../../desktop/gui/reading.py" line="218"/>
         <source>Restarting the OCR engine…</source>
         <translation>正在重新启动 OCR 引擎…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="235"/>
+        <location filename="../../desktop/gui/reading.py" line="236"/>
         <source>%1 done: %2</source>
         <translation>%1 完成：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="241"/>
+        <location filename="../../desktop/gui/reading.py" line="242"/>
         <source>%1 failed: %2</source>
         <translation>%1 失败：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="272"/>
+        <location filename="../../desktop/gui/reading.py" line="273"/>
         <source>reading…</source>
         <translation>读取中…</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="275"/>
+        <location filename="../../desktop/gui/reading.py" line="276"/>
         <source>page %1 of %2</source>
         <translation>第 %1 / %2 页</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="288"/>
+        <location filename="../../desktop/gui/reading.py" line="289"/>
         <source>Nothing was read from this file.</source>
         <translation>未从此文件读取到内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="303"/>
+        <location filename="../../desktop/gui/reading.py" line="307"/>
         <source>Reading again failed: %1</source>
         <translation>重新识别失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="311"/>
-        <location filename="../../desktop/gui/reading.py" line="313"/>
+        <location filename="../../desktop/gui/reading.py" line="315"/>
+        <location filename="../../desktop/gui/reading.py" line="317"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/reading.py" line="335"/>
+        <source>Reading finished. %n possible duplicate(s) marked: %1</source>
+        <translation>
+            <numerusform>读取完成。已标记 %n 个可能重复的文档：%1</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="327"/>
+        <location filename="../../desktop/gui/reading.py" line="338"/>
         <source>Reading finished.</source>
         <translation>读取完成。</translation>
     </message>
