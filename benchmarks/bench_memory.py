@@ -134,6 +134,29 @@ def cause_of(name: str, image: Path, truth: Any, plain: Any, got: Any, action: s
     return "memory"
 
 
+#: The classes of a repeat receipt's key (:func:`key_class`), in the order the report lists them.
+KEY_CLASSES = {
+    "confirmed": "the key was confirmed on an earlier receipt of the vendor",
+    "new": "the key is new to the vendor and its own transcript reads it (a chain's branch, a spelling first seen)",
+    "inconsistent": "the key is neither an earlier key of the vendor nor what its own transcript reads (annotation noise)",
+}
+
+
+def key_class(name: str, image: Path, truth: Any, earlier: set[str | None]) -> str:
+    """Which of :data:`KEY_CLASSES` a repeat receipt's key of field ``name`` is, decided before the
+    memory is applied and whatever it does (the rule of ``cause_of``'s ``key``, over every repeat
+    receipt, missed or not): ``confirmed`` when it is one of ``earlier`` (the vendor's earlier keys,
+    normalised as compared); else ``inconsistent`` when the receipt has a transcript and the key is not
+    in it; else ``new``. Only ``confirmed`` keys can be given by the memory alone; ``new`` ones need the
+    page; an ``inconsistent`` key is met only by repeating its slip."""
+    if normalise_for_compare(name, truth) in earlier:
+        return "confirmed"
+    text = transcript(image)
+    if text and not _in_transcript(name, truth, text):
+        return "inconsistent"
+    return "new"
+
+
 def _engine() -> Any:
     from desktop.core.engines.ppocr import PPOCREngine
 
@@ -229,6 +252,8 @@ def replay(images: list[Path], cache: list[Path], verbose: bool) -> dict[str, An
     seen: set[str] = set()
     confirmed: dict[tuple[str, str], set[str | None]] = defaultdict(set)  # (vendor, field) -> values taught
     learnable: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # field -> [repeat docs, misses with memory]
+    # field -> key class of the repeat receipts (:func:`key_class`) -> [receipts, misses with memory]
+    consistency: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     repeat_misses: list[dict[str, Any]] = []  # each repeat-vendor miss with memory, for the report
     broken: list[dict[str, Any]] = []  # each field right without the memory and wrong with it
     by_name = {img.name: img for img in images}
@@ -272,6 +297,10 @@ def replay(images: list[Path], cache: list[Path], verbose: bool) -> dict[str, An
                     if group == "repeat" and taught_before:
                         learnable[name][0] += 1
                         learnable[name][1] += not ok_mem
+                    if group == "repeat" and name in FIELDS[:2]:
+                        tally = consistency[name][key_class(name, image, truth[name], confirmed[(company, name)])]
+                        tally[0] += 1
+                        tally[1] += not ok_mem
                     got = (helped.fields.get(name) or Field(name)).value
                     if not ok_mem and (ok_plain or (group == "repeat" and name in FIELDS[:2])):
                         label = str((helped.extras.get("memory") or {}).get("taught_by", {}).get(name, ""))
@@ -326,6 +355,7 @@ def replay(images: list[Path], cache: list[Path], verbose: bool) -> dict[str, An
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return {"miss": dict(miss), "count": dict(count), "learnable": {k: list(v) for k, v in learnable.items()},
+            "consistency": {k: {c: list(t) for c, t in v.items()} for k, v in consistency.items()},
             "broke": dict(broke), "fixed": dict(fixed), "repeat_misses": repeat_misses, "broken": broken,
             "applied": applied, "weak": weak, "elsewhere": elsewhere,
             "suggestions": suggestions, "wrong_suggestions": wrong_suggestions, "respelled": respelled,
@@ -526,6 +556,41 @@ def report(r: dict[str, Any], d: dict[str, Any] | None, command: str) -> str:
                     for name in FIELDS) / max(1, o["documents"])
         verdicts.append((label, len(nm) / k, len(am) / k, worst_o / max(1, o["documents"]), clean_n, clean_a,
                          worst_clean / max(1, o["documents"]), own_n, own_a, own_w))
+
+    out += ["", "Floor analysis (beside the figures above, which stay the headline): every repeat receipt's key "
+                "classed before the memory is applied (`key_class`, the rule of the `key` cause over all repeat "
+                "receipts, missed or not): " + "; ".join(f"`{c}`: {v}" for c, v in KEY_CLASSES.items())
+                + ". Per class, receipts and misses with memory; then the miss rate over the repeat receipts whose "
+                "key is consistent (`confirmed` + `new`), and the consistent misses by cause (`print` / `kept` / "
+                "`memory`, as in the list above):", "",
+            "| order | field | confirmed: receipts (misses) | new: receipts (misses) | inconsistent: receipts (misses) "
+            "| misses over consistent keys | consistent misses: print / kept / memory |",
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+    for label, o in orders:
+        for name in FIELDS[:2]:
+            classes = o.get("consistency", {}).get(name, {})
+            tally = {c: classes.get(c, [0, 0]) for c in KEY_CLASSES}
+            held = tally["confirmed"][0] + tally["new"][0]
+            lost = tally["confirmed"][1] + tally["new"][1]
+            # the listed misses of consistent keys (the list's cause says why; a noise cause here would
+            # be the teacher's slip)
+            mine = [x for x in o.get("repeat_misses", []) if x["field"] == name and x["cause"] != "key"]
+            by = {c: sum(x["cause"] == c for x in mine) for c in ("print", "kept", "memory", "teacher")}
+            out.append(f"| {label} | {name} | " + " | ".join(f"{t[0]} ({t[1]})" for t in tally.values())
+                       + f" | {pct(lost, held or 1)} | {by['print']} / {by['kept']} / {by['memory']}"
+                       + (f" (+{by['teacher']} teacher)" if by["teacher"] else "") + " |")
+
+    left: dict[tuple[str, str], tuple[set[str], set[str]]] = {}  # (receipt, field) -> causes, orders
+    for label, o in orders:
+        for x in o.get("repeat_misses", []):
+            if x["cause"] not in NOISE:
+                causes, where = left.setdefault((x["receipt"], x["field"]), (set(), set()))
+                causes.add(x["cause"])
+                where.add(label)
+    out += ["", "Repeat misses of consistent keys, in any order (what is left once the annotation noise is set aside; "
+                "the list above gives each value): " + ("; ".join(
+                    f"{r} {n} ({'/'.join(f'`{c}`' for c in sorted(cs))}, {len(ws)} of {len(orders)} orders)"
+                    for (r, n), (cs, ws) in sorted(left.items())) or "none") + "."]
 
     def ok(v: float, limit: float, strict: bool = True) -> str:
         return "met" if (v < limit if strict else v <= limit) else "NOT met"
