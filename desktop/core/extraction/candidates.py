@@ -46,7 +46,7 @@ from desktop.core.extraction.layout import Layout, Ln
 from desktop.core.extraction.legal_forms import restore_legal_form
 from desktop.core.extraction.parsers import money_tokens
 
-__all__ = ["FieldCandidate", "LEARNED_FIELDS", "Rows", "generate"]
+__all__ = ["FieldCandidate", "LEARNED_FIELDS", "Rows", "generate", "value_confidence"]
 
 #: The fields chosen by the learned model, per document type.
 LEARNED_FIELDS: dict[str, tuple[str, ...]] = {
@@ -74,6 +74,44 @@ class FieldCandidate:
     lines: list[Ln]
     features: dict[str, float] = dc_field(default_factory=dict)
     problems: list[Diagnostic] = dc_field(default_factory=list)
+
+
+def value_confidence(candidate: FieldCandidate) -> float:
+    """The lowest recogniser confidence among the characters ``candidate``'s value was read from.
+
+    The value (for names and addresses, the cleaned text; for amounts and dates, the token as
+    printed, ``raw``) is aligned with its lines' text (Levenshtein opcodes, case-insensitive):
+    characters the cleaning dropped (a registration number before an address, a label) do not count,
+    nor do spaces. A single misread character of a long address lowers this where the line's mean
+    confidence hardly moves.
+
+    Returns:
+        A probability in [0, 1]; the lowest line confidence of the candidate's lines when a line has
+        no character confidences (:attr:`Ln.chars` is ``None``), 1.0 when it has no lines.
+    """
+    lines = candidate.lines
+    if not lines:
+        return 1.0
+    if any(ln.chars is None for ln in lines):
+        return min(ln.confidence for ln in lines)
+    target = candidate.raw if candidate.field in ("total", "date") else candidate.value
+    if len(lines) == 1:
+        at = lines[0].text.find(target) if target else -1
+        if at >= 0:
+            return lines[0].span_confidence(at, at + len(target))
+    text = " ".join(ln.text for ln in lines)
+    confs: list[float | None] = []
+    for k, ln in enumerate(lines):
+        if k:
+            confs.append(None)  # the space joining two lines
+        confs.extend(ln.chars or ())
+    from rapidfuzz.distance import Levenshtein
+
+    low = text.lower() if len(text.lower()) == len(text) else text  # indices must stay those of ``text``
+    kept = [confs[i] for op in Levenshtein.opcodes(target.lower(), low) if op.tag in ("equal", "replace")
+            for i in range(op.dest_start, op.dest_end) if not text[i].isspace()]
+    vals = [c for c in kept if c is not None]
+    return min(vals) if vals else min(ln.confidence for ln in lines)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -863,7 +901,9 @@ _COUNTRY_END = re.compile(rf"\b({_COUNTRIES})\W*$", _I)
 _TRAILING_HEADING = re.compile(r"\s+(SIMPLIFIED\s+|FULL\s+)?TAX\s*INVOICE\W*$", _I)
 _PERIOD_AFTER_WORD = re.compile(r"(?:(?<=[A-Za-z]{3})\.(?=\s*[A-Za-z0-9])|(?<=\d)\.(?=\s+[A-Za-z0-9]|[A-Za-z]))(?!\S*$)")
 #: A number misread with one letter in it ("29O", "4115O", "1I"): O/o -> 0, I/l -> 1, S -> 5, B -> 8.
-_NUMBER_MISREAD = re.compile(r"(?<![\w/-])(?=[\dOoIlSB]*\d[\dOoIlSB]*\d)([\dOoIlSB]{3,})(?![\w/-])")
+#: The number starts with a digit: a letter before the digits is a shop lot's block or floor ("Lot S25",
+#: "Lot S319", "B12": a mall's lot numbers carry the letter of their block), printed, not misread.
+_NUMBER_MISREAD = re.compile(r"(?<![\w/-])(?=\d)(?=[\dOoIlSB]*\d[\dOoIlSB]*\d)([\dOoIlSB]{3,})(?![\w/-])")
 _DIGIT_FOR = str.maketrans({"O": "0", "o": "0", "I": "1", "l": "1", "S": "5", "B": "8"})
 #: Street abbreviations of Malaysian addresses (Jln = Jalan, Tmn = Taman, Blk = Block, Kg = Kampung) with
 #: an I/1/i read for their L.

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from desktop.core.extraction.candidates import FieldCandidate
+from desktop.core.extraction.candidates import FieldCandidate, value_confidence
 
 __all__ = ["FieldModel", "FieldScorer", "Choice", "load_model", "MODEL_FORMAT"]
 
@@ -68,8 +68,11 @@ MARGIN_CAP = 10.0
 def calibration_inputs(score: float, margin: float, candidate: FieldCandidate) -> list[float]:
     """The inputs of the calibration map, for the winning candidate of one field: its raw score, its
     lead over the best candidate with another value (capped at :data:`MARGIN_CAP`), whether it had
-    no rival, the lowest and the mean engine confidence of its lines (as :func:`_nines`: recogniser
-    confidences crowd near 1, where 0.95 and 0.99 differ most), and whether the rules picked it too.
+    no rival, the lowest recogniser confidence among the value's own characters
+    (:func:`~desktop.core.extraction.candidates.value_confidence`; the lowest line confidence where
+    the engine gives no character confidences), the mean engine confidence of its lines (both as
+    :func:`_nines`: recogniser confidences crowd near 1, where 0.95 and 0.99 differ most), and
+    whether the rules picked it too.
 
     Returns:
         Six floats, in the order of the shipped calibration's ``coef``.
@@ -77,7 +80,7 @@ def calibration_inputs(score: float, margin: float, candidate: FieldCandidate) -
     lone = margin == float("inf")
     m = MARGIN_CAP if lone else min(MARGIN_CAP, margin)
     confs = [ln.confidence for ln in candidate.lines] or [1.0]
-    return [score, m, 1.0 if lone else 0.0, _nines(min(confs)), _nines(sum(confs) / len(confs)),
+    return [score, m, 1.0 if lone else 0.0, _nines(value_confidence(candidate)), _nines(sum(confs) / len(confs)),
             float(candidate.features.get("rule_pick", 0.0))]
 
 

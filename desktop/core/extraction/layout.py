@@ -16,12 +16,33 @@ from desktop.core.diagnostics import Diagnostic
 from desktop.core.layout import deskewed_boxes
 from desktop.core.model import Box, Field, Line, PageResult, union_box
 
-__all__ = ["Candidate", "Layout", "Ln", "nfkc", "candidate_to_field"]
+__all__ = ["Candidate", "Layout", "Ln", "char_confidences", "nfkc", "candidate_to_field"]
 
 
 def nfkc(text: str) -> str:
     """NFKC-normalised text (full-width digits, colons and parentheses become ASCII)."""
     return unicodedata.normalize("NFKC", text)
+
+
+def char_confidences(text: str, confidences: list[float] | None) -> tuple[float, ...] | None:
+    """Per-character confidences of ``text`` (an engine's line, as printed) mapped onto
+    ``nfkc(text).strip()`` (the text an :class:`Ln` holds): a character NFKC expands (``㈱`` -> ``(株)``)
+    lends its confidence to each of its replacements. ``None`` when ``confidences`` is ``None``, not
+    aligned with ``text``, or the mapping does not reproduce the normalised text (a composed sequence)."""
+    if confidences is None or len(confidences) != len(text):
+        return None
+    out: list[float] = []
+    pieces: list[str] = []
+    for ch, c in zip(text, confidences):
+        n = nfkc(ch)
+        pieces.append(n)
+        out.extend([float(c)] * len(n))
+    joined = "".join(pieces)
+    if joined != nfkc(text):
+        return None
+    lead = len(joined) - len(joined.lstrip())
+    kept = len(joined.strip())
+    return tuple(out[lead: lead + kept])
 
 
 @dataclass
@@ -39,6 +60,10 @@ class Ln:
             (:func:`desktop.core.layout.deskewed_boxes`), ``None`` otherwise. Every geometric query
             (``x0`` ... ``h``, rows, neighbours) reads it; ``box`` stays the page-pixel box that a
             field's outline shows.
+        chars: the recogniser's probability of each character of ``text`` (same length, each in
+            [0, 1]; :func:`char_confidences` maps the engine's
+            :attr:`~desktop.core.model.Line.char_confidences` onto the normalised text), ``None`` when
+            unknown (text layers, VLM engines, a recording without them).
     """
 
     page: int
@@ -50,6 +75,15 @@ class Ln:
     page_height: float
     raw_text: str = ""
     frame: Box | None = None
+    chars: tuple[float, ...] | None = None
+
+    def span_confidence(self, start: int = 0, end: int | None = None) -> float:
+        """The lowest character confidence of ``text[start:end]``, spaces left out (the line's
+        ``confidence`` when the characters' are unknown or the span holds none)."""
+        if self.chars is None:
+            return self.confidence
+        part = [c for c, ch in zip(self.chars[start:end], self.text[start:end]) if not ch.isspace()]
+        return min(part) if part else self.confidence
 
     @property
     def _g(self) -> Box:
@@ -148,7 +182,8 @@ class Layout:
             frames = deskewed_boxes([line for _i, line in kept]) if len(kept) >= 3 else None
             page_lines = [
                 Ln(p.number, i, nfkc(line.text).strip(), tuple(line.box), float(line.confidence),  # type: ignore[arg-type]
-                   float(p.width or 1), float(p.height or 1), line.text, frames[k] if frames else None)
+                   float(p.width or 1), float(p.height or 1), line.text, frames[k] if frames else None,
+                   char_confidences(line.text, line.char_confidences))
                 for k, (i, line) in enumerate(kept)
             ]
             page_lines.sort(key=lambda ln: (ln.cy, ln.x0))
