@@ -522,8 +522,9 @@ def write_benchmarks(results: dict[str, dict[str, dict[str, Any]]], counts: dict
     nested = nested or {}
     lines = ["## Field extraction, cross-validated by vendor (`python -m benchmarks.train_fields`)", "",
              "Learned field selection (candidates scored by gradient-boosted trees, confidence calibrated by "
-             "Platt scaling, on standardised inputs, of the winner's score, margin, the lowest and the mean "
-             "engine confidence of its lines (as -log10(1 - c)) and agreement with the rules; a winner "
+             "Platt scaling, on standardised inputs, of the winner's score, margin, the lowest recogniser "
+             "confidence among the value's own characters (the line's where the engine gives none) and the mean "
+             "engine confidence of its lines (both as -log10(1 - c)) and agreement with the rules; a winner "
              "scored below the lowest score at which an out-of-fold winner was right gets 5%), "
              "measured with folds grouped by vendor: no document is scored by a model "
              "that saw it or any document of its vendor. Silent errors: wrong values shown as confident "
