@@ -17,7 +17,10 @@ What it does:
    that keeps the field's silent errors at or under :data:`SILENT_TARGET` of its documents) and
    trains the shipped model on everything, with the Platt map fitted on all out-of-fold winners.
 5. Writes ``resources/models/field_model.json`` (plain JSON trees, see
-   :mod:`desktop.core.extraction.field_model`) and its section of ``BENCHMARKS.md``.
+   :mod:`desktop.core.extraction.field_model`), ``resources/models/field_lexicon.json`` (the words of
+   the labelled names and addresses of several vendors, :func:`build_lexicon`; cross-validation
+   corrects each fold's names and addresses with the other folds' lexicon only) and its section of
+   ``BENCHMARKS.md``.
 
 Deterministic: LightGBM with ``deterministic=True``, one thread, fixed seed; folds are fixed.
 
@@ -64,6 +67,23 @@ PARAMS = {
 }
 ROUNDS = 150
 TEXT_FIELDS = {"vendor_name", "vendor_address"}
+LEXICON_PATH = REPO / "resources" / "models" / "field_lexicon.json"
+LEXICON_MIN_VENDORS = 3
+"""A word enters the lexicon of :func:`desktop.core.extraction.candidates.lexicon_fix` when the labelled
+names or addresses of at least this many vendors hold it (a street, place or trade word, not one
+shop's name)."""
+_LEXICON_WORD = re.compile(r"[A-Za-z]{4,}")
+
+
+def build_lexicon(docs: list[Doc]) -> dict[str, int]:
+    """``{UPPER-CASE WORD: vendors}`` over the ground truth names and addresses of ``docs``: words of
+    four letters or more held by at least :data:`LEXICON_MIN_VENDORS` vendors (``Doc.group``)."""
+    vendors: dict[str, set[str]] = {}
+    for d in docs:
+        for name in TEXT_FIELDS:
+            for w in _LEXICON_WORD.findall(str(d.truth.get(name) or "")):
+                vendors.setdefault(w.upper(), set()).add(d.group)
+    return {w: len(v) for w, v in sorted(vendors.items()) if len(v) >= LEXICON_MIN_VENDORS}
 
 
 @dataclass
@@ -328,8 +348,13 @@ def cross_validate(docs: list[Doc], name: str, features: list[str], folds: int, 
     groups = [d.group for d in usable]
     n_splits = min(folds, len(set(groups)))
     rec: list[dict[str, Any]] = [{} for _ in usable]
+    from desktop.core.extraction import LEXICON_FIELDS
+    from desktop.core.extraction.candidates import lexicon_fix
+
     for k, (tr, te) in enumerate(GroupKFold(n_splits=n_splits).split(usable, groups=groups)):
         booster = _train([usable[i] for i in tr], name, features, extra)
+        # the lexicon of this fold: the other folds' vendors only
+        lexicon = build_lexicon([usable[i] for i in tr]) if name in LEXICON_FIELDS else {}
         for i in te:
             d = usable[i]
             cands = d.sets.get(name, [])
@@ -338,8 +363,9 @@ def cross_validate(docs: list[Doc], name: str, features: list[str], folds: int, 
                           "z": [-10.0, 0.0, 0.0, 0.0, 0.0, 0.0]}
                 continue
             b, s, z = _pick(booster, cands, features)
-            rec[i] = {"score": s, "correct": _match(d.document_type, name, cands[b].value, d.truth[name]), "found": True,
-                      "fold": k, "value": cands[b].value, "z": z}
+            value = lexicon_fix(cands[b], lexicon) if lexicon else cands[b].value
+            rec[i] = {"score": s, "correct": _match(d.document_type, name, value, d.truth[name]), "found": True,
+                      "fold": k, "value": value, "z": z}
     scores = np.array([r["score"] for r in rec])
     zs = np.array([r["z"] for r in rec])
     correct = np.array([r["correct"] for r in rec], dtype=float)
@@ -655,6 +681,11 @@ def main(argv: list[str] | None = None) -> int:
             body = json.dumps(model["document_types"], sort_keys=True, separators=(",", ":"))
             model["version"] = f"2026.12-{hashlib.sha256(body.encode()).hexdigest()[:10]}"
         MODEL_PATH.write_text(json.dumps(model, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
+        lexicons = {doc_type: build_lexicon(docs) for doc_type, docs in corpora.items() if docs}
+        if args.only and LEXICON_PATH.is_file():
+            lexicons = {**json.loads(LEXICON_PATH.read_text(encoding="utf-8"))["document_types"], **lexicons}
+        LEXICON_PATH.write_text(json.dumps({"format": "shoebox-field-lexicon/1", "min_vendors": LEXICON_MIN_VENDORS,
+                                            "document_types": lexicons}, sort_keys=True, indent=0) + "\n", encoding="utf-8")
         print(f"wrote {MODEL_PATH.relative_to(REPO)} ({MODEL_PATH.stat().st_size / 1024:.0f} KiB), version {model['version']}")
         timing = time_extraction([d for docs in corpora.values() for d in docs])
         print(f"extract_fields per page: median {timing[0] * 1000:.1f} ms, p95 {timing[1] * 1000:.1f} ms, "

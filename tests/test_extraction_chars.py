@@ -102,3 +102,77 @@ def test_calibration_reads_the_lowest_character_of_the_value():
 ])
 def test_numbers_misread_in_addresses(raw, clean):
     assert clean_address(raw) == clean
+
+
+# -- words misread in their weakest character, restored from the lexicon ----------------------
+
+_LEXICON = {"JALAN": 60, "TAMAN": 40, "ALAM": 12, "JAYA": 15, "SELANGOR": 80, "BATU": 9, "BARU": 11}
+
+
+def _cand(text: str, low: dict[int, float], field: str = "vendor_address") -> FieldCandidate:
+    chars = [0.995] * len(text)
+    for i, c in low.items():
+        chars[i] = c
+    return FieldCandidate(field, text, text, [_ln(text, chars)])
+
+
+@pytest.mark.parametrize("text, low, fixed", [
+    # the weakest character of a word the lexicon lacks, replaced, gives exactly one lexicon word
+    ("SETIA ALAN, SELANGOR", {9: 0.55}, "SETIA ALAM, SELANGOR"),
+    ("47500 Subang Jaga", {15: 0.41}, "47500 Subang Jaya"),
+    ("Jalan Sagu, Taman Daya", {}, "Jalan Sagu, Taman Daya"),  # every character sure: as read
+    ("SETIA ALAN", {7: 0.5}, "SETIA ALAN"),  # the weak character is not the one that would fix it
+    ("SETIA ALAN", {9: 0.99}, "SETIA ALAN"),  # the recogniser is sure of the N
+    ("KAJANG SELANGOOR", {14: 0.6}, "KAJANG SELANGOR"),  # a character read twice: dropped
+    ("BATU 4, BARI", {11: 0.5}, "BATU 4, BARU"),
+])
+def test_lexicon_fix_by_kind(text, low, fixed):
+    from desktop.core.extraction.candidates import lexicon_fix
+
+    assert lexicon_fix(_cand(text, low), _LEXICON) == fixed
+
+
+def test_a_word_two_lexicon_words_fit_stays_as_read():
+    from desktop.core.extraction.candidates import lexicon_fix
+
+    c = _cand("BATI 4", {3: 0.5})
+    assert lexicon_fix(c, _LEXICON) == "BATU 4"
+    assert lexicon_fix(c, {**_LEXICON, "BATA": 5}) == "BATI 4"  # BATU or BATA: unknown
+
+
+def test_lexicon_fix_keeps_case_and_needs_character_confidences():
+    from desktop.core.extraction.candidates import lexicon_fix
+
+    assert lexicon_fix(_cand("Setia Alan", {9: 0.5}), _LEXICON) == "Setia Alam"
+    c = FieldCandidate("vendor_address", "SETIA ALAN", "SETIA ALAN", [_ln("SETIA ALAN", None, 0.5)])
+    assert lexicon_fix(c, _LEXICON) == "SETIA ALAN"  # which character is suspect is unknown
+    assert lexicon_fix(_cand("SETIA ALAN", {9: 0.5}), {}) == "SETIA ALAN"  # no lexicon shipped
+
+
+def test_lexicon_holds_words_of_several_vendors_only():
+    from benchmarks.train_fields import LEXICON_MIN_VENDORS, Doc, build_lexicon
+
+    def doc(group: str, name: str, address: str) -> Doc:
+        return Doc(group, "sroie", "receipt", [], {"vendor_name": name, "vendor_address": address}, group)
+
+    docs = [doc(f"v{i}", f"KEDAI {i}", f"NO {i}, JALAN MAWAR, 43000 KAJANG") for i in range(LEXICON_MIN_VENDORS)]
+    docs += [doc("v0", "KEDAI 0", "TAMAN UNIK") for _ in range(5)]  # one vendor, many receipts
+    lex = build_lexicon(docs)
+    assert lex["JALAN"] == LEXICON_MIN_VENDORS and lex["KAJANG"] == LEXICON_MIN_VENDORS
+    assert "UNIK" not in lex and "TAMAN" not in lex  # a vendor's own words, however often printed
+    assert "NO" not in lex  # words under four letters are never corrected
+
+
+def test_a_lexicon_of_another_format_is_refused(tmp_path, monkeypatch):
+    import desktop.resources
+    from desktop.core.extraction import field_model
+
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "field_lexicon.json").write_text('{"format": "pickle"}', encoding="utf-8")
+    monkeypatch.setattr(desktop.resources, "resources_dir", lambda: tmp_path)
+    field_model._load_lexicon_cached.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="not a Shoebox field lexicon"):
+            field_model.load_lexicon("receipt")
+    finally:
+        field_model._load_lexicon_cached.cache_clear()

@@ -464,6 +464,9 @@ FAILED_CHECK_CONFIDENCE = 0.5
 
 #: Learned text fields left empty (and flagged) when the model's best value is this unlikely to be right.
 ABSTAIN_FIELDS = frozenset({"vendor_name", "vendor_address"})
+#: Learned fields whose chosen value has its misread words restored from the shipped lexicon
+#: (:func:`desktop.core.extraction.candidates.lexicon_fix`).
+LEXICON_FIELDS = frozenset({"vendor_name", "vendor_address"})
 ABSTAIN_BELOW = 0.2
 
 
@@ -540,12 +543,18 @@ def _apply_model(fields: dict[str, Field], sets: dict[str, list], document_type:
             # nothing the model can score (an impossible date, say): keep what the rules read, flagged
             fields[name].needs_review = True
             continue
+        value = c.value
+        if name in LEXICON_FIELDS:
+            from desktop.core.extraction.candidates import lexicon_fix
+            from desktop.core.extraction.field_model import load_lexicon
+
+            value = lexicon_fix(c, load_lexicon(document_type))  # a word misread in its weakest character
         rule = rule_candidates.get(name)
         problems = list(c.problems)
         if rule is not None and rule.value == c.value:
             problems += [p for p in rule.problems if p not in problems]
         boxes = [ln.box for ln in c.lines]
-        fields[name] = Field(name=name, value=c.value, raw=c.raw, confidence=round(choice.probability, 4),
+        fields[name] = Field(name=name, value=value, raw=c.raw, confidence=round(choice.probability, 4),
                              page=c.lines[0].page if c.lines else None, boxes=boxes, source=source,
                              problems=problems, needs_review=choice.needs_review)
     return model.version if used else None

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from decimal import Decimal
@@ -46,7 +46,8 @@ from desktop.core.extraction.layout import Layout, Ln
 from desktop.core.extraction.legal_forms import restore_legal_form
 from desktop.core.extraction.parsers import money_tokens
 
-__all__ = ["FieldCandidate", "LEARNED_FIELDS", "Rows", "generate", "value_confidence"]
+__all__ = ["FieldCandidate", "LEARNED_FIELDS", "Rows", "generate", "lexicon_fix", "value_char_confidences",
+           "value_confidence"]
 
 #: The fields chosen by the learned model, per document type.
 LEARNED_FIELDS: dict[str, tuple[str, ...]] = {
@@ -76,14 +77,50 @@ class FieldCandidate:
     problems: list[Diagnostic] = dc_field(default_factory=list)
 
 
+def value_char_confidences(value: str, lines: list[Ln]) -> list[float | None] | None:
+    """The recogniser's confidence of each character of ``value`` read from ``lines`` (the value
+    cleaned from their text: a registration number dropped, a misread word restored, ...).
+
+    ``value`` is aligned with the lines' text joined by spaces (Levenshtein opcodes, case-insensitive):
+    a character kept or replaced one for one takes the confidence of the character it was read from;
+    one the cleaning inserted has none (a block replaced by one of another length: the block's lowest).
+
+    Returns:
+        One entry per character of ``value`` (``None`` where no printed character stands behind it),
+        or ``None`` when a line has no character confidences (:attr:`Ln.chars`).
+    """
+    if not lines or any(ln.chars is None for ln in lines):
+        return None
+    text = " ".join(ln.text for ln in lines)
+    confs: list[float | None] = []
+    for k, ln in enumerate(lines):
+        if k:
+            confs.append(None)  # the space joining two lines
+        confs.extend(ln.chars or ())
+    from rapidfuzz.distance import Levenshtein
+
+    out: list[float | None] = [None] * len(value)
+    low = text.lower() if len(text.lower()) == len(text) else text  # indices must stay those of ``text``
+    target = value.lower() if len(value.lower()) == len(value) else value
+    for op in Levenshtein.opcodes(target, low):
+        if op.tag == "equal" or (op.tag == "replace" and op.src_end - op.src_start == op.dest_end - op.dest_start):
+            for i, j in zip(range(op.src_start, op.src_end), range(op.dest_start, op.dest_end)):
+                out[i] = confs[j]
+        elif op.tag == "replace":
+            block = [c for c in confs[op.dest_start: op.dest_end] if c is not None]
+            for i in range(op.src_start, op.src_end):
+                out[i] = min(block) if block else None
+    return out
+
+
 def value_confidence(candidate: FieldCandidate) -> float:
     """The lowest recogniser confidence among the characters ``candidate``'s value was read from.
 
-    The value (for names and addresses, the cleaned text; for amounts and dates, the token as
-    printed, ``raw``) is aligned with its lines' text (Levenshtein opcodes, case-insensitive):
-    characters the cleaning dropped (a registration number before an address, a label) do not count,
-    nor do spaces. A single misread character of a long address lowers this where the line's mean
-    confidence hardly moves.
+    For names and addresses the value is the cleaned text (:func:`value_char_confidences`: characters
+    the cleaning dropped, a registration number before an address or a label, do not count); for
+    amounts and dates, the token as printed (``raw``) where it stands in its line. Spaces do not count.
+    A single misread character of a long address lowers this where the line's mean confidence hardly
+    moves.
 
     Returns:
         A probability in [0, 1]; the lowest line confidence of the candidate's lines when a line has
@@ -99,19 +136,57 @@ def value_confidence(candidate: FieldCandidate) -> float:
         at = lines[0].text.find(target) if target else -1
         if at >= 0:
             return lines[0].span_confidence(at, at + len(target))
-    text = " ".join(ln.text for ln in lines)
-    confs: list[float | None] = []
-    for k, ln in enumerate(lines):
-        if k:
-            confs.append(None)  # the space joining two lines
-        confs.extend(ln.chars or ())
-    from rapidfuzz.distance import Levenshtein
-
-    low = text.lower() if len(text.lower()) == len(text) else text  # indices must stay those of ``text``
-    kept = [confs[i] for op in Levenshtein.opcodes(target.lower(), low) if op.tag in ("equal", "replace")
-            for i in range(op.dest_start, op.dest_end) if not text[i].isspace()]
-    vals = [c for c in kept if c is not None]
+    per_char = value_char_confidences(target, lines) or []
+    vals = [c for c, ch in zip(per_char, target) if c is not None and not ch.isspace()]
     return min(vals) if vals else min(ln.confidence for ln in lines)
+
+
+#: A word's weakest character below this recogniser confidence may be a misread one
+#: (:func:`lexicon_fix`).
+SUSPECT_CHAR = 0.97
+_LEXICON_WORD = re.compile(r"[A-Za-z]{4,}")
+
+
+def lexicon_fix(candidate: FieldCandidate, lexicon: Mapping[str, int]) -> str:
+    """``candidate``'s value with words misread in one character restored from ``lexicon``.
+
+    A word of four letters or more that is not in ``lexicon`` (upper-case words seen in the labelled
+    names and addresses of several vendors, ``benchmarks/train_fields.py``), whose weakest character
+    the recogniser read below :data:`SUSPECT_CHAR`, becomes the one lexicon word that replacing or
+    dropping that character gives ("SETIA ALAN" -> "SETIA ALAM", "Subang Jaga" -> "Subang Jaya"). The
+    character confidences say which character is suspect, the lexicon says what it should be; a word
+    two lexicon words fit, or with no character confidences, stays as read.
+
+    Returns:
+        The corrected value (the value itself when nothing was corrected).
+    """
+    value = candidate.value
+    if not lexicon or not value:
+        return value
+    confs = value_char_confidences(value, candidate.lines)
+    if confs is None:
+        return value
+    out: list[str] = []
+    last = 0
+    for m in _LEXICON_WORD.finditer(value):
+        tok = m.group(0)
+        word = tok.upper()
+        known = confs[m.start(): m.end()]
+        if word in lexicon or any(c is None for c in known):
+            continue
+        cs = [c if c is not None else 1.0 for c in known]
+        k = min(range(len(word)), key=cs.__getitem__)
+        if cs[k] >= SUSPECT_CHAR:
+            continue
+        fits = {word[:k] + ch + word[k + 1:] for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if ch != word[k]}
+        fits.add(word[:k] + word[k + 1:])
+        hits = [w for w in fits if w in lexicon]
+        if len(hits) != 1:
+            continue
+        fixed = hits[0] if tok.isupper() else (hits[0].capitalize() if tok[:1].isupper() else hits[0].lower())
+        out.append(value[last: m.start()] + fixed)
+        last = m.end()
+    return "".join(out) + value[last:] if out else value
 
 
 # --------------------------------------------------------------------------------------------------

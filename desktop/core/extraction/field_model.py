@@ -37,7 +37,7 @@ import numpy as np
 
 from desktop.core.extraction.candidates import FieldCandidate, value_confidence
 
-__all__ = ["FieldModel", "FieldScorer", "Choice", "load_model", "MODEL_FORMAT"]
+__all__ = ["FieldModel", "FieldScorer", "Choice", "load_lexicon", "load_model", "LEXICON_FORMAT", "MODEL_FORMAT"]
 
 MODEL_FORMAT = "shoebox-field-model/1"
 
@@ -209,6 +209,39 @@ def _load_cached() -> FieldModel | None:
     if not path.is_file():
         return None
     return FieldModel(json.loads(path.read_text(encoding="utf-8")))
+
+
+LEXICON_FORMAT = "shoebox-field-lexicon/1"
+
+
+@lru_cache(maxsize=1)
+def _load_lexicon_cached() -> dict[str, dict[str, int]]:
+    from desktop.resources import resources_dir
+
+    try:
+        path = resources_dir() / "models" / "field_lexicon.json"
+    except FileNotFoundError:
+        return {}
+    if not path.is_file():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if data.get("format") != LEXICON_FORMAT:
+        raise ValueError(f"not a Shoebox field lexicon (format {data.get('format')!r}, expected {LEXICON_FORMAT})")
+    return {k: {str(w): int(n) for w, n in v.items()} for k, v in data["document_types"].items()}
+
+
+def load_lexicon(document_type: str) -> dict[str, int]:
+    """The shipped lexicon of ``document_type``'s names and addresses: ``{UPPER-CASE WORD: number of
+    vendors whose labelled name or address holds it}`` (``resources/models/field_lexicon.json``, built
+    by ``benchmarks/train_fields.py`` from the labelled corpus, words seen at several vendors only);
+    empty when the resource is missing. Read by
+    :func:`~desktop.core.extraction.candidates.lexicon_fix`.
+
+    Raises:
+        ValueError: the file is not a lexicon of this format.
+    """
+    with _lock:
+        return _load_lexicon_cached().get(document_type, {})
 
 
 def load_model() -> FieldModel | None:
