@@ -399,7 +399,12 @@ class PPOCREngine(Engine):
         vote = orientation.flip_vote(stages.classify([det.crop(i, base) for i in sample]))
         log.debug("orientation: %d lines, %d elongated, %d tall, vote %+.2f", len(det), len(elongated), len(tall), vote)
         rotation = base
-        if vote > -orientation.VOTE_CLEAR:
+        if vote >= orientation.VOTE_CLEAR:
+            # Clearly upside down, as clearly as upright pages vote upright: turned without reading the
+            # sample both ways (that was about a third more recognition for a page turned 180 or guessed
+            # sideways the wrong way round); a poor read is still checked the other way below.
+            rotation = (base + 180) % 360
+        elif vote > -orientation.VOTE_CLEAR:
             other = (base + 180) % 360
             scores = {base: sample_score(sample, base), other: sample_score(sample, other)}
             if other == keep:  # the page as scanned is kept unless clearly beaten
@@ -418,7 +423,7 @@ class PPOCREngine(Engine):
             return self._redetect(bgr, rotation, why, scores)
         texts = recognise(list(range(len(det))), rotation)
         if not scores and _mean_confidence(texts) < orientation.MIN_CONFIDENCE:
-            # The vote said upright but the read is poor: check the other way on the sample.
+            # The vote was clear but the read is poor: check the other way on the sample.
             other = (rotation + 180) % 360
             scores = {rotation: _text_score([texts[i] for i in sample]), other: sample_score(sample, other)}
             if scores[other] > orientation.MARGIN * scores[rotation]:
