@@ -212,6 +212,8 @@ class Code(StrEnum):
     CURRENCY_UNCOMMON = "currency_uncommon"
     CURRENCY_UNKNOWN = "currency_unknown"
     CURRENCY_NOT_ISO = "currency_not_iso"
+    CURRENCY_INFERRED = "currency_inferred"
+    CURRENCY_SIGN_CONFLICT = "currency_sign_conflict"
     NEGATIVE_AMOUNT = "negative_amount"
     NOT_AN_AMOUNT = "not_an_amount"
     DATE_NOT_ISO = "date_not_iso"
@@ -582,6 +584,10 @@ CATALOGUE: dict[Code, Entry] = {
     Code.CURRENCY_UNCOMMON: Entry(_W, "currency {value} is not a common ISO 4217 code", "币种 {value} 不是常用的 ISO 4217 代码"),
     Code.CURRENCY_UNKNOWN: Entry(_W, "unknown currency {raw!r}", "未知币种“{raw}”"),
     Code.CURRENCY_NOT_ISO: Entry(_W, "currency {value!r} is not an ISO 4217 code", "币种“{value}”不是 ISO 4217 代码"),
+    Code.CURRENCY_INFERRED: Entry(_W, "no currency is printed; {value} is inferred from {evidence}",
+                                  "页面上未印有币种；{value} 是根据页面上的国家或地区信息推断的"),
+    Code.CURRENCY_SIGN_CONFLICT: Entry(_W, "the sign {sign!r} reads as {printed}, but {evidence} point to {value}",
+                                       "符号“{sign}”读作 {printed}，但页面上的国家或地区信息表明是 {value}"),
     Code.NEGATIVE_AMOUNT: Entry(_W, "{name} {value} is negative", "金额 {value} 为负数"),
     Code.NOT_AN_AMOUNT: Entry(_W, "{name} {value!r} is not an amount", "“{value}”不是金额"),
     Code.DATE_NOT_ISO: Entry(_W, "date {value!r} is not a valid ISO 8601 date (YYYY-MM-DD)",

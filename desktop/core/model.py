@@ -40,8 +40,10 @@ should check the field (see :class:`Field`).
 ``source`` says where the value came from: ``xml`` (the e-invoice's own XML: Factur-X/ZUGFeRD,
 XRechnung/UBL/CII, a Chinese e-invoice's XML or OFD metadata), ``ofd_text`` (an OFD page's text
 objects), ``qr`` (a QR code), ``text_layer`` (a PDF's text layer), ``ocr``, ``model`` (HunyuanOCR) or
-``memory`` (the vendor memory, :mod:`desktop.core.memory`) or ``user`` (typed by the clerk). The GUI's
-chips call them "e-invoice XML", "OFD text", "QR", "PDF text", "OCR", "AI", "memory" and "you".
+``memory`` (the vendor memory, :mod:`desktop.core.memory`), ``inferred`` (not printed: a currency inferred
+from the country the page points to, with ``raw`` null; see :mod:`desktop.core.extraction.country`) or
+``user`` (typed by the clerk). The GUI's chips call them "e-invoice XML", "OFD text", "QR", "PDF text",
+"OCR", "AI", "memory", "inferred" and "you".
 ``duplicate_of`` marks a possible duplicate of an earlier document (:mod:`desktop.core.duplicates`);
 ``extras["reading_reused_from"]`` names the file with the same bytes whose reading a document reuses
 (it was not read by the engine again: ``desktop.core.duplicates.ReadingCache``).
@@ -283,7 +285,7 @@ class Field:
         page: 1-based page number the value was read on, or ``None``.
         box: union of ``boxes`` in page pixels, or ``None``.
         boxes: the boxes of every piece of text the value came from.
-        source: ``xml``, ``ofd_text``, ``qr``, ``text_layer``, ``ocr``, ``model``, ``memory`` or ``user``
+        source: ``xml``, ``ofd_text``, ``qr``, ``text_layer``, ``ocr``, ``model``, ``memory``, ``inferred`` or ``user``
             (the clerk typed it); see the module docstring.
         problems: validation diagnostics shown beside the field (empty when it checks out).
         edited: the clerk changed the value.

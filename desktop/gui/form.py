@@ -41,6 +41,7 @@ SOURCE_STYLE = {
     "user": "QLabel { color: #2e7d32; background: #e8f5e9; border-radius: 6px; padding: 1px 6px; }",
     "xml": "QLabel { color: #4e342e; background: #efebe9; border-radius: 6px; padding: 1px 6px; }",
     "ofd_text": "QLabel { color: #ad1457; background: #fce4ec; border-radius: 6px; padding: 1px 6px; }",
+    "inferred": "QLabel { color: #e65100; background: #fff3e0; border-radius: 6px; padding: 1px 6px; }",
 }
 """Colours of the source chip beside each field (one hue per source)."""
 
@@ -435,6 +436,9 @@ class FieldRow(QObject):
             return self.tr("PDF text"), self.tr("From the PDF's text layer (no OCR needed)")
         if field.source == "model":
             return self.tr("AI"), self.tr("Read by the HunyuanOCR model")
+        if field.source == "inferred":
+            return self.tr("inferred"), self.tr("Not printed on the page: inferred from what the page shows "
+                                                "(the country of its address, tax ID or phone number)")
         return self.tr("OCR"), self.tr("Read by OCR from the page image")
 
     def set_problems(self, problems: list[Diagnostic]) -> None:

@@ -358,22 +358,22 @@ File &gt; Export all… (Ctrl+Shift+E) exports every document read, reviewed or 
 <context>
     <name>FieldEdit</name>
     <message>
-        <location filename="../../desktop/gui/form.py" line="48"/>
+        <location filename="../../desktop/gui/form.py" line="49"/>
         <source>YYYY-MM-DD</source>
         <translation>年-月-日</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="48"/>
+        <location filename="../../desktop/gui/form.py" line="49"/>
         <source>HH:MM</source>
         <translation>时:分</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="49"/>
+        <location filename="../../desktop/gui/form.py" line="50"/>
         <source>amount, e.g. 12.50</source>
         <translation>金额，如 12.50</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="114"/>
+        <location filename="../../desktop/gui/form.py" line="115"/>
         <source>Pick a date</source>
         <translation>选择日期</translation>
     </message>
@@ -381,19 +381,19 @@ File &gt; Export all… (Ctrl+Shift+E) exports every document read, reviewed or 
 <context>
     <name>FieldForm</name>
     <message>
-        <location filename="../../desktop/gui/form.py" line="493"/>
+        <location filename="../../desktop/gui/form.py" line="497"/>
         <source>Drop receipts and invoices here, or use File ▸ Open.</source>
         <translation>将收据和发票拖放到此处，或使用“文件 ▸ 打开”。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="516"/>
+        <location filename="../../desktop/gui/form.py" line="520"/>
         <source>This file could not be read:
 %1</source>
         <translation>无法读取此文件：
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="522"/>
+        <location filename="../../desktop/gui/form.py" line="526"/>
         <source>Unknown document type %1</source>
         <translation>未知单据类型 %1</translation>
     </message>
@@ -401,139 +401,149 @@ File &gt; Export all… (Ctrl+Shift+E) exports every document read, reviewed or 
 <context>
     <name>FieldRow</name>
     <message>
-        <location filename="../../desktop/gui/form.py" line="365"/>
+        <location filename="../../desktop/gui/form.py" line="366"/>
         <source>As printed: %1</source>
         <translation>原文：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="367"/>
+        <location filename="../../desktop/gui/form.py" line="368"/>
         <source>Confidence: %1</source>
         <translation>置信度：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="382"/>
+        <location filename="../../desktop/gui/form.py" line="383"/>
         <source>empty</source>
         <translation>空</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="383"/>
+        <location filename="../../desktop/gui/form.py" line="384"/>
         <source>Not found on the page, and this document needs it: type it in</source>
         <translation>页面上未找到，但此单据需要该项：请手动填写</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="391"/>
+        <location filename="../../desktop/gui/form.py" line="392"/>
         <source>check</source>
         <translation>核对</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="392"/>
+        <location filename="../../desktop/gui/form.py" line="393"/>
         <source>Not sure enough to pass unchecked: check it</source>
         <translation>识别结果不够确定，不能不经核对：请核对</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="406"/>
+        <location filename="../../desktop/gui/form.py" line="407"/>
         <source>you</source>
         <translation>手填</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="410"/>
+        <location filename="../../desktop/gui/form.py" line="411"/>
         <source>From the vendor memory: %1 taught it (vendor %2 recognised, %3 sure)</source>
         <translation>来自商家记忆：由 %1 学到（识别为商家 %2，把握 %3）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="411"/>
+        <location filename="../../desktop/gui/form.py" line="412"/>
         <source>an earlier document</source>
         <translation>之前的一张单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="417"/>
+        <location filename="../../desktop/gui/form.py" line="418"/>
         <source>memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="420"/>
+        <location filename="../../desktop/gui/form.py" line="421"/>
         <source>Found where %1 had it (vendor memory)</source>
         <translation>在 %1 上的同一位置找到（商家记忆）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="426"/>
         <location filename="../../desktop/gui/form.py" line="427"/>
+        <location filename="../../desktop/gui/form.py" line="428"/>
         <source>QR</source>
         <translation>二维码</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="426"/>
+        <location filename="../../desktop/gui/form.py" line="427"/>
         <source>From the invoice&apos;s QR code (it matches the printed value)</source>
         <translation>来自发票二维码（与票面一致）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="427"/>
+        <location filename="../../desktop/gui/form.py" line="428"/>
         <source>From the invoice&apos;s QR code</source>
         <translation>来自发票二维码</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="430"/>
         <location filename="../../desktop/gui/form.py" line="431"/>
+        <location filename="../../desktop/gui/form.py" line="432"/>
         <source>e-invoice XML</source>
         <translation>电子发票 XML</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="430"/>
+        <location filename="../../desktop/gui/form.py" line="431"/>
         <source>From the e-invoice&apos;s own data (XML); the page shows the same value</source>
         <translation>取自电子发票自带的数据（XML），页面上的值与之相同</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="431"/>
+        <location filename="../../desktop/gui/form.py" line="432"/>
         <source>From the e-invoice&apos;s own data (XML)</source>
         <translation>取自电子发票自带的数据（XML）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="433"/>
+        <location filename="../../desktop/gui/form.py" line="434"/>
         <source>OFD text</source>
         <translation>OFD 文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="433"/>
+        <location filename="../../desktop/gui/form.py" line="434"/>
         <source>From the text of the OFD file&apos;s page (no OCR needed)</source>
         <translation>取自 OFD 文件页面中的文字（无需 OCR）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="435"/>
+        <location filename="../../desktop/gui/form.py" line="436"/>
         <source>From the PDF&apos;s text layer (no OCR needed)</source>
         <translation>来自 PDF 文本层（无需 OCR）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="435"/>
+        <location filename="../../desktop/gui/form.py" line="436"/>
         <source>PDF text</source>
         <translation>PDF 文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="437"/>
+        <location filename="../../desktop/gui/form.py" line="438"/>
         <source>AI</source>
         <translation>AI</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="437"/>
+        <location filename="../../desktop/gui/form.py" line="438"/>
         <source>Read by the HunyuanOCR model</source>
         <translation>由 HunyuanOCR 模型读取</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="438"/>
+        <location filename="../../desktop/gui/form.py" line="440"/>
+        <source>inferred</source>
+        <translation>推断</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="440"/>
+        <source>Not printed on the page: inferred from what the page shows (the country of its address, tax ID or phone number)</source>
+        <translation>页面上未印有：根据页面内容推断（地址、税号或电话号码所属的国家或地区）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="442"/>
         <source>OCR</source>
         <translation>OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="438"/>
+        <location filename="../../desktop/gui/form.py" line="442"/>
         <source>Read by OCR from the page image</source>
         <translation>由 OCR 从页面图像识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="406"/>
+        <location filename="../../desktop/gui/form.py" line="407"/>
         <source>Entered by you</source>
         <translation>由您填写</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="387"/>
+        <location filename="../../desktop/gui/form.py" line="388"/>
         <source>Not found on the page</source>
         <translation>页面上未找到</translation>
     </message>
@@ -988,14 +998,14 @@ File &gt; Export all… (Ctrl+Shift+E) exports every document read, reviewed or 
         <translation>已取消</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/reading.py" line="335"/>
+        <location filename="../../desktop/gui/reading.py" line="336"/>
         <source>Reading finished. %n possible duplicate(s) marked: %1</source>
         <translation>
             <numerusform>读取完成。已标记 %n 个可能重复的文档：%1</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reading.py" line="338"/>
+        <location filename="../../desktop/gui/reading.py" line="339"/>
         <source>Reading finished.</source>
         <translation>读取完成。</translation>
     </message>

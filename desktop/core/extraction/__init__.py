@@ -74,7 +74,8 @@ DOCUMENT_TYPES = ("receipt", "invoice", "cn_vat_invoice", "credit_note")
 CROSS_CHECK_CODES = frozenset({Code.QR_MISMATCH, Code.AMOUNT_IN_WORDS_MISMATCH, Code.AMBIGUOUS_DATE_ORDER,
                                Code.EINVOICE_MISMATCH, Code.EINVOICE_NOT_PRINTED, Code.EINVOICE_QR_MISMATCH,
                                Code.SUBTOTAL_AS_TOTAL, Code.MEMORY_CONFLICT, Code.MEMORY_REPLACED,
-                               Code.MEMORY_REPAIRED, Code.NET_NOT_PRINTED, Code.AMOUNT_DUE_UNEXPLAINED})
+                               Code.MEMORY_REPAIRED, Code.NET_NOT_PRINTED, Code.AMOUNT_DUE_UNEXPLAINED,
+                               Code.CURRENCY_INFERRED, Code.CURRENCY_SIGN_CONFLICT})
 
 
 @dataclass

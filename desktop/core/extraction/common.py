@@ -9,7 +9,7 @@ from desktop.core.extraction.dates import find_dates
 from desktop.core.extraction.layout import Candidate, Layout, Ln
 from desktop.core.extraction.legal_forms import LEGAL_FORM_END
 
-__all__ = ["ADDRESS_LABEL", "CJK_LABEL_ROW", "CN_REGISTRATION", "CN_TITLE", "COUNTRY_DATE_ORDER", "document_currency",
+__all__ = ["ADDRESS_LABEL", "CJK_LABEL_ROW", "CN_REGISTRATION", "CN_TITLE", "COUNTRY_DATE_ORDER", "INFERRED", "document_currency",
            "infer_date_order", "looks_like_name", "tidy_name"]
 
 #: A label announcing the address on its row ("地址：", "Address:", "Adresse :", "Anschrift:", Malay
@@ -36,16 +36,34 @@ _MALAYSIA = re.compile(r"\b(SDN\.?\s*BHD|S/B|BHD|MALAYSIA|SELANGOR|JOHOR|KUALA L
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
+#: The source of a value that is not printed but inferred from other evidence on the page (a currency
+#: from the country of the address or tax ID): ``Field.source``, shown as "inferred".
+INFERRED = "inferred"
+
+def _evidence_words(reasons: tuple[str, ...]) -> str:
+    return reasons[0] if len(reasons) == 1 else ", ".join(reasons[:-1]) + " and " + reasons[-1]
+
+
 def document_currency(layout: Layout, default: str | None = None) -> Candidate | None:
-    """The document's currency (ISO 4217) from the symbols and codes printed on it.
+    """The document's currency (ISO 4217) from the symbols and codes printed on it, or inferred from the
+    country the page points to (:func:`desktop.core.extraction.country.country_evidence`).
 
     Explicit codes and unambiguous symbols (``RM``, ``€``, ``₹``) win over ``$``, which is read as USD
-    only when nothing points elsewhere (a Malaysian receipt printing ``$8.70`` is in MYR).
+    only when nothing points elsewhere (a Malaysian receipt printing ``$8.70`` is in MYR, a Singapore one
+    in SGD). ``¥`` outside a Chinese document reads as JPY, unless the page's evidence is Indian: ``₹`` is
+    OCR'd as ``¥``, so it is INR, flagged (``CURRENCY_SIGN_CONFLICT``).
+
+    With no currency printed, the currency of the country the page points to is given with source
+    :data:`INFERRED`, no ``raw`` text and no lines; unless that evidence is strong (two different rules
+    of one country, none of another) it carries ``CURRENCY_INFERRED``, which flags it for the clerk.
 
     Returns:
         A candidate (value = code; the line of its first occurrence) or, with ``default``, a
         candidate without lines; ``None`` when there is no evidence and no default.
     """
+    from desktop.core.diagnostics import Code, diag
+    from desktop.core.extraction.country import country_evidence
+
     chinese = bool(_CJK.search(layout.text))
     votes: defaultdict[str, float] = defaultdict(float)
     first: dict[str, Ln] = {}
@@ -55,23 +73,42 @@ def document_currency(layout: Layout, default: str | None = None) -> Candidate |
             weight = 0.3 if code == "USD" and "$" in ln.text and "USD" not in ln.text.upper() else 1.0
             votes[code] += weight
             first.setdefault(code, ln)
+    evidence = None if chinese else country_evidence(layout.text)
     explicit_usd = re.search(r"\bUSD\b|US\$", layout.text)
-    if "USD" in votes and _MALAYSIA.search(layout.text) and not explicit_usd:
+    problems = []
+    if "USD" in votes and not explicit_usd and evidence is not None and evidence.currency == "SGD":
+        # a bare "$" on a Singapore page is the Singapore dollar's sign
+        seen = first.pop("USD")
+        votes["SGD"] += votes.pop("USD")
+        first.setdefault("SGD", seen)
+    elif "USD" in votes and not explicit_usd and (
+            evidence is not None and evidence.currency == "MYR" or evidence is None and _MALAYSIA.search(layout.text)):
+        # a Malaysian till printing "$" means ringgit: the code is inferred (no line prints it)
         votes.pop("USD")
         votes["MYR"] += 0.5
-    if not votes and _MALAYSIA.search(layout.text) and re.search(r"\bGST\b|\bSST\b|\bRM\b", layout.text):
-        votes["MYR"] += 0.5
+    if "JPY" in votes and evidence is not None and evidence.country == "IN" and "JPY" not in layout.text.upper():
+        seen = first.pop("JPY")
+        votes["INR"] += votes.pop("JPY")
+        first.setdefault("INR", seen)
+        problems.append(diag(Code.CURRENCY_SIGN_CONFLICT, sign="¥", printed="JPY", value="INR",
+                             evidence=_evidence_words(evidence.reasons)))
     if not votes and chinese and CN_REGISTRATION.search(layout.text):
         # a unified social credit code or taxpayer ID is issued in mainland China only (GB 32100-2015):
         # its amounts are in renminbi
-        votes["CNY"] += 0.5
+        return Candidate("CNY", "", [], [], 0.8, source=INFERRED)
+    if not votes and evidence is not None and evidence.reasons:
+        flag = [] if evidence.strong else [diag(Code.CURRENCY_INFERRED, value=evidence.currency,
+                                                 evidence=_evidence_words(evidence.reasons))]
+        return Candidate(evidence.currency, "", [], flag, 0.8 if evidence.strong else 0.5, source=INFERRED)
     if not votes:
         if default:
-            return Candidate(default, default, [], [], 0.5)
+            return Candidate(default, "", [], [], 0.5, source=INFERRED)
         return None
     code = max(votes, key=votes.__getitem__)  # the first of equal votes wins (as Counter.most_common)
-    seen = first.get(code)
-    return Candidate(code, seen.text if seen else code, [seen] if seen else [], [], 0.9 if seen else 0.6)
+    at = first.get(code)
+    if at is None:
+        return Candidate(code, "", [], problems, 0.6, source=INFERRED)
+    return Candidate(code, at.text, [at], problems, 0.9)
 
 
 def infer_date_order(layout: Layout, currency: str | None, default: str) -> tuple[str, bool]:

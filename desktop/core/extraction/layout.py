@@ -148,19 +148,24 @@ class Candidate:
 
 
 def candidate_to_field(name: str, cand: Candidate | None, *, source: str | None = None) -> Field:
-    """Turn a candidate into a :class:`~desktop.core.model.Field` (``None`` -> empty field)."""
+    """Turn a candidate into a :class:`~desktop.core.model.Field` (``None`` -> empty field).
+
+    ``source`` (where the document's text came from: ``ocr``, ``text_layer``...) replaces the
+    candidate's, except for a value that was not printed (``inferred``); an empty ``raw`` becomes
+    ``None`` (nothing printed)."""
     if cand is None:
         return Field(name=name)
     boxes = list(cand.boxes) if cand.boxes is not None else [ln.box for ln in cand.lines]
     return Field(
         name=name,
         value=cand.value,
-        raw=cand.raw,
+        raw=cand.raw or None,
         confidence=round(max(0.0, min(1.0, cand.confidence)), 4),
         page=cand.page,
         box=union_box(boxes),
         boxes=boxes,
-        source=source or cand.source,
+        # a value inferred rather than read (a currency from the country on the page) keeps saying so
+        source=cand.source if cand.source == "inferred" else (source or cand.source),
         problems=list(cand.problems),
     )
 

@@ -48,7 +48,8 @@ MUST_PRINT = ("invoice_number", "subtotal", "tax", "total", "vendor_name", "buye
 SOFT = ("vendor_tax_id", "buyer_tax_id", "invoice_code", "check_code", "amount_due", "iban")
 
 SOURCE_LABELS = {"xml": "e-invoice XML", "ofd_text": "OFD text", "qr": "QR", "text_layer": "PDF text",
-                 "ocr": "OCR", "user": "you", "model": "AI"}
+                 "ocr": "OCR", "user": "you", "model": "AI",
+                 "inferred": "inferred"}
 
 _NUM = re.compile(r"[-−–]?\d(?:[\d.,'’]|[ \u00a0\u202f](?=\d{3}(?!\d)))*\d|[-−]?\d")
 _NUM_PLAIN = re.compile(r"[-−–]?\d[\d.,'’]*\d|[-−]?\d")
