@@ -287,6 +287,7 @@ class Code(StrEnum):
     OFD_PAGES_CUT = "ofd_pages_cut"
     POSITIVE_ON_CREDIT_NOTE = "positive_on_credit_note"
     SUBTOTAL_AS_TOTAL = "subtotal_as_total"
+    TOTAL_INCLUDES_CASH_BACK = "total_includes_cash_back"
     # -- hostile inputs -----------------------------------------------------------------------------
     SYMLINK_LOOP = "symlink_loop"
     FOLDER_LINK_LOOP = "folder_link_loop"
@@ -710,6 +711,9 @@ CATALOGUE: dict[Code, Entry] = {
     Code.OFD_PAGES_CUT: Entry(_W, "only the first {shown} of {pages} pages are shown", "只显示了 {pages} 页中的前 {shown} 页"),
     Code.POSITIVE_ON_CREDIT_NOTE: Entry(_W, "{name} {value} is positive on a credit note (its amounts are negative)",
                                         "红字发票/退款单上的金额 {value} 为正数（其金额应为负数）"),
+    Code.TOTAL_INCLUDES_CASH_BACK: Entry(_W, "total {value} is {purchase} plus the cash back {cash_back}: the purchase "
+                                             "is probably {purchase}",
+                                         "总额 {value} 等于 {purchase} 加上取现金额 {cash_back}：消费金额可能是 {purchase}"),
     Code.SUBTOTAL_AS_TOTAL: Entry(_W, "no total label was found: the subtotal {raw} is used as the total; check it",
                                   "没有找到合计标签：以小计 {raw} 作为合计，请核对"),
     Code.SYMLINK_LOOP: Entry(_E, "a loop of symbolic links (following the links leads back to where they started)",

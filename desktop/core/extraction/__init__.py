@@ -75,7 +75,7 @@ CROSS_CHECK_CODES = frozenset({Code.QR_MISMATCH, Code.AMOUNT_IN_WORDS_MISMATCH, 
                                Code.EINVOICE_MISMATCH, Code.EINVOICE_NOT_PRINTED, Code.EINVOICE_QR_MISMATCH,
                                Code.SUBTOTAL_AS_TOTAL, Code.MEMORY_CONFLICT, Code.MEMORY_REPLACED,
                                Code.MEMORY_REPAIRED, Code.NET_NOT_PRINTED, Code.AMOUNT_DUE_UNEXPLAINED,
-                               Code.CURRENCY_INFERRED, Code.CURRENCY_SIGN_CONFLICT})
+                               Code.CURRENCY_INFERRED, Code.CURRENCY_SIGN_CONFLICT, Code.TOTAL_INCLUDES_CASH_BACK})
 
 
 @dataclass
@@ -533,6 +533,7 @@ def _apply_model(fields: dict[str, Field], sets: dict[str, list], document_type:
             after = [c for c in cands if c.features.get("eq_total_less_discount") and c.features.get("lab_grand")]
             cands = after or cands
             cands = _not_a_smaller_subtotal(cands)
+            cands = _not_with_cash_back(cands)
         choice = scorer.choose(cands)
         if name in ABSTAIN_FIELDS and (choice.candidate is None or choice.probability < ABSTAIN_BELOW):
             # a name or address this unlikely is noise (a stamp, a table heading): an empty, flagged field
@@ -578,6 +579,44 @@ def _not_a_smaller_subtotal(cands: list) -> list:
     top = max(totals)
     kept = [c for c in cands if not (c.features.get("lab_excl_tax") and (v := value(c)) is not None and v < top)]
     return kept or cands
+
+
+def _not_with_cash_back(cands: list) -> list:
+    """Total candidates less the cash handed out at the till (``lab_cashback``: CASH BACK, Cashback, Cash
+    out) and the amounts that are another charged amount plus it (``eq_total_plus_cashback``: "TOTAL DEBIT
+    54.47" = "DEBIT 34.47" + "CASH BACK 20.00"): cash back is paid with the purchase but is no part of it,
+    so it is never in the purchase total (unless nothing else is left). The model has seen few such
+    receipts, so this is a constraint."""
+    kept = [c for c in cands if not (c.features.get("lab_cashback") or c.features.get("eq_total_plus_cashback"))]
+    return kept or cands
+
+
+def _cash_back_problem(total: Field | None, cands: list) -> Diagnostic | None:
+    """``TOTAL_INCLUDES_CASH_BACK`` when the chosen ``total`` equals another charged amount on the page plus
+    its cash back (the ``total`` candidates ``cands`` of :mod:`.candidates` say which amounts are which),
+    ``None`` otherwise: a total that still includes the cash back is flagged."""
+    if total is None or total.value is None or total.edited or total.source == "user":
+        return None
+    try:
+        value = Decimal(total.value)
+    except InvalidOperation:
+        return None
+
+    def dec(c: Any) -> Decimal | None:
+        try:
+            return Decimal(c.value)
+        except (InvalidOperation, TypeError):
+            return None
+
+    backs = [v for c in cands if c.features.get("lab_cashback") and (v := dec(c)) is not None and v > 0]
+    charged = [v for c in cands if not c.features.get("lab_cashback") and (v := dec(c)) is not None
+               and (c.features.get("lab_total") or c.features.get("lab_grand") or c.features.get("lab_cash"))]
+    for back in backs:
+        for v in charged:
+            if v != value and abs(v + back - value) < Decimal("0.01"):
+                return diag(Code.TOTAL_INCLUDES_CASH_BACK, value=total.value, purchase=format_amount(v),
+                            cash_back=format_amount(back))
+    return None
 
 
 def _flag_for_review(fields: dict[str, Field], document_type: str, learned: set[str]) -> None:
@@ -638,6 +677,8 @@ def extract_fields(pages: list[PageResult], document_type: str, *, date_order: s
 
         sets["total"] = without_amount_due(sets["total"], cands, layout)  # the total less a deposit is no total
     model_version = _apply_model(fields, sets, laid_out, cands, source) if sets else None
+    if "total" in sets and (problem := _cash_back_problem(fields.get("total"), sets["total"])) is not None:
+        fields["total"].problems.append(problem)
     learned = set(sets) if model_version else set()
     if document_type == "cn_vat_invoice":
         cur = fields.get("currency")

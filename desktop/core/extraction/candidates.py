@@ -243,6 +243,7 @@ def _with_shared_vocabulary() -> None:
     for kind, (role, strength) in {"total": ("total", None), "grand": ("total", "strong"),
                                    "excl_tax": ("subtotal", None), "tax": ("tax", None),
                                    "cash": ("tendered", None), "change": ("change", None),
+                                   "cashback": ("cash_back", None),
                                    "not_total": ("not_total", None), "credit_note": ("credit_note", None)}.items():
         shared = label_pattern(role, strength)
         mine = LABELS.get(kind)
@@ -380,7 +381,7 @@ def _squash(text: str) -> str:
 # amounts (total)
 
 _AMOUNT_KINDS = ("total", "grand", "incl_tax", "excl_tax", "tax", "rounding", "cash", "change", "discount",
-                 "count", "service", "per_rate", "not_total", "credit_note")
+                 "count", "service", "per_rate", "not_total", "credit_note", "cashback")
 
 
 @dataclass
@@ -437,7 +438,10 @@ def _total_candidates(layout: Layout, rows: Rows, rule_value: str | None, fname:
 
     subs = [a.value for a in labelled("excl_tax")]
     taxes = [a.value for a in labelled("tax") if not ({"total", "incl_tax", "excl_tax"} & a.kinds)]
-    cash = [a.value for a in labelled("cash")]
+    cash = [a.value for a in labelled("cash") if "cashback" not in a.kinds]  # "CASH BACK" is no tender
+    cash_backs = [a.value for a in labelled("cashback") if a.value > 0]
+    # what a card was charged for: a total, an amount due or a card/cash payment line (not the cash back)
+    charged = [a for a in decs if {"total", "grand", "cash"} & a.kinds and "cashback" not in a.kinds]
     change = [a.value for a in labelled("change")]
     rounding = [a.value for a in labelled("rounding")]
     discounts = [a.value for a in labelled("discount") if a.value != 0]
@@ -491,6 +495,10 @@ def _total_candidates(layout: Layout, rows: Rows, rule_value: str | None, fname:
         f["is_5sen"] = 1.0 if (a.value * 100) % 5 == 0 else 0.0
         f["eq_total_less_discount"] = 1.0 if any(abs(t.value - abs(x) - a.value) < cent and t.value != a.value
                                                  for t in totals for x in discounts) else 0.0
+        # the card charged with the purchase plus cash handed out ("DEBIT 34.47, CASH BACK 20.00, TOTAL DEBIT
+        # 54.47"): the sum is what left the account, not the purchase total
+        f["eq_total_plus_cashback"] = 1.0 if any(abs(p.value + x - a.value) < cent and p.line is not ln
+                                                 for p in charged for x in cash_backs) else 0.0
         others = [t.value for t in totals if t.line is not ln]
         # a total block that adds up its parts (the per-rate "supplies" totals, say)
         f["eq_sum_totals"] = 1.0 if any(abs(x + y - a.value) < cent for i, x in enumerate(others)

@@ -9,6 +9,9 @@ The vocabulary lives in ``resources/labels/amounts.json`` (its ``_comment`` give
 * ``not_total`` -- amounts that are never the document's total (change, discount, quantity: 找零, 优惠).
 * ``tendered`` / ``change`` -- the cash (or payment) handed over and the change given back; on a
   till receipt ``tendered - change`` is the amount paid (实收 50.00, 找零 6.00).
+* ``cash_back`` -- cash handed out at the till on a card payment ("CASH BACK 20.00", Bargeldauszahlung):
+  charged to the card with the purchase but no part of it, so "TOTAL DEBIT" = purchase + cash back is
+  not the purchase total.
 * ``credit_note`` -- headings that make a document a credit note or refund (Credit note, Gutschrift,
   Avoir, 红字发票, 退款).
 
@@ -27,7 +30,7 @@ from desktop.resources import resources_dir
 
 __all__ = ["LANGUAGES", "ROLES", "label_pattern", "label_phrases", "label_vocabulary"]
 
-ROLES = ("total", "subtotal", "tax", "not_total", "tendered", "change", "credit_note")
+ROLES = ("total", "subtotal", "tax", "not_total", "tendered", "change", "cash_back", "credit_note")
 
 
 @cache
