@@ -99,7 +99,11 @@ class ExtractionResult:
 # document type
 
 _CN_KEYS = ("发票代码", "发票号码", "增值税", "价税合计", "开票日期", "校验码", "纳税人识别号", "购买方", "销售方")
-_INVOICE_HEAD = re.compile(r"\b(invoice|rechnung|factuur|facture|tax\s*invoice|nota)\b", re.I)
+#: The word "invoice" as a document heading in the EU's Latin-script languages (the names of EN 16931
+#: BT-3 code 380, "commercial invoice", in each language: Rechnung, factuur, facture, fattura, factura,
+#: fatura, faktura, lasku, számla, factură, račun) and "nota" (Dutch/Portuguese).
+_INVOICE_HEAD = re.compile(r"\b(invoice|rechnung|factuur|facture|fattura|factura|fatura|faktura|lasku|sz[áa]mla|"
+                           r"factur[ăa]|ra[čc]un|tax\s*invoice|nota)\b", re.I)
 _RECEIPT_WORDS = re.compile(r"\b(cash|change|cashier|thank\s*you|rounding|tender(ed)?|receipt|gst\s*summary|"
                             r"table|pax|qty|counter|member|kembali|tunai|visa|mastercard)\b", re.I)
 
@@ -164,7 +168,8 @@ def detect_document_type(pages: list[PageResult], qr_payloads: Sequence[str] = (
         receipt_score += 2
     has_head = bool(_INVOICE_HEAD.search(t))
     has_number = bool(INVOICE_NUMBER_LABEL.search(t)) or bool(
-        re.search(r"(?im)^\W*(invoice|facture|factuur|rechnung)\s*[:#]?\s*[A-Z0-9/_-]*\d", t))
+        re.search(r"(?im)^\W*(invoice|facture|factuur|rechnung|fattura|factura|fatura|faktura)\s*[:#]?\s*[A-Z0-9/_-]*\d",
+                  t))
     if has_head and has_number and receipt_score < 3:
         return "invoice"
     if has_head and not narrow and receipt_score < 2:

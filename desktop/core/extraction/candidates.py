@@ -230,7 +230,7 @@ LABELS: dict[str, re.Pattern[str]] = {
                                r"tax|vat|btw|tva|ust|steuer|siret|siren|iban|bic|swift|tel|phone|fax|reg|"
                                r"ref|member|table|cashier|terminal|pos\b|counter|trans|approval|batch|card|"
                                r"\bgln\b|\biln\b|\bean\b|lief|vertrag|contrat|contract|bon\s*de|li[ée]e|associ|origin|"
-                               r"bezug|storn", _I),
+                               r"bezug|storn|\biva\b|partita|fiscal|\bnif\b|\bnip\b|\bcif\b", _I),
 }
 
 

@@ -49,11 +49,17 @@ __all__ = ["extract_invoice", "INVOICE_NUMBER_LABEL", "invoice_number_candidates
 INVOICE_NUMBER_LABEL = re.compile(
     r"(invoice|inv|bill)\s*(no\.?|number|nr\.?|num\.?|#|id)\s*[:.#]?|"
     r"factur[ae]\s*(n[°ºo]\.?|nr\.?|num[ée]ro|number|#)\s*[:.]?|num[ée]ro\s*de\s*facture\s*[:.]?|"
+    # Italian, Spanish, Portuguese, Polish/Czech/Nordic: "Fattura n. 45/2026", "Factura nº", "Fatura n.º",
+    # "Faktura nr", "Numero fattura", "Número de factura", "N. fattura"
+    r"(fattura|factura|fatura|faktura)\s*(n\.?\s*[°ºo]?\.?(?![^\W\d_])|nr\.?|num\.?|numero|número|no\.?|#)\s*[:.]?|"
+    r"(numero|número|n\.?\s*[°º]?)\s*(di\s*|de\s*|da\s*)?(fattura|factura|fatura)\s*[:.]?|"
     r"rechnungs?\s*-?\s*(nummer|nr\.?|no\.?)\s*[:.]?|rechnung\s*(nr\.?|nummer|no\.?)\s*[:.]?|"
     r"factuur\s*-?\s*(nummer|nr\.?|no\.?)\s*[:.]?|notanummer\s*[:.]?", re.I)
-_INVOICE_WEAK = re.compile(r"^\W*(invoice|facture|factuur|rechnung|tax invoice)\b\s*[:.]?", re.I)
+_INVOICE_WEAK = re.compile(r"^\W*(invoice|facture|factuur|rechnung|fattura|factura|fatura|faktura|tax invoice)\b\s*[:.]?",
+                           re.I)
 _ORDER_LABEL = re.compile(r"order\s*(id|no\.?|number|#)\s*[:.]?|bestellnummer\s*[:.]?|ordernummer\s*[:.]?", re.I)
-_NOT_NUMBER = re.compile(r"date|datum|dossier|klant|kunde|customer|client|order|due|verval|tax|btw|vat|tva", re.I)
+_NOT_NUMBER = re.compile(r"date|datum|dossier|klant|kunde|customer|client|order|due|verval|tax|btw|vat|tva|"
+                         r"\biva\b|partita|fiscal|\bnif\b|\bcif\b", re.I)
 
 
 def _invoice_no(text: str) -> tuple[str | None, str, list[Diagnostic]] | None:
@@ -132,7 +138,9 @@ _COMPANY = re.compile(r"\b(B\.?V\.?|N\.?V\.?|GmbH|AG|Ltd\.?|Limited|Inc\.?|LLC|S
 #: customer *number* label, "Stammkunde" a word in a sentence), and not followed by a number label.
 _BUYER_LABEL = re.compile(r"(?<![^\W\d_])(bill\s*to|billed\s*to|sold\s*to|ship\s*to|invoice\s*to|customer|client|kunden?|klant|"
                           r"factuuradres|billing\s*address|destinataire|rechnungsempf\w*|factur[ée]e?s?\s*[àa]|adresse\s*de\s*facturation|"
-                          r"rechnung\s*an|rechnungsadresse|gefactureerd\s*aan|invoiced\s*to)(?![^\W\d_])"
+                          r"rechnung\s*an|rechnungsadresse|gefactureerd\s*aan|invoiced\s*to|"
+                          # Italian, Spanish, Portuguese (EN 16931 BG-7 "Buyer": cliente, committente, comprador)
+                          r"cliente|committente|destinatario|spett\.?\s*le|comprador|adquirente)(?![^\W\d_])"
                           r"(?!\s*-?\s*(nr|nummer|number|no|id|ref|#))", re.I)
 
 
