@@ -345,6 +345,24 @@ TAX_INCLUSIVE = re.compile(
     re.I)
 
 
+def _read_included_tax(fields: dict[str, Field], layout: Layout, source: str) -> None:
+    """Fill an empty tax (and an empty subtotal) from the rows of a tax-inclusive receipt that state the
+    tax the total includes and the amount before tax ("VAT @ 20% incl. £2.27", "Net £11.33"), when they
+    add up with the total (:func:`desktop.core.extraction.invoice_totals.included_tax`)."""
+    from desktop.core.extraction.amounts import to_decimal
+    from desktop.core.extraction.invoice_totals import included_tax
+
+    total, tax, sub = fields.get("total"), fields.get("tax"), fields.get("subtotal")
+    if total is None or total.value is None or tax is None or tax.value is not None:
+        return
+    found_tax, net = included_tax(layout, to_decimal(total.value))
+    if found_tax is None:
+        return
+    fields["tax"] = candidate_to_field("tax", found_tax, source=source)
+    if net is not None and sub is not None and sub.value is None:
+        fields["subtotal"] = candidate_to_field("subtotal", net, source=source)
+
+
 def _drop_tax_inclusive_subtotal(fields: dict[str, Field], text: str) -> None:
     """On a document that says its total includes the tax, keep a subtotal only if it is the amount
     before tax.
@@ -720,6 +738,7 @@ def extract_fields(pages: list[PageResult], document_type: str, *, date_order: s
         from desktop.core.extraction.invoice_totals import review_totals
 
         missing = review_totals(fields, layout, source)
+    _read_included_tax(fields, layout, source)
     _drop_tax_inclusive_subtotal(fields, layout.text)
     apply_amount_sign(fields, document_type)
     validate(fields, document_type)

@@ -38,7 +38,7 @@ from desktop.core.extraction.layout import Candidate, Layout, Ln
 from desktop.core.extraction.parsers import money_tokens
 from desktop.core.model import Field
 
-__all__ = ["AMOUNT_DUE_LABEL", "PAID_LABEL", "amount_due_candidate", "check_amount_due", "per_rate_tax",
+__all__ = ["AMOUNT_DUE_LABEL", "PAID_LABEL", "amount_due_candidate", "check_amount_due", "included_tax", "per_rate_tax",
            "prefer_total", "review_totals", "strip_rate_base", "tax_money", "without_amount_due"]
 
 Money = Callable[[str], "tuple[str | None, str, list[Diagnostic]] | None"]
@@ -65,7 +65,10 @@ _RATE_BASE = re.compile(
     r"(\d{1,2}(?:[.,]\d{1,2})?\s*%)\s*(?:over|sur|auf|von|aus|on|of|from|van|op|su|sobre|de|[üu]ber|x|\*)\s*"
     r"(?:[€$£]|EUR|GBP|CHF|USD)?\s*\d{1,3}(?:[.,'\u00a0 ]\d{3})*(?:[.,]\d{1,2})?(?!\d)"
     r"(?:\s*(?:[€$£]|EUR|GBP|CHF|USD)(?![^\W\d_])(?!\s*[-\d]))?", re.I)
-_TAX_WORD = re.compile(r"(?<![^\W\d_])(tax|vat|tva|mwst|ust|btw|gst|iva|igic|moms|alv|dph|pdv)(?![^\W\d_])", re.I)
+#: Tax words; India's GST is levied as CGST + SGST (or UTGST) within a state and IGST between states (CGST
+#: Act 2017 s. 9, IGST Act 2017 s. 5): two taxes at the same rate on one invoice.
+_TAX_WORD = re.compile(r"(?<![^\W\d_])(tax|vat|tva|mwst|ust|btw|gst|cgst|sgst|utgst|igst|iva|igic|moms|alv|dph|pdv)"
+                       r"(?![^\W\d_])", re.I)
 _TAX_NOT = re.compile(r"incl|inkl|excl|exkl|ohne|nummer|number|n[°º]|\bnr\b|\bno\b|\bid\b|registr|intracom|"
                       r"total|totaal|summe|gesamt|grondslag|base|netto|\bht\b", re.I)
 
@@ -89,9 +92,10 @@ def _value(c: Candidate | Field | None) -> Decimal | None:
     return to_decimal(c.value) if c is not None else None
 
 
-def _rate_tax_row(row: list[Ln]) -> tuple[Decimal, str, str, Ln] | None:
-    """``(rate, value, raw, line)`` of a tax row that names one rate and prints one amount after it
-    (``VAT 20%  £65.59``, ``BTW 21% over 230,50  48,41``), else ``None``."""
+def _rate_tax_row(row: list[Ln]) -> tuple[tuple[str, Decimal], str, str, Ln] | None:
+    """``((tax, rate), value, raw, line)`` of a tax row that names one rate and prints one amount after it
+    (``VAT 20%  £65.59``, ``BTW 21% over 230,50  48,41``, ``CGST @ 9%  9,450.00``), else ``None``; ``tax``
+    is the tax word, upper case."""
     label = row[0]
     text = strip_rate_base(label.text)
     m = re.search(r"(\d{1,2}(?:[.,]\d{1,2})?)\s*%", text)
@@ -104,17 +108,19 @@ def _rate_tax_row(row: list[Ln]) -> tuple[Decimal, str, str, Ln] | None:
     if len(found) != 1:
         return None
     v, raw, ln = found[0]
-    return Decimal(m.group(1).replace(",", ".")), v, raw, ln
+    word = _TAX_WORD.search(text)
+    return ((word.group(1).upper() if word else ""), Decimal(m.group(1).replace(",", "."))), v, raw, ln
 
 
 def per_rate_tax(layout: Layout) -> Candidate | None:
-    """The sum of adjacent tax rows of distinct rates that print one amount each (BR-CO-14), when there
-    are two rows or more (``VAT 20% £65.59`` / ``VAT 0% £0.00`` -> 65.59); ``None`` otherwise.
+    """The sum of adjacent tax rows of distinct rates or distinct taxes that print one amount each
+    (BR-CO-14), when there are two rows or more (``VAT 20% £65.59`` / ``VAT 0% £0.00`` -> 65.59; ``CGST @ 9%
+    9,450.00`` / ``SGST @ 9% 9,450.00`` -> 18900.00); ``None`` otherwise.
 
     A breakdown that prints each rate's base beside its tax is :mod:`.vat_breakdown`'s; this reads the
     rows that print the tax alone (or the base inside the label, :func:`strip_rate_base`)."""
-    blocks: list[list[tuple[Decimal, str, str, Ln]]] = []
-    current: list[tuple[Decimal, str, str, Ln]] = []
+    blocks: list[list[tuple[tuple[str, Decimal], str, str, Ln]]] = []
+    current: list[tuple[tuple[str, Decimal], str, str, Ln]] = []
     for row in layout.rows(by_position=True):
         got = _rate_tax_row(row)
         if got is not None and (not current or got[0] not in {r[0] for r in current}
@@ -126,7 +132,7 @@ def per_rate_tax(layout: Layout) -> Candidate | None:
         current = [got] if got is not None else []
     if current:
         blocks.append(current)
-    blocks = [b for b in blocks if len(b) >= 2 and any(r[0] > 0 for r in b)]
+    blocks = [b for b in blocks if len(b) >= 2 and any(r[0][1] > 0 for r in b)]
     if not blocks:
         return None
     block = blocks[-1]
@@ -256,3 +262,68 @@ def check_amount_due(due: Decimal | None, total: Decimal | None, layout: Layout)
         if abs(abs(v) - abs(paid)) < _CENT and any(PAID_LABEL.search(o.text) for o in [ln, *layout.row(ln)]):
             return []
     return [diag(Code.AMOUNT_DUE_UNEXPLAINED, due=str(due), total=str(total), difference=str(paid.quantize(_CENT)))]
+
+
+#: A tax row that states the tax already included in the total: "VAT @ 20% incl.", "incl. 19 % MwSt.",
+#: "dont TVA 20 %" (French "of which VAT"), "IVA incluida", "BTW inbegrepen", "GST included".
+_INCLUDED_WORD = re.compile(r"(?<![^\W\d_])(incl(?:\.|uded|udes|usive|uding)?|inkl\.?|inklusive|enthalten|dont|"
+                            r"inclus[ae]?|incluid[oa]|inclus[oa]|inbegrepen|davon)(?![^\W\d_])", re.I)
+#: Words that make an "incl." row a total rather than the tax in it ("Total incl. VAT 13.60").
+_INCLUDED_NOT = re.compile(r"total|totaal|summe|gesamt|betrag|bedrag|montant|importe|importo|amount|price|prix|"
+                           r"preis|excl|exkl|ohne|\bht\b|nummer|number|\bno\b|\breg", re.I)
+#: The amount before tax on a tax-inclusive receipt, alone on its row: "Net", "Net amount", "Netto",
+#: "Excl. VAT", "Total excl. VAT", "Montant HT", "Taxable value" (India, CGST Rules 2017 r. 46(j)),
+#: "Imponibile", "Base imponible", "Base tributável" (EN 16931 BT-116 in Italian, Spanish, Portuguese).
+#: Not Malaysia's "NETT" total.
+NET_LABEL = re.compile(r"^\W*(net(\s*(amount|total|sales|value|of\s*(vat|tax|gst)))?|total\s*net|netto(betrag|summe)?|"
+                       r"(total\s*|amount\s*)?excl\.?\s*(of\s*)?(vat|tax|gst|mwst|btw|tva)|(total|montant)\s*ht|"
+                       r"taxable\s*(value|amount)|(base\s*)?imponibile|base\s*imponible|base\s*tribut[áa]vel)\W*$", re.I)
+
+
+def _one_amount(row: list[Ln], label_end: int) -> tuple[str, str, Ln] | None:
+    label = row[0]
+    found = [(v, raw, label) for v, raw, dec, _s in money_tokens(label.text[label_end:]) if dec]
+    for o in row[1:]:
+        found += [(v, raw, o) for v, raw, dec, _s in money_tokens(o.text) if dec]
+    return found[0] if len(found) == 1 else None
+
+
+def included_tax(layout: Layout, total: Decimal | None) -> tuple[Candidate | None, Candidate | None]:
+    """``(tax, net)`` of a tax-inclusive receipt that prints the tax its total includes ("VAT @ 20% incl.
+    £2.27") and the amount before tax ("Net £11.33"), each ``None`` when not found.
+
+    The tax row has a tax word, an "included" word (:data:`_INCLUDED_WORD`) and no total word, and one
+    amount after its label; it is taken when a net row (:data:`NET_LABEL`, one amount) makes
+    ``net + tax = total`` (within 0.01), or when its printed rate agrees with the total
+    (``tax = total x r / (100 + r)`` within 0.02, tax-inclusive prices); the net only with such a tax.
+    """
+    if total is None or total <= 0:
+        return None, None
+    tax: Candidate | None = None
+    rate: Decimal | None = None
+    nets: list[Candidate] = []
+    for row in layout.rows(by_position=True):
+        text = row[0].text
+        if NET_LABEL.match(re.sub(r"[-−]?\s*[£€$]?\s*\d[\d.,]*\s*$", "", text)):
+            got = _one_amount(row, 0)
+            if got is not None:
+                nets.append(Candidate(got[0], got[1], [got[2]], [], 0.85))
+            continue
+        if tax is not None or not (_TAX_WORD.search(text) and _INCLUDED_WORD.search(text)) or _INCLUDED_NOT.search(text):
+            continue
+        m = re.search(r"(\d{1,2}(?:[.,]\d{1,2})?)\s*%", text)
+        got = _one_amount(row, m.end() if m else _INCLUDED_WORD.search(text).end())  # type: ignore[union-attr]
+        if got is not None and (v := to_decimal(got[0])) is not None and 0 < v < total:
+            tax = Candidate(got[0], got[1], [got[2]], [], 0.85)
+            rate = Decimal(m.group(1).replace(",", ".")) if m else None
+    if tax is None:
+        return None, None
+    t = to_decimal(tax.value)
+    assert t is not None
+    for net in nets:
+        n = to_decimal(net.value)
+        if n is not None and abs(n + t - total) <= _CENT:
+            return tax, net
+    if rate is not None and abs(total * rate / (100 + rate) - t) <= Decimal("0.02"):
+        return tax, None
+    return None, None
