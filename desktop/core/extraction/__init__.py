@@ -109,7 +109,8 @@ _RECEIPT_WORDS = re.compile(r"\b(cash|change|cashier|thank\s*you|rounding|tender
 
 
 #: Words that turn a credit-note word into a policy line ("No refund", "Refunds within 30 days").
-_NOT_HEADING = re.compile(r"\b(no|not|non|policy|within|days?|exchange|allowed|accepted|only|will|after|"
+#: ("Credit note no. 12" is a heading: "no." before a number is the number's label.)
+_NOT_HEADING = re.compile(r"\b(no(?!\.?\s*[:#]?\s*[A-Z]{0,4}[-/]?\d)|not|non|policy|within|days?|exchange|allowed|accepted|only|will|after|"
                           r"goods|sold|kein\w*|aucun\w*|sans|geen|sin|nessun\w*)\b|不|恕", re.I)
 
 

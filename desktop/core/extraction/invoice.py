@@ -54,7 +54,11 @@ INVOICE_NUMBER_LABEL = re.compile(
     r"(fattura|factura|fatura|faktura)\s*(n\.?\s*[°ºo]?\.?(?![^\W\d_])|nr\.?|num\.?|numero|número|no\.?|#)\s*[:.]?|"
     r"(numero|número|n\.?\s*[°º]?)\s*(di\s*|de\s*|da\s*)?(fattura|factura|fatura)\s*[:.]?|"
     r"rechnungs?\s*-?\s*(nummer|nr\.?|no\.?)\s*[:.]?|rechnung\s*(nr\.?|nummer|no\.?)\s*[:.]?|"
-    r"factuur\s*-?\s*(nummer|nr\.?|no\.?)\s*[:.]?|notanummer\s*[:.]?", re.I)
+    r"factuur\s*-?\s*(nummer|nr\.?|no\.?)\s*[:.]?|notanummer\s*[:.]?|"
+    # a credit note's own number (EN 16931 BT-1 of a credit note, type code 381): "Credit note no. 12",
+    # "CREDIT NOTE CN-00342", "Gutschrift Nr. 7", "Avoir n° A-12", "Creditnota 2026-4", "Nota di credito n. 3"
+    r"(credit\s*note|credit\s*memo|gutschrift|avoir|creditnota|nota\s*de\s*cr[ée]dito|nota\s*di\s*credito|"
+    r"nota\s*kredit)\s*(n[°ºo]\.?|nr\.?|no\.?|number|nummer|num[ée]ro|#|(?=[:#]?\s*[A-Z]{0,4}[-/]?\d))\s*[:.]?", re.I)
 _INVOICE_WEAK = re.compile(r"^\W*(invoice|facture|factuur|rechnung|fattura|factura|fatura|faktura|tax invoice)\b\s*[:.]?",
                            re.I)
 _ORDER_LABEL = re.compile(r"order\s*(id|no\.?|number|#)\s*[:.]?|bestellnummer\s*[:.]?|ordernummer\s*[:.]?", re.I)
