@@ -4,7 +4,9 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
+from desktop.core.diagnostics import Code, diag
 from desktop.core.extraction.amounts import currency_from_text
+from desktop.core.extraction.country import country_evidence
 from desktop.core.extraction.dates import find_dates
 from desktop.core.extraction.layout import Candidate, Layout, Ln
 from desktop.core.extraction.legal_forms import LEGAL_FORM_END
@@ -61,9 +63,6 @@ def document_currency(layout: Layout, default: str | None = None) -> Candidate |
         A candidate (value = code; the line of its first occurrence) or, with ``default``, a
         candidate without lines; ``None`` when there is no evidence and no default.
     """
-    from desktop.core.diagnostics import Code, diag
-    from desktop.core.extraction.country import country_evidence
-
     chinese = bool(_CJK.search(layout.text))
     votes: defaultdict[str, float] = defaultdict(float)
     first: dict[str, Ln] = {}
