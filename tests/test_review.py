@@ -418,7 +418,7 @@ def test_a_reviewed_document_has_nothing_left_to_check(session: ReviewSession, t
     export([reviewed], out)
     wb = openpyxl.load_workbook(out)
     head = [c.value for c in wb["Documents"][1]]
-    assert wb["Documents"].cell(2, head.index("Problems") + 1).value == 0
+    assert wb["Documents"].cell(2, head.index("Fields to check") + 1).value == 0
     rows = [[c.value for c in r] for r in wb["Problems"].iter_rows(min_row=2)]
     reasons = {r[2]: r[3] for r in rows if r[2]}
     assert set(reasons) == {"Vendor", "Date"}, rows
