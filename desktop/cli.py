@@ -8,7 +8,7 @@ Usage::
                  [--engine auto|ppocr|hunyuan|server] [--model-dir DIR] [--server-url URL]
                  [--task markdown|table|translate_en|translate_zh] [--date-order auto|DMY|MDY]
                  [--language en|zh] [--no-memory] [-q]
-    shoebox learn REVIEWED.json [--all] [-q]
+    shoebox learn REVIEWED.json [--all] [--include-flagged] [-q]
     shoebox server-check URL      does the office HunyuanOCR server answer, and with what
     shoebox serve [--host 127.0.0.1] [--port 8765]    the pipeline as a local HTTP service
     shoebox --version
@@ -24,7 +24,13 @@ writes an .xlsx or .csv output's sheet names, headers, labels, status words and 
 Chinese (default ``en``; JSON is the same in every language).
 
 ``learn`` teaches the vendor memory from a JSON result (``shoebox scan``'s schema) that a clerk
-reviewed: every document marked ``"reviewed": true`` (``--all``: every document read).
+reviewed: every document marked ``"reviewed": true`` (``--all``: every document read). A vendor field
+still marked ``"needs_review": true`` (or with a failed check) that the clerk did not edit
+(``"edited": true`` or ``"source": "user"``) is not learned, unless the document's
+``extras.confirmed_flagged`` names it (the window's "I checked them" box) or ``--include-flagged`` is
+given: one line per such document on stderr names the file and the fields left out
+(:func:`desktop.core.memory.unchecked_fields`; QA finding F1: a reviewed export whose wrong vendor was
+still flagged was learned, and every later copy then read it at 99.99 %, unflagged).
 
 Exit status
 -----------
@@ -106,7 +112,7 @@ exit status:
 TOP_HELP = f"""\
 usage: shoebox [FILE...]
        shoebox scan PATH... [-o OUT.xlsx|OUT.json|OUT.csv] [options]
-       shoebox learn REVIEWED.json [--all]
+       shoebox learn REVIEWED.json [--all] [--include-flagged]
        shoebox server-check URL
        shoebox serve [--host 127.0.0.1] [--port 8765] [--token-file FILE]
        shoebox --version
@@ -212,6 +218,9 @@ def build_learn_parser() -> argparse.ArgumentParser:
     parser.add_argument("result", type=Path, metavar="REVIEWED.json", help="a JSON result a clerk checked")
     parser.add_argument("--all", action="store_true",
                         help="learn every document read, not only those marked \"reviewed\": true")
+    parser.add_argument("--include-flagged", action="store_true",
+                        help="learn vendor fields still marked \"needs_review\": true that were not edited too "
+                             "(default: left out, one line on stderr per document)")
     parser.add_argument("-q", "--quiet", action="store_true", help="errors only")
     return parser
 
@@ -811,12 +820,20 @@ def learn_main(argv: Sequence[str]) -> int:
     except Exception as exc:
         console.error(f"the vendor memory cannot be opened: {exc}")
         return EXIT_NOTHING_DONE
+    from desktop.core.memory import unchecked_fields
+
     learned = 0
     try:
         for doc in chosen:
-            lesson = memory.learn(doc)
+            left_out = [] if args.include_flagged else unchecked_fields(doc)
+            lesson = memory.learn(doc, include_flagged=args.include_flagged)
+            if left_out:
+                console.note(f"note: {doc.source}: not learned, still marked to check and not edited: "
+                             f"{', '.join(left_out)}{'' if lesson else ' (nothing else to learn)'} "
+                             "(--include-flagged learns them)")
             if lesson is None:
-                console.note(f"note: {doc.source}: no vendor name or tax ID to learn")
+                if not left_out:
+                    console.note(f"note: {doc.source}: no vendor name or tax ID to learn")
                 continue
             learned += 1
         vendors = len(memory.profiles())

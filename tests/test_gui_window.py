@@ -224,7 +224,10 @@ def test_read_edit_undo_redo_export_reopen(qtbot, make_window, pipeline, samples
     assert w.model.entry(entry_id).document.fields["total"].value == "45.60"
     assert w.form.rows["total"].edit.text() == "45.60"
 
+    seen: list[str] = []
+    _answer_the_box("Mark reviewed", seen)  # fields are still to check: the window asks first
     w.mark_reviewed_and_next()
+    assert seen and "still marked to check" in seen[0]
     assert w.model.entry(entry_id).status == "reviewed"
 
     export = importlib.import_module("desktop.core.export")
@@ -341,8 +344,10 @@ def test_change_type_mark_reviewed_and_next(qtbot, make_window, pipeline, tmp_pa
     assert "invoice_number" in w.form.rows
     w.undo_stack.undo()
     assert w.model.entry(a).document.document_type != "invoice"
+    seen: list[str] = []
+    _answer_the_box("Mark reviewed", seen)  # fields are still to check: the window asks first
     w.reviewed_action.trigger()
-    assert w.model.entry(a).status == "reviewed"
+    assert seen and w.model.entry(a).status == "reviewed"
     assert w.current_id == b
     assert [d.source for d in w.documents_for("reviewed")] == [w.model.entry(a).source]
 

@@ -10,6 +10,7 @@ import pytest
 
 from desktop.core.extraction import extract_fields
 from desktop.core.memory import (
+    CONFIRMED_FLAGGED,
     MATCH_MIN,
     STRONG_MATCH,
     MemoryError_,
@@ -79,8 +80,11 @@ def memory(tmp_path: Path):
 
 
 def _confirm(memory: VendorMemory, rows: list, source: str, **values: str):
+    """The clerk edits ``values``, says every other value is right (the box of the question on Mark
+    reviewed, ``extras["confirmed_flagged"]``) and marks the document reviewed: it is learned."""
     doc = _doc(rows, source, edit=values)
     doc.reviewed = True
+    doc.extras[CONFIRMED_FLAGGED] = sorted(doc.fields)
     return memory.learn(doc), doc
 
 
@@ -818,7 +822,9 @@ def test_misread_marks_take_the_confirmed_spelling_and_keep_the_pages_reading(me
     doc.fields["vendor_address"].value = "LOT 3, JALAN PELABUR, 23/1, 40300 SHAH ALAM, SELANGOR"
     memory.apply(doc)
     f = doc.fields["vendor_address"]
-    assert f.value == "LOT 3, JALAN PELABUR, 23/1, 40300 SHAH ALAM, SELANGOR" and f.source != "memory"
+    # (the page's spelling stays; the memory vouched for it, so it says so: source memory, "confirmed")
+    assert f.value == "LOT 3, JALAN PELABUR, 23/1, 40300 SHAH ALAM, SELANGOR" and f.raw != "LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM, SELANGOR"
+    assert doc.extras["memory"]["fields"]["vendor_address"] == "confirmed"
     assert "vendor_address" not in doc.extras["memory"]["page_read"]
 
 

@@ -121,3 +121,61 @@ def test_learn_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert "--all learns every document" in capsys.readouterr().err
     assert cli.main(["learn", str(unreviewed), "--all"]) == cli.EXIT_OK
     assert cli.main(["learn"]) == cli.EXIT_USAGE
+
+
+def test_learn_leaves_out_fields_still_flagged_and_says_so(engine: FakeEngine, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """QA finding F1: a reviewed JSON whose vendor field is still ``needs_review`` and not edited does not
+    teach it (one line per document on stderr names the file and the fields); ``--include-flagged`` does."""
+    monday = _image(tmp_path / "monday.png")
+    _status, first, _err = _scan(capsys, str(monday))
+    fields = first["documents"][0]["fields"]
+    fields["vendor_address"]["needs_review"] = True  # as an engine that read it less surely flags it
+    assert not fields["vendor_name"]["needs_review"]
+    reviewed = _reviewed(first, tmp_path / "reviewed.json")
+    assert cli.main(["learn", str(reviewed)]) == 0
+    err = capsys.readouterr().err
+    assert (f"shoebox: note: {monday}: not learned, still marked to check and not edited: vendor_address "
+            "(--include-flagged learns them)") in err
+    assert err.count("not learned") == 1 and "learned from 1 document" in err
+    with VendorMemory() as memory:
+        (profile,) = memory.profiles()
+        assert "vendor_address" not in profile.values and profile.values["vendor_name"] == "KEDAI RUNCIT MAJU SDN BHD"
+
+    # the next receipt: the name the memory vouched for says so (source memory, not ocr at 99.99 %); the
+    # address nobody checked is read and flagged as without the memory
+    _status, second, _err = _scan(capsys, str(_image(tmp_path / "tuesday.png", 250)))
+    doc = second["documents"][0]
+    name, address = doc["fields"]["vendor_name"], doc["fields"]["vendor_address"]
+    assert name["source"] == "memory" and name["confidence"] > 0.99 and doc["extras"]["memory"]["fields"]["vendor_name"] == "confirmed"
+    assert address["source"] == "ocr" and address["confidence"] == fields["vendor_address"]["confidence"]
+
+    # a field the clerk confirmed in the window (extras.confirmed_flagged) is learned; so is every one with --include-flagged
+    confirmed = json.loads(reviewed.read_text(encoding="utf-8"))
+    confirmed["documents"][0]["extras"]["confirmed_flagged"] = ["vendor_address"]
+    (tmp_path / "confirmed.json").write_text(json.dumps(confirmed), encoding="utf-8")
+    assert cli.main(["learn", str(tmp_path / "confirmed.json")]) == 0
+    assert "not learned" not in capsys.readouterr().err
+    with VendorMemory() as memory:
+        assert memory.profiles()[0].values["vendor_address"] == "NO 8, JALAN KENANGA 3, 68000 AMPANG"
+        memory.forget_document(ScanResult.load(reviewed).documents[0])
+        assert memory.profiles() == []
+    assert cli.main(["learn", str(reviewed), "--include-flagged"]) == 0
+    assert "not learned" not in capsys.readouterr().err
+    with VendorMemory() as memory:
+        assert memory.profiles()[0].values["vendor_address"] == "NO 8, JALAN KENANGA 3, 68000 AMPANG"
+
+
+def test_learn_says_when_nothing_is_left_to_learn(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from desktop.core.model import Document, Field
+
+    flagged = Field("vendor_name", value="HOTEL SEEBLICK KG", confidence=0.85, needs_review=True)
+    doc = Document(source="inv.png", document_type="invoice", fields={"vendor_name": flagged}, reviewed=True)
+    path = tmp_path / "r.json"
+    path.write_text(ScanResult([doc]).to_json(), encoding="utf-8")
+    assert cli.main(["learn", str(path)]) == cli.EXIT_NOTHING_DONE
+    err = capsys.readouterr().err
+    assert ("note: inv.png: not learned, still marked to check and not edited: vendor_name (nothing else to learn) "
+            "(--include-flagged learns them)") in err
+    assert "no vendor name or tax ID" not in err
+    assert cli.main(["learn", str(path), "--include-flagged", "-q"]) == cli.EXIT_OK

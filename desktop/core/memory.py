@@ -94,6 +94,33 @@ queue badge, the summary counts and the Problems sheet read (:mod:`desktop.core.
 ``Document.extras["memory"]`` says which profile matched, why, and which earlier document
 taught each value (the form's tooltip names it).
 
+What a reviewed document teaches (:meth:`VendorMemory.learn`, :func:`unchecked_fields`): only what a
+person vouched for. Marking a document reviewed says the clerk is done with it, not that every value the
+extraction flagged is right: QA found a clerk marking a German invoice reviewed with its vendor (the
+buyer's name, read from the "An:" line) still tinted "check", and the memory then confirming that wrong
+vendor at 100 % and unflagged on a photo of the same invoice (finding F1, session 12). So a field of
+:data:`MEMORY_FIELDS` or :data:`LOCATED_FIELDS` that still needs checking when the document is learned
+(:func:`desktop.core.flags.field_reasons`: ``needs_review``, or a failed check) and that the clerk did not
+type or edit is **not learned at all** (weight 0): it is left out of the lesson's values (and, for total
+and date, out of its layout), unless the clerk confirmed it explicitly: the window's question on Mark
+reviewed ("2 fields are still marked to check ... Mark reviewed anyway?") has a box "I checked them: they
+are right", whose fields are recorded in ``Document.extras["confirmed_flagged"]`` (:data:`CONFIRMED_FLAGGED`);
+``shoebox learn`` honours that list too, and its ``--include-flagged`` learns every flagged field
+(``learn(include_flagged=True)``). The rest of the document (the values that passed unflagged or were
+edited, the page's evidence) is learned as before; a lesson left without a vendor name joins the profile
+of its tax ID, and a later lesson that names the vendor joins that nameless profile (:meth:`_profile_for`).
+Why not a reduced weight: every copy of one document misreads it alike (the QA invoice's four copies all
+read the buyer as the vendor), so a tentative value "confirmed" by a second unchecked copy would be the
+same mistake counted twice; and any weight that lets such a value fill or vouch for a field brings back
+the silent error. At weight 0 a value nobody checked leaves the next document exactly as it would be
+without the memory: flagged again, never worse.
+
+A page value the memory vouches for says so: where a value read on the page agrees with the profile
+(``confirmed``) and the memory raised its confidence or cleared its flag, its ``source`` becomes
+``memory`` (the page's reading stays the value, its box the page's), so the form shows the "memory" chip
+and the sentence naming the document that taught it, and the JSON does not call a memory-made 99.99 %
+``ocr``. A value the memory agrees with but did not change keeps its source.
+
 This module imports no Qt.
 """
 from __future__ import annotations
@@ -115,9 +142,11 @@ from rapidfuzz.distance import Levenshtein
 
 from desktop.core.diagnostics import Code, DiagnosticError, diag
 from desktop.core.duplicates import normalise_text
+from desktop.core.flags import field_reasons
 from desktop.core.model import Document, Field, PageResult
 
 __all__ = [
+    "CONFIRMED_FLAGGED",
     "MEMORY_FIELDS",
     "Evidence",
     "Lesson",
@@ -129,12 +158,16 @@ __all__ = [
     "doc_key",
     "page_evidence",
     "printed_on",
+    "unchecked_fields",
 ]
 
 #: Fields a profile remembers and fills (plus the document type).
 MEMORY_FIELDS = ("vendor_name", "vendor_address", "vendor_tax_id", "currency")
 #: Fields the memory only helps to locate on the page (never copies).
 LOCATED_FIELDS = ("total", "date")
+#: ``Document.extras`` key: the names of fields still flagged when the clerk marked the document reviewed
+#: that the clerk said are right (the window's question on Mark reviewed); the memory learns them.
+CONFIRMED_FLAGGED = "confirmed_flagged"
 #: Text fields whose misread words the memory repairs (:func:`repair_words`); IDs and codes never.
 REPAIRED_FIELDS = ("vendor_name", "vendor_address")
 
@@ -303,6 +336,28 @@ def doc_key(document: Document) -> str:
     return f"{document.source}#{document.pages[0]}-{document.pages[1]}"
 
 
+def unchecked_fields(document: Document) -> list[str]:
+    """The fields :meth:`VendorMemory.learn` leaves out of ``document``'s lesson (see the module
+    docstring): those of :data:`MEMORY_FIELDS` and :data:`LOCATED_FIELDS`, in that order, that hold a
+    value, still need checking (:func:`desktop.core.flags.field_reasons` of the field alone:
+    ``needs_review`` or a failed check, whether or not the document is marked reviewed), were not typed
+    or edited by the clerk (``Field.edited``, source ``user``) and are not named in
+    ``document.extras["confirmed_flagged"]`` (:data:`CONFIRMED_FLAGGED`: the clerk said they are right).
+    Empty for an error document."""
+    if document.error:
+        return []
+    confirmed = document.extras.get(CONFIRMED_FLAGGED) or []
+    confirmed = set(confirmed) if isinstance(confirmed, list | tuple | set) else set()
+    out = []
+    for name in (*MEMORY_FIELDS, *LOCATED_FIELDS):
+        f = document.fields.get(name)
+        if f is None or f.value is None or not str(f.value).strip() or f.edited or f.source == "user":
+            continue
+        if name not in confirmed and field_reasons(f):
+            out.append(name)
+    return out
+
+
 def _taught_label(source: str, pages: Any) -> str:
     first, last = (list(pages) + [1, 1])[:2] if pages else (1, 1)
     name = Path(source).name or source
@@ -415,6 +470,7 @@ class Lesson:
         profile_id: the profile it taught.
         replaced: the lesson row it replaced (the same document learned before), as a dict, or ``None``.
         created_profile: whether the profile was created by this lesson.
+        left_out: the fields not learned because nobody checked them (:func:`unchecked_fields`).
     """
 
     doc_key: str
@@ -422,6 +478,7 @@ class Lesson:
     profile_id: int
     replaced: dict[str, Any] | None = None
     created_profile: bool = False
+    left_out: tuple[str, ...] = ()
 
 
 @dataclass
@@ -788,8 +845,12 @@ class VendorMemory:
         return m
 
     # -- learning ----------------------------------------------------------------------------------
-    def learn(self, document: Document) -> Lesson | None:
+    def learn(self, document: Document, *, include_flagged: bool = False) -> Lesson | None:
         """Learn from a document the clerk confirmed (reviewed): its vendor values, evidence and layout.
+
+        Values nobody checked (:func:`unchecked_fields`: still flagged, not edited, not confirmed in
+        ``extras["confirmed_flagged"]``) are left out (see the module docstring), unless
+        ``include_flagged`` (``shoebox learn --include-flagged``: the caller vouches for them).
 
         The profile taught is the one one of whose names equals the confirmed name and whose address
         is alike (``fuzz.ratio`` >= :data:`BRANCH_MIN`) or printed on this document (the clerk corrected
@@ -800,12 +861,14 @@ class VendorMemory:
         else a new profile. Learning the same document again (:func:`doc_key`) replaces its lesson.
 
         Returns:
-            What was done (for :meth:`forget`), or ``None`` when the document has no vendor name and no
-            tax ID to learn (an error document, an empty form).
+            What was done (for :meth:`forget`; ``left_out`` names the fields not learned), or ``None``
+            when the document has no vendor name and no tax ID to learn (an error document, an empty
+            form, or both left out as unchecked).
         """
         if document.error:
             return None
-        taught = {name: (document.fields[name].value or None) if name in document.fields else None
+        left_out = () if include_flagged else tuple(unchecked_fields(document))
+        taught = {name: (document.fields[name].value or None) if name in document.fields and name not in left_out else None
                   for name in MEMORY_FIELDS}
         taught["document_type"] = document.document_type
         if not taught.get("vendor_name") and not taught.get("vendor_tax_id"):
@@ -813,6 +876,8 @@ class VendorMemory:
         ev = page_evidence(document)
         layout: dict[str, Any] = {}
         for name in LOCATED_FIELDS:
+            if name in left_out:
+                continue
             f = document.fields.get(name)
             page = next((pg for pg in document.page_results if f is not None and pg.number == f.page), None)
             if f is not None and f.value and page is not None:
@@ -846,7 +911,7 @@ class VendorMemory:
                 (pid, key, document.source, json.dumps(list(document.pages)), json.dumps(taught, ensure_ascii=False),
                  json.dumps(ev.to_dict(), ensure_ascii=False), json.dumps(layout, ensure_ascii=False),
                  json.dumps(facts, ensure_ascii=False), max(now, self._newest() + 1e-6)))
-            return Lesson(key, _row_id(cur), pid, replaced, created)
+            return Lesson(key, _row_id(cur), pid, replaced, created, left_out)
 
         return self._tx(run)
 
@@ -878,6 +943,13 @@ class VendorMemory:
                 if shared and address_alike(p) and max(
                         (_similarity(v, name) for v, _l in p.choices("vendor_name")), default=0.0) >= VARIANT_MIN:
                     return p.id
+            # a profile with no name yet (its documents' vendor names were left out unchecked,
+            # :func:`unchecked_fields`) whose tax ID this document confirms: the name it lacked
+            if tax_id:
+                squashed = _squash_id(tax_id)
+                for p in profiles:
+                    if not p.choices("vendor_name") and squashed in p.tax_ids and address_alike(p):
+                        return p.id
         if tax_id:
             squashed = _squash_id(tax_id)
             for p in profiles:
@@ -1543,11 +1615,16 @@ def _apply_value(f: Field, value: str, m: Match, label: str, page_text: str, *,
             if f.raw is None:
                 f.raw = read
             f.value, f.source = value, "memory"
+        raised, flagged = m.score > f.confidence, f.needs_review
         f.confidence = max(f.confidence, m.score)
         if _sure(m):
             # what the clerk confirmed for this vendor, read again on its page: the field model's
             # threshold (which flags every address) has nothing left to say; a failed check still has
             f.needs_review = bool(f.problems)
+        if own and (raised or (flagged and not f.needs_review)):
+            # the memory vouches for the page's reading: it says so (chip, tooltip, JSON), never a
+            # bare "OCR 100%" (QA finding F1)
+            f.source = "memory"
         return "confirmed"
     standing = _page_spelling_stands(read, value, attested, confirmed) if own and attested and confirmed and votes \
         else frozenset()

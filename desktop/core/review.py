@@ -306,10 +306,23 @@ def retyped_document(document: Document, document_type: str, *, date_order: str 
     return after
 
 
-def reviewed_document(document: Document, reviewed: bool = True) -> Document:
-    """A copy of ``document`` marked reviewed (or as needing review again)."""
+def reviewed_document(document: Document, reviewed: bool = True, confirmed: Iterable[str] = ()) -> Document:
+    """A copy of ``document`` marked reviewed (or as needing review again).
+
+    ``confirmed``: fields still flagged that the clerk said are right when marking it reviewed (the
+    window's question); recorded in ``extras["confirmed_flagged"]``
+    (:data:`desktop.core.memory.CONFIRMED_FLAGGED`), the only flagged, unedited values the vendor memory
+    learns (:func:`desktop.core.memory.unchecked_fields`). Marking it as needing review again drops them.
+    """
+    from desktop.core.memory import CONFIRMED_FLAGGED
+
     after = _copy(document)
     after.reviewed = reviewed
+    names = sorted(set(confirmed)) if reviewed else []
+    if names:
+        after.extras[CONFIRMED_FLAGGED] = names
+    else:
+        after.extras.pop(CONFIRMED_FLAGGED, None)
     return after
 
 
@@ -512,15 +525,21 @@ class ReviewSession:
         after = retyped_document(self._readable(entry_id), document_type, date_order=self.date_order)
         return self._one(Action.CHANGE_TYPE, entry_id, after, document_type=document_type)
 
-    def mark_reviewed(self, entry_ids: Iterable[int], reviewed: bool = True) -> Command:
-        """Mark documents reviewed (or as needing review again); unread and unchanged ones are skipped."""
+    def mark_reviewed(self, entry_ids: Iterable[int], reviewed: bool = True, *, confirmed: Iterable[str] = ()) -> Command:
+        """Mark documents reviewed (or as needing review again); unread and unchanged ones are skipped.
+        ``confirmed``: the flagged fields the clerk said are right (see :func:`reviewed_document`)."""
         changes = []
+        names = sorted(set(confirmed))
         for entry_id in entry_ids:
             source, position, doc = self._entry(entry_id)
             if doc.error is not None or doc.reviewed == reviewed:
                 continue
-            changes.append(Change(entry_id, source, position, doc.to_dict(), reviewed_document(doc, reviewed).to_dict()))
-        return Command(Action.MARK_REVIEWED, {"reviewed": reviewed}, tuple(changes))
+            after = reviewed_document(doc, reviewed, names)
+            changes.append(Change(entry_id, source, position, doc.to_dict(), after.to_dict()))
+        params: dict[str, Any] = {"reviewed": reviewed}
+        if names and reviewed:
+            params["confirmed"] = names
+        return Command(Action.MARK_REVIEWED, params, tuple(changes))
 
     def attach_task(self, entry_id: int, task: str, result: Document) -> Command:
         """Put a document task's output on the entry's document as it is now (see :func:`with_task_output`)."""

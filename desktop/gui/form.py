@@ -407,8 +407,15 @@ class FieldRow(QObject):
             return self.tr("you"), self.tr("Entered by you")
         memory = memory or {}
         taught = str((memory.get("taught_by") or {}).get(field.name) or "")
+        action = (memory.get("fields") or {}).get(field.name)
         if field.source == "memory":
-            sentence = self.tr("From the vendor memory: %1 taught it (vendor %2 recognised, %3 sure)")
+            if action == "confirmed":
+                # the page's own reading, which the memory vouched for (it raised the confidence or
+                # cleared the flag): the chip says memory, never a bare "OCR 100%"
+                sentence = self.tr("Read on the page and confirmed by the vendor memory: %1 taught it "
+                                   "(vendor %2 recognised, %3 sure)")
+            else:
+                sentence = self.tr("From the vendor memory: %1 taught it (vendor %2 recognised, %3 sure)")
             sentence = sentence.replace("%1", taught or self.tr("an earlier document")) \
                 .replace("%2", str(memory.get("vendor", ""))).replace("%3", f"{float(memory.get('score', 0)):.0%}")
             read = str((memory.get("page_read") or {}).get(field.name) or "")
@@ -416,9 +423,13 @@ class FieldRow(QObject):
                 # the page's own reading stays in sight where the memory's spelling replaced it
                 sentence += "\n" + diag(Code.MEMORY_PAGE_READS, read=read).message(self.language)
             return self.tr("memory"), sentence
-        if (memory.get("fields") or {}).get(field.name) == "located" and taught:
+        if action == "located" and taught:
             chip, sentence = self._plain_source(field)
             return chip, sentence + "\n" + self.tr("Found where %1 had it (vendor memory)").replace("%1", taught)
+        if action == "confirmed" and taught:
+            # the memory agrees but changed nothing (an e-invoice's data, a value already as sure)
+            chip, sentence = self._plain_source(field)
+            return chip, sentence + "\n" + self.tr("The vendor memory agrees: %1 taught it").replace("%1", taught)
         return self._plain_source(field)
 
     def _plain_source(self, field: Field) -> tuple[str, str]:

@@ -20,6 +20,7 @@ import logging
 import os
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -482,8 +483,8 @@ class MainWindow(QMainWindow):
     def change_document_type(self, new_type: str) -> None:
         self.reviewing.change_document_type(new_type)
 
-    def set_reviewed(self, reviewed: bool) -> None:
-        self.reviewing.set_reviewed(reviewed)
+    def set_reviewed(self, reviewed: bool, confirmed: Sequence[str] = ()) -> None:
+        self.reviewing.set_reviewed(reviewed, confirmed)
 
     def mark_reviewed_and_next(self) -> None:
         self.reviewing.mark_reviewed_and_next()

@@ -9,19 +9,22 @@ it picks the entry, asks the core, and says in the clerk's words when the core r
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QCheckBox, QMessageBox
 
 from desktop.core.diagnostics import error_text
+from desktop.core.memory import unchecked_fields
 from desktop.core.model import Box, Document
 from desktop.core.review import (
     Command,
     DuplicateMarker,
     ReviewSession,
     can_split_at,
+    document_checks,
     has_clerk_work,
     mergeable,
     next_needing_review,
@@ -166,19 +169,77 @@ class ReviewController(QObject):
         else:
             self.mark_reviewed_and_next()
 
-    def set_reviewed(self, reviewed: bool) -> None:
+    def set_reviewed(self, reviewed: bool, confirmed: Sequence[str] = ()) -> None:
+        """Mark the current document reviewed (or as needing review again), one undoable step, asking
+        nothing; ``confirmed``: the flagged fields the clerk said are right (:meth:`ask_flagged`). The
+        clerk's Mark reviewed is :meth:`mark_reviewed_and_next`, which asks first."""
         current = self._current()
         if current is None or current[1].reviewed == reviewed:
             return
         text = self.tr("Mark reviewed") if reviewed else self.tr("Mark as needing review")
-        self.push(self.review.mark_reviewed([current[0]], reviewed), text)
+        self.push(self.review.mark_reviewed([current[0]], reviewed, confirmed=confirmed), text)
+
+    def ask_flagged(self, document: Document) -> list[str] | None:
+        """Before marking ``document`` reviewed: when fields are still to check (the form's tint, the
+        header's count: :func:`desktop.core.review.document_checks`), ask once, naming them in the
+        form's order, with a button that goes to the first one. With the vendor memory on and some of
+        them values it would learn, a box (unticked each time) lets the clerk say they checked them:
+        only then does the memory learn them (:func:`desktop.core.memory.unchecked_fields`; QA finding F1:
+        one click taught a wrong vendor that the memory then confirmed at 100 %).
+
+        Returns:
+            The flagged fields the clerk said are right (empty: none, or nothing to ask), or ``None``
+            when the document is not to be marked (Cancel; "Go to": the first field has the focus).
+        """
+        checks = document_checks(document)
+        if not checks:
+            return []
+        form = self.window.form
+        order = list(form.rows)
+        names = sorted((c.field for c in checks), key=lambda n: order.index(n) if n in order else len(order))
+        labels = [form.label_of(n) for n in names]
+        sep = "、" if str(getattr(self.window, "language", "en")).startswith("zh") else ", "
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Mark reviewed"),
+                          self.tr("%n field(s) are still marked to check: %1. Mark reviewed anyway?", "",
+                                  len(names)).replace("%1", sep.join(labels)), parent=self.window)
+        box.setObjectName("flagged_question")
+        go = box.addButton(self.tr("Go to %1").replace("%1", labels[0]), QMessageBox.ButtonRole.ActionRole)
+        mark = box.addButton(self.tr("Mark reviewed"), QMessageBox.ButtonRole.AcceptRole)
+        cancel = box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(go)  # Enter, the careless reflex, takes the clerk to the field
+        box.setEscapeButton(cancel)
+        learnable = [n for n in names if n in unchecked_fields(document)] if self.review.memory is not None else []
+        check: QCheckBox | None = None
+        if learnable:
+            box.setInformativeText(self.tr("The vendor memory learns %1 from this document only if you tick the box.")
+                                   .replace("%1", sep.join(form.label_of(n) for n in learnable)))
+            check = QCheckBox(self.tr("I checked them: they are right"), box)
+            box.setCheckBox(check)
+        box.exec()
+        clicked = box.clickedButton()
+        if clicked is go:
+            form.focus_field(names[0])
+            return None
+        if clicked is not mark:
+            return None
+        if check is None or not check.isChecked():
+            return []
+        return [n for n in names if (f := document.fields.get(n)) is not None and f.value is not None]
 
     def mark_reviewed_and_next(self) -> None:
-        """Ctrl+Enter: commit the field being typed, mark the document reviewed, go to the next one."""
+        """Ctrl+Enter, the Mark reviewed button and menu item: commit the field being typed, ask about
+        fields still to check (:meth:`ask_flagged`), mark the document reviewed, go to the next one. On
+        Cancel or Go to, the document stays as it was and the window stays on it."""
         focus = QApplication.focusWidget()
         if focus is not None and getattr(focus, "is_field_input", False):
             focus._finish()  # type: ignore[attr-defined]
-        self.set_reviewed(True)
+        current = self._current()
+        if current is not None and not current[1].reviewed:
+            answer = self.ask_flagged(current[1])
+            if answer is None:
+                self.window.reviewed_button.setChecked(False)  # the checkable button was toggled by the click
+                return
+            self.set_reviewed(True, answer)
         self.next_needing_review()
 
     def next_needing_review(self) -> None:

@@ -53,7 +53,7 @@
 <context>
     <name>ReadingController</name>
     <message numerus="yes">
-        <location filename="../../desktop/gui/reading.py" line="335"/>
+        <location filename="../../desktop/gui/reading.py" line="336"/>
         <source>Reading finished. %n possible duplicate(s) marked: %1</source>
         <translation>
             <numerusform>Reading finished. %n possible duplicate marked: %1</numerusform>
@@ -64,7 +64,15 @@
 <context>
     <name>ReviewController</name>
     <message numerus="yes">
-        <location filename="../../desktop/gui/reviewing.py" line="221"/>
+        <location filename="../../desktop/gui/reviewing.py" line="203"/>
+        <source>%n field(s) are still marked to check: %1. Mark reviewed anyway?</source>
+        <translation>
+            <numerusform>%n field is still marked to check: %1. Mark reviewed anyway?</numerusform>
+            <numerusform>%n fields are still marked to check: %1. Mark reviewed anyway?</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/reviewing.py" line="282"/>
         <source>%n of the documents have your edits or are reviewed. Remove them anyway? (The files themselves are not touched.)</source>
         <translation>
             <numerusform>%n of the documents has your edits or is reviewed. Remove them anyway? (The files themselves are not touched.)</numerusform>

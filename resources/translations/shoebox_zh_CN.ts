@@ -381,19 +381,19 @@ File &gt; Export all… (Ctrl+Shift+E) exports every document read, reviewed or 
 <context>
     <name>FieldForm</name>
     <message>
-        <location filename="../../desktop/gui/form.py" line="497"/>
+        <location filename="../../desktop/gui/form.py" line="508"/>
         <source>Drop receipts and invoices here, or use File ▸ Open.</source>
         <translation>将收据和发票拖放到此处，或使用“文件 ▸ 打开”。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="520"/>
+        <location filename="../../desktop/gui/form.py" line="531"/>
         <source>This file could not be read:
 %1</source>
         <translation>无法读取此文件：
 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="526"/>
+        <location filename="../../desktop/gui/form.py" line="537"/>
         <source>Unknown document type %1</source>
         <translation>未知单据类型 %1</translation>
     </message>
@@ -436,104 +436,114 @@ File &gt; Export all… (Ctrl+Shift+E) exports every document read, reviewed or 
         <translation>手填</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="411"/>
+        <location filename="../../desktop/gui/form.py" line="415"/>
+        <source>Read on the page and confirmed by the vendor memory: %1 taught it (vendor %2 recognised, %3 sure)</source>
+        <translation>页面读取，并经商家记忆确认：由 %1 学到（识别为商家 %2，把握 %3）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="418"/>
         <source>From the vendor memory: %1 taught it (vendor %2 recognised, %3 sure)</source>
         <translation>来自商家记忆：由 %1 学到（识别为商家 %2，把握 %3）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="412"/>
+        <location filename="../../desktop/gui/form.py" line="419"/>
         <source>an earlier document</source>
         <translation>之前的一张单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="418"/>
+        <location filename="../../desktop/gui/form.py" line="425"/>
         <source>memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="421"/>
+        <location filename="../../desktop/gui/form.py" line="428"/>
         <source>Found where %1 had it (vendor memory)</source>
         <translation>在 %1 上的同一位置找到（商家记忆）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="427"/>
-        <location filename="../../desktop/gui/form.py" line="428"/>
+        <location filename="../../desktop/gui/form.py" line="432"/>
+        <source>The vendor memory agrees: %1 taught it</source>
+        <translation>商家记忆与之一致：由 %1 学到</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/form.py" line="438"/>
+        <location filename="../../desktop/gui/form.py" line="439"/>
         <source>QR</source>
         <translation>二维码</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="427"/>
+        <location filename="../../desktop/gui/form.py" line="438"/>
         <source>From the invoice&apos;s QR code (it matches the printed value)</source>
         <translation>来自发票二维码（与票面一致）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="428"/>
+        <location filename="../../desktop/gui/form.py" line="439"/>
         <source>From the invoice&apos;s QR code</source>
         <translation>来自发票二维码</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="431"/>
-        <location filename="../../desktop/gui/form.py" line="432"/>
+        <location filename="../../desktop/gui/form.py" line="442"/>
+        <location filename="../../desktop/gui/form.py" line="443"/>
         <source>e-invoice XML</source>
         <translation>电子发票 XML</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="431"/>
+        <location filename="../../desktop/gui/form.py" line="442"/>
         <source>From the e-invoice&apos;s own data (XML); the page shows the same value</source>
         <translation>取自电子发票自带的数据（XML），页面上的值与之相同</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="432"/>
+        <location filename="../../desktop/gui/form.py" line="443"/>
         <source>From the e-invoice&apos;s own data (XML)</source>
         <translation>取自电子发票自带的数据（XML）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="434"/>
+        <location filename="../../desktop/gui/form.py" line="445"/>
         <source>OFD text</source>
         <translation>OFD 文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="434"/>
+        <location filename="../../desktop/gui/form.py" line="445"/>
         <source>From the text of the OFD file&apos;s page (no OCR needed)</source>
         <translation>取自 OFD 文件页面中的文字（无需 OCR）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="436"/>
+        <location filename="../../desktop/gui/form.py" line="447"/>
         <source>From the PDF&apos;s text layer (no OCR needed)</source>
         <translation>来自 PDF 文本层（无需 OCR）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="436"/>
+        <location filename="../../desktop/gui/form.py" line="447"/>
         <source>PDF text</source>
         <translation>PDF 文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="438"/>
+        <location filename="../../desktop/gui/form.py" line="449"/>
         <source>AI</source>
         <translation>AI</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="438"/>
+        <location filename="../../desktop/gui/form.py" line="449"/>
         <source>Read by the HunyuanOCR model</source>
         <translation>由 HunyuanOCR 模型读取</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="440"/>
+        <location filename="../../desktop/gui/form.py" line="451"/>
         <source>inferred</source>
         <translation>推断</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="440"/>
+        <location filename="../../desktop/gui/form.py" line="451"/>
         <source>Not printed on the page: inferred from what the page shows (the country of its address, tax ID or phone number)</source>
         <translation>页面上未印有：根据页面内容推断（地址、税号或电话号码所属的国家或地区）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="442"/>
+        <location filename="../../desktop/gui/form.py" line="453"/>
         <source>OCR</source>
         <translation>OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/form.py" line="442"/>
+        <location filename="../../desktop/gui/form.py" line="453"/>
         <source>Read by OCR from the page image</source>
         <translation>由 OCR 从页面图像识别</translation>
     </message>
@@ -551,68 +561,68 @@ File &gt; Export all… (Ctrl+Shift+E) exports every document read, reviewed or 
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="310"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="311"/>
         <source>Session</source>
         <extracomment>The window&apos;s size on a first start, in device-independent pixels, when the screen has room.</extracomment>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="180"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="181"/>
         <source>Page</source>
         <translation>页面</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="198"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="199"/>
         <source>%v of %m files</source>
         <translation>%v / %m 个文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="208"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="209"/>
         <source>Stop reading after the current page</source>
         <translation>读完当前页后停止</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="535"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="536"/>
         <source>Settings could not be saved: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="373"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="374"/>
         <source>Drop files here</source>
         <translation>将文件拖放到此处</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="388"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="389"/>
         <source>Reading failed: %1</source>
         <translation>读取失败：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="407"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="408"/>
         <source>Translate the text of the document into English or Chinese</source>
         <translation>把单据的文字翻译成英文或中文</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="413"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="414"/>
         <source>Zoom: 100% is the size of the paper</source>
         <translation>缩放：100% 为纸张的实际大小</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="414"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="415"/>
         <source>Zoom: 100% shows one pixel of the image per pixel of the screen</source>
         <translation>缩放：100% 时图像的一个像素对应屏幕的一个像素</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="439"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="440"/>
         <source>%1 is no longer in the queue (it was confirmed earlier)</source>
         <translation>%1 已不在队列中（之前已确认）</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="560"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="561"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/mainwindow.py" line="561"/>
+        <location filename="../../desktop/gui/mainwindow.py" line="562"/>
         <source>The new language is used the next time Shoebox starts.</source>
         <translation>新语言将在下次启动 Shoebox 时生效。</translation>
     </message>
@@ -1013,67 +1023,91 @@ File &gt; Export all… (Ctrl+Shift+E) exports every document read, reviewed or 
 <context>
     <name>ReviewController</name>
     <message>
-        <location filename="../../desktop/gui/reviewing.py" line="85"/>
+        <location filename="../../desktop/gui/reviewing.py" line="88"/>
         <source>Edit %1</source>
         <translation>编辑 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reviewing.py" line="96"/>
+        <location filename="../../desktop/gui/reviewing.py" line="99"/>
         <source>Change type</source>
         <translation>更改类型</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reviewing.py" line="97"/>
+        <location filename="../../desktop/gui/reviewing.py" line="100"/>
         <source>The fields could not be read again: %1</source>
         <translation>无法重新提取字段：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reviewing.py" line="100"/>
+        <location filename="../../desktop/gui/reviewing.py" line="103"/>
         <source>Change document type</source>
         <translation>更改单据类型</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reviewing.py" line="118"/>
+        <location filename="../../desktop/gui/reviewing.py" line="121"/>
         <source>Rotate and read again</source>
         <translation>旋转并重新识别</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reviewing.py" line="134"/>
+        <location filename="../../desktop/gui/reviewing.py" line="137"/>
         <source>Split document</source>
         <translation>拆分单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reviewing.py" line="157"/>
+        <location filename="../../desktop/gui/reviewing.py" line="160"/>
         <source>Merge documents</source>
         <translation>合并单据</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reviewing.py" line="173"/>
+        <location filename="../../desktop/gui/reviewing.py" line="179"/>
+        <location filename="../../desktop/gui/reviewing.py" line="202"/>
+        <location filename="../../desktop/gui/reviewing.py" line="207"/>
         <source>Mark reviewed</source>
         <translation>标记为已审核</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reviewing.py" line="173"/>
+        <location filename="../../desktop/gui/reviewing.py" line="179"/>
         <source>Mark as needing review</source>
         <translation>标记为待审核</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop/gui/reviewing.py" line="203"/>
+        <source>%n field(s) are still marked to check: %1. Mark reviewed anyway?</source>
+        <translation>
+            <numerusform>还有 %n 个字段标记为待核对：%1。仍要标记为已审核吗？</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../desktop/gui/reviewing.py" line="191"/>
+        <location filename="../../desktop/gui/reviewing.py" line="206"/>
+        <source>Go to %1</source>
+        <translation>转到 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reviewing.py" line="214"/>
+        <source>The vendor memory learns %1 from this document only if you tick the box.</source>
+        <translation>只有勾选下面的方框，商家记忆才会从这张单据学习 %1。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reviewing.py" line="216"/>
+        <source>I checked them: they are right</source>
+        <translation>我已核对，这些值无误</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/gui/reviewing.py" line="252"/>
         <source>Every document is reviewed.</source>
         <translation>所有单据均已审核。</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reviewing.py" line="206"/>
+        <location filename="../../desktop/gui/reviewing.py" line="267"/>
         <source>Keep both</source>
         <translation>两张都保留</translation>
     </message>
     <message>
-        <location filename="../../desktop/gui/reviewing.py" line="220"/>
+        <location filename="../../desktop/gui/reviewing.py" line="281"/>
         <source>Remove from queue</source>
         <translation>从队列中移除</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/gui/reviewing.py" line="221"/>
+        <location filename="../../desktop/gui/reviewing.py" line="282"/>
         <source>%n of the documents have your edits or are reviewed. Remove them anyway? (The files themselves are not touched.)</source>
         <translation>
             <numerusform>其中 %n 张单据含有您的修改或已审核。仍要移除吗？（文件本身不会被改动。）</numerusform>
