@@ -49,7 +49,7 @@ from benchmarks.scoring import SAMPLES, normalise_for_compare, same
 from desktop.core.duplicates import DuplicateChecker, content_hash
 from desktop.core.extraction import detect_document_type, extract_fields
 from desktop.core.extraction.dates import parse_date
-from desktop.core.memory import STRONG_MATCH, VendorMemory
+from desktop.core.memory import CONFIRMED_FLAGGED, STRONG_MATCH, VendorMemory
 from desktop.core.model import Document, Field, PageResult
 
 REPO = Path(__file__).resolve().parent.parent
@@ -214,6 +214,9 @@ def correct(doc: Document, truth: dict[str, Any]) -> Document:
                 _click_fill(out, f, want)
         out.fields[name] = f
     out.reviewed = True
+    # the clerk checked every ground-truth field, the ones kept as read too: a flagged one is confirmed
+    # (the window's "I checked them"), so the memory learns it (desktop.core.memory.unchecked_fields)
+    out.extras[CONFIRMED_FLAGGED] = sorted(truth)
     return out
 
 
