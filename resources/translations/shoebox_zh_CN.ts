@@ -195,12 +195,12 @@
     <message>
         <location filename="../../desktop/gui/vendors.py" line="374"/>
         <source>%1, row %2 of the queue</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（队列第 %2 行）</translation>
     </message>
     <message>
         <location filename="../../desktop/gui/vendors.py" line="376"/>
         <source>%1, read before (no longer in the queue)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（之前已读过，已不在队列中）</translation>
     </message>
     <message>
         <location filename="../../desktop/gui/vendors.py" line="380"/>
@@ -1010,8 +1010,8 @@ File &gt; Export all… (Ctrl+Shift+E) exports every document read, reviewed or 
     <message numerus="yes">
         <location filename="../../desktop/gui/reading.py" line="336"/>
         <source>Reading finished. %n possible duplicate(s) marked: %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>读取完成。已标记 %n 个可能重复的文档：%1</numerusform>
         </translation>
     </message>
     <message>
