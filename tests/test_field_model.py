@@ -273,6 +273,18 @@ def test_a_value_at_even_odds_or_worse_is_always_flagged():
             assert model.scorer(doc_type, name).review_threshold >= REVIEW_FLOOR
 
 
+def test_shipped_lexicon_is_plain_json_of_words_seen_at_several_vendors():
+    from desktop.core.extraction.field_model import load_lexicon
+
+    path = MODEL_FILE.with_name("field_lexicon.json")
+    data = json.loads(path.read_bytes())  # plain JSON: nothing in it can run code
+    assert data["format"] == "shoebox-field-lexicon/1"
+    words = load_lexicon("receipt")
+    assert len(words) >= 20 and all(w.isupper() and len(w) >= 4 for w in words)
+    assert min(words.values()) >= 3  # only words of several vendors' labelled names and addresses
+    assert load_lexicon("no such type") == {}
+
+
 def test_wrong_format_is_refused():
     with pytest.raises(ValueError, match="not a Shoebox field model"):
         FieldModel({"format": "pickle", "document_types": {}})
