@@ -42,18 +42,30 @@ def _png(path: Path, shade: int = 255) -> Path:
     return path
 
 
-@pytest.fixture
-def window(qtbot):
+def _opened(qtbot):
+    """A new main window on the scripted engine, shown (a session of the app, opened again)."""
     importlib.import_module("desktop.core.pipeline")  # part of the product: never a skip
     from desktop.gui.mainwindow import MainWindow
 
     w = MainWindow(engine_factory=lambda notes: ScriptedEngine())
     qtbot.addWidget(w)
-    w.resize(1300, 850)
     w.show()
+    return w
+
+
+def shown_window(qtbot):
+    """The ``window`` fixture's body (shared with other GUI tests): a main window on the scripted engine,
+    1300 x 850, exposed; closed afterwards."""
+    w = _opened(qtbot)
+    w.resize(1300, 850)
     qtbot.waitExposed(w)
     yield w
     w.close()
+
+
+@pytest.fixture
+def window(qtbot):
+    yield from shown_window(qtbot)
 
 
 def _read(qtbot, w, path: Path) -> int:
@@ -211,14 +223,8 @@ def test_duplicates_are_found_across_sessions(qtbot, tmp_path: Path) -> None:
     """A file read in an earlier session of the app is caught when it comes again: while it is still in
     the (restored) queue, and after the clerk confirmed it and took it out of the queue (the memory
     keeps what it learned)."""
-    importlib.import_module("desktop.core.pipeline")  # part of the product: never a skip
-    from desktop.gui.mainwindow import MainWindow
-
-    def opened() -> MainWindow:
-        w = MainWindow(engine_factory=lambda notes: ScriptedEngine())
-        qtbot.addWidget(w)
-        w.show()
-        return w
+    def opened():
+        return _opened(qtbot)
 
     first = opened()
     monday = _png(tmp_path / "monday.png")
@@ -252,14 +258,8 @@ def test_the_same_file_dropped_three_times_is_said_and_survives_a_restart(qtbot,
     and third are marked with a link to the first (by its queue row, not only its file name), the end of
     the batch says so in the status bar, the link never opens the marked entry itself, and "keep both" /
     "drop this one" are what the session database holds after the window is closed and opened again."""
-    importlib.import_module("desktop.core.pipeline")  # part of the product: never a skip
-    from desktop.gui.mainwindow import MainWindow
-
-    def opened() -> MainWindow:
-        w = MainWindow(engine_factory=lambda notes: ScriptedEngine())
-        qtbot.addWidget(w)
-        w.show()
-        return w
+    def opened():
+        return _opened(qtbot)
 
     receipt = _png(tmp_path / "receipt.png")
     w = opened()

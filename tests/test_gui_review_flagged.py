@@ -4,7 +4,6 @@ with and without the clerk's "I checked them", undo, and the "memory" chip on a 
 for."""
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 import pytest
@@ -14,21 +13,12 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from desktop.core.memory import CONFIRMED_FLAGGED
-from tests.test_gui_memory import ScriptedEngine, _png, _read
+from tests.test_gui_memory import ScriptedEngine, _png, _read, shown_window
 
 
 @pytest.fixture
 def window(qtbot):
-    importlib.import_module("desktop.core.pipeline")  # part of the product: never a skip
-    from desktop.gui.mainwindow import MainWindow
-
-    w = MainWindow(engine_factory=lambda notes: ScriptedEngine())
-    qtbot.addWidget(w)
-    w.resize(1300, 850)
-    w.show()
-    qtbot.waitExposed(w)
-    yield w
-    w.close()
+    yield from shown_window(qtbot)
 
 
 def _answer(button_text: str, seen: list[dict], tick: bool = False) -> None:
