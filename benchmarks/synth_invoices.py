@@ -265,28 +265,43 @@ def readings(out: Path, name: str, ocr: bool) -> list[tuple[str, list]]:
     return out_readings
 
 
-def score(out: Path, names: list[str], ocr: bool, verbose: bool) -> dict:
-    """Read every invoice (text layer; with ``ocr`` also the PNG) and count right / silently wrong."""
-    from benchmarks.scoring import same, same_party
+def score_documents(out: Path, names: list[str], ocr: bool, verbose: bool, *, fields, match,
+                    empty_is_silent: bool) -> dict:
+    """Read every generated invoice (text layer; with ``ocr`` also the PNG) and count, per reading path,
+    field and kind (the truth's ``_kind`` and ``all``), ``[n, right, silently wrong]``.
+
+    ``match(field, got, want)`` decides right; a wrong value not flagged for review is silent, and with
+    ``empty_is_silent`` an unflagged empty field where the truth has a value is silent too."""
     from desktop.core.extraction import extract_fields
 
     stats: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
     for name in names:
         truth = json.loads((out / f"{name}.truth.json").read_text(encoding="utf-8"))
         for how, pages in readings(out, name, ocr):
-            fields = extract_fields(pages, "invoice").fields
-            for f in FIELDS:
-                got = fields[f]
-                ok = (same_party if f == "vendor_name" else lambda a, b, f=f: same(f, a, b))(got.value, truth[f])
+            read = extract_fields(pages, "invoice").fields
+            for f in fields:
+                got, want = read[f], truth[f]
+                ok = match(f, got.value, want)
                 for kind in (truth["_kind"], "all"):
                     s = stats[(how, f, kind)]
                     s[0] += 1
                     s[1] += ok
-                    s[2] += (not ok) and got.value is not None and not got.needs_review
+                    s[2] += (not ok) and (empty_is_silent or got.value is not None) and not got.needs_review
                 if verbose and not ok:
                     print(f"  {how} {name} {f}: got {got.value!r} ({got.confidence:.2f}"
-                          f"{', flagged' if got.needs_review else ''}), expected {truth[f]!r}")
+                          f"{', flagged' if got.needs_review else ''}), expected {want!r}")
     return stats
+
+
+def score(out: Path, names: list[str], ocr: bool, verbose: bool) -> dict:
+    """Read every invoice (text layer; with ``ocr`` also the PNG) and count right / silently wrong
+    (vendors compared as parties, :func:`benchmarks.scoring.same_party`; an empty field is never silent)."""
+    from benchmarks.scoring import same, same_party
+
+    def match(f: str, got, want) -> bool:
+        return same_party(got, want) if f == "vendor_name" else same(f, got, want)
+
+    return score_documents(out, names, ocr, verbose, fields=FIELDS, match=match, empty_is_silent=False)
 
 
 def run(argv: list[str] | None, *, description: str, seed: int, write_fn, score_fn, kinds, fields,

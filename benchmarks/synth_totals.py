@@ -33,7 +33,6 @@ errors); an empty field that should be empty is right. Nothing is written to BEN
 """
 from __future__ import annotations
 
-import json
 import random
 import sys
 from collections import defaultdict
@@ -42,7 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.synth_invoices import BUYERS, FORMS, STREETS, TOWNS, WORDS, money, readings, run, write_documents
+from benchmarks.synth_invoices import BUYERS, FORMS, STREETS, TOWNS, WORDS, money, run, score_documents, write_documents
 
 FIELDS = ("subtotal", "tax", "total", "amount_due", "buyer_name")
 KINDS = ("rate_rows", "inline_base", "deposit", "gross_only")
@@ -179,27 +178,14 @@ def write(out: Path, n: int, seed: int) -> list[str]:
 
 
 def score(out: Path, names: list[str], ocr: bool, verbose: bool) -> dict:
-    """Read every invoice (text layer; with ``ocr`` also the PNG) and count right / silently wrong."""
+    """Read every invoice (text layer; with ``ocr`` also the PNG) and count right / silently wrong (a
+    field the truth leaves empty is right only when empty; an unflagged empty field is silent)."""
     from benchmarks.scoring import same
-    from desktop.core.extraction import extract_fields
 
-    stats: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
-    for name in names:
-        truth = json.loads((out / f"{name}.truth.json").read_text(encoding="utf-8"))
-        for how, pages in readings(out, name, ocr):
-            fields = extract_fields(pages, "invoice").fields
-            for f in FIELDS:
-                got, want = fields[f], truth[f]
-                ok = got.value is None if want is None else same(f, got.value, want)
-                for kind in (truth["_kind"], "all"):
-                    s = stats[(how, f, kind)]
-                    s[0] += 1
-                    s[1] += ok
-                    s[2] += (not ok) and not got.needs_review
-                if verbose and not ok:
-                    print(f"  {how} {name} {f}: got {got.value!r} ({got.confidence:.2f}"
-                          f"{', flagged' if got.needs_review else ''}), expected {want!r}")
-    return stats
+    def match(f: str, got, want) -> bool:
+        return got is None if want is None else same(f, got, want)
+
+    return score_documents(out, names, ocr, verbose, fields=FIELDS, match=match, empty_is_silent=True)
 
 
 def main(argv: list[str] | None = None) -> int:
