@@ -1,3 +1,3 @@
-from desktop.cli import main
+from desktop.cli import run
 
-raise SystemExit(main())
+run()

@@ -71,7 +71,7 @@ def test_a_ppocr_worker_imports_neither_hunyuan_nor_the_file_readers_it_does_not
     mods = _modules_after(code, {"SHOEBOX_HOME": str(tmp_path)})
     unwanted = {"desktop.core.engines.hunyuan", "desktop.core.engines.server", "desktop.core.einvoice.ofd",
                 "desktop.core.einvoice.facturx", "numpy.ma", "psutil", "omegaconf", "requests",
-                "PIL.EpsImagePlugin"}
+                "PIL.EpsImagePlugin", "desktop.core.einvoice.xmlsafe", "lxml"}
     assert not (mods & unwanted), sorted(mods & unwanted)
     assert not any(m.startswith(("rapidocr.ch_ppocr", "rapidocr.inference_engine")) for m in mods)
 
@@ -127,3 +127,46 @@ def test_the_engine_worker_can_be_started_before_numpy_is_imported(tmp_path):
     mods = _modules_after("import desktop.cli\nfrom desktop.core.isolation import create_isolated_engine\n"
                           "create_isolated_engine('auto', None, notes=[])", {"SHOEBOX_HOME": str(tmp_path)})
     assert "desktop.core.isolation.process" in mods and "numpy" not in mods
+
+
+def test_a_finished_scan_leaves_without_the_teardown_but_with_its_exit_work(tmp_path):
+    # desktop.cli.run after `scan`: the thread pools and non-daemon threads are finished, the atexit
+    # handlers run, stdout is flushed and the status kept, then os._exit skips the modules' teardown
+    done = tmp_path / "thread.txt"
+    code = (
+        "import atexit, sys, threading, time\n"
+        "from concurrent.futures import ThreadPoolExecutor\n"
+        "from desktop import cli\n"
+        "atexit.register(lambda: print('atexit ran', file=sys.stderr))\n"
+        "pool = ThreadPoolExecutor(1); pool.submit(int)\n"
+        f"def late(): time.sleep(0.2); open({str(done)!r}, 'w').write('done')\n"
+        "def fake_main(argv): threading.Thread(target=late).start(); sys.stdout.write('out'); return 3\n"
+        "cli.main = fake_main\n"
+        "cli.run(['scan', 'x.jpg'])\n"
+        "print('not reached')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert out.returncode == 3 and out.stdout == "out", (out.stdout, out.stderr)
+    assert "atexit ran" in out.stderr and done.read_text() == "done"
+    # every other command exits the ordinary way
+    with pytest.raises(SystemExit) as stop:
+        __import__("desktop.cli").cli.run(["--version"])
+    assert stop.value.code == 0
+
+
+def test_the_engine_worker_of_a_cpu_only_install_imports_no_package_metadata(tmp_path):
+    # without torch and transformers (the ordinary install), creating the engine of `auto` and naming its
+    # version reads no distribution metadata (importlib.metadata: 15-50 ms of CPU at every worker start)
+    mods = _modules_after("sys.modules['torch'] = sys.modules['transformers'] = None\n"
+                          "from desktop.core.engines import create_engine\n"
+                          "e = create_engine('auto', use_server=False)\nassert e.version.startswith('rapidocr ')",
+                          {"SHOEBOX_HOME": str(tmp_path)})
+    assert "desktop.core.engines.ppocr" in mods and "importlib.metadata" not in mods
+
+
+def test_the_rapidocr_version_is_the_distributions():
+    from importlib import metadata
+
+    from desktop.core.engines.ppocr import _rapidocr_version
+
+    assert _rapidocr_version() == metadata.version("rapidocr")

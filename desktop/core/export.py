@@ -109,7 +109,6 @@ from typing import IO, Any
 from desktop.core import flags
 from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.doctypes import canonical_fields, document_types
-from desktop.core.duplicates import reason_of
 from desktop.core.export_words import EXPORT_LANGUAGES, export_language, item_key_label, word
 from desktop.core.model import Document, ScanResult
 
@@ -378,6 +377,8 @@ def _duplicate_text(doc: Document, language: str = "en") -> str | None:
     if not mark:
         return None
     if language == "zh":
+        from desktop.core.duplicates import reason_of
+
         return f"{_duplicate_earlier(mark, language)}（{reason_of(mark).message(language)}）"
     return f"{_duplicate_earlier(mark, language)} ({mark.get('reason')})"
 
@@ -385,6 +386,10 @@ def _duplicate_text(doc: Document, language: str = "en") -> str | None:
 def _duplicate_problem(doc: Document, language: str) -> str:
     """The Problems row of a possible duplicate: ``possible duplicate of <earlier> (<reason>)``."""
     if language == "zh":
+        # duplicates (rapidfuzz, hashlib) only here: `shoebox scan` imports this module for its output
+        # checks before it starts the engine's worker, and that start is the scan's critical path
+        from desktop.core.duplicates import reason_of
+
         mark = doc.duplicate_of or {}
         return diag(Code.POSSIBLE_DUPLICATE, source=_duplicate_earlier(mark, language), reason=reason_of(mark)).message(language)
     return f"possible duplicate of {_duplicate_text(doc, language)}"

@@ -30,11 +30,20 @@ from pathlib import Path
 
 from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.einvoice.data import EInvoice
-from desktop.core.einvoice.xmlsafe import XmlError, local, parse_xml
 
 __all__ = ["EInvoice", "EInvoiceError", "XmlError", "read_structured", "read_xml", "xml_kind"]
 
 log = logging.getLogger(__name__)
+
+
+def __getattr__(name: str) -> object:
+    # xmlsafe (lxml) is imported when XML is read: :func:`structured_for` of an image, which the engine
+    # worker runs for every file, needs neither (lxml.etree: about 10 ms of CPU after the page)
+    if name == "XmlError":
+        from desktop.core.einvoice.xmlsafe import XmlError
+
+        return XmlError
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class EInvoiceError(ValueError):
@@ -78,6 +87,7 @@ def read_xml(data: bytes, origin: str = "") -> EInvoice:
     """
     from desktop.core.einvoice import cn
     from desktop.core.einvoice.en16931 import read_cii, read_ubl
+    from desktop.core.einvoice.xmlsafe import XmlError, local, parse_xml
 
     try:
         root = parse_xml(data)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
-from importlib import metadata
 from pathlib import Path
 
 from desktop.core.diagnostics import Code, Diagnostic, diag
@@ -150,6 +149,8 @@ def _gpu_stack_problem() -> Diagnostic | None:
     absent = [m for m in ("torch", "transformers") if importlib.util.find_spec(m) is None]
     if absent:
         return diag(Code.HUNYUAN_GPU_EXTRA_MISSING, missing=" and ".join(absent))
+    from importlib import metadata  # only here: a CPU-only install returns above (see ppocr._rapidocr_version)
+
     try:
         version = metadata.version("transformers")
     except metadata.PackageNotFoundError:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -62,6 +61,17 @@ def model_dir() -> Path:
 
 
 def _rapidocr_version() -> str:
+    """rapidocr's version: its ``_version`` module (written by setuptools-scm when the wheel was built, the
+    same text as the distribution's metadata, tested), else the metadata. ``importlib.metadata`` (email,
+    zipfile, csv: 15-50 ms of CPU, and a walk of ``sys.path``) stays off the engine worker's start."""
+    try:
+        from rapidocr._version import version
+
+        return str(version)
+    except ImportError:
+        pass
+    from importlib import metadata
+
     try:
         return metadata.version("rapidocr")
     except metadata.PackageNotFoundError:  # pragma: no cover - running from a source tree
@@ -165,8 +175,16 @@ class PPOCREngine(Engine):
         self.sideways_prior = bool(sideways_prior)
         self._stages: Any = None
         self._lock = threading.Lock()
-        models = " + ".join(Path(MODEL_FILES[k]).stem for k in ("Det", "Rec", "Cls"))
-        self.version = f"rapidocr {_rapidocr_version()} ({models})"
+        self._version: str | None = None
+
+    @property
+    def version(self) -> str:  # type: ignore[override]
+        """``"rapidocr 3.10.0 (<the three models>)"``, named when first asked for (rapidocr's ``_version``
+        module imports its package: creating the engine stays free)."""
+        if self._version is None:
+            models = " + ".join(Path(MODEL_FILES[k]).stem for k in ("Det", "Rec", "Cls"))
+            self._version = f"rapidocr {_rapidocr_version()} ({models})"
+        return self._version
 
     # -- loading -------------------------------------------------------------------------------
     def _model_folder(self) -> Path:
