@@ -1047,6 +1047,9 @@ def _leave(code: int) -> None:
         return
     shutdown()
     run_exitfuncs()
+    clear = getattr(atexit, "_clear", None)
+    if callable(clear):
+        clear()  # run once: the ordinary exit after a failed flush below runs none of them again
     for stream in (sys.stdout, sys.stderr):
         try:
             if stream is not None:
