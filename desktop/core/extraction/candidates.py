@@ -444,6 +444,9 @@ def _total_candidates(layout: Layout, rows: Rows, rule_value: str | None, fname:
     charged = [a for a in decs if {"total", "grand", "cash"} & a.kinds and "cashback" not in a.kinds]
     change = [a.value for a in labelled("change")]
     rounding = [a.value for a in labelled("rounding")]
+    parts = [a for a in decs if {"total", "excl_tax"} & a.kinds and "count" not in a.kinds]
+    # a tax amount, "Total GST (RM) : 6.37" included; not a total with or without tax ("TOTAL INCL GST")
+    tax_rows = [a for a in labelled("tax") if not ({"incl_tax", "excl_tax"} & a.kinds) and a.value > 0]
     discounts = [a.value for a in labelled("discount") if a.value != 0]
     totals = [a for a in decs if "total" in a.kinds and not ({"excl_tax", "count"} & a.kinds)
               and ("tax" not in a.kinds or "incl_tax" in a.kinds)]
@@ -487,7 +490,17 @@ def _total_candidates(layout: Layout, rows: Rows, rule_value: str | None, fname:
         f["n_tokens_line"] = float(len(money_tokens(ln.text)))
         f["eq_sub_tax"] = 1.0 if any(abs(s + t - a.value) < cent for s in subs for t in taxes if t < s) else 0.0
         f["eq_sub_only"] = 1.0 if a.value in subs else 0.0
-        f["eq_cash_change"] = 1.0 if any(abs(c - g - a.value) < cent for c in cash for g in change if g > 0) else 0.0
+        # the change is what was handed back whatever its printed sign ("Change Returned 20.00-")
+        f["eq_cash_change"] = 1.0 if any(abs(c - abs(g) - a.value) < cent for c in cash for g in change if g != 0) \
+            else 0.0
+        # the rows above add up to it: a subtotal (or a total before tax) on an earlier row, the tax printed
+        # between them and, where one is printed between them, the rounding adjustment (Bank Negara
+        # Malaysia's 5-sen rounding, 2008): "Total Sales 33.00, GST 6% 1.98, Rounding 0.02, TOTAL 35.00"
+        f["eq_parts_above"] = 1.0 if any(
+            abs(b.value + t.value + r - a.value) < cent
+            for b in parts if b.row < a.row and b.value != a.value
+            for t in tax_rows if b.row < t.row < a.row
+            for r in [Decimal(0)] + [x.value for x in labelled("rounding") if b.row < x.row < a.row]) else 0.0
         f["le_cash"] = 1.0 if cash and a.value <= max(cash) else 0.0
         f["eq_total_round"] = 1.0 if any(abs(t.value + r - a.value) < cent and t.value != a.value
                                          for t in totals for r in rounding) or \
