@@ -64,6 +64,29 @@ def test_amount_arithmetic_features():
     assert _by_value(cands, "20.00").features["eq_cash_change"] == 0.0
 
 
+@pytest.mark.parametrize("rows, paid, not_paid", [
+    # a total before tax, its tax and a rounding adjustment above the amount paid (5-sen rounding)
+    ([("Total Sales Amount", "33.00"), ("GST 6%", "1.98"), ("Rounding Adjustment", "0.02"), ("TOTAL", "35.00"),
+      ("CASH", "55.00"), ("Change Returned", "20.00-")], "35.00", "33.00"),
+    # the tax as a "Total GST" row and a negative rounding, the amount paid on the cash row
+    ([("Sub Total (RM) :", "106.10"), ("Total GST (RM) :", "6.37"), ("Rounding (RM) :", "-0.02"),
+      ("CASH :", "112.45")], "112.45", "106.10"),
+    # German: Zwischensumme + MwSt. with no rounding
+    ([("Zwischensumme", "100,00"), ("MwSt. 19%", "19,00"), ("Gesamt", "119,00")], "119.00", "100.00"),
+])
+def test_parts_above_add_up_to_the_amount_paid(rows, paid, not_paid):
+    page = [[("SHOP SDN BHD", 100)]] + [[(label, 20), (value, 400)] for label, value in rows]
+    cands = _cands(page)
+    assert _by_value(cands, paid).features["eq_parts_above"] == 1.0
+    assert all(c.features["eq_parts_above"] == 0.0 for c in cands if c.value == not_paid)
+
+
+def test_change_printed_with_a_trailing_minus_still_checks_cash_minus_change():
+    rows = [[("SHOP SDN BHD", 100)], [("TOTAL", 20), ("35.00", 400)], [("CASH", 20), ("55.00", 400)],
+            [("Change Returned", 20), ("20.00-", 400)]]
+    assert _by_value(_cands(rows), "35.00").features["eq_cash_change"] == 1.0
+
+
 def test_stacked_label_column_keeps_each_value_with_its_own_label():
     # labels in one column, values in another, rows close together (OCR joins them into one row group)
     page = synthetic_page([[("SHOP SDN BHD", 100)]])
@@ -688,3 +711,53 @@ def test_a_value_printed_as_a_label_is_a_fragment(value, raw, label):
 
     rows = Rows(Layout(synthetic_page([[(raw, 150)]])))
     assert _is_fragment(value, raw, 0, 0, rows) is label
+
+
+# -- the SROIE key audit (benchmarks/sroie_label_audit.tsv) ----------------------------------------
+
+def test_label_audit_rows_name_a_key_value_and_its_evidence():
+    from benchmarks.train_fields import load_audit
+
+    audit = load_audit()
+    assert audit, "the audit file lists no correction"
+    raw = [ln.split("\t") for ln in
+           (Path(__file__).resolve().parent.parent / "benchmarks" / "sroie_label_audit.tsv").read_text(encoding="utf-8")
+           .splitlines() if ln.strip() and not ln.startswith("#")][1:]
+    for doc, field, was, now, evidence in raw:
+        assert doc.startswith(("sroie/", "sroie_dev/")) and field in ("company", "address", "total", "date")
+        assert was != now and now.strip() and len(evidence) > 20, (doc, field)
+
+
+def test_label_audit_matches_the_published_keys_and_is_applied(tmp_path):
+    import benchmarks.train_fields as tf
+    from benchmarks.scoring import SAMPLES
+
+    audit = tf.load_audit()
+    keys = {d: SAMPLES / f"{d}.key.json" for d, _f in audit}
+    if not all(k.is_file() for k in keys.values()):
+        pytest.skip("the SROIE samples are not beside the checkout")
+    for (doc, field), (was, _now) in audit.items():
+        assert (json.loads(keys[doc].read_text(encoding="utf-8")).get(field) or "") == was, (doc, field)
+    # applied by load_receipts: a recording of one audited receipt, its total corrected, its vendor kept
+    doc, field = next((d, f) for d, f in audit if f == "total")
+    corpus, stem = doc.split("/")
+    (tmp_path / f"{corpus}__{stem}.jpg.json").write_text(json.dumps(
+        {"pages": [p.to_dict() for p in synthetic_page([[("SHOP SDN BHD", 100)]])]}), encoding="utf-8")
+    docs = tf.load_receipts(tmp_path, audit)
+    assert [d.name for d in docs] == [doc]
+    assert docs[0].truth["total"] == tf.normalise_for_compare("total", audit[(doc, field)][1])
+    assert tf.load_receipts(tmp_path, {})[0].truth["total"] != docs[0].truth["total"]
+
+
+def test_label_audit_refuses_a_key_that_changed(tmp_path):
+    import benchmarks.train_fields as tf
+    from benchmarks.scoring import SAMPLES
+
+    (doc, field), (was, now) = next(iter(tf.load_audit().items()))
+    if not (SAMPLES / f"{doc}.key.json").is_file():
+        pytest.skip("the SROIE samples are not beside the checkout")
+    corpus, stem = doc.split("/")
+    (tmp_path / f"{corpus}__{stem}.jpg.json").write_text(json.dumps(
+        {"pages": [p.to_dict() for p in synthetic_page([[("SHOP SDN BHD", 100)]])]}), encoding="utf-8")
+    with pytest.raises(ValueError, match="not"):
+        tf.load_receipts(tmp_path, {(doc, field): (was + " changed", now)})
