@@ -120,23 +120,44 @@ def _manifest(folder: Path) -> list[dict[str, str]]:
 
 AUDIT_PATH = REPO / "benchmarks" / "sroie_label_audit.tsv"
 """Corrections to SROIE key fields, each with its evidence, and how the list was made (the file's header)."""
-_AUDIT_FIELDS = {"company": "company", "address": "address", "total": "total", "date": "date"}
+_AUDIT_COLUMNS = ["document", "field", "key", "audited", "evidence"]
+_AUDIT_FIELDS = ("company", "address", "total", "date")
 
 
 def load_audit(path: Path = AUDIT_PATH) -> dict[tuple[str, str], tuple[str, str]]:
-    """``{(document, key field): (key value, audited value)}`` from :data:`AUDIT_PATH` (``#`` lines are
-    its header; the first other line names the columns).
+    """``{(document, key field): (key value, audited value)}`` from :data:`AUDIT_PATH`: ``#`` lines are
+    its header, the first other line names the columns (:data:`_AUDIT_COLUMNS`), then one correction a
+    line, tab-separated; ``document`` is ``corpus/stem`` under the samples folder.
 
     Raises:
-        ValueError: a row has not five tab-separated columns or names a field a SROIE key lacks.
+        ValueError: naming the file and line: no column line, a row without five columns, a field a SROIE
+            key lacks, a row that changes nothing or has no evidence, or a second row for the same field.
     """
-    rows = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip() and not ln.startswith("#")]
     out: dict[tuple[str, str], tuple[str, str]] = {}
-    for n, ln in enumerate(rows[1:], start=2):
+    header_seen = False
+    for n, ln in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not ln.strip() or ln.startswith("#"):
+            continue
         cols = ln.split("\t")
-        if len(cols) != 5 or cols[1] not in _AUDIT_FIELDS:
-            raise ValueError(f"{path.name}: row {n} is not 'document, field, key, audited, evidence': {ln[:80]!r}")
-        out[(cols[0], cols[1])] = (cols[2], cols[3])
+        where = f"{path.name} line {n}"
+        if not header_seen:
+            if cols != _AUDIT_COLUMNS:
+                raise ValueError(f"{where}: expected the column line {' / '.join(_AUDIT_COLUMNS)}, got {ln[:80]!r}")
+            header_seen = True
+            continue
+        if len(cols) != len(_AUDIT_COLUMNS):
+            raise ValueError(f"{where}: {len(cols)} tab-separated columns, expected {len(_AUDIT_COLUMNS)} "
+                             f"({', '.join(_AUDIT_COLUMNS)})")
+        doc, fname, was, now, evidence = cols
+        if fname not in _AUDIT_FIELDS:
+            raise ValueError(f"{where}: field {fname!r} is none of a SROIE key's ({', '.join(_AUDIT_FIELDS)})")
+        if was == now or not evidence.strip():
+            raise ValueError(f"{where}: a correction must change the key and give its evidence")
+        if (doc, fname) in out:
+            raise ValueError(f"{where}: a second correction of {doc} {fname}")
+        out[(doc, fname)] = (was, now)
+    if not header_seen:
+        raise ValueError(f"{path.name}: no column line ({' / '.join(_AUDIT_COLUMNS)})")
     return out
 
 
@@ -146,6 +167,9 @@ def load_receipts(cache: Path, audit: dict[tuple[str, str], tuple[str, str]] | N
     Raises:
         ValueError: an audit row's key value is not the key file's (the samples changed under the audit).
     """
+    missing = sorted(doc for doc, _f in (audit or {}) if not (SAMPLES / f"{doc}.key.json").is_file())
+    if missing:
+        raise ValueError(f"{AUDIT_PATH.name}: no key file in {SAMPLES} for {', '.join(missing)}")
     docs = []
     for corpus in ("sroie", "sroie_dev"):
         folder = SAMPLES / corpus
@@ -656,8 +680,12 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"train and measure on the SROIE keys as published, without {AUDIT_PATH.name}")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    audit = {} if args.raw_keys else load_audit()
-    corpora = {"receipt": load_receipts(args.cache, audit), "invoice": load_invoices(args.cache)}
+    try:
+        audit = {} if args.raw_keys else load_audit()
+        corpora = {"receipt": load_receipts(args.cache, audit), "invoice": load_invoices(args.cache)}
+    except ValueError as exc:  # the audit file or the samples it names
+        print(f"train_fields: {exc}", file=sys.stderr)
+        return 2
     all_corpora = dict(corpora)
     if args.only:
         corpora = {args.only: corpora[args.only]}

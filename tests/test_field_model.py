@@ -761,3 +761,32 @@ def test_label_audit_refuses_a_key_that_changed(tmp_path):
         {"pages": [p.to_dict() for p in synthetic_page([[("SHOP SDN BHD", 100)]])]}), encoding="utf-8")
     with pytest.raises(ValueError, match="not"):
         tf.load_receipts(tmp_path, {(doc, field): (was + " changed", now)})
+
+
+_AUDIT_HEAD = "# header\ndocument\tfield\tkey\taudited\tevidence\n"
+_AUDIT_ROW = "sroie_dev/sroie_149\ttotal\t26.82\t26.80\tROUNDING -0.02, AMOUNT TO BE PAID 26.80\n"
+
+
+@pytest.mark.parametrize("text, message", [
+    (_AUDIT_ROW, "line 1: expected the column line"),  # the column line deleted
+    ("# only comments\n", "no column line"),
+    (_AUDIT_HEAD + "sroie_dev/sroie_149\ttotal\t26.82\t26.80\n", "line 3: 4 tab-separated columns, expected 5"),
+    (_AUDIT_HEAD + _AUDIT_ROW.replace("\n", "\t\n"), "line 3: 6 tab-separated columns"),
+    (_AUDIT_HEAD + _AUDIT_ROW.replace("\ttotal\t", "\tTotal\t"), "line 3: field 'Total' is none of"),
+    (_AUDIT_HEAD + _AUDIT_ROW + _AUDIT_ROW.replace("26.80\t", "26.85\t"), "line 4: a second correction of"),
+    (_AUDIT_HEAD + _AUDIT_ROW.replace("\t26.80\t", "\t26.82\t"), "must change the key"),
+])
+def test_a_malformed_audit_file_is_refused_naming_its_line(tmp_path, text, message):
+    from benchmarks.train_fields import load_audit
+
+    path = tmp_path / "audit.tsv"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=message):
+        load_audit(path)
+
+
+def test_an_audit_row_naming_no_receipt_is_refused(tmp_path):
+    import benchmarks.train_fields as tf
+
+    with pytest.raises(ValueError, match="no key file .* for sroie_dev/sroie_0333"):
+        tf.load_receipts(tmp_path, {("sroie_dev/sroie_0333", "total"): ("", "8.20")})
