@@ -301,3 +301,14 @@ def test_stale_socket_after_a_crash_is_replaced(qapp, tmp_path) -> None:
         server.close()
     finally:
         path.unlink(missing_ok=True)
+
+
+def test_files_opened_at_start_are_shown_over_the_restored_selection(window, qtbot, tmp_path) -> None:
+    # QA: a restored session's selected document (a failed one) stayed on screen, not the files given
+    first = window.add_paths([str(tmp_path / "kept.png")])  # missing files: queued, read as failed at once
+    assert window.current_id == first[0]
+    dropped = window.add_paths([str(tmp_path / "dropped.png")])  # dropped while a document is open
+    assert dropped and window.current_id == first[0]
+    opened = window.add_paths([str(tmp_path / "a.png"), str(tmp_path / "b.png")], show=True)
+    assert window.current_id == opened[0]
+    qtbot.waitUntil(lambda: not window.is_busy(), timeout=10000)

@@ -54,11 +54,13 @@ class AddController(QObject):
         super().__init__(window)
         self.window = window
 
-    def add_paths(self, paths: list[str | Path], remember: bool = True) -> list[int]:
+    def add_paths(self, paths: list[str | Path], remember: bool = True, show: bool = False) -> list[int]:
         """Queue files and folders (folders are walked for supported files) and start reading them.
 
         Files named explicitly are queued whatever their type, so an unsupported one shows up as
-        failed with its reason. Returns the new entry ids.
+        failed with its reason. The first new entry is selected when nothing is, or with ``show``
+        (files the clerk opened by starting Shoebox with them, over a restored session's selection);
+        files dropped while a document is open leave it open. Returns the new entry ids.
         """
         from desktop.core.inputs import skipped_note, walk_inputs  # links, loops, FIFOs, unreadable folders: named
 
@@ -95,7 +97,7 @@ class AddController(QObject):
             window.reading.queue_scan(entry_id)
         if remember:
             self.remember_recent([str(p) for p in paths])
-        if ids and window.current_id is None:
+        if ids and (show or window.current_id is None):
             window.select_entry(ids[0])
         return ids
 

@@ -116,12 +116,12 @@ def main(argv: list[str] | None = None) -> int:
     # however the loop ends (last window closed, app.quit(), a signal), the threads stop first
     app.aboutToQuit.connect(window.shutdown)
     window.show()
-    if args.files:
-        window.add_paths(args.files)
+    if args.files:  # the files it was started with are what the clerk wants to see, not the restored selection
+        window.add_paths(args.files, show=True)
 
     def from_another_start(files: list[str]) -> None:
         if files:
-            window.add_paths(files)
+            window.add_paths(files, show=True)
         if window.isMinimized():
             window.showNormal()
         window.raise_()

@@ -454,9 +454,9 @@ class MainWindow(QMainWindow):
     def current_page(self) -> int | None:
         return self.pages.current_page
 
-    def add_paths(self, paths: list[str | Path], remember: bool = True) -> list[int]:
+    def add_paths(self, paths: list[str | Path], remember: bool = True, show: bool = False) -> list[int]:
         """:meth:`AddController.add_paths`: queue files and folders and start reading them."""
-        return self.adding.add_paths(paths, remember)
+        return self.adding.add_paths(paths, remember, show)
 
     def paste(self) -> None:
         self.adding.paste()
