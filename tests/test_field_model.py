@@ -790,3 +790,46 @@ def test_an_audit_row_naming_no_receipt_is_refused(tmp_path):
 
     with pytest.raises(ValueError, match="no key file .* for sroie_dev/sroie_0333"):
         tf.load_receipts(tmp_path, {("sroie_dev/sroie_0333", "total"): ("", "8.20")})
+
+
+# -- an address that is none (a receipt that prints no address) ------------------------------------
+
+@pytest.mark.parametrize("value, plausible", [
+    ("NO 8, JALAN KENANGA 3, 68000 AMPANG", True),
+    ("DAISO JAPAN, IOI MALL", True),  # no number, a mall
+    ("Hauptstraße 5, 10115 Berlin", True),
+    ("12 Rue de la Paix", True),
+    ("Tax Receipt", False),  # a heading
+    ("T.A.S Leisure Sdn Bhd (256864-P)", False),  # a company line: its only digits are the registration no.
+    ("Thank you, please come again", False),
+    ("", False),
+])
+def test_looks_like_address(value, plausible):
+    from desktop.core.extraction.candidates import looks_like_address
+
+    assert looks_like_address(value) is plausible
+
+
+def test_a_chosen_address_that_is_no_address_is_flagged_with_its_reason(monkeypatch):
+    from desktop.core.diagnostics import Code
+    from desktop.core.extraction import field_model
+
+    # QA: a receipt that prints no address got its "Tax Receipt" heading as the address at 99.95%
+    rows = [[("CHILI'S GRILL & BAR KLCC", 100)], [("T.A.S LEISURE SDN BHD (256864-P)", 100)],
+            [("Tel: 03-2164 1400", 100)], [("Tax Receipt", 200)], [("30 Dec 17 18:40:57", 100)],
+            [("TOTAL", 20), ("102.40", 400)], [("CASH", 20), ("110.00", 400)], [("CHANGE", 20), ("7.60", 400)]]
+    pages = synthetic_page(rows)
+    original = field_model.FieldScorer.choose
+
+    def choose_heading(self, candidates):
+        got = original(self, candidates)
+        heading = [c for c in candidates if c.value == "Tax Receipt"]
+        if candidates and candidates[0].field == "vendor_address" and heading:
+            return field_model.Choice(heading[0], 0.9995, 1.0, False, 2.0)  # as the model chose it
+        return got
+
+    monkeypatch.setattr(field_model.FieldScorer, "choose", choose_heading)
+    address = extract_fields(pages, "receipt").fields["vendor_address"]
+    assert address.value == "Tax Receipt" and address.needs_review and address.confidence <= 0.05
+    assert [p.code for p in address.problems] == [Code.NOT_AN_ADDRESS]
+    assert "does not look like a postal address" in address.problems[0].message("en")

@@ -216,6 +216,7 @@ class Code(StrEnum):
     CURRENCY_SIGN_CONFLICT = "currency_sign_conflict"
     NEGATIVE_AMOUNT = "negative_amount"
     NOT_AN_AMOUNT = "not_an_amount"
+    NOT_AN_ADDRESS = "not_an_address"
     DATE_NOT_ISO = "date_not_iso"
     TAX_ID_BAD_CHARACTER = "tax_id_bad_character"
     TAX_ID_CHECK_CHARACTER = "tax_id_check_character"
@@ -591,6 +592,8 @@ CATALOGUE: dict[Code, Entry] = {
                                        "符号“{sign}”读作 {printed}，但页面上的国家或地区信息表明是 {value}"),
     Code.NEGATIVE_AMOUNT: Entry(_W, "{name} {value} is negative", "金额 {value} 为负数"),
     Code.NOT_AN_AMOUNT: Entry(_W, "{name} {value!r} is not an amount", "“{value}”不是金额"),
+    Code.NOT_AN_ADDRESS: Entry(_W, "{value!r} does not look like a postal address (no number, no street or place word)",
+                               "“{value}”不像邮政地址（没有门牌号或邮编，也没有街道或地名）"),
     Code.DATE_NOT_ISO: Entry(_W, "date {value!r} is not a valid ISO 8601 date (YYYY-MM-DD)",
                              "日期“{value}”不是有效的 ISO 8601 日期（YYYY-MM-DD）"),
     Code.TAX_ID_BAD_CHARACTER: Entry(_W, "tax ID {value}: character {char!r} is not allowed (GB 32100-2015)",

@@ -75,7 +75,8 @@ CROSS_CHECK_CODES = frozenset({Code.QR_MISMATCH, Code.AMOUNT_IN_WORDS_MISMATCH, 
                                Code.EINVOICE_MISMATCH, Code.EINVOICE_NOT_PRINTED, Code.EINVOICE_QR_MISMATCH,
                                Code.SUBTOTAL_AS_TOTAL, Code.MEMORY_CONFLICT, Code.MEMORY_REPLACED,
                                Code.MEMORY_REPAIRED, Code.NET_NOT_PRINTED, Code.AMOUNT_DUE_UNEXPLAINED,
-                               Code.CURRENCY_INFERRED, Code.CURRENCY_SIGN_CONFLICT, Code.TOTAL_INCLUDES_CASH_BACK})
+                               Code.CURRENCY_INFERRED, Code.CURRENCY_SIGN_CONFLICT, Code.TOTAL_INCLUDES_CASH_BACK,
+                               Code.NOT_AN_ADDRESS})
 
 
 @dataclass
@@ -579,10 +580,18 @@ def _apply_model(fields: dict[str, Field], sets: dict[str, list], document_type:
         problems = list(c.problems)
         if rule is not None and rule.value == c.value:
             problems += [p for p in rule.problems if p not in problems]
+        probability, needs_review = choice.probability, choice.needs_review
+        from desktop.core.extraction.candidates import looks_like_address
+        from desktop.core.extraction.field_model import FLOOR_PROBABILITY
+
+        if name == "vendor_address" and not looks_like_address(value):
+            # a heading or a name line chosen on a receipt that prints no address: no number, no street
+            problems.append(diag(Code.NOT_AN_ADDRESS, name=name, value=value))
+            probability, needs_review = min(probability, FLOOR_PROBABILITY), True
         boxes = [ln.box for ln in c.lines]
-        fields[name] = Field(name=name, value=value, raw=c.raw, confidence=round(choice.probability, 4),
+        fields[name] = Field(name=name, value=value, raw=c.raw, confidence=round(probability, 4),
                              page=c.lines[0].page if c.lines else None, boxes=boxes, source=source,
-                             problems=problems, needs_review=choice.needs_review)
+                             problems=problems, needs_review=needs_review)
     return model.version if used else None
 
 

@@ -894,6 +894,28 @@ ADDRESS_WORDS = (
     "PETALING", "KLANG", "SUBANG", "PUCHONG", "KAJANG", "STREET", "AVENUE", "BUILDING", "FLOOR", "LEVEL",
     "STRASSE", "PLATZ", "BOULEVARD", "STRAAT",
 )
+#: Street, building and place words a postal address may hold without any number (besides
+#: :data:`ADDRESS_WORDS`): "DAISO JAPAN, IOI MALL".
+_PLACE_WORDS = frozenset(ADDRESS_WORDS) | {
+    "MALL", "PLAZA", "ROAD", "JLN", "JL", "TMN", "LOT", "CENTRE", "CENTER", "COMPLEX", "KOMPLEKS", "SQUARE",
+    "RUE", "WEG", "GASSE", "AVE", "STR", "SHOPPING", "ARCADE", "TOWER",
+}
+#: A Malaysian company registration number (SSM's format before 2019: digits and a check letter,
+#: "256864-P"): digits that are no part of an address.
+_COMPANY_REG_NO = re.compile(r"\(?\b\d{4,12}\s*-\s*[A-Z]\b\)?")
+
+
+def looks_like_address(value: str) -> bool:
+    """Whether ``value`` can be a postal address: it holds a digit (a street number or a postcode, which
+    a postal address carries, UPU S42) other than a company registration number, or a street, building
+    or place word (:data:`_PLACE_WORDS`). Of the 217 annotated receipt addresses of the samples, 216 hold
+    a digit and the other names a mall; a document heading ("Tax Receipt") holds neither."""
+    text = _COMPANY_REG_NO.sub(" ", value or "")
+    if re.search(r"\d", text):
+        return True
+    return any(w in _PLACE_WORDS for w in re.findall(r"[A-Z]+", text.upper()))
+
+
 NAME_WORDS = (
     "ENTERPRISE", "ENTERPRISES", "TRADING", "RESTAURANT", "RESTORAN", "HARDWARE", "MARKETING",
     "INTERNATIONAL", "HOLDINGS", "INDUSTRIES", "SUPERMARKET", "HYPERMARKET", "BAKERY", "BAKERIES",
