@@ -405,7 +405,7 @@ def cross_validate(docs: list[Doc], name: str, features: list[str], folds: int, 
     groups = [d.group for d in usable]
     n_splits = min(folds, len(set(groups)))
     rec: list[dict[str, Any]] = [{} for _ in usable]
-    from desktop.core.extraction import LEXICON_FIELDS
+    from desktop.core.extraction import LEXICON_FIELDS, fails_value_check
     from desktop.core.extraction.candidates import lexicon_fix
 
     for k, (tr, te) in enumerate(GroupKFold(n_splits=n_splits).split(usable, groups=groups)):
@@ -438,11 +438,8 @@ def cross_validate(docs: list[Doc], name: str, features: list[str], folds: int, 
         floor = _score_floor(scores[(fold != k) & found], correct[(fold != k) & found])
         low = (fold == k) & (scores < floor)
         prob[low] = np.minimum(prob[low], FLOOR_PROBABILITY)
-    if name == "vendor_address":  # the form's check (extraction._apply_model): no number, no street word
-        from desktop.core.extraction.candidates import looks_like_address
-
-        bad = np.array([r["found"] and not looks_like_address(r["value"]) for r in rec], dtype=bool)
-        prob[bad] = np.minimum(prob[bad], FLOOR_PROBABILITY)
+    bad = np.array([r["found"] and fails_value_check(name, r["value"]) for r in rec], dtype=bool)
+    prob[bad] = np.minimum(prob[bad], FLOOR_PROBABILITY)  # the form's check (extraction._apply_model)
     for r, p in zip(rec, prob):
         r["p"] = float(p) if r["found"] else 0.0
     rule_ok = sum(1 for d in usable if any(c.features.get("rule_pick") and _match(d.document_type, name, c.value, d.truth[name])

@@ -536,7 +536,7 @@ def candidate_sets(pages: list[PageResult], document_type: str, *, date_order: s
 def _apply_model(fields: dict[str, Field], sets: dict[str, list], document_type: str,
                  rule_candidates: dict[str, Candidate | None], source: str) -> str | None:
     """Replace the learned fields' values with the model's choice; returns the model version used."""
-    from desktop.core.extraction.field_model import load_model
+    from desktop.core.extraction.field_model import FLOOR_PROBABILITY, load_model
 
     model = load_model()
     if model is None:
@@ -581,10 +581,7 @@ def _apply_model(fields: dict[str, Field], sets: dict[str, list], document_type:
         if rule is not None and rule.value == c.value:
             problems += [p for p in rule.problems if p not in problems]
         probability, needs_review = choice.probability, choice.needs_review
-        from desktop.core.extraction.candidates import looks_like_address
-        from desktop.core.extraction.field_model import FLOOR_PROBABILITY
-
-        if name == "vendor_address" and not looks_like_address(value):
+        if fails_value_check(name, value):
             # a heading or a name line chosen on a receipt that prints no address: no number, no street
             problems.append(diag(Code.NOT_AN_ADDRESS, name=name, value=value))
             probability, needs_review = min(probability, FLOOR_PROBABILITY), True
@@ -593,6 +590,16 @@ def _apply_model(fields: dict[str, Field], sets: dict[str, list], document_type:
                              page=c.lines[0].page if c.lines else None, boxes=boxes, source=source,
                              problems=problems, needs_review=needs_review)
     return model.version if used else None
+
+
+def fails_value_check(name: str, value: str | None) -> bool:
+    """Whether a learned field's chosen value fails the check that flags it whatever its probability:
+    today a ``vendor_address`` that :func:`~desktop.core.extraction.candidates.looks_like_address`
+    rejects (:data:`Code.NOT_AN_ADDRESS`). Extraction and the cross-validation of
+    ``benchmarks/train_fields.py`` both call it, so that the benchmark's figures are the form's."""
+    from desktop.core.extraction.candidates import looks_like_address
+
+    return name == "vendor_address" and value is not None and not looks_like_address(value)
 
 
 def _not_a_smaller_subtotal(cands: list) -> list:

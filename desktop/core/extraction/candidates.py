@@ -443,7 +443,8 @@ def _total_candidates(layout: Layout, rows: Rows, rule_value: str | None, fname:
     # what a card was charged for: a total, an amount due or a card/cash payment line (not the cash back)
     charged = [a for a in decs if {"total", "grand", "cash"} & a.kinds and "cashback" not in a.kinds]
     change = [a.value for a in labelled("change")]
-    rounding = [a.value for a in labelled("rounding")]
+    rounding_rows = labelled("rounding")
+    rounding = [a.value for a in rounding_rows]
     parts = [a for a in decs if {"total", "excl_tax"} & a.kinds and "count" not in a.kinds]
     # a tax amount, "Total GST (RM) : 6.37" included; not a total with or without tax ("TOTAL INCL GST")
     tax_rows = [a for a in labelled("tax") if not ({"incl_tax", "excl_tax"} & a.kinds) and a.value > 0]
@@ -500,7 +501,7 @@ def _total_candidates(layout: Layout, rows: Rows, rule_value: str | None, fname:
             abs(b.value + t.value + r - a.value) < cent
             for b in parts if b.row < a.row and b.value != a.value
             for t in tax_rows if b.row < t.row < a.row
-            for r in [Decimal(0)] + [x.value for x in labelled("rounding") if b.row < x.row < a.row]) else 0.0
+            for r in [Decimal(0)] + [x.value for x in rounding_rows if b.row < x.row < a.row]) else 0.0
         f["le_cash"] = 1.0 if cash and a.value <= max(cash) else 0.0
         f["eq_total_round"] = 1.0 if any(abs(t.value + r - a.value) < cent and t.value != a.value
                                          for t in totals for r in rounding) or \
@@ -525,9 +526,9 @@ def _total_candidates(layout: Layout, rows: Rows, rule_value: str | None, fname:
         # a rounding line between two totals: the one after it is the amount paid, the one before it
         # is the amount before rounding (Bank Negara Malaysia's 5-sen rounding mechanism, 2008)
         f["round_row_above"] = 1.0 if any(r.row < a.row and any(t < r.row for t in total_rows)
-                                          for r in labelled("rounding")) else 0.0
+                                          for r in rounding_rows) else 0.0
         f["round_row_below"] = 1.0 if any(r.row > a.row and any(t > r.row for t in total_rows)
-                                          for r in labelled("rounding")) else 0.0
+                                          for r in rounding_rows) else 0.0
         below_total = [r for r in total_rows if r > a.row]
         f["totals_below"] = float(len(below_total))
         f["is_last_total"] = 1.0 if totals and "total" in a.kinds and a.row == max(total_rows) else 0.0
