@@ -17,7 +17,8 @@ File format (``"format": "shoebox-field-model/1"``)::
                                                # P(right) = sigmoid(coef . z + b), z = calibration_inputs()
          "score_floor": -2.1,                  # lowest raw score of a right out-of-fold winner (or null):
                                                # a winner below it gets FLOOR_PROBABILITY
-         "threshold": 0.83,                    # review threshold on the calibrated probability
+         "threshold": 0.83,                    # review threshold on the calibrated probability (one
+                                               # per document type, train_fields.choose_thresholds)
          "cv": {...}}}}}                       # cross-validated figures, for the record
 
 A node goes left when ``x[feature] <= threshold`` (LightGBM's numerical split; the model is trained
