@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from desktop.core.extraction.candidates import FieldCandidate, clean_address, value_confidence
-from desktop.core.extraction.field_model import _nines, calibration_inputs
+from desktop.core.extraction.field_model import N_CALIBRATION_INPUTS, _nines, calibration_inputs
 from desktop.core.extraction.layout import Layout, Ln, char_confidences
 from desktop.core.model import Line, PageResult
 
@@ -82,8 +82,33 @@ def test_calibration_reads_the_lowest_character_of_the_value():
     chars[12] = 0.5  # one misread letter: the line's mean hardly moves
     unsure = FieldCandidate("vendor_address", "NO 5, JALAN SAGU", "NO 5, JALAN SAGU", [_ln("NO 5, JALAN SAGU", chars, 0.97)])
     a, b = calibration_inputs(3.0, 2.0, sure), calibration_inputs(3.0, 2.0, unsure)
-    assert len(a) == len(b) == 6
+    assert len(a) == len(b) == N_CALIBRATION_INPUTS
     assert a[3] == pytest.approx(_nines(0.999)) and b[3] == pytest.approx(_nines(0.5))
+    assert a[6] == 0 and b[6] == 1  # one doubtful character
+
+
+@pytest.mark.parametrize("field, value, raw, text, chars, expected", [
+    # an address: every doubtful letter counts, spaces never do
+    ("vendor_address", "NO 5, JALAN SAGU", "NO 5, JALAN SAGU", "NO 5, JALAN SAGU",
+     [0.999] * 4 + [0.6] + [0.999] * 3 + [0.9, 0.999, 0.96] + [0.999] * 5, 3),
+    # a name cleaned of its registration number: the dropped characters do not count
+    ("vendor_name", "KEDAI MAJU", "KEDAI MAJU (12345-A)", "KEDAI MAJU (12345-A)",
+     [0.999] * 11 + [0.5] * 9, 0),
+    # an amount: the token as printed, not the rest of its line
+    ("total", "12.30", "12.30", "TOTAL 12.30", [0.5] * 6 + [0.999, 0.9, 0.999, 0.999, 0.999], 1),
+])
+def test_suspect_characters_are_counted_in_the_value_only(field, value, raw, text, chars, expected):
+    from desktop.core.extraction.candidates import suspect_char_count
+
+    c = FieldCandidate(field, value, raw, [_ln(text, chars, 0.95)])
+    assert suspect_char_count(c) == expected
+
+
+def test_no_character_confidences_no_suspects():
+    from desktop.core.extraction.candidates import suspect_char_count
+
+    assert suspect_char_count(FieldCandidate("vendor_name", "KEDAI", "KEDAI", [_ln("KEDAI", None, 0.5)])) == 0
+    assert suspect_char_count(FieldCandidate("vendor_name", "KEDAI", "KEDAI", [])) == 0
 
 
 # -- address corrections, by kind -------------------------------------------------------------

@@ -12,7 +12,7 @@ import pytest
 from desktop.core import flags
 from desktop.core.extraction import candidate_sets, extract_fields
 from desktop.core.extraction.candidates import clean_address, clean_name
-from desktop.core.extraction.field_model import MODEL_FORMAT, FieldModel, FieldScorer, load_model
+from desktop.core.extraction.field_model import MODEL_FORMAT, N_CALIBRATION_INPUTS, FieldModel, FieldScorer, load_model
 from desktop.core.model import Document, Field
 from tests.pages import synthetic_page
 
@@ -274,9 +274,17 @@ def test_shipped_model_is_plain_json_and_loads():
         for name in names:
             s = model.scorer(doc_type, name)
             assert 0.0 <= s.review_threshold <= 1.01
-            assert s.cal_coef.shape == (6,) and np.isfinite(s.cal_coef).all() and np.isfinite(s.cal_intercept)
-            for z in ([5.0, 10.0, 1.0, 2.0, 2.5, 1.0], [-8.0, 0.0, 0.0, 0.15, 0.3, 0.0]):
+            assert s.cal_coef.shape == (N_CALIBRATION_INPUTS,) and np.isfinite(s.cal_coef).all() and np.isfinite(s.cal_intercept)
+            for z in ([5.0, 10.0, 1.0, 2.0, 2.5, 1.0, 0.0], [-8.0, 0.0, 0.0, 0.15, 0.3, 0.0, 4.0]):
                 assert 0.0 < s.calibrate(z) < 1.0
+
+
+def test_a_model_built_for_other_calibration_inputs_is_refused():
+    spec = {"features": ["f0"], "trees": {"feature": [], "threshold": [], "left": [], "right": [], "value": [],
+                                          "roots": []},
+            "calibration": {"coef": [0.0] * (N_CALIBRATION_INPUTS - 1), "intercept": 0.0}, "threshold": 0.5}
+    with pytest.raises(ValueError, match="rebuild it with benchmarks/train_fields.py"):
+        FieldScorer(spec)
 
 
 def test_a_value_at_even_odds_or_worse_is_always_flagged():
@@ -286,7 +294,7 @@ def test_a_value_at_even_odds_or_worse_is_always_flagged():
 
     spec = {"features": ["f0"], "trees": {"feature": [], "threshold": [], "left": [], "right": [], "value": [],
                                           "roots": []},
-            "calibration": {"coef": [0.0] * 6, "intercept": 0.0}, "threshold": 0.05}
+            "calibration": {"coef": [0.0] * N_CALIBRATION_INPUTS, "intercept": 0.0}, "threshold": 0.05}
     scorer = FieldScorer(spec)
     assert scorer.review_threshold == REVIEW_FLOOR and FLOOR_PROBABILITY < REVIEW_FLOOR
     model = load_model()
@@ -323,7 +331,7 @@ def test_tree_evaluator_matches_lightgbm():
     y = ((x[:, 0] + x[:, 3] > 1.0) ^ (rng.random(400) < 0.1)).astype(float)
     booster = lgb.train(PARAMS, lgb.Dataset(x, y), num_boost_round=25)
     spec = {"features": [f"f{i}" for i in range(6)], "trees": export_trees(booster, 6),
-            "calibration": {"coef": [1.0, 0, 0, 0, 0], "intercept": 0.0}, "threshold": 0.5}
+            "calibration": {"coef": [1.0] + [0.0] * (N_CALIBRATION_INPUTS - 1), "intercept": 0.0}, "threshold": 0.5}
     ours = FieldScorer(spec).raw_scores(x)
     assert np.allclose(ours, booster.predict(x, raw_score=True), atol=1e-6)
 
@@ -536,11 +544,12 @@ def _calibrated_records(skills: dict[str, float], n: int = 400, seed: int = 3) -
 
 
 def test_one_threshold_keeps_the_expected_silent_errors_within_the_budget():
-    from benchmarks.train_fields import SILENT_TARGET, choose_thresholds, nested_thresholds
+    from benchmarks.train_fields import choose_thresholds, nested_thresholds
     from desktop.core.extraction.field_model import REVIEW_FLOOR
 
+    SILENT_TARGET = 0.015  # the budget, in expected errors
     recs = _calibrated_records({"easy": 4.0, "hard": 1.0})
-    chosen = choose_thresholds(recs, 800)
+    chosen = choose_thresholds(recs, 800, SILENT_TARGET)
     t = chosen["easy"]
     assert chosen["hard"] == t and REVIEW_FLOOR <= t <= 1.0  # one threshold for the document type
     shown = [r for rec in recs.values() for r in rec if r["p"] >= t]
@@ -553,19 +562,37 @@ def test_one_threshold_keeps_the_expected_silent_errors_within_the_budget():
     # calibrated confidences: the errors actually shown stay near the budget, and so held out
     silent = sum(1 for r in shown if not r["correct"])
     assert silent <= 2 * SILENT_TARGET * 800
-    nested = nested_thresholds({n: {"records": rec} for n, rec in recs.items()})
+    nested = nested_thresholds({n: {"records": rec} for n, rec in recs.items()}, SILENT_TARGET)
     assert 0.0 <= nested["silent"] <= 2 * SILENT_TARGET and 0.0 < nested["flagged"] < 1.0
+
+
+def test_the_budget_is_the_largest_that_meets_the_target_held_out():
+    import benchmarks.train_fields as tf
+
+    curve = {0.005: {"silent": 0.012, "flagged": 0.40}, 0.01: {"silent": 0.018, "flagged": 0.30},
+             0.015: {"silent": 0.019, "flagged": 0.26}, 0.02: {"silent": 0.024, "flagged": 0.22}}
+    assert tf.choose_budget(curve) == 0.015
+    assert tf.choose_budget({0.005: {"silent": 0.05, "flagged": 0.1}, 0.01: {"silent": 0.06, "flagged": 0.05}}) == 0.005
+    # on calibrated records: a larger budget shows more values and lets more errors through, held out too
+    splits = [{n: {"records": rec} for n, rec in _calibrated_records({"a": 2.0, "b": 1.5}, seed=s).items()}
+              for s in (1, 2)]
+    front = tf.frontier(splits)
+    assert list(front) == list(tf.BUDGETS)
+    assert front[tf.BUDGETS[0]]["flagged"] >= front[tf.BUDGETS[-1]]["flagged"]
+    assert front[tf.BUDGETS[0]]["silent"] <= front[tf.BUDGETS[-1]]["silent"]
+    held = tf.held_out_budget_check(splits)
+    assert 0.0 <= held["silent"] <= 2 * tf.SILENT_TARGET and 0.0 < held["flagged"] < 1.0
 
 
 def test_no_threshold_keeps_the_budget_then_every_value_is_flagged():
     from benchmarks.train_fields import choose_thresholds
 
     recs = {"x": [{"p": 0.6, "correct": True, "found": True, "fold": 0}] * 10}
-    assert choose_thresholds(recs, 10) == {"x": 1.01}
+    assert choose_thresholds(recs, 10, 0.015) == {"x": 1.01}
     # values not found are flagged whatever the threshold and count in no expected error
     recs = {"x": [{"p": 0.999, "correct": True, "found": True, "fold": 0}] * 10 +
                  [{"p": 0.0, "correct": False, "found": False, "fold": 0}] * 5}
-    assert choose_thresholds(recs, 15)["x"] <= 0.999
+    assert choose_thresholds(recs, 15, 0.015)["x"] <= 0.999
 
 
 def _skewed_page(texts: list[str], x0: float = 150, step: float = 28, height: float = 60):

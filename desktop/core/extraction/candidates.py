@@ -142,8 +142,25 @@ def value_confidence(candidate: FieldCandidate) -> float:
 
 
 #: A word's weakest character below this recogniser confidence may be a misread one
-#: (:func:`lexicon_fix`).
+#: (:func:`lexicon_fix`, :func:`suspect_char_count`).
 SUSPECT_CHAR = 0.97
+
+
+def suspect_char_count(candidate: FieldCandidate) -> int:
+    """How many characters of ``candidate``'s value the recogniser read at a confidence under
+    :data:`SUSPECT_CHAR`: each is one a misreading may stand behind, so an exact match grows less likely
+    with their number where :func:`value_confidence` (the weakest one) sees only one of them.
+
+    The value is the cleaned text for names and addresses, the token as printed (``raw``) for amounts and
+    dates, aligned with its lines by :func:`value_char_confidences`; spaces and characters the cleaning
+    inserted do not count.
+
+    Returns:
+        A count >= 0; 0 when a line has no character confidences (text layers, VLM engines).
+    """
+    target = candidate.raw if candidate.field in ("total", "date") else candidate.value
+    per_char = value_char_confidences(target, candidate.lines) if candidate.lines and target else None
+    return sum(1 for c, ch in zip(per_char or [], target) if c is not None and not ch.isspace() and c < SUSPECT_CHAR)
 _LEXICON_WORD = re.compile(r"[A-Za-z]{4,}")
 
 

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from desktop.core.extraction.candidates import FieldCandidate, value_confidence
+from desktop.core.extraction.candidates import FieldCandidate, suspect_char_count, value_confidence
 
 __all__ = ["FieldModel", "FieldScorer", "Choice", "load_lexicon", "load_model", "LEXICON_FORMAT", "MODEL_FORMAT"]
 
@@ -72,17 +72,23 @@ def calibration_inputs(score: float, margin: float, candidate: FieldCandidate) -
     no rival, the lowest recogniser confidence among the value's own characters
     (:func:`~desktop.core.extraction.candidates.value_confidence`; the lowest line confidence where
     the engine gives no character confidences), the mean engine confidence of its lines (both as
-    :func:`_nines`: recogniser confidences crowd near 1, where 0.95 and 0.99 differ most), and
-    whether the rules picked it too.
+    :func:`_nines`: recogniser confidences crowd near 1, where 0.95 and 0.99 differ most),
+    whether the rules picked it too, and how many of the value's characters the recogniser was unsure
+    of (:func:`~desktop.core.extraction.candidates.suspect_char_count`: a long address with three
+    doubtful letters is less likely exactly right than one with a single doubtful letter).
 
     Returns:
-        Six floats, in the order of the shipped calibration's ``coef``.
+        :data:`N_CALIBRATION_INPUTS` floats, in the order of the shipped calibration's ``coef``.
     """
     lone = margin == float("inf")
     m = MARGIN_CAP if lone else min(MARGIN_CAP, margin)
     confs = [ln.confidence for ln in candidate.lines] or [1.0]
     return [score, m, 1.0 if lone else 0.0, _nines(value_confidence(candidate)), _nines(sum(confs) / len(confs)),
-            float(candidate.features.get("rule_pick", 0.0))]
+            float(candidate.features.get("rule_pick", 0.0)), float(suspect_char_count(candidate))]
+
+
+N_CALIBRATION_INPUTS = 7
+"""Length of :func:`calibration_inputs`' list (and of a shipped field's ``calibration.coef``)."""
 
 
 def _nines(confidence: float) -> float:
@@ -117,6 +123,9 @@ class FieldScorer:
         self.roots = np.asarray(t["roots"], dtype=np.int32)
         cal = spec["calibration"]
         self.cal_coef = np.asarray(cal["coef"], dtype=np.float64)
+        if self.cal_coef.shape != (N_CALIBRATION_INPUTS,):
+            raise ValueError(f"field model calibration has {self.cal_coef.size} inputs, this version of Shoebox "
+                             f"computes {N_CALIBRATION_INPUTS} (rebuild it with benchmarks/train_fields.py)")
         self.cal_intercept = float(cal["intercept"])
         self.review_threshold = max(REVIEW_FLOOR, float(spec["threshold"]))
         floor = spec.get("score_floor")
