@@ -280,3 +280,22 @@ def test_positive_total_typed_on_a_credit_note_is_flagged() -> None:
     validate(fields, "credit_note")
     assert [p.code for p in fields["total"].problems] == [Code.POSITIVE_ON_CREDIT_NOTE]
     assert "credit note" in str(fields["total"].problems[0])
+
+
+# -- document type: German invoice headings --------------------------------------------------------
+
+@pytest.mark.parametrize("heading, expected", [
+    ("Handelsrechnung (380) Nr. 123 vom 03.06.2025", "invoice"),  # EN 16931 BT-3 name with its code
+    ("Mietrechnung Nr. 9314110911/00/M vom 01.10.2018", "invoice"),
+    ("K O S T E N R E C H N U N G Seite 1", "invoice"),  # a heading in spaced capitals
+    ("Rechnungsnummer: 2014-03", "invoice"),
+    ("Abschlagsrechnung", "invoice"),
+    ("Berechnung der Umsatzsteuer", "receipt"),  # "calculation": not an invoice
+    ("Verrechnung mit Guthaben", "receipt"),  # "offsetting"
+])
+def test_german_invoice_headings(heading: str, expected: str) -> None:
+    rows = [[("Muster GmbH", 10)], [("Hauptstr. 1, 10115 Berlin", 10)], [(heading, 10)],
+            [("Datum: 03.06.2025", 10)], [("Artikel", 10), ("Menge", 500), ("Betrag", 800)],
+            [("Beratung", 10), ("1", 500), ("100,00", 800)], [("Summe netto", 10), ("100,00", 800)],
+            [("USt 19 %", 10), ("19,00", 800)], [("Gesamtbetrag", 10), ("119,00", 800)]]
+    assert detect_document_type(synthetic_page(rows, width=1200)) == expected

@@ -105,6 +105,17 @@ _CN_KEYS = ("发票代码", "发票号码", "增值税", "价税合计", "开票
 #: fatura, faktura, lasku, számla, factură, račun) and "nota" (Dutch/Portuguese).
 _INVOICE_HEAD = re.compile(r"\b(invoice|rechnung|factuur|facture|fattura|factura|fatura|faktura|lasku|sz[áa]mla|"
                            r"factur[ăa]|ra[čc]un|tax\s*invoice|nota)\b", re.I)
+#: German forms a document's kind is compounded with (DIN 5008 headings and EN 16931 BT-3 names as
+#: German invoices print them): Handelsrechnung (380), Mietrechnung, Abschlagsrechnung, Kostenrechnung,
+#: "eRechnung"; and the invoice's own labels, Rechnungsnummer / Rechnungsdatum. A compound of
+#: "-rechnung" that is not an invoice (Berechnung "calculation", Verrechnung "offsetting",
+#: Hochrechnung "projection", Umrechnung "conversion", Gegen-/Nachrechnung) does not count.
+_INVOICE_HEAD_DE = re.compile(r"\b[a-zäöüß]*(?<!be)(?<!ver)(?<!hoch)(?<!um)(?<!gegen)(?<!nach)rechnung(?:en)?\b|"
+                              r"\brechnungs(?:nummer|datum|betrag|summe)\b", re.I)
+#: A German invoice's number after its heading: "Handelsrechnung (380) Nr. 123", "Mietrechnung Nr. 9314".
+_INVOICE_NUMBER_DE = re.compile(r"rechnung\s*(?:\(\d{3}\)\s*)?(?:nr\.?|nummer)\s*[:.]?\s*[A-Z0-9]", re.I)
+#: A heading set in spaced capitals ("K O S T E N R E C H N U N G"), read as one word.
+_LETTER_SPACED = re.compile(r"\b(?:[A-ZÄÖÜ] ){3,}[A-ZÄÖÜ]\b")
 _RECEIPT_WORDS = re.compile(r"\b(cash|change|cashier|thank\s*you|rounding|tender(ed)?|receipt|gst\s*summary|"
                             r"table|pax|qty|counter|member|kembali|tunai|visa|mastercard)\b", re.I)
 
@@ -149,7 +160,8 @@ def detect_document_type(pages: list[PageResult], qr_payloads: Sequence[str] = (
     makes it a ``cn_vat_invoice`` whatever the text says (the engine may have read little or nothing).
     Chinese VAT keywords (发票代码, 发票号码, 增值税, 价税合计, ...) -> ``cn_vat_invoice``; a credit-note
     or refund heading (:func:`is_credit_note`) -> ``credit_note``; an
-    invoice header (Invoice / Rechnung / Factuur / Facture / Tax invoice) with an invoice-number
+    invoice header (Invoice / Rechnung / Factuur / Facture / Tax invoice, German compounds such as
+    Handelsrechnung or Rechnungsnummer, a heading set in spaced capitals) with an invoice-number
     label and few till-receipt words (cash, change, cashier, rounding, ...) on a page that is not
     a narrow till roll -> ``invoice``; otherwise ``receipt``.
     """
@@ -168,8 +180,9 @@ def detect_document_type(pages: list[PageResult], qr_payloads: Sequence[str] = (
     narrow = any(p.width and p.height / p.width > 1.6 for p in pages) and not any(p.origin == "pdf_text" for p in pages)
     if narrow:
         receipt_score += 2
-    has_head = bool(_INVOICE_HEAD.search(t))
-    has_number = bool(INVOICE_NUMBER_LABEL.search(t)) or bool(
+    t = _LETTER_SPACED.sub(lambda m: m.group(0).replace(" ", ""), t)
+    has_head = bool(_INVOICE_HEAD.search(t) or _INVOICE_HEAD_DE.search(t))
+    has_number = bool(INVOICE_NUMBER_LABEL.search(t)) or bool(_INVOICE_NUMBER_DE.search(t)) or bool(
         re.search(r"(?im)^\W*(invoice|facture|factuur|rechnung|fattura|factura|fatura|faktura)\s*[:#]?\s*[A-Z0-9/_-]*\d",
                   t))
     if has_head and has_number and receipt_score < 3:
