@@ -512,19 +512,26 @@ def nested_thresholds(cvs: dict[str, dict[str, Any]], budget: float, folds: set[
     (the plain figures choose the threshold on the same records they report, a slight optimism)."""
     every = sorted({r["fold"] for cv in cvs.values() for r in cv["records"]})
     use = [k for k in every if folds is None or k in folds]
-    silent = flagged = total = 0
+    tally = [0, 0, 0]
     for k in use:
         rest = {name: [r for r in cv["records"] if r["fold"] != k and r["fold"] in use] for name, cv in cvs.items()}
-        chosen = choose_thresholds(rest, sum(len(r) for r in rest.values()), budget)
-        for name, cv in cvs.items():
-            for r in cv["records"]:
-                if r["fold"] != k:
-                    continue
+        _tally(cvs, k, choose_thresholds(rest, sum(len(r) for r in rest.values()), budget), tally)
+    return _shares(tally)
+
+
+def _tally(cvs: dict[str, dict[str, Any]], fold: int, chosen: dict[str, float], tally: list[int]) -> None:
+    """Add fold ``fold``'s ``[silent, flagged, total]`` under thresholds ``chosen`` to ``tally``."""
+    for name, cv in cvs.items():
+        for r in cv["records"]:
+            if r["fold"] == fold:
                 shown = r["found"] and r["p"] >= chosen[name]
-                total += 1
-                flagged += 0 if shown else 1
-                silent += 1 if shown and not r["correct"] else 0
-    return {"silent": silent / max(1, total), "flagged": flagged / max(1, total)}
+                tally[0] += 1 if shown and not r["correct"] else 0
+                tally[1] += 0 if shown else 1
+                tally[2] += 1
+
+
+def _shares(tally: list[int]) -> dict[str, float]:
+    return {"silent": tally[0] / max(1, tally[2]), "flagged": tally[1] / max(1, tally[2])}
 
 
 def frontier(splits: list[dict[str, dict[str, Any]]], folds: set[int] | None = None) -> dict[float, dict[str, float]]:
@@ -549,21 +556,14 @@ def held_out_budget_check(splits: list[dict[str, dict[str, Any]]]) -> dict[str, 
     (:func:`choose_budget`) from the nested check over the other folds only, the threshold at that
     budget from the other folds' records, applied to this fold's. Returns ``{"silent", "flagged"}``
     over all splits (each budget chosen on four fifths of the data: noisier than the shipped choice)."""
-    silent = flagged = total = 0
+    tally = [0, 0, 0]
     for cvs in splits:
         every = sorted({r["fold"] for cv in cvs.values() for r in cv["records"]})
         for k in every:
             budget = choose_budget(frontier([cvs], set(every) - {k}))
             rest = {name: [r for r in cv["records"] if r["fold"] != k] for name, cv in cvs.items()}
-            chosen = choose_thresholds(rest, sum(len(r) for r in rest.values()), budget)
-            for name, cv in cvs.items():
-                for r in cv["records"]:
-                    if r["fold"] == k:
-                        shown = r["found"] and r["p"] >= chosen[name]
-                        total += 1
-                        flagged += 0 if shown else 1
-                        silent += 1 if shown and not r["correct"] else 0
-    return {"silent": silent / max(1, total), "flagged": flagged / max(1, total)}
+            _tally(cvs, k, choose_thresholds(rest, sum(len(r) for r in rest.values()), budget), tally)
+    return _shares(tally)
 
 
 def report_field(name: str, cv: dict[str, Any], threshold: float) -> dict[str, Any]:

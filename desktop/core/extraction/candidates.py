@@ -113,6 +113,12 @@ def value_char_confidences(value: str, lines: list[Ln]) -> list[float | None] | 
     return out
 
 
+def _read_text(candidate: FieldCandidate) -> str:
+    """The text a candidate's value was read as: the token as printed (``raw``) for amounts and dates,
+    the cleaned value for names and addresses."""
+    return candidate.raw if candidate.field in ("total", "date") else candidate.value
+
+
 def value_confidence(candidate: FieldCandidate) -> float:
     """The lowest recogniser confidence among the characters ``candidate``'s value was read from.
 
@@ -131,7 +137,7 @@ def value_confidence(candidate: FieldCandidate) -> float:
         return 1.0
     if any(ln.chars is None for ln in lines):
         return min(ln.confidence for ln in lines)
-    target = candidate.raw if candidate.field in ("total", "date") else candidate.value
+    target = _read_text(candidate)
     if len(lines) == 1:
         at = lines[0].text.find(target) if target else -1
         if at >= 0:
@@ -158,9 +164,11 @@ def suspect_char_count(candidate: FieldCandidate) -> int:
     Returns:
         A count >= 0; 0 when a line has no character confidences (text layers, VLM engines).
     """
-    target = candidate.raw if candidate.field in ("total", "date") else candidate.value
+    target = _read_text(candidate)
     per_char = value_char_confidences(target, candidate.lines) if candidate.lines and target else None
     return sum(1 for c, ch in zip(per_char or [], target) if c is not None and not ch.isspace() and c < SUSPECT_CHAR)
+
+
 _LEXICON_WORD = re.compile(r"[A-Za-z]{4,}")
 
 
