@@ -390,8 +390,16 @@ class Rows:
         return [i for i, r in enumerate(self.rows) if r[0].page == page]
 
 
+@lru_cache(maxsize=8192)
+def _label_kinds(text: str, kinds: tuple[str, ...]) -> frozenset[str]:
+    """The label kinds of ``kinds`` (:data:`LABELS`) found in ``text``. Memoised: the same label, the
+    same table header above a column of amounts, the same row are looked up once per candidate."""
+    return frozenset(k for k in kinds if LABELS[k].search(text))
+
+
 def _flags(prefix: str, text: str, kinds: tuple[str, ...]) -> dict[str, float]:
-    return {f"{prefix}{k}": 1.0 if LABELS[k].search(text) else 0.0 for k in kinds}
+    found = _label_kinds(text, kinds)
+    return {f"{prefix}{k}": 1.0 if k in found else 0.0 for k in kinds}
 
 
 def _letters(text: str) -> int:
@@ -439,7 +447,7 @@ def _amounts(rows: Rows) -> list[_Amount]:
                     # a value under its label (a table header): the row above, where it overlaps horizontally
                     above = " ".join(o.text for o in rows.rows[ri - 1]
                                      if min(o.x1, ln.x1) - max(o.x0, ln.x0) > -0.5 * ln.h)
-                kinds = {kd for kd in _AMOUNT_KINDS if LABELS[kd].search(left)}
+                kinds = set(_label_kinds(left, _AMOUNT_KINDS))
                 out.append(_Amount(v, value, raw, ln, ri, left.strip(), above, dec, kinds))
     return out
 

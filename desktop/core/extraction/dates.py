@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from functools import lru_cache
 import unicodedata
 from dataclasses import dataclass
 
@@ -80,7 +81,10 @@ def _make(y: int, m: int, d: int, raw: str) -> tuple[str | None, list[Diagnostic
         return None, [diag(Code.IMPOSSIBLE_DAY, raw=raw, day=d, month=m, year=y)]
 
 
+@lru_cache(maxsize=1024)
 def _dateparser_parse(text: str, order: str) -> str | None:
+    """The ISO date ``dateparser`` reads in ``text`` (a date written with a month name), ``None`` if none.
+    Memoised: the rules, the date order's inference and the candidates read the same dates."""
     import dateparser  # slow import: only when a month name is present
 
     settings = {"DATE_ORDER": order if order in DATE_ORDERS else "DMY", "STRICT_PARSING": True,

@@ -85,38 +85,25 @@ class Ln:
         part = [c for c, ch in zip(self.chars[start:end], self.text[start:end]) if not ch.isspace()]
         return min(part) if part else self.confidence
 
-    @property
-    def _g(self) -> Box:
-        return self.frame or self.box
+    # geometry, read from ``frame or box`` once: the rules and candidate features query it millions of
+    # times a batch, and a line is never moved after it is built
+    x0: float = field(init=False, repr=False, compare=False)
+    y0: float = field(init=False, repr=False, compare=False)
+    x1: float = field(init=False, repr=False, compare=False)
+    y1: float = field(init=False, repr=False, compare=False)
+    #: vertical centre (page pixels)
+    cy: float = field(init=False, repr=False, compare=False)
+    #: height (page pixels, at least 1)
+    h: float = field(init=False, repr=False, compare=False)
+    #: vertical centre as a fraction of the page height (0 = top)
+    rel_y: float = field(init=False, repr=False, compare=False)
 
-    @property
-    def x0(self) -> float:
-        return self._g[0]
-
-    @property
-    def x1(self) -> float:
-        return self._g[2]
-
-    @property
-    def y0(self) -> float:
-        return self._g[1]
-
-    @property
-    def y1(self) -> float:
-        return self._g[3]
-
-    @property
-    def cy(self) -> float:
-        return (self._g[1] + self._g[3]) / 2
-
-    @property
-    def h(self) -> float:
-        return max(1.0, self._g[3] - self._g[1])
-
-    @property
-    def rel_y(self) -> float:
-        """Vertical centre as a fraction of the page height (0 = top)."""
-        return self.cy / max(1.0, self.page_height)
+    def __post_init__(self) -> None:
+        g = self.frame or self.box
+        self.x0, self.y0, self.x1, self.y1 = g[0], g[1], g[2], g[3]
+        self.cy = (g[1] + g[3]) / 2
+        self.h = max(1.0, g[3] - g[1])
+        self.rel_y = self.cy / max(1.0, self.page_height)
 
 
 @dataclass
