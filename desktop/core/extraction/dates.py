@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from functools import lru_cache
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from desktop.core.diagnostics import Code, Diagnostic, diag
 
