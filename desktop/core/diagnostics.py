@@ -217,6 +217,8 @@ class Code(StrEnum):
     NEGATIVE_AMOUNT = "negative_amount"
     NOT_AN_AMOUNT = "not_an_amount"
     NOT_AN_ADDRESS = "not_an_address"
+    PAGES_NOT_READ_AFTER = "pages_not_read_after"  # the page numbers printed say pages after the last read exist
+    PAGES_NOT_READ_BEFORE = "pages_not_read_before"  # ... and pages before the first read
     DATE_NOT_ISO = "date_not_iso"
     TAX_ID_BAD_CHARACTER = "tax_id_bad_character"
     TAX_ID_CHECK_CHARACTER = "tax_id_check_character"
@@ -592,6 +594,16 @@ CATALOGUE: dict[Code, Entry] = {
                                        "符号“{sign}”读作 {printed}，但页面上的国家或地区信息表明是 {value}"),
     Code.NEGATIVE_AMOUNT: Entry(_W, "{name} {value} is negative", "金额 {value} 为负数"),
     Code.NOT_AN_AMOUNT: Entry(_W, "{name} {value!r} is not an amount", "“{value}”不是金额"),
+    Code.PAGES_NOT_READ_AFTER: Entry(_W, "the document's page numbers say it has {count} pages and the last page read is "
+                                         "page {last}: its totals are usually printed on its last page (not read: "
+                                         "page {pages})",
+                                     "单据页码显示共 {count} 页，读取的最后一页是第 {last} 页：合计通常印在最后一页"
+                                     "（未读取：第 {pages} 页）"),
+    Code.PAGES_NOT_READ_BEFORE: Entry(_W, "the document's page numbers say it has {count} pages and the first page read "
+                                          "is page {first}: its issuer, number and date are usually printed on its "
+                                          "first page (not read: page {pages})",
+                                      "单据页码显示共 {count} 页，读取的第一页是第 {first} 页：开票方、号码和日期通常印在"
+                                      "第一页（未读取：第 {pages} 页）"),
     Code.NOT_AN_ADDRESS: Entry(_W, "{value!r} does not look like a postal address (no number, no street or place word)",
                                "“{value}”不像邮政地址（没有门牌号或邮编，也没有街道或地名）"),
     Code.DATE_NOT_ISO: Entry(_W, "date {value!r} is not a valid ISO 8601 date (YYYY-MM-DD)",

@@ -672,6 +672,41 @@ def _cash_back_problem(total: Field | None, cands: list) -> Diagnostic | None:
     return None
 
 
+#: Fields printed at a document's end (its totals block) and at its start (the issuer's header, the
+#: number, the date, the buyer): a value read for them when those pages were not read may be a running
+#: sum carried to the next page ("Übertrag"), a line item's amount, or another party's name.
+_END_FIELDS = ("total", "subtotal", "tax", "rounding", "tip", "amount_due")
+_START_FIELDS = ("vendor_name", "vendor_address", "vendor_tax_id", "invoice_number", "invoice_code", "date",
+                 "buyer_name", "buyer_tax_id")
+
+
+def _pages_not_read(fields: dict[str, Field], pages: list[PageResult]) -> None:
+    """Add :attr:`Code.PAGES_NOT_READ_AFTER` to the totals fields (:data:`_END_FIELDS`) when the pages'
+    printed numbers ("Seite 1 von 3", :func:`~desktop.core.extraction.common.page_marker`) say the
+    document goes on after the last page read, and :attr:`Code.PAGES_NOT_READ_BEFORE` to the header
+    fields (:data:`_START_FIELDS`) when it starts before the first: a scan that lost a page has its
+    total elsewhere, and a value read for it here is flagged, not shown as confident. Values from a QR
+    code are exact and keep no such problem."""
+    from desktop.core.extraction.common import missing_pages, page_marker
+
+    markers = [page_marker([ln.text for ln in p.lines]) for p in pages]
+    before, after = missing_pages(markers)
+    count = max((m[1] for m in markers if m is not None), default=0)
+    problems: list[tuple[tuple[str, ...], Diagnostic]] = []
+    if after:
+        problems.append((_END_FIELDS, diag(Code.PAGES_NOT_READ_AFTER, count=count, pages=after, last=after[0] - 1)))
+    if before:
+        problems.append((_START_FIELDS, diag(Code.PAGES_NOT_READ_BEFORE, count=count, pages=before,
+                                             first=before[-1] + 1)))
+    for names, problem in problems:
+        for name in names:
+            f = fields.get(name)
+            if f is None or f.source == "qr" or f.source == "user" or f.edited:
+                continue
+            if problem not in f.problems:
+                f.problems.append(problem)
+
+
 def _flag_for_review(fields: dict[str, Field], document_type: str, learned: set[str]) -> None:
     """Set every field's ``needs_review``: a failed check, an empty key field of the document type, or
     (fields the model did not choose) a heuristic confidence under :data:`HEURISTIC_REVIEW_THRESHOLD`.
@@ -772,6 +807,7 @@ def extract_fields(pages: list[PageResult], document_type: str, *, date_order: s
     _drop_tax_inclusive_subtotal(fields, layout.text)
     apply_amount_sign(fields, document_type)
     validate(fields, document_type)
+    _pages_not_read(fields, pages)
     _flag_for_review(fields, document_type, learned)
     for name in missing:
         if name in fields and fields[name].value is None:

@@ -11,7 +11,8 @@ from desktop.core.extraction.dates import find_dates
 from desktop.core.extraction.layout import Candidate, Layout, Ln
 from desktop.core.extraction.legal_forms import LEGAL_FORM_END
 
-__all__ = ["ADDRESS_LABEL", "CJK_LABEL_ROW", "CN_REGISTRATION", "CN_TITLE", "COUNTRY_DATE_ORDER", "INFERRED", "document_currency",
+__all__ = ["ADDRESS_LABEL", "PAGE_MARKER", "missing_pages", "page_marker",
+           "CJK_LABEL_ROW", "CN_REGISTRATION", "CN_TITLE", "COUNTRY_DATE_ORDER", "INFERRED", "document_currency",
            "infer_date_order", "looks_like_name", "tidy_name"]
 
 #: A label announcing the address on its row ("地址：", "Address:", "Adresse :", "Anschrift:", Malay
@@ -198,3 +199,55 @@ def looks_like_name(text: str) -> bool:
     if re.search(r"(?<![^\W\d_])[a-z]{2,}\.$", t) and len(words) >= 3:
         return False
     return True
+
+
+#: A page's own number and the document's page count, as printed in its header or footer: "Page 1 of 3",
+#: "Seite 1 von 3", "Page 1 / 3", "page 1 sur 3", "Pagina 1 van 3", "Página 1 de 3", "Strona 1 z 3",
+#: "Halaman 1 dari 3", and the Chinese "第1页 共3页" (either order). A bare "1/3" is not one (a date, a
+#: fraction, a quantity): the page word is required.
+PAGE_MARKER = re.compile(
+    r"\b(?:page|pg\.?|p\.|p[aá]g(?:ina)?\.?|seite|blatt|feuille|folio|blad(?:zijde)?|halaman|strona|sivu|sida)"
+    r"\s*(?P<n>\d{1,3})\s*(?:/|of|von|sur|de|van|di|dari|z|od|af|av)\s*(?P<of>\d{1,3})\b|"
+    r"第\s*(?P<n2>\d{1,3})\s*页\s*[,，/]?\s*共\s*(?P<of2>\d{1,3})\s*页|"
+    r"共\s*(?P<of3>\d{1,3})\s*页\s*[,，/]?\s*第\s*(?P<n3>\d{1,3})\s*页", re.I)
+
+
+def page_marker(texts: list[str]) -> tuple[int, int] | None:
+    """The first page marker (:data:`PAGE_MARKER`) among a page's line texts: ``(page, of)``, 1-based,
+    with ``1 <= page <= of``; ``None`` when the page prints none (or an impossible one, "Page 4 of 3")."""
+    for text in texts:
+        for m in PAGE_MARKER.finditer(text):
+            n = m.group("n") or m.group("n2") or m.group("n3")
+            of = m.group("of") or m.group("of2") or m.group("of3")
+            if 1 <= int(n) <= int(of):
+                return int(n), int(of)
+    return None
+
+
+def missing_pages(markers: list[tuple[int, int] | None]) -> tuple[list[int], list[int]]:
+    """The pages a document says it has but that were not read, from each read page's marker
+    (:func:`page_marker`, in the order the pages were read): ``(before, after)``, the page numbers
+    missing before the first page read and after the last. Both empty when the pages read are as many
+    as the count printed (a marker misread on one page does not make a complete document incomplete),
+    or when no page prints a marker. When every page's marker was read, the pages missing are the
+    numbers none of them carries (page 1 scanned twice, page 2 never).
+    """
+    known = [m for m in markers if m is not None]
+    if not known:
+        return [], []
+    count = max(of for _n, of in known)
+    if len(known) == len(markers):
+        seen = {n for n, _of in known}
+        return list(range(1, min(seen))), list(range(max(seen) + 1, count + 1))
+    if len(markers) >= count:
+        return [], []
+    first = markers[0][0] if markers[0] is not None else None
+    if markers[-1] is not None:
+        last: int | None = markers[-1][0]
+    elif first is not None:
+        last = first + len(markers) - 1
+    else:
+        last = None
+    before = list(range(1, first)) if first is not None else []
+    after = list(range(last + 1, count + 1)) if last is not None else []
+    return before, after
