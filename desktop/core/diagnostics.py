@@ -222,6 +222,7 @@ class Code(StrEnum):
     DATE_NOT_ISO = "date_not_iso"
     TAX_ID_BAD_CHARACTER = "tax_id_bad_character"
     TAX_ID_CHECK_CHARACTER = "tax_id_check_character"
+    TAX_ID_CHECK_DIGITS = "tax_id_check_digits"
     TAX_ID_LENGTH = "tax_id_length"
     TAX_ID_UNKNOWN_FORMAT = "tax_id_unknown_format"
     IBAN_INVALID = "iban_invalid"
@@ -618,6 +619,9 @@ CATALOGUE: dict[Code, Entry] = {
     Code.IBAN_INVALID: Entry(_W, "IBAN {value}: its check digits or length are wrong (ISO 13616; a misprint or a "
                                  "misread digit): compare it with the invoice before paying",
                              "IBAN {value}：校验位或长度不正确（ISO 13616；印错或识别错了一位），付款前请与发票核对"),
+    Code.TAX_ID_CHECK_DIGITS: Entry(_W, "tax ID {value}: its check digits do not verify (the number's national "
+                                        "algorithm, as VIES applies it): a digit may be misread or misprinted",
+                                    "税号 {value}：校验位不符（按其国家算法）：可能有数字识别错误或印错"),
     Code.TAX_ID_UNKNOWN_FORMAT: Entry(_W, "tax ID {raw!r} does not match a known VAT / GSTIN format",
                                       "税号“{raw}”不符合已知的增值税号 / GSTIN 格式"),
     Code.INVOICE_CODE_NOT_DIGITS: Entry(_W, "invoice code {value}: digits only expected", "发票代码 {value}：应只含数字"),

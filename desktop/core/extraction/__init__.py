@@ -36,6 +36,7 @@ from desktop.core.extraction.banking import find_ibans
 from desktop.core.extraction.dates import parse_date, parse_time
 from desktop.core.extraction.layout import Candidate, Layout, candidate_to_field
 from desktop.core.extraction.qr import decode_qr, parse_vat_qr
+from desktop.core.extraction.taxids import check_digits_fail, match_vat
 from desktop.core.extraction.validators import (
     USCC_SHAPE,
     check_check_code,
@@ -76,7 +77,7 @@ CROSS_CHECK_CODES = frozenset({Code.QR_MISMATCH, Code.AMOUNT_IN_WORDS_MISMATCH, 
                                Code.SUBTOTAL_AS_TOTAL, Code.MEMORY_CONFLICT, Code.MEMORY_REPLACED,
                                Code.MEMORY_REPAIRED, Code.NET_NOT_PRINTED, Code.AMOUNT_DUE_UNEXPLAINED,
                                Code.CURRENCY_INFERRED, Code.CURRENCY_SIGN_CONFLICT, Code.TOTAL_INCLUDES_CASH_BACK,
-                               Code.NOT_AN_ADDRESS})
+                               Code.NOT_AN_ADDRESS, Code.PAGES_NOT_READ_AFTER, Code.PAGES_NOT_READ_BEFORE})
 
 
 @dataclass
@@ -280,7 +281,8 @@ def validate(fields: dict[str, Field], document_type: str) -> None:
     Checks (with their rule sources in :mod:`desktop.core.extraction.validators`): values parse as
     their type (ISO 8601 dates, ISO 4217 currencies, two-decimal amounts); totals and taxes are not
     negative (on a credit note: not positive, see :func:`apply_amount_sign`); ``subtotal + tax = total``
-    within 0.01; on Chinese VAT invoices, the invoice code,
+    within 0.01; an EU VAT number or GSTIN read from the page passes its check digits
+    (:func:`~desktop.core.extraction.taxids.check_digits_fail`); on Chinese VAT invoices, the invoice code,
     number and check code formats of the State Taxation Administration and the GB 32100-2015 check
     character of 18-character tax IDs. Cross-source problems found at extraction (QR code vs print,
     amount in words, ambiguous date order) are kept unless the clerk edited the field.
@@ -321,6 +323,10 @@ def validate(fields: dict[str, Field], document_type: str) -> None:
         if name in ("vendor_tax_id", "buyer_tax_id") and f.value and document_type != "cn_vat_invoice" \
                 and USCC_SHAPE.fullmatch(f.value):
             problems.extend(check_tax_id_cn(f.value))  # a unified social credit code on any document
+        elif name in ("vendor_tax_id", "buyer_tax_id") and f.value and document_type != "cn_vat_invoice" \
+                and f.source not in ("xml", "qr") and match_vat(f.value) == f.value and check_digits_fail(f.value):
+            # an EU VAT number or GSTIN read from the page (a misread digit); e-invoice data is what was sent
+            problems.append(diag(Code.TAX_ID_CHECK_DIGITS, value=f.value))
         if document_type == "cn_vat_invoice" and f.value:
             if name == "invoice_code":
                 problems.extend(check_invoice_code(f.value))

@@ -273,13 +273,19 @@ def pick_tax_ids(layout: Layout, buyer: Candidate | None) -> tuple[Candidate | N
     """``(vendor_tax_id, buyer_tax_id)``: VAT numbers / GSTINs (:mod:`desktop.core.extraction.taxids`).
 
     A labelled number (``BTW NL810433941B01``, ``UStId DE 232 446 240``, ``VAT/TIN: 29670869006``)
-    is the issuer's unless its label or row marks it as the customer's (``Uw BTW nummer``, ``Customer
-    VAT``) or it sits in the buyer's address block; well-formed VAT numbers without a label are used
-    as a weaker fallback. A labelled value that matches no known format is kept as printed, with a
-    problem saying so.
+    belongs to the party its label says (``Uw BTW nummer``, ``N° TVA client``, ``Customer VAT``: the
+    customer's; ``Notre n° TVA``: the issuer's), else to the party whose block it sits in: the nearest
+    party heading above it in its column (:func:`_party_above`: "Verkäufer", "Adresse du Client", "Vos
+    identifiants"; a tax representative's or a delivery address's number is neither party's), else the
+    rules' buyer block; the rest are the issuer's, a number under the seller's heading first. Only the
+    label's own words count, not its whole row: in a two-column header the row holds the other party's
+    block too. Well-formed VAT numbers without a label, other than the customer's, are a weaker
+    fallback. A labelled value that matches no known format is kept as printed, with a problem saying
+    so; a date is never a tax ID. Check digits are verified by :func:`desktop.core.extraction.validate`.
     """
     from desktop.core.extraction.taxids import (
         BUYER_MARK,
+        SELLER_MARK,
         TAX_ID_LABEL,
         find_vat_numbers,
         match_vat,
@@ -292,6 +298,7 @@ def pick_tax_ids(layout: Layout, buyer: Candidate | None) -> tuple[Candidate | N
                            and 0 <= o.y0 - b.y0 < 6 * b.h)
     vendor: list[Candidate] = []
     buyer_ids: list[Candidate] = []
+    others: list[Candidate] = []
 
     def value_of(text: str) -> tuple[str | None, str, list[Diagnostic]] | None:
         v = match_vat(text)
@@ -301,17 +308,32 @@ def pick_tax_ids(layout: Layout, buyer: Candidate | None) -> tuple[Candidate | N
         if not m or re.fullmatch(r"[\d\s.\-]+", m.group(0)) and len(re.sub(r"\D", "", m.group(0))) < 8:
             return None
         raw = m.group(0).strip()
+        if find_dates(raw):
+            return None  # a date beside an empty label ("USt-IdNr :  Bestell-Datum : 01.08.2013")
         return re.sub(r"[\s.\-]", "", raw), raw, [diag(Code.TAX_ID_UNKNOWN_FORMAT, raw=raw)]
 
     for c in layout.labelled(TAX_ID_LABEL, value_of, below=True, factor=0.85):
-        label_ln = next((o for o in layout.lines if o is c.lines[0] or c.lines[0] in layout.right_of(o)
-                         or c.lines[0] in layout.below(o, 1)), c.lines[0])
-        context = " ".join(o.text for o in layout.row(label_ln))
-        if re.search(r"%|\d+[.,]\d{2}\s*([A-Z]{3}|[€$£¥₹])?$|^([A-Z]{3}|[€$£¥₹])\s?\d", c.raw):
+        label_ln = c.label_line or c.lines[0]
+        # the label with the words just before it on its row ("Uw | BTW nummer"), and the value's box: not
+        # the whole row, which in a two-column header holds the other party's block too
+        near = [o for o in layout.row(label_ln) if o is not label_ln and o.x1 <= label_ln.x0 + 0.5 * label_ln.h
+                and label_ln.x0 - o.x1 < 3 * label_ln.h]
+        context = " ".join([o.text for o in near] + [label_ln.text] + [o.text for o in c.lines if o is not label_ln])
+        if c.problems and re.search(r"%|\d+[.,]\d{2}\s*([A-Z]{3}|[€$£¥₹])?$|^([A-Z]{3}|[€$£¥₹])\s?\d", c.raw):
             continue  # an amount ("1,123.80 GBP" under "VAT 20%"), never a tax ID
-        c.score = 2 if not c.problems else 1
-        if BUYER_MARK.search(context) or id(label_ln) in buyer_lines or id(c.lines[0]) in buyer_lines:
+        if BUYER_MARK.search(context):
+            party = "buyer"
+        elif SELLER_MARK.search(context):
+            party = "seller"
+        else:
+            party = _party_above(layout, label_ln)
+        if not party and (id(label_ln) in buyer_lines or id(c.lines[0]) in buyer_lines):
+            party = "buyer"
+        c.score = (2 if not c.problems else 1) + (1 if party == "seller" else 0)
+        if party == "buyer":
             buyer_ids.append(c)
+        elif party == "other":  # a tax representative's or a delivery address's number is neither party's
+            others.append(c)
         else:
             vendor.append(c)
     if not vendor:
@@ -319,12 +341,38 @@ def pick_tax_ids(layout: Layout, buyer: Candidate | None) -> tuple[Candidate | N
             if id(ln) in buyer_lines or BUYER_MARK.search(ln.text) or re.search(r"IBAN|BIC|SWIFT", ln.text, re.I):
                 continue
             for vat in find_vat_numbers(ln.text):
+                if any(c.value == vat for c in buyer_ids + others):
+                    continue  # the customer's (or a representative's) number, printed again without its label
                 vendor.append(Candidate(vat, vat, [ln], [], 0.6, 0.5))
     vendor.sort(key=lambda c: -c.score)
     buyer_ids.sort(key=lambda c: -c.score)
     best = vendor[0] if vendor else None
     buyer = next((c for c in buyer_ids if not best or c.value != best.value), None)
     return best, buyer
+
+
+def _party_above(layout: Layout, ln: Ln, max_rows: float = 12.0) -> str:
+    """Whose block a line sits in: the party (``seller``, ``buyer``, ``other``) of the nearest heading
+    above it in its column on its page, at most ``max_rows`` line heights up: a party heading
+    (:func:`~desktop.core.extraction.invoice_features.party_heading`: "Verkäufer", "SELLER TRADE NAME",
+    "Adresse du Client") or a short heading that says whose ("Vos identifiants", "Nos références":
+    :data:`~desktop.core.extraction.taxids.BUYER_MARK`, :data:`~desktop.core.extraction.taxids.SELLER_MARK`);
+    ``""`` when none is."""
+    from desktop.core.extraction.invoice_features import party_heading
+    from desktop.core.extraction.taxids import BUYER_MARK, SELLER_MARK
+
+    above = [o for o in layout.lines if o.page == ln.page and o is not ln and o.y1 <= ln.y0 + 0.3 * ln.h
+             and ln.y0 - o.y1 <= max_rows * ln.h and min(o.x1, ln.x1) - max(o.x0, ln.x0) > 0]
+    for o in sorted(above, key=lambda o: -o.y1):
+        party = party_heading(o.text)
+        if party:
+            return party
+        if len(o.text.split()) <= 4 and not re.search(r"\d", o.text):
+            if BUYER_MARK.search(o.text):
+                return "buyer"
+            if SELLER_MARK.search(o.text):
+                return "seller"
+    return ""
 
 
 def _address_blocks(layout: Layout) -> list[list]:

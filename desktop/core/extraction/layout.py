@@ -122,6 +122,8 @@ class Candidate:
     score: float = 0.0
     source: str = "ocr"
     boxes: list[Box] | None = None
+    #: the line holding the label a value was read after (:meth:`Layout.labelled`), else ``None``
+    label_line: Ln | None = field(default=None, repr=False, compare=False)
 
     @property
     def page(self) -> int | None:
@@ -322,26 +324,26 @@ class Layout:
                 for o in neighbours[::-1][:4]:
                     got = parse(o.text)
                     if got and got[0] is not None:
-                        out.append(Candidate(got[0], got[1], [o], got[2], factor * 0.98))
+                        out.append(Candidate(got[0], got[1], [o], got[2], factor * 0.98, label_line=ln))
                         found = True
                         break
                 if found:
                     continue
             got = parse(rest) if rest.strip(" :：.-") else None
             if got and got[0] is not None:
-                out.append(Candidate(got[0], got[1], [ln], got[2], factor))
+                out.append(Candidate(got[0], got[1], [ln], got[2], factor, label_line=ln))
                 continue
             if right and not prefer_rightmost:
                 for o in neighbours[:4]:
                     got = parse(o.text)
                     if got and got[0] is not None:
-                        out.append(Candidate(got[0], got[1], [o], got[2], factor * 0.98))
+                        out.append(Candidate(got[0], got[1], [o], got[2], factor * 0.98, label_line=ln))
                         found = True
                         break
             if not found and below:
                 for o in self.below(ln, 1):
                     got = parse(o.text)
                     if got and got[0] is not None:
-                        out.append(Candidate(got[0], got[1], [o], got[2], factor * 0.85))
+                        out.append(Candidate(got[0], got[1], [o], got[2], factor * 0.85, label_line=ln))
                         break
         return out

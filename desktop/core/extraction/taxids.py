@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["VAT_FORMATS", "TAX_ID_LABEL", "BUYER_MARK", "match_vat", "find_vat_numbers"]
+__all__ = ["VAT_FORMATS", "TAX_ID_LABEL", "BUYER_MARK", "SELLER_MARK", "match_vat", "find_vat_numbers",
+           "check_digits_fail"]
 
 #: ISO 3166 alpha-2 prefix (EL for Greece, as VIES writes it) -> regex of the rest.
 VAT_FORMATS: dict[str, str] = {
@@ -38,8 +39,13 @@ TAX_ID_LABEL = re.compile(
     r"TIN|TAX\s*(ID|NO|NUMBER|REG\w*)\.?)(?=\W|$)\s*[:：.#]?", re.I)
 
 #: Wording that marks a tax ID as the customer's, not the issuer's ("Uw BTW nummer", "Ihre USt-IdNr",
-#: "Votre n° TVA", "Customer VAT", "Buyer GSTIN", "Kunden-USt").
-BUYER_MARK = re.compile(r"\b(uw|your|ihre?|votre|customer|client|klant|kunden?|buyer|bill\s*to|acheteur|koper)\b", re.I)
+#: "Votre n° TVA", "Vos identifiants", "Customer VAT", "Buyer GSTIN", "Kunden-USt", "Ku.-USt-Id", "Vostra
+#: P.IVA", Hungarian "Vevő" (buyer) / "Ügyf." (ügyfél, customer)).
+BUYER_MARK = re.compile(r"\b(uw|your|ihre?|votre|vos|vostr[oaie]|customer|client|klant|kunden?|buyer|bill\s*to|"
+                        r"acheteur|koper|vevő|ügyfél)\b|\b(ku|ügyf)\.", re.I)
+#: Wording that marks a block or a tax ID as the issuer's own ("Nos références", "Notre n° TVA", "Our VAT
+#: number", "Unsere USt-IdNr", "Onze BTW", "Nostra P.IVA").
+SELLER_MARK = re.compile(r"\b(nos|notre|our|unser\w*|onze|nostr[oaie])\b", re.I)
 
 
 def _squash(text: str) -> str:
@@ -68,3 +74,23 @@ def find_vat_numbers(text: str) -> list[str]:
         if v and v not in out:
             out.append(v)
     return out
+
+
+def check_digits_fail(value: str) -> bool:
+    """Whether a well-formed VAT number (:func:`match_vat`) fails its check digits: the national
+    algorithms of the EU member states (German ISO 7064 MOD 11,10, French key = (12 + 3 x SIREN mod 97)
+    mod 97, ...) and the GSTIN's check character, as python-stdnum implements them (``stdnum.eu.vat``,
+    ``stdnum.in_.gstin``). ``False`` for a number whose format python-stdnum does not check (a Swiss
+    UID, a UK number it does not know): only a failed check counts, as a misread digit or a misprint."""
+    from stdnum import exceptions
+    from stdnum.eu import vat
+    from stdnum.in_ import gstin
+
+    checker = gstin if _GSTIN.fullmatch(value) else vat
+    try:
+        checker.validate(value)
+    except exceptions.InvalidChecksum:
+        return True
+    except exceptions.ValidationError:
+        return False
+    return False
