@@ -403,7 +403,7 @@ def _worth_a_note(warning: Diagnostic) -> bool:
     return warning.severity in (Severity.WARNING, Severity.ERROR)
 
 
-_FILE_WIDE = frozenset({Code.PDF_REPAIRED})
+_FILE_WIDE = frozenset({Code.PDF_REPAIRED, Code.PDF_TRUNCATED})
 """Page warnings that say something of the whole file (MuPDF repairs a damaged file, not a page):
 stderr says them once per file, the JSON keeps them on each page."""
 

@@ -121,3 +121,38 @@ def test_a_subtotal_is_never_promoted_to_total_without_a_flag() -> None:
                             "receipt").fields
     assert fields["total"].value == "11.50"
     assert [p.code for p in fields["total"].problems] == [Code.SUBTOTAL_AS_TOTAL]
+
+
+def test_a_pdf_cut_short_says_so_not_only_that_it_was_repaired(tmp_path: Path) -> None:
+    """A download or copy that stopped part way: the file lacks its end, MuPDF repairs what is there,
+    and the pages say the file is cut short (not only "repaired")."""
+    data = _two_page_pdf(tmp_path)
+    f = tmp_path / "cut.pdf"
+    f.write_bytes(data[: int(len(data) * 0.8)])
+    pages = list(open_pages(f))
+    codes = {w.code for p in pages for w in p.warnings}
+    assert Code.PDF_TRUNCATED in codes and Code.PDF_REPAIRED not in codes
+
+
+def test_a_repaired_pdf_with_its_end_is_repaired_not_cut_short(tmp_path: Path) -> None:
+    data = bytearray(_two_page_pdf(tmp_path))
+    k = data.rfind(b"xref")
+    data[k:k + 4] = b"XXXX"  # the cross-reference table is gone, the file's end is there
+    f = tmp_path / "repaired.pdf"
+    f.write_bytes(bytes(data))
+    codes = {w.code for p in open_pages(f) for w in p.warnings}
+    assert Code.PDF_REPAIRED in codes and Code.PDF_TRUNCATED not in codes
+
+
+def test_a_broken_colour_profile_is_no_lost_content() -> None:
+    """MuPDF's messages about an ICC profile (a colour space, an output intent) cost colour, not text."""
+    from desktop.core.intake.pdf import _content_lost
+
+    class _Page:
+        def get_contents(self) -> list[int]:
+            return [1]
+
+    colour = "ignoring broken ICC profile\nsyntax error: invalid ICC colorspace\nAttempt to read Output Intent failed"
+    assert _content_lost(object(), _Page(), colour, True, False) is None
+    lost = _content_lost(object(), _Page(), colour + "\npremature end of data in flate filter", True, False)
+    assert lost is not None and lost.code is Code.PDF_CONTENT_LOST and "flate" in str(lost)

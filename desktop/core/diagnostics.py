@@ -113,6 +113,7 @@ class Code(StrEnum):
     # -- reading pages ----------------------------------------------------------------------------
     ANIMATED_FIRST_FRAME = "animated_first_frame"
     PDF_REPAIRED = "pdf_repaired"
+    PDF_TRUNCATED = "pdf_truncated"
     TEXT_LAYER_UNDECODABLE = "text_layer_undecodable"
     DOWNSCALED = "downscaled"
     ORIENTATION_CHECK_FAILED = "orientation_check_failed"
@@ -423,6 +424,11 @@ CATALOGUE: dict[Code, Entry] = {
     Code.SAVED_RESULT_UNREADABLE: Entry(_E, "the saved result could not be read back ({detail})",
                                         "保存的结果无法读回（{detail}）"),
     Code.ANIMATED_FIRST_FRAME: Entry(_I, "animated image: only the first frame is read", "动画图像：只读取第一帧"),
+    Code.PDF_TRUNCATED: Entry(_W, "the PDF file is cut short (it stops before its end-of-file marker, as after an "
+                                  "interrupted download or copy) and was repaired: pages or parts of pages may be "
+                                  "missing; check what was read against the original",
+                              "PDF 文件不完整（在文件结束标记之前就中断了，例如下载或复制被中断），已修复：可能缺少页面或"
+                              "部分内容；请对照原件核对读取的内容"),
     Code.PDF_REPAIRED: Entry(_W, "the PDF was damaged and has been repaired; check what was read",
                              "PDF 已损坏并已修复；请核对读取的内容"),
     Code.TEXT_LAYER_UNDECODABLE: Entry(

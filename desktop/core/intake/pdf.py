@@ -127,6 +127,8 @@ def _open_pdf(path: Path) -> pymupdf.Document:
     except Exception as exc:
         doc.close()
         raise CorruptFileError(path, diag(Code.PDF_DAMAGED, detail=_strip_path(str(exc), path))) from exc
+    if getattr(doc, "is_repaired", False) and virtual is None:
+        doc._shoebox_truncated = _cut_short(path)
     if count == 0:
         repaired = bool(getattr(doc, "is_repaired", False))
         doc.close()
@@ -134,6 +136,20 @@ def _open_pdf(path: Path) -> pymupdf.Document:
             raise CorruptFileError(path, diag(Code.PDF_NOTHING_RECOVERED))
         raise EmptyFileError(path, diag(Code.PDF_NO_PAGES))
     return doc
+
+
+def _cut_short(path: Path) -> bool:
+    """Whether a PDF file stops before its end: no ``%%EOF`` marker in its last 1 KiB (ISO 32000-1,
+    7.5.5: a file's last line is ``%%EOF``; readers tolerate a little trailing junk after it, which the
+    1 KiB allows). ``False`` when the file cannot be read back."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, 2)
+            size = f.tell()
+            f.seek(max(0, size - 1024))
+            return b"%%EOF" not in f.read()
+    except OSError:
+        return False
 
 
 def _iter_pdf_pages(path: Path, doc: pymupdf.Document) -> Iterator[PageImage]:
@@ -153,6 +169,11 @@ _LOST_CONTENT = re.compile(r"content stream|cannot load|zlib|flate|syntax error|
                            r"cannot read|unexpected|corrupt", re.I)
 
 
+#: MuPDF messages about colour management only (ISO 32000-1, 8.6.5.5 ICCBased colour spaces; 14.11.5
+#: output intents), which never lose a page's text or images.
+_COLOUR_ONLY = re.compile(r"\bICC\b|output intent|colou?r\s*space", re.I)
+
+
 def _content_lost(doc: Any, page: Any, mupdf_messages: str, has_text: bool, has_images: bool) -> Diagnostic | None:
     """A page warning when repairing a damaged PDF lost (part of) this page's content, else ``None``.
 
@@ -161,7 +182,9 @@ def _content_lost(doc: Any, page: Any, mupdf_messages: str, has_text: bool, has_
     nothing on it (a page of a damaged file that reads as blank lost its content in the repair).
     """
     lines = [ln.strip() for ln in (mupdf_messages or "").splitlines() if ln.strip()]
-    bad = [ln for ln in lines if _LOST_CONTENT.search(ln)]
+    # a broken ICC profile (a colour space, an output intent) costs colour accuracy, not content: MuPDF
+    # draws with a default colour space instead
+    bad = [ln for ln in lines if _LOST_CONTENT.search(ln) and not _COLOUR_ONLY.search(ln)]
     if bad:
         return diag(Code.PDF_CONTENT_LOST, detail=bad[0])
     try:
@@ -185,7 +208,7 @@ def _pdf_page_image(path: Path, doc: pymupdf.Document, index: int) -> PageImage:
         height = max(1, round(rect.height * zoom))
         warnings: list[Diagnostic] = []
         if getattr(doc, "is_repaired", False):
-            warnings.append(diag(Code.PDF_REPAIRED))
+            warnings.append(diag(Code.PDF_TRUNCATED if getattr(doc, "_shoebox_truncated", False) else Code.PDF_REPAIRED))
 
         # Text layer: word boxes come in unrotated page space; rotation_matrix maps them to the
         # displayed (rendered) orientation.
