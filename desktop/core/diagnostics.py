@@ -220,6 +220,12 @@ class Code(StrEnum):
     NOT_AN_ADDRESS = "not_an_address"
     PAGES_NOT_READ_AFTER = "pages_not_read_after"  # the page numbers printed say pages after the last read exist
     PAGES_NOT_READ_BEFORE = "pages_not_read_before"  # ... and pages before the first read
+    # a page of the document lost content (desktop.core.diagnostics.is_page_lost) or its PDF is cut short
+    READ_FROM_LOST_PAGE = "read_from_lost_page"  # the value was read from such a page
+    LAST_PAGE_LOST = "last_page_lost"  # a totals field, when the last page read is such a page
+    FIRST_PAGE_LOST = "first_page_lost"  # a header field, when the first page read is such a page
+    PAGES_CUT_OFF_AFTER = "pages_cut_off_after"  # a totals field of a PDF cut short: pages after may be missing
+    NOT_FOUND_PART_LOST = "not_found_part_lost"  # an expected field left empty when part of the document was lost
     DATE_NOT_ISO = "date_not_iso"
     TAX_ID_BAD_CHARACTER = "tax_id_bad_character"
     TAX_ID_CHECK_CHARACTER = "tax_id_check_character"
@@ -611,6 +617,26 @@ CATALOGUE: dict[Code, Entry] = {
                                           "first page (not read: page {pages})",
                                       "单据页码显示共 {count} 页，读取的第一页是第 {first} 页：开票方、号码和日期通常印在"
                                       "第一页（未读取：第 {pages} 页）"),
+    Code.READ_FROM_LOST_PAGE: Entry(_W, "read from page {page}, part of which was lost (the file is damaged, or the "
+                                        "page was not read in full): check it against the original",
+                                    "读自第 {page} 页，该页有部分内容丢失（文件已损坏，或此页未完整读取）：请对照原件核对"),
+    Code.LAST_PAGE_LOST: Entry(_W, "part of page {page}, the last page read, was lost (the file is damaged, or the page "
+                                   "was not read in full): the totals are usually printed on the last page; check "
+                                   "against the original",
+                               "读取的最后一页（第 {page} 页）有部分内容丢失（文件已损坏，或此页未完整读取）：合计通常印在"
+                               "最后一页；请对照原件核对"),
+    Code.FIRST_PAGE_LOST: Entry(_W, "part of page {page}, the first page read, was lost (the file is damaged, or the "
+                                    "page was not read in full): the issuer, number and date are usually printed on the "
+                                    "first page; check against the original",
+                                "读取的第一页（第 {page} 页）有部分内容丢失（文件已损坏，或此页未完整读取）：开票方、号码和"
+                                "日期通常印在第一页；请对照原件核对"),
+    Code.PAGES_CUT_OFF_AFTER: Entry(_W, "the PDF file is cut short, so pages after page {last} may be missing: the "
+                                        "totals are usually printed on the last page; check against the original",
+                                    "PDF 文件不完整，第 {last} 页之后可能缺少页面：合计通常印在最后一页；请对照原件核对"),
+    Code.NOT_FOUND_PART_LOST: Entry(_W, "not found, and part of the document was lost (a damaged or cut-short file, or "
+                                        "pages not read): it may have been printed there; check the original",
+                                    "没有找到，且单据有部分内容丢失（文件已损坏或不完整，或有页面未读取）：它可能印在丢失的"
+                                    "部分；请对照原件核对"),
     Code.NOT_AN_ADDRESS: Entry(_W, "{value!r} does not look like a postal address (no number, no street or place word)",
                                "“{value}”不像邮政地址（没有门牌号或邮编，也没有街道或地名）"),
     Code.DATE_NOT_ISO: Entry(_W, "date {value!r} is not a valid ISO 8601 date (YYYY-MM-DD)",

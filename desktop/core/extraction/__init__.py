@@ -77,7 +77,9 @@ CROSS_CHECK_CODES = frozenset({Code.QR_MISMATCH, Code.AMOUNT_IN_WORDS_MISMATCH, 
                                Code.SUBTOTAL_AS_TOTAL, Code.MEMORY_CONFLICT, Code.MEMORY_REPLACED,
                                Code.MEMORY_REPAIRED, Code.NET_NOT_PRINTED, Code.AMOUNT_DUE_UNEXPLAINED,
                                Code.CURRENCY_INFERRED, Code.CURRENCY_SIGN_CONFLICT, Code.TOTAL_INCLUDES_CASH_BACK,
-                               Code.NOT_AN_ADDRESS, Code.PAGES_NOT_READ_AFTER, Code.PAGES_NOT_READ_BEFORE})
+                               Code.NOT_AN_ADDRESS, Code.PAGES_NOT_READ_AFTER, Code.PAGES_NOT_READ_BEFORE,
+                               Code.READ_FROM_LOST_PAGE, Code.LAST_PAGE_LOST, Code.FIRST_PAGE_LOST,
+                               Code.PAGES_CUT_OFF_AFTER, Code.NOT_FOUND_PART_LOST})
 
 
 @dataclass
@@ -686,31 +688,73 @@ _START_FIELDS = ("vendor_name", "vendor_address", "vendor_tax_id", "invoice_numb
                  "buyer_name", "buyer_tax_id")
 
 
-def _pages_not_read(fields: dict[str, Field], pages: list[PageResult]) -> None:
-    """Add :attr:`Code.PAGES_NOT_READ_AFTER` to the totals fields (:data:`_END_FIELDS`) when the pages'
-    printed numbers ("Seite 1 von 3", :func:`~desktop.core.extraction.common.page_marker`) say the
-    document goes on after the last page read, and :attr:`Code.PAGES_NOT_READ_BEFORE` to the header
-    fields (:data:`_START_FIELDS`) when it starts before the first: a scan that lost a page has its
-    total elsewhere, and a value read for it here is flagged, not shown as confident. Values from a QR
-    code are exact and keep no such problem."""
+def _pages_in_doubt(fields: dict[str, Field], pages: list[PageResult], document_type: str) -> None:
+    """Add to each field a problem naming the part of the document it may have come from or been
+    printed on when that part was not read or was lost, so that :func:`_flag_for_review` flags it and
+    caps its confidence like any failed check (one mechanism for every way a part goes missing):
+
+    * pages the document's printed numbers ("Seite 1 von 3", :func:`~.common.page_marker`) say exist
+      after the last page read: :attr:`Code.PAGES_NOT_READ_AFTER` on the totals fields
+      (:data:`_END_FIELDS`); before the first: :attr:`Code.PAGES_NOT_READ_BEFORE` on the header fields
+      (:data:`_START_FIELDS`);
+    * a page that lost content (a warning of :func:`~desktop.core.diagnostics.is_page_lost`: a damaged
+      PDF's content stream that could not be loaded or is gone, a page not read, an engine's reading
+      cut short): :attr:`Code.READ_FROM_LOST_PAGE` on every value read from it (``Field.page``);
+      when it is the last page read, :attr:`Code.LAST_PAGE_LOST` on the totals fields read elsewhere,
+      when the first, :attr:`Code.FIRST_PAGE_LOST` on the header fields read elsewhere;
+    * a PDF cut short (:attr:`Code.PDF_TRUNCATED`, a file without its end, ISO 32000-1 7.5.5): the
+      pages after the cut are lost with it, so :attr:`Code.PAGES_CUT_OFF_AFTER` on the totals fields,
+      unless the printed page numbers say the last page read is the document's last (or already name
+      the pages missing);
+    * any of these: :attr:`Code.NOT_FOUND_PART_LOST` on each key field of the document type
+      (:func:`~desktop.core.flags.expected_key_fields`) left empty with no reason above.
+
+    A field gets one reason per end of the document (the pages missing, else the cut, else the lost
+    page); an empty field that is no key field gets none (a document need not print a tip).
+
+    Values the page did not give keep no such problem: a QR code's (exact), the clerk's, an edited one.
+    """
+    from desktop.core.diagnostics import is_page_lost
     from desktop.core.extraction.common import missing_pages, page_marker
 
+    if not pages:
+        return
     markers = [page_marker([ln.text for ln in p.lines]) for p in pages]
     before, after = missing_pages(markers)
     count = max((m[1] for m in markers if m is not None), default=0)
-    problems: list[tuple[tuple[str, ...], Diagnostic]] = []
-    if after:
-        problems.append((_END_FIELDS, diag(Code.PAGES_NOT_READ_AFTER, count=count, pages=after, last=after[0] - 1)))
-    if before:
-        problems.append((_START_FIELDS, diag(Code.PAGES_NOT_READ_BEFORE, count=count, pages=before,
-                                             first=before[-1] + 1)))
-    for names, problem in problems:
-        for name in names:
-            f = fields.get(name)
-            if f is None or f.source == "qr" or f.source == "user" or f.edited:
-                continue
-            if problem not in f.problems:
-                f.problems.append(problem)
+    lost = {p.number: w for p in pages for w in reversed(p.warnings) if is_page_lost(w)}  # a page's first
+    first, last = pages[0].number, pages[-1].number
+    truncated = any(w.code is Code.PDF_TRUNCATED for p in pages for w in p.warnings)
+    last_is_last = markers[-1] is not None and markers[-1][0] == markers[-1][1]
+
+    def add(f: Field, problem: Diagnostic) -> None:
+        if problem not in f.problems:
+            f.problems.append(problem)
+
+    keys = expected_key_fields(document_type, fields)
+    in_doubt = bool(before or after or lost or (truncated and not last_is_last))
+    for name, f in fields.items():
+        if f.source in ("qr", "user", "xml") or f.edited:
+            continue
+        if f.value is None and name not in keys:
+            continue  # a field the document need not print: its absence is no sign of a loss
+        known = len(f.problems)
+        if f.value is not None and f.page in lost:
+            add(f, diag(Code.READ_FROM_LOST_PAGE, page=f.page, warning=lost[f.page]))
+        if name in _END_FIELDS:
+            if after:
+                add(f, diag(Code.PAGES_NOT_READ_AFTER, count=count, pages=after, last=after[0] - 1))
+            elif truncated and not last_is_last:
+                add(f, diag(Code.PAGES_CUT_OFF_AFTER, last=last))
+            elif last in lost and f.page != last:
+                add(f, diag(Code.LAST_PAGE_LOST, page=last, warning=lost[last]))
+        if name in _START_FIELDS:
+            if before:
+                add(f, diag(Code.PAGES_NOT_READ_BEFORE, count=count, pages=before, first=before[-1] + 1))
+            elif first in lost and f.page != first:
+                add(f, diag(Code.FIRST_PAGE_LOST, page=first, warning=lost[first]))
+        if in_doubt and f.value is None and len(f.problems) == known:
+            add(f, diag(Code.NOT_FOUND_PART_LOST, pages=sorted(lost)))
 
 
 def _flag_for_review(fields: dict[str, Field], document_type: str, learned: set[str]) -> None:
@@ -813,7 +857,7 @@ def extract_fields(pages: list[PageResult], document_type: str, *, date_order: s
     _drop_tax_inclusive_subtotal(fields, layout.text)
     apply_amount_sign(fields, document_type)
     validate(fields, document_type)
-    _pages_not_read(fields, pages)
+    _pages_in_doubt(fields, pages, document_type)
     _flag_for_review(fields, document_type, learned)
     for name in missing:
         if name in fields and fields[name].value is None:
@@ -907,6 +951,7 @@ def fields_from_values(values: dict[str, str | None], pages: list[PageResult], d
     _drop_tax_inclusive_subtotal(fields, layout.text)
     apply_amount_sign(fields, document_type)
     validate(fields, document_type)
+    _pages_in_doubt(fields, pages, document_type)
     _flag_for_review(fields, document_type, set())
     return ExtractionResult(fields=fields, line_items=[])
 
