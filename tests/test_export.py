@@ -592,7 +592,8 @@ def _zh_batch() -> list[Document]:
     reviewed.fields["subtotal"].problems = [diag(Code.NOT_AN_AMOUNT, name="subtotal", value="3O0.OO")]
     unsure = Document(source="/scans/unsure.jpg", document_type="receipt", fields={
         "vendor_name": _field("vendor_name", "KEDAI"), "date": _field("date", "2024-01-02"),
-        "total": Field(name="total", value="8.80", raw="8.80", confidence=0.45, needs_review=True)})
+        "total": Field(name="total", value="8.80", raw="8.80", confidence=0.45, needs_review=True,
+                       review_threshold=0.8887)})
     broken = Document(source="/scans/bad.jpg", error=diag(Code.PDF_ENCRYPTED))
     lost = Document(source="/scans/two.pdf", pages=(1, 2), document_type="invoice",
                     fields={"total": _field("total", "5.00")},
@@ -692,7 +693,7 @@ def test_xlsx_problems_in_chinese(both_languages) -> None:
     flagged = diag(Code.NOT_AN_AMOUNT, name="subtotal", value="3O0.OO").message("zh")
     assert ["/scans/receipt.jpg", 1, receipt_labels["subtotal"],
             f"已由人工核对（单据已标记为已审核）；识别时的标记：{flagged}"] in rows
-    assert ["/scans/unsure.jpg", 1, receipt_labels["total"], "置信度低（45%）"] in rows
+    assert ["/scans/unsure.jpg", 1, receipt_labels["total"], "置信度 45%，低于免核对所需的 89%"] in rows
     assert ["/scans/bad.jpg", 1, None, "无法读取：PDF 受密码保护"] in rows
     lost = diag(Code.PAGE_NOT_READ, page=2, reason=diag(Code.OUT_OF_MEMORY)).message("zh")
     assert ["/scans/two.pdf", "1-2", "第 2 页", lost] in rows
@@ -751,12 +752,18 @@ def test_an_unknown_export_language_is_refused_before_writing(tmp_path: Path) ->
 def test_flag_reasons_in_both_languages() -> None:
     from desktop.core import flags
 
-    low = Field(name="total", value="8.80", raw="8.80", confidence=0.45, needs_review=True)
+    low = Field(name="total", value="8.80", raw="8.80", confidence=0.45, needs_review=True, review_threshold=0.6)
+    high = Field(name="total", value="8.80", raw="8.80", confidence=0.86, needs_review=True, review_threshold=0.9272)
     unsure = Field(name="total", value="8.80", raw="8.80", confidence=0.95, needs_review=True)
     empty = Field(name="date", value=None, raw="", confidence=0.0)
-    assert flags.flag_reason(low) == "low confidence (45%)" and flags.flag_reason(low, language="zh") == "置信度低（45%）"
-    assert flags.flag_reason(unsure) == "not sure enough to pass unchecked"
-    assert flags.flag_reason(unsure, language="zh") == "识别结果不够确定，不能不经核对"
+    # a 45 % value and an 86 % one flagged by their thresholds read alike: the confidence and the threshold
+    assert flags.flag_reason(low) == "confidence 45%, below the 60% needed to pass unchecked"
+    assert flags.flag_reason(low, language="zh") == "置信度 45%，低于免核对所需的 60%"
+    assert flags.flag_reason(high) == "confidence 86%, below the 93% needed to pass unchecked"
+    assert flags.flag_reason(high, language="zh") == "置信度 86%，低于免核对所需的 93%"
+    # no threshold recorded (an older file): flagged as read, with its confidence
+    assert flags.flag_reason(unsure) == "confidence 95%, but flagged when it was read: not sure enough to pass unchecked"
+    assert flags.flag_reason(unsure, language="zh") == "置信度 95%，但读取时已被标记：不够确定，不能不经核对"
     assert flags.flag_reason(empty, key=True) == "empty: not found on the page"
     assert flags.flag_reason(empty, key=True, language="zh") == "空：页面上没有找到"
     assert flags.flag_reason(_field("total", "1.00")) is None

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from desktop.core import flags
+from desktop.core.diagnostics import Code
 from desktop.core.extraction import candidate_sets, extract_fields
 from desktop.core.extraction.candidates import clean_address, clean_name
 from desktop.core.extraction.field_model import MODEL_FORMAT, N_CALIBRATION_INPUTS, FieldModel, FieldScorer, load_model
@@ -392,10 +393,51 @@ def test_flag_rules():
     assert flags.is_flagged(Field("total"), key=True) and not flags.is_flagged(Field("total"), key=False)
     edited = Field("total", "1.00", needs_review=True, edited=True, source="user")
     assert not flags.is_flagged(edited)
-    assert flags.flag_reason(Field("total", "1.00", confidence=0.45, needs_review=True)) == "low confidence (45%)"
-    # flagged by a field threshold above 99 % (receipt vendor_address: always checked): plainly, no "99%"
-    assert flags.flag_reason(Field("vendor_address", "1 Main St", confidence=0.993, needs_review=True)) \
-        == "not sure enough to pass unchecked"
+
+
+
+# (confidence, the review threshold extraction recorded, the reason's code, its English wording): every
+# value flagged by its confidence gives the confidence and what it was compared with, in one phrase
+@pytest.mark.parametrize(("confidence", "threshold", "code", "words"), [
+    # the rules' 60 % (a value the model does not choose)
+    (0.43, 0.6, Code.FIELD_LOW_CONFIDENCE, "confidence 43%, below the 60% needed to pass unchecked"),
+    # a learned field's threshold (invoices: 92.72 %): a high confidence below it is said the same way
+    (0.86, 0.9272, Code.FIELD_LOW_CONFIDENCE, "confidence 86%, below the 93% needed to pass unchecked"),
+    # rounded so that a value just under the threshold never reads as equal to it
+    (0.9269, 0.9272, Code.FIELD_LOW_CONFIDENCE, "confidence 92%, below the 93% needed to pass unchecked"),
+    # a threshold above 100 %: the field is always checked, whatever its confidence
+    (0.993, 1.01, Code.FIELD_ALWAYS_CHECKED, "confidence 99%; this field is always checked on this kind of document"),
+    # flagged as read with no threshold it is below (the model could not score it; an older file)
+    (0.993, None, Code.FIELD_NOT_SURE, "confidence 99%, but flagged when it was read: not sure enough to pass "
+                                       "unchecked"),
+    (0.95, 0.9272, Code.FIELD_NOT_SURE, "confidence 95%, but flagged when it was read: not sure enough to pass "
+                                        "unchecked"),
+])
+def test_a_confidence_flag_says_the_confidence_and_the_threshold(confidence, threshold, code, words):
+    f = Field("total", "1.00", confidence=confidence, needs_review=True, review_threshold=threshold)
+    assert [d.code for d in flags.flag_diagnostics(f)] == [code]
+    assert flags.flag_reason(f) == words
+    assert "置信度" in flags.flag_reason(f, language="zh")
+
+
+def test_extraction_records_the_threshold_each_value_was_compared_with():
+    """A learned field carries its model threshold, a rules' field the heuristic one; both go through JSON."""
+    from desktop.core.extraction import HEURISTIC_REVIEW_THRESHOLD
+
+    fields = extract_fields(synthetic_page([[("SHOP SDN BHD", 10)], [("No. 1 Jalan Besar", 10)],
+                                            [("12/03/2024 10:15", 10)], [("TOTAL", 10), ("11.50", 400)]]),
+                            "receipt").fields
+    model = load_model()
+    for name, f in fields.items():
+        if f.value is None or f.source == "qr":
+            continue
+        scorer = model.scorer("receipt", name) if model else None
+        if scorer is not None and f.review_threshold is not None:
+            assert f.review_threshold == scorer.review_threshold, name
+        elif scorer is None:
+            assert f.review_threshold == HEURISTIC_REVIEW_THRESHOLD, name
+        assert Field.from_dict(name, f.to_dict()).review_threshold == f.review_threshold
+    assert fields["total"].review_threshold is not None
 
 
 def test_problems_sheet_lists_exactly_the_flagged_fields(tmp_path):

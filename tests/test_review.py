@@ -404,7 +404,7 @@ def test_a_reviewed_document_has_nothing_left_to_check(session: ReviewSession, t
     from desktop.core import flags
     from desktop.core.export import export
 
-    doc = _receipt(vendor_name=Field("vendor_name", "ACME", confidence=0.7, needs_review=True),
+    doc = _receipt(vendor_name=Field("vendor_name", "ACME", confidence=0.7, needs_review=True, review_threshold=0.8887),
                    date=Field("date", None))
     entry = session.store.add("/scans/a.jpg", doc)
     assert attention_count(session.document(entry)) == 2
@@ -423,7 +423,7 @@ def test_a_reviewed_document_has_nothing_left_to_check(session: ReviewSession, t
     reasons = {r[2]: r[3] for r in rows if r[2]}
     assert set(reasons) == {"Vendor", "Date"}, rows
     assert all(v.startswith("checked by the clerk") for v in reasons.values())
-    assert "not sure enough" in reasons["Vendor"]
+    assert "confidence 70%, below the 89% needed" in reasons["Vendor"]
     session.do(session.mark_reviewed([entry], False))
     assert attention_count(session.document(entry)) == 2
 

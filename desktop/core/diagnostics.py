@@ -286,8 +286,9 @@ class Code(StrEnum):
     # why a field is flagged when no check failed on it (desktop.core.flags.flag_diagnostics)
     FIELD_EMPTY_KEY = "field_empty_key"
     FIELD_NOT_FOUND = "field_not_found"
-    FIELD_LOW_CONFIDENCE = "field_low_confidence"
-    FIELD_NOT_SURE = "field_not_sure"
+    FIELD_LOW_CONFIDENCE = "field_low_confidence"  # confidence below the field's review threshold (both given)
+    FIELD_ALWAYS_CHECKED = "field_always_checked"  # a field whose threshold is above 100 %: no confidence passes
+    FIELD_NOT_SURE = "field_not_sure"  # flagged as read, with no threshold it is below (or none recorded)
     EINVOICE_QR_MISMATCH = "einvoice_qr_mismatch"
     XML_NOT_AN_INVOICE = "xml_not_an_invoice"
     XML_INVOICE_UNREADABLE = "xml_invoice_unreadable"
@@ -745,8 +746,14 @@ CATALOGUE: dict[Code, Entry] = {
     Code.FIELD_EMPTY_KEY: Entry(_W, "empty: not found on the page", "空：页面上没有找到"),
     Code.FIELD_NOT_FOUND: Entry(_W, "not found", "没有找到"),
     # {confidence}: a percentage ("45%")
-    Code.FIELD_LOW_CONFIDENCE: Entry(_W, "low confidence ({confidence})", "置信度低（{confidence}）"),
-    Code.FIELD_NOT_SURE: Entry(_W, "not sure enough to pass unchecked", "识别结果不够确定，不能不经核对"),
+    Code.FIELD_LOW_CONFIDENCE: Entry(_W, "confidence {confidence}, below the {needed} needed to pass unchecked",
+                                     "置信度 {confidence}，低于免核对所需的 {needed}"),
+    Code.FIELD_ALWAYS_CHECKED: Entry(_W, "confidence {confidence}; this field is always checked on this kind of "
+                                         "document",
+                                     "置信度 {confidence}；此类单据的这一字段总是需要核对"),
+    Code.FIELD_NOT_SURE: Entry(_W, "confidence {confidence}, but flagged when it was read: not sure enough to pass "
+                                   "unchecked",
+                               "置信度 {confidence}，但读取时已被标记：不够确定，不能不经核对"),
     Code.EINVOICE_QR_MISMATCH: Entry(_W, "e-invoice data says {label} {value}, the QR code says {qr}",
                                      "电子发票数据为 {value}，二维码为 {qr}"),
     Code.XML_NOT_AN_INVOICE: Entry(_E, f"this XML file is not an e-invoice Shoebox reads ({{detail}}); {_READABLE_EN}",

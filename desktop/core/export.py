@@ -40,8 +40,8 @@ Excel (.xlsx, written with openpyxl)
     well). ``Tax by rate`` (only when some document carries e-invoice data with a VAT breakdown,
     ``Document.extras["tax_breakdown"]``): one row per rate with category, rate, taxable amount, tax and
     exemption reason; the Documents sheet and the CSV then have a *Tax by rate* column summing it up.
-    ``Problems``: one row per field to check (document, field, why: the failed check, "low confidence
-    (45%)", "not sure enough to pass unchecked" or "empty"; :func:`desktop.core.flags.flag_reason`),
+    ``Problems``: one row per field to check (document, field, why: the failed check, "confidence 86%,
+    below the 93% needed to pass unchecked" or "empty"; :func:`desktop.core.flags.flag_reason`),
     exactly the fields the app tints; on a document marked reviewed, where none is left to check, the
     fields extraction had flagged, each said to be checked by the clerk (``FIELD_REVIEWED``, with the
     reason it was flagged); plus unreadable files, every page whose content is lost or may be lost

@@ -19,13 +19,15 @@ Problems column count none; what extraction had flagged on it is still listed, a
 """
 from __future__ import annotations
 
+import math
 from enum import StrEnum
 
 from desktop.core.diagnostics import Code, Diagnostic, as_diagnostic, diag
 from desktop.core.model import Document, Field
 
 __all__ = ["LOW_CONFIDENCE", "Reason", "document_key_fields", "expected_key_fields", "field_reasons", "flag_diagnostics",
-           "flag_reason", "flagged_before_review", "flagged_fields", "is_empty_key", "is_flagged", "key_fields"]
+           "flag_reason", "flagged_before_review", "flagged_fields", "is_empty_key", "is_flagged", "key_fields",
+           "percent"]
 
 
 class Reason(StrEnum):
@@ -111,32 +113,45 @@ def is_flagged(field: Field, key: bool = False, *, reviewed: bool = False) -> bo
 
 LOW_CONFIDENCE = 0.6
 """A confidence under this is low in plain words (the heuristic review threshold,
-``desktop.core.extraction.HEURISTIC_REVIEW_THRESHOLD``). A value flagged at a higher confidence is
-flagged by its field's own review threshold (the learned field model's, which can be above 99 %,
-or above 100 % for a field that is always checked): "low confidence (99%)" would mislead."""
+``desktop.core.extraction.HEURISTIC_REVIEW_THRESHOLD``): the form shows it as a percentage, a value
+flagged at a higher one as "check"."""
+
+
+def percent(confidence: float, *, up: bool = False) -> str:
+    """``confidence`` (in [0, 1]) as a whole percentage, rounded down (``up``: rounded up), so that a
+    confidence under a threshold never reads as equal to it ("92%" below "93%", not "93%" below "93%")
+    and a value under 100 % never reads as 100 %."""
+    hundredths = round(confidence * 100, 6)  # 0.6 * 100 is 60.00000000000001
+    return f"{math.ceil(hundredths) if up else math.floor(hundredths)}%"
 
 
 def flag_diagnostics(field: Field, key: bool = False) -> list[Diagnostic]:
     """Why ``field`` is flagged, as diagnostics (empty when it is not): its problems, else one of
-    ``FIELD_EMPTY_KEY`` (a key field, empty), ``FIELD_NOT_FOUND``, ``FIELD_LOW_CONFIDENCE`` (under
-    :data:`LOW_CONFIDENCE`, with the percentage) or ``FIELD_NOT_SURE`` (no percentage: a flagged value read
-    with 99 % confidence is not "low")."""
+    ``FIELD_EMPTY_KEY`` (a key field, empty), ``FIELD_NOT_FOUND``, ``FIELD_LOW_CONFIDENCE`` (its
+    confidence and the review threshold it is below, ``Field.review_threshold``: the field model's for
+    the document type, or the rules' 60 %), ``FIELD_ALWAYS_CHECKED`` (a threshold above 100 %: the
+    field is always checked) or ``FIELD_NOT_SURE`` (flagged as read with no threshold it is below: the
+    model could not score the value, or a file written before thresholds were recorded)."""
     if not is_flagged(field, key):
         return []
     if field.problems:
         return [as_diagnostic(p) for p in field.problems]
     if _empty(field):
         return [diag(Code.FIELD_EMPTY_KEY if key else Code.FIELD_NOT_FOUND)]
-    if field.confidence < LOW_CONFIDENCE:
-        return [diag(Code.FIELD_LOW_CONFIDENCE, confidence=f"{field.confidence:.0%}")]
-    return [diag(Code.FIELD_NOT_SURE)]
+    confidence = percent(field.confidence)
+    needed = field.review_threshold
+    if needed is not None and needed > 1:
+        return [diag(Code.FIELD_ALWAYS_CHECKED, confidence=confidence)]
+    if needed is not None and field.confidence < needed:
+        return [diag(Code.FIELD_LOW_CONFIDENCE, confidence=confidence, needed=percent(needed, up=True))]
+    return [diag(Code.FIELD_NOT_SURE, confidence=confidence)]
 
 
 def flag_reason(field: Field, key: bool = False, language: str = "en") -> str | None:
     """Why ``field`` is flagged (:func:`flag_diagnostics`) in ``language`` (``en`` / ``zh``, see
     :func:`desktop.core.diagnostics.render`), reasons joined by semicolons; ``None`` when it is not:
-    ``empty: not found on the page``, ``low confidence (45%)``, ``not sure enough to pass unchecked``, or
-    its problems' messages."""
+    ``empty: not found on the page``, ``confidence 86%, below the 93% needed to pass unchecked``, or its
+    problems' messages."""
     reasons = flag_diagnostics(field, key)
     if not reasons:
         return None

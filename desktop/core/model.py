@@ -36,7 +36,8 @@ JSON schema (``SCHEMA_VERSION``)
 decimal strings with a dot and no thousands separator, dates ISO 8601 ``YYYY-MM-DD``, times ``HH:MM`` or
 ``HH:MM:SS``, currency ISO 4217), ``raw`` the text as printed. ``confidence`` is in [0, 1]: for values chosen by the field-scoring
 model it is a calibrated probability that the value is right. ``needs_review`` is true when the clerk
-should check the field (see :class:`Field`).
+should check the field (see :class:`Field`); ``review_threshold`` (optional, written when extraction
+compared the confidence with one) is the confidence the value needed to pass unchecked.
 ``source`` says where the value came from: ``xml`` (the e-invoice's own XML: Factur-X/ZUGFeRD,
 XRechnung/UBL/CII, a Chinese e-invoice's XML or OFD metadata), ``ofd_text`` (an OFD page's text
 objects), ``qr`` (a QR code), ``text_layer`` (a PDF's text layer), ``ocr``, ``model`` (HunyuanOCR) or
@@ -292,6 +293,13 @@ class Field:
         needs_review: the clerk should check this field: its calibrated confidence is below the document
             type's review threshold, a check failed, or an expected field is empty. The form's tint, the
             queue badge, the summary counts and the xlsx Problems sheet all use exactly this flag.
+        review_threshold: the confidence, in [0, 1] (above 1: always checked), the value needed to pass
+            unchecked when extraction judged it: the learned field model's review threshold for the
+            document type and field (``threshold`` in ``resources/models``, chosen by
+            ``benchmarks/train_fields.py``), else the rules' ``HEURISTIC_REVIEW_THRESHOLD`` (0.6,
+            :mod:`desktop.core.extraction`); ``None`` when no confidence was compared (a QR code's value,
+            the clerk's, a file written before it was recorded). The reason a flag gives compares the
+            confidence with it (:func:`desktop.core.flags.flag_diagnostics`).
         """
 
     name: str
@@ -305,6 +313,7 @@ class Field:
     problems: list[Diagnostic] = field(default_factory=list)
     edited: bool = False
     needs_review: bool = False
+    review_threshold: float | None = None
 
     def __post_init__(self) -> None:
         self.problems = [as_diagnostic(p) for p in self.problems]
@@ -325,6 +334,7 @@ class Field:
             "problems": [p.to_dict() for p in self.problems],
             "edited": self.edited,
             "needs_review": self.needs_review,
+            **({"review_threshold": round(float(self.review_threshold), 4)} if self.review_threshold is not None else {}),
         }
 
     @classmethod
@@ -341,6 +351,7 @@ class Field:
             problems=[Diagnostic.from_dict(p) for p in d.get("problems", [])],
             edited=bool(d.get("edited", False)),
             needs_review=bool(d["needs_review"]) if "needs_review" in d else _legacy_needs_review(d),
+            review_threshold=float(d["review_threshold"]) if d.get("review_threshold") is not None else None,
         )
 
 

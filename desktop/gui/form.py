@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.doctypes import FieldSpec, get_document_type
-from desktop.core.flags import LOW_CONFIDENCE, document_key_fields
+from desktop.core.flags import LOW_CONFIDENCE, document_key_fields, flag_diagnostics
 from desktop.core.model import Document, Field
 from desktop.core.review import Reason, field_checks
 
@@ -390,11 +390,11 @@ class FieldRow(QObject):
         elif low and field.confidence >= LOW_CONFIDENCE:
             # flagged by its field's own threshold (it can be above 99 %): an orange "99%" reads as sure
             self.badge.setText(self.tr("check"))
-            self.badge.setToolTip(self.tr("Not sure enough to pass unchecked: check it") + "\n" + tip)
+            self.badge.setToolTip(self._why_flagged(field) + "\n" + tip)
             style = "color: #e65100; font-weight: bold;"
         else:
             self.badge.setText(f"{field.confidence:.0%}")
-            self.badge.setToolTip(tip)
+            self.badge.setToolTip(self._why_flagged(field) + "\n" + tip if low else tip)
             style = "color: #e65100; font-weight: bold;" if low else "color: #607d8b;"
         self.badge.setStyleSheet(style)
         self.edit.setProperty("low", low)
@@ -451,6 +451,11 @@ class FieldRow(QObject):
             return self.tr("inferred"), self.tr("Not printed on the page: inferred from what the page shows "
                                                 "(the country of its address, tax ID or phone number)")
         return self.tr("OCR"), self.tr("Read by OCR from the page image")
+
+    def _why_flagged(self, field: Field) -> str:
+        """Why a field flagged by its confidence is flagged, worded as the xlsx Problems sheet words it
+        (:func:`desktop.core.flags.flag_diagnostics`: its confidence and the threshold it is below)."""
+        return "\n".join(d.message(self.language) for d in flag_diagnostics(field, self.key))
 
     def set_problems(self, problems: list[Diagnostic]) -> None:
         self.problems.setText("\n".join(f"⚠ {p.message(self.language)}" for p in problems))

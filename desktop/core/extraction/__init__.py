@@ -609,7 +609,8 @@ def _apply_model(fields: dict[str, Field], sets: dict[str, list], document_type:
         boxes = [ln.box for ln in c.lines]
         fields[name] = Field(name=name, value=value, raw=c.raw, confidence=round(probability, 4),
                              page=c.lines[0].page if c.lines else None, boxes=boxes, source=source,
-                             problems=problems, needs_review=needs_review)
+                             problems=problems, needs_review=needs_review,
+                             review_threshold=scorer.review_threshold)
     return model.version if used else None
 
 
@@ -780,6 +781,7 @@ def _flag_for_review(fields: dict[str, Field], document_type: str, learned: set[
             flag = flag or f.needs_review
         elif f.value is not None and f.source != "qr":
             flag = flag or f.confidence < HEURISTIC_REVIEW_THRESHOLD
+            f.review_threshold = HEURISTIC_REVIEW_THRESHOLD
         f.needs_review = flag
 
 
