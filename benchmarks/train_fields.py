@@ -636,11 +636,12 @@ def _text_memos() -> list[Any]:
     """The extraction's memoised functions keyed by a text (a label, a name, a date), which a batch of
     documents fills as it goes. Resource loaders (the model, the lexicon, the label vocabulary) are not
     among them: those load once per process in the app too."""
-    from desktop.core.extraction import candidates, dates, legal_forms
+    from desktop.core.extraction import candidates, dates, invoice_features, legal_forms, parsers
 
     return [candidates._is_label, candidates._label_kinds, candidates._namey, candidates._text_features_of,
             candidates.clean_address, candidates.clean_name, legal_forms.ends_with_legal_form,
-            legal_forms.restore_legal_form, dates._dateparser_parse]
+            legal_forms.restore_legal_form, dates._dateparser_parse, parsers._money_tokens,
+            invoice_features._header_like]
 
 
 def time_extraction(docs: list[Doc]) -> tuple[float, float, float, int]:

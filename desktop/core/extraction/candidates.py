@@ -971,6 +971,13 @@ _CONFUSABLE = {frozenset(p) for p in ("IL", "I1", "L1", "O0", "D0", "DO", "NM", 
                                       "G6", "Z2", "IT", "FE", "QO")}
 
 
+@lru_cache(maxsize=8)
+def _within_one_letter(vocab: tuple[str, ...]) -> dict[int, tuple[str, ...]]:
+    """``{length: the words of vocab one letter longer or shorter or as long}``, in vocabulary order:
+    the only words one edit away from a token of that length."""
+    return {n: tuple(w for w in vocab if abs(len(w) - n) <= 1) for n in range(1, max(map(len, vocab)) + 2)}
+
+
 def _vocab_fix(text: str, vocab: tuple[str, ...]) -> str:
     from rapidfuzz.distance import Levenshtein
 
@@ -979,7 +986,8 @@ def _vocab_fix(text: str, vocab: tuple[str, ...]) -> str:
         up = tok.upper()
         if len(tok) < 5 or up in vocab or (up.endswith("S") and up[:-1] in vocab):
             return tok  # a plural ("RESTAURANTS") is a word of its own
-        near = [w for w in vocab if abs(len(w) - len(up)) <= 1 and Levenshtein.distance(up, w, score_cutoff=1) <= 1]
+        near = [w for w in _within_one_letter(vocab).get(len(up), ())
+                if Levenshtein.distance(up, w, score_cutoff=1) <= 1]
         if len(near) != 1:
             return tok
         w = near[0]

@@ -130,12 +130,25 @@ def _token_span(layout: Layout, ln: Ln, start: int, end: int) -> tuple[float, fl
     return ln.x0 + w * start / n, ln.x0 + w * end / n
 
 
-def _words_in(layout: Layout, ln: Ln, x0: float, x1: float) -> str:
-    """The words of ``ln`` whose extent overlaps ``[x0, x1]`` (the nearest word when none does)."""
+def _token_spans(layout: Layout, ln: Ln) -> list[tuple[tuple[float, float], str]]:
+    """Each word (run of non-blanks) of ``ln.text`` with its extent as :func:`_token_span` gives it, the
+    line's word boxes read once."""
     toks = list(re.finditer(r"\S+", ln.text))
     if not toks:
+        return []
+    words = layout.source_line(ln).words if ln.index >= 0 else []
+    if words and len(words) == len(toks):
+        return [((w.box[0], w.box[2]), t.group(0)) for w, t in zip(words, toks)]
+    n = max(1, len(ln.text))
+    w = ln.x1 - ln.x0
+    return [((ln.x0 + w * t.start() / n, ln.x0 + w * t.end() / n), t.group(0)) for t in toks]
+
+
+def _words_in(layout: Layout, ln: Ln, x0: float, x1: float) -> str:
+    """The words of ``ln`` whose extent overlaps ``[x0, x1]`` (the nearest word when none does)."""
+    spans = _token_spans(layout, ln)
+    if not spans:
         return ""
-    spans = [(_token_span(layout, ln, t.start(), t.end()), t.group(0)) for t in toks]
     inside = [w for (a, b), w in spans if min(b, x1) - max(a, x0) > 0]
     if inside:
         return " ".join(inside)
@@ -151,8 +164,10 @@ def _running_text(text: str) -> bool:
     return len(words) >= 12 or (len(words) >= 5 and lower >= 0.4 * len(words))
 
 
+@lru_cache(maxsize=4096)
 def _header_like(text: str) -> bool:
-    """Words, not a value or a sentence: two letters in a row, fewer digits than a third of the text."""
+    """Words, not a value or a sentence: two letters in a row, fewer digits than a third of the text.
+    Memoised: :func:`column_header` asks it of the same cells above every value of a column."""
     digits = sum(c.isdigit() for c in text)
     return bool(re.search(r"[^\W\d_]{2,}", text)) and digits < len(text) / 3 and not _running_text(text)
 

@@ -25,6 +25,7 @@ import json
 import re
 from collections.abc import Iterable
 from functools import cache
+from itertools import groupby
 
 from desktop.resources import resources_dir
 
@@ -74,15 +75,21 @@ def label_phrases(role: str, strength: str | None = None, languages: Iterable[st
     return sorted(seen, key=lambda p: (-len(p), p))
 
 
-def _phrase_regex(phrase: str) -> str:
+#: No letter before: a Latin-script phrase starts a word.
+_WORD_START = r"(?<![^\W\d_])"
+
+
+def _phrase_regex(phrase: str) -> tuple[bool, str]:
+    """``(starts a word, regex)``: whether the phrase must start a word (:data:`_WORD_START`, left for
+    the caller to put in front) and the regex of the rest."""
     parts = [re.escape(w) for w in phrase.split()]
     body = r"\s*".join(parts)
     # CJK characters may be spaced out by OCR ("合 计")
     if re.search(r"[\u3000-\u9fff]", phrase) and len(parts) == 1:
         body = r"\s*".join(re.escape(c) for c in phrase)
-    left = r"(?<![^\W\d_])" if re.match(r"[^\W\d_]", phrase) and not re.match(r"[\u3000-\u9fff]", phrase) else ""
+    left = bool(re.match(r"[^\W\d_]", phrase)) and not re.match(r"[\u3000-\u9fff]", phrase)
     right = r"(?![^\W\d_])" if re.search(r"[^\W\d_]$", phrase) and not re.search(r"[\u3000-\u9fff]$", phrase) else ""
-    return left + body + right
+    return left, body + right
 
 
 @cache
@@ -90,7 +97,14 @@ def _compiled(role: str, strength: str | None, languages: tuple[str, ...] | None
     phrases = label_phrases(role, strength, languages)
     if not phrases:
         return re.compile(r"(?!x)x")  # matches nothing
-    return re.compile("|".join(_phrase_regex(p) for p in phrases), re.I)
+    # Consecutive phrases that start a word share one look-behind, ``(?<!…)(?:a|b)`` for
+    # ``(?<!…)a|(?<!…)b``: the same matches, in the same order of preference, but a search inside a
+    # word fails once per position instead of once per phrase (five times faster on a page's rows).
+    parts = []
+    for word_start, run in groupby((_phrase_regex(p) for p in phrases), key=lambda wr: wr[0]):
+        bodies = [body for _w, body in run]
+        parts.append(f"{_WORD_START}(?:{'|'.join(bodies)})" if word_start else "|".join(bodies))
+    return re.compile("|".join(parts), re.I)
 
 
 def label_pattern(role: str, strength: str | None = None, languages: Iterable[str] | None = None) -> re.Pattern[str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from desktop.core.diagnostics import Diagnostic
 from desktop.core.extraction.amounts import find_amounts
@@ -24,7 +25,14 @@ def money_tokens(text: str) -> list[tuple[str, str, bool, int]]:
     Every notation of :func:`desktop.core.extraction.amounts.find_amounts` (signs in parentheses,
     trailing minus, ``CR``; apostrophe, lakh and thin-space thousands groups; ``12.–``).
     """
-    return [(a.value, a.raw, a.has_decimals, a.start) for a in find_amounts(text)]
+    return list(_money_tokens(text))
+
+
+@lru_cache(maxsize=4096)
+def _money_tokens(text: str) -> tuple[tuple[str, str, bool, int], ...]:
+    """:func:`money_tokens`, memoised: the candidates, their features and the rules read the amounts
+    of the same lines (five times each on an invoice)."""
+    return tuple((a.value, a.raw, a.has_decimals, a.start) for a in find_amounts(text))
 
 
 def amount_finder(*, need_decimals: bool = False, rightmost: bool = True) -> Finder:
