@@ -51,7 +51,8 @@ def main() -> int:
     files = [Path(f) for f in args.files] or [args.samples / s for s in DEFAULT_SAMPLES]
     missing = [str(f) for f in files if not f.exists()]
     if missing:
-        parser.error(f"not found: {', '.join(missing)}")
+        parser.error(f"not found: {', '.join(missing)} (the samples folder is {args.samples}: give another with "
+                     "--samples DIR or SHOEBOX_SAMPLES=DIR, or name the files to read)")
     os.environ.setdefault("SHOEBOX_HOME", tempfile.mkdtemp(prefix="shoebox-shots-"))
     os.environ.setdefault("SHOEBOX_MULTI_INSTANCE", "1")
     from desktop.core.offline import enforce_offline_environment

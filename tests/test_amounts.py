@@ -79,6 +79,19 @@ def test_not_amounts(text: str) -> None:
     assert money_tokens(text) == []
 
 
+@pytest.mark.parametrize(("text", "amounts"), [
+    # footnote and note references are no money (QA: "Net[note 2]" in a report's chart given as the
+    # total, 2.00, at 99.9%)
+    ("\u2022Net[note 2]", []), ("SeNet{note 2]", []), ("Total [2]", []), ("see Note 4", []),
+    ("Credit note 5", []), ("Anm. 1", []), ("Fu\u00dfnote 3", []), ("nota 2", []),
+    # money beside a reference, or after a note word with its decimals or currency, stays money
+    ("Note: 12.50", ["12.50"]), ("Total 12.50 [3]", ["12.50"]), ("RM 2 [1]", ["2.00"]),
+    ("Net (note 7) 1,234.00", ["1234.00"]), ("TOTAL 2", ["2.00"]), ("Banknote 50", ["50.00"]),
+])
+def test_a_reference_number_is_no_amount(text: str, amounts: list[str]) -> None:
+    assert [t[0] for t in money_tokens(text)] == amounts
+
+
 def test_a_single_separator_before_three_digits_follows_the_document_convention() -> None:
     assert parse_amount("1.234")[0] == "1234.00"
     assert parse_amount("1.234", decimal_separator=".")[0] == "1.23"

@@ -897,6 +897,12 @@ def test_an_audit_row_naming_no_receipt_is_refused(tmp_path):
     ("Tax Receipt", False),  # a heading
     ("T.A.S Leisure Sdn Bhd (256864-P)", False),  # a company line: its only digits are the registration no.
     ("Thank you, please come again", False),
+    ("THANK YOU FOR SHOPPING WITH US!", False),  # QA (a WildReceipt slogan given as the address at 97%)
+    ("Terima kasih, sila datang lagi", False),  # Malay
+    ("Vielen Dank für Ihren Einkauf - Filiale 24", False),  # a digit, but a courtesy line
+    ("Merci de votre visite", False),
+    ("1 UTAMA SHOPPING CENTRE, LEBUH BANDAR UTAMA", True),  # "shopping" with a place word
+    ("MID VALLEY MEGAMALL SHOPPING ARCADE", True),
     ("", False),
 ])
 def test_looks_like_address(value, plausible):

@@ -186,8 +186,10 @@ def test_truncated_image_raises_when_rendered(tmp_path, fmt):
     with pytest.raises(CorruptFileError) as err:
         for page in open_pages(path):
             page.render()
-    assert str(err.value).startswith(f"half.{fmt.lower()}: the file is damaged or not a complete image (")
-    assert str(tmp_path) not in str(err.value)
+    # Pillow says a file cut short as "image file is truncated" (JPEG) or a broken stream (PNG's zlib)
+    assert str(err.value).startswith((f"half.{fmt.lower()}: the image file is cut short (",
+                                      f"half.{fmt.lower()}: the file is damaged or not a complete image ("))
+    assert str(tmp_path) not in str(err.value) and "bytes not processed" not in str(err.value)
 
 
 def test_decompression_bomb_is_refused(tmp_path, monkeypatch):

@@ -102,6 +102,31 @@ def test_a_key_field_left_empty_says_the_lost_part_may_have_held_it() -> None:
     assert fields["buyer_tax_id"].value is None and not fields["buyer_tax_id"].problems
 
 
+_MIDDLE = [[("Übertrag", 10), ("380,00", 900)]]
+
+
+@pytest.mark.parametrize(("lost_page", "flagged", "not_flagged"), [
+    # the last page lost content: the empty totals and what an invoice prints with them are in doubt
+    # (QA: subtotal, tax, currency and IBAN of a garbled page 2 came out empty and unflagged)
+    (3, ["subtotal", "currency", "payment_terms", "iban", "due_date"], ["buyer_tax_id", "buyer_name"]),
+    # the first page lost content: the empty header fields, not the totals' company
+    (1, ["buyer_tax_id", "buyer_name"], ["iban", "payment_terms"]),
+    # a middle page: it could have held anything
+    (2, ["currency", "iban", "payment_terms", "buyer_tax_id", "buyer_name"], []),
+])
+def test_an_empty_field_is_flagged_where_the_lost_part_could_have_held_it(
+        lost_page: int, flagged: list[str], not_flagged: list[str]) -> None:
+    rows = {1: _FIRST, 2: _MIDDLE, 3: _LAST}
+    pages = [_page(n, rows[n], [_CONTENT_LOST] if n == lost_page else []) for n in (1, 2, 3)]
+    fields = extract_fields(pages, "invoice").fields
+    for name in flagged:
+        f = fields[name]  # empty, or read elsewhere and in doubt all the same
+        assert f.needs_review and any(p.code in _LOSS for p in f.problems), (name, f.value, f.problems)
+    for name in not_flagged:
+        f = fields[name]
+        assert f.value is None and not any(p.code in _LOSS for p in f.problems), (name, f.problems)
+
+
 def test_printed_page_numbers_that_show_the_last_page_keep_a_cut_file_s_totals() -> None:
     """A file cut short whose last page read says "Seite 2 von 2": no page after it is missing."""
     pages = [_page(1, _FIRST + [[("Seite 1 von 2", 900)]], [_TRUNCATED]),

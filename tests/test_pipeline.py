@@ -361,8 +361,9 @@ def test_truncated_image_is_one_clean_error_without_a_traceback(tmp_path, caplog
     with caplog.at_level("DEBUG"):
         docs = scan_file(broken, FakeEngine([RECEIPT]))
     assert len(docs) == 1
-    assert "cut.jpg" not in docs[0].error.message() and docs[0].error.code == Code.IMAGE_DAMAGED
-    assert "damaged" in docs[0].error.message()
+    assert "cut.jpg" not in docs[0].error.message() and docs[0].error.code == Code.IMAGE_TRUNCATED
+    # said as what happened to the file, not in the decoder's words (QA: "41 bytes not processed")
+    assert "cut short" in docs[0].error.message() and "bytes not processed" not in docs[0].error.message()
     assert not [r for r in caplog.records if r.exc_info], "an expected intake error was logged as a crash"
 
 

@@ -97,6 +97,7 @@ class Code(StrEnum):
     IMAGE_OUT_OF_MEMORY = "image_out_of_memory"
     RENDER_OUT_OF_MEMORY = "render_out_of_memory"
     IMAGE_DAMAGED = "image_damaged"
+    IMAGE_TRUNCATED = "image_truncated"
     IMAGE_VARIANT_UNSUPPORTED = "image_variant_unsupported"
     COLOUR_MODE_UNSUPPORTED = "colour_mode_unsupported"
     PDF_DAMAGED_UNOPENABLE = "pdf_damaged_unopenable"
@@ -409,6 +410,9 @@ CATALOGUE: dict[Code, Entry] = {
     Code.IMAGE_OUT_OF_MEMORY: Entry(_E, "there is not enough memory to open this image", "内存不足，无法打开此图像"),
     Code.RENDER_OUT_OF_MEMORY: Entry(_E, "there is not enough memory to render page {page}",
                                      "内存不足，无法渲染第 {page} 页"),
+    Code.IMAGE_TRUNCATED: Entry(_E, "the image file is cut short (it stops before its end, as after an interrupted "
+                                    "download or copy): part of the picture is missing; use the original file",
+                                "图像文件不完整（在结尾之前就中断了，例如下载或复制被中断）：缺少部分图像；请使用原始文件"),
     Code.IMAGE_DAMAGED: Entry(_E, "the file is damaged or not a complete image ({detail})",
                               "文件已损坏或不是完整的图像（{detail}）"),
     Code.IMAGE_VARIANT_UNSUPPORTED: Entry(_E, "the image uses a variant Shoebox cannot decode ({detail})",

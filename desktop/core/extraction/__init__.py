@@ -689,6 +689,9 @@ def _cash_back_problem(total: Field | None, cands: list) -> Diagnostic | None:
 #: number, the date, the buyer): a value read for them when those pages were not read may be a running
 #: sum carried to the next page ("Übertrag"), a line item's amount, or another party's name.
 _END_FIELDS = ("total", "subtotal", "tax", "rounding", "tip", "amount_due")
+#: Fields an invoice prints with or after its totals (EN 16931's payment instructions, BG-16, and
+#: payment terms, BT-20, close the document): empty, they are in doubt when its end was lost.
+_TAIL_FIELDS = ("currency", "due_date", "payment_terms", "iban")
 _START_FIELDS = ("vendor_name", "vendor_address", "vendor_tax_id", "invoice_number", "invoice_code", "date",
                  "buyer_name", "buyer_tax_id")
 
@@ -711,11 +714,15 @@ def _pages_in_doubt(fields: dict[str, Field], pages: list[PageResult], document_
       pages after the cut are lost with it, so :attr:`Code.PAGES_CUT_OFF_AFTER` on the totals fields,
       unless the printed page numbers say the last page read is the document's last (or already name
       the pages missing);
-    * any of these: :attr:`Code.NOT_FOUND_PART_LOST` on each key field of the document type
-      (:func:`~desktop.core.flags.expected_key_fields`) left empty with no reason above.
+    * any of these: :attr:`Code.NOT_FOUND_PART_LOST` on each field left empty with no reason above
+      that the lost part could hold: a key field of the document type
+      (:func:`~desktop.core.flags.expected_key_fields`); when the end is in doubt, the totals and
+      what an invoice prints with them (:data:`_TAIL_FIELDS`: currency, due date, payment terms, IBAN);
+      when the start is, the header fields; when a middle page lost content, every field.
 
     A field gets one reason per end of the document (the pages missing, else the cut, else the lost
-    page); an empty field that is no key field gets none (a document need not print a tip).
+    page); an empty field elsewhere gets none (a tip or the buyer's tax ID need not be printed, and a
+    lost last page did not hold the header).
 
     Values the page did not give keep no such problem: a QR code's (exact), the clerk's, an edited one.
     """
@@ -738,11 +745,20 @@ def _pages_in_doubt(fields: dict[str, Field], pages: list[PageResult], document_
 
     keys = expected_key_fields(document_type, fields)
     in_doubt = bool(before or after or lost or (truncated and not last_is_last))
+    end_in_doubt = bool(after or (truncated and not last_is_last) or last in lost)
+    start_in_doubt = bool(before or first in lost)
+    middle_lost = any(n not in (first, last) for n in lost)  # what a middle page held is anyone's guess
+
+    def may_have_held(name: str) -> bool:
+        """Whether the part lost could hold field ``name`` (its value is empty)."""
+        return (name in keys or middle_lost or (end_in_doubt and name in _END_FIELDS + _TAIL_FIELDS)
+                or (start_in_doubt and name in _START_FIELDS))
+
     for name, f in fields.items():
         if f.source in ("qr", "user", "xml") or f.edited:
             continue
-        if f.value is None and name not in keys:
-            continue  # a field the document need not print: its absence is no sign of a loss
+        if f.value is None and not may_have_held(name):
+            continue  # a field the document need not print, and not where the loss is: no sign of a loss
         known = len(f.problems)
         if f.value is not None and f.page in lost:
             add(f, diag(Code.READ_FROM_LOST_PAGE, page=f.page, warning=lost[f.page]))

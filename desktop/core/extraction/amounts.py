@@ -237,6 +237,24 @@ _STRAY_MARK = re.compile(r"(?:(?<=\s)|^)(?:\.(?=\d{1,3}(?:[ .\u00a0]\d{3})*,\d{2
                          r",(?=\d{1,3}(?:[ ,\u00a0]\d{3})*\.\d{2}(?![\d.,])))")
 
 
+#: A word that makes the bare number after it a reference, not money: a footnote or a note of the
+#: accounts ("Net [note 2]", "see Note 4", "Anm. 1", "Fußnote 3", "nota 2"; IFRS statements and
+#: reports number their notes so).
+_REFERENCE_WORD = re.compile(r"(?i)(?:\b(?:foot)?notes?|\bAnm(?:erkung)?\.?|\bFu(?:ß|ss)note|\bnota)\s*[:.#]?\s*$")
+
+
+def _is_reference(text: str, start: int, end: int) -> bool:
+    """Whether the bare integer at ``text[start:end]`` is a reference: a numeric citation or footnote
+    mark in square brackets (``[2]``: ISO 690's numeric citations, and how reports mark footnotes), or a
+    number after a note word (:data:`_REFERENCE_WORD`). Callers ask it only of numbers with no
+    decimals and no currency: ``Note: 12.50`` is still money."""
+    before = text[:start].rstrip()
+    after = text[end:].lstrip()
+    if before.endswith("[") and after.startswith("]"):
+        return True
+    return bool(_REFERENCE_WORD.search(before.rstrip("[{( ")))  # "note 2", "note (2)", "{note 2]"
+
+
 def find_amounts(text: str, *, decimal_separator: str | None = None) -> list[Amount]:
     """Every amount printed in ``text``, left to right (notations: see the module docstring).
 
@@ -279,6 +297,8 @@ def find_amounts(text: str, *, decimal_separator: str | None = None) -> list[Amo
         if trail and not has_dec and not re.search(r"[.,]\d$", num):
             # a trailing minus or CR marks money printed with its decimals ("12.50-"); after a bare
             # integer it is a code or a range ("100100000170-", "3->")
+            continue
+        if not has_dec and not cur and _is_reference(t, start, end):
             continue
         value = -magnitude if negative and magnitude != 0 else magnitude
         raw = text[start:end].strip()

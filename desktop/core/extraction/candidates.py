@@ -932,8 +932,14 @@ ADDRESS_WORDS = (
 #: :data:`ADDRESS_WORDS`): "DAISO JAPAN, IOI MALL".
 _PLACE_WORDS = frozenset(ADDRESS_WORDS) | {
     "MALL", "PLAZA", "ROAD", "JLN", "JL", "TMN", "LOT", "CENTRE", "CENTER", "COMPLEX", "KOMPLEKS", "SQUARE",
-    "RUE", "WEG", "GASSE", "AVE", "STR", "SHOPPING", "ARCADE", "TOWER",
-}
+    "RUE", "WEG", "GASSE", "AVE", "STR", "ARCADE", "TOWER",
+}  # not "SHOPPING" alone: "Shopping Centre" holds a place word, "Thank you for shopping with us!" none
+#: A receipt's courtesy lines (greetings and thanks, printed above the items or under the total, in the
+#: corpora's languages: English, Malay, German, French, Dutch, Chinese): a value holding one is a
+#: slogan, never a postal address, whatever digit it holds ("Thank you, come again 24/7").
+_COURTESY = re.compile(r"(?i)\bthank\s*you\b|\bthanks\b|\bwelcome\b|\bplease\s+come\s+again\b|\bsee\s+you\b|"
+                       r"\bhave\s+a\s+nice\b|\bterima\s+kasih\b|\bselamat\s+datang\b|\bvielen\s+dank\b|\bdanke\b|"
+                       r"\bmerci\b|\bbedankt\b|\bdank\s+u\b|谢谢|欢迎")
 #: A Malaysian company registration number (SSM's format before 2019: digits and a check letter,
 #: "256864-P"): digits that are no part of an address.
 _COMPANY_REG_NO = re.compile(r"\(?\b\d{4,12}\s*-\s*[A-Z]\b\)?")
@@ -943,7 +949,11 @@ def looks_like_address(value: str) -> bool:
     """Whether ``value`` can be a postal address: it holds a digit (a street number or a postcode, which
     a postal address carries, UPU S42) other than a company registration number, or a street, building
     or place word (:data:`_PLACE_WORDS`). Of the 217 annotated receipt addresses of the samples, 216 hold
-    a digit and the other names a mall; a document heading ("Tax Receipt") holds neither."""
+    a digit and the other names a mall; a document heading ("Tax Receipt") holds neither. A courtesy
+    line (:data:`_COURTESY`: "Thank you for shopping with us!", "Terima kasih") is never an address;
+    none of the 217 holds one."""
+    if _COURTESY.search(value or ""):
+        return False
     text = _COMPANY_REG_NO.sub(" ", value or "")
     if re.search(r"\d", text):
         return True

@@ -146,7 +146,9 @@ def _image_error(path: Path, exc: BaseException) -> IntakeError:
         return CorruptFileError(path, diag(Code.IMAGE_DAMAGED, detail="cannot identify image data"))
     detail = _strip_path(str(exc), path)
     low = detail.lower()
-    if "truncated" in low or "premature end" in low or "broken data stream" in low:
+    if "truncated" in low or "premature end" in low:  # Pillow's "image file is truncated (N bytes not processed)"
+        return CorruptFileError(path, diag(Code.IMAGE_TRUNCATED))
+    if "broken data stream" in low:
         return CorruptFileError(path, diag(Code.IMAGE_DAMAGED, detail=detail))
     if "decoder" in low and "not available" in low or "unsupported" in low or "not supported" in low:
         return UnsupportedFormatError(path, diag(Code.IMAGE_VARIANT_UNSUPPORTED, detail=detail))
