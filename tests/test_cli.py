@@ -644,8 +644,9 @@ def test_a_damaged_pdf_is_worded_once_per_file_and_a_lost_page_once(tmp_path: Pa
 def test_pages_a_damaged_pdf_may_have_lost_are_problems_and_status_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                      capsys: pytest.CaptureFixture[str], suffix: str) -> None:
     """A truncated PDF's pages whose content may be lost are never silent: an error line each, exit status 1,
-    a row each in the Problems sheet (the status in CSV, a document note in JSON), and each is a document of
-    its own rather than the continuation of the page before (whose fields it would vanish into)."""
+    a row each in the Problems sheet (the status in CSV, a document note in JSON). They stay with the document
+    they belong to (nothing on them marks a new document): one document of four pages, not a phantom document
+    per lost page."""
     import csv
 
     pdf = _damaged_four_page_pdf(tmp_path / "cut.pdf")
@@ -659,19 +660,21 @@ def test_pages_a_damaged_pdf_may_have_lost_are_problems_and_status_1(tmp_path: P
     if suffix == ".xlsx":
         wb = openpyxl.load_workbook(out)
         docs = [tuple(r[:2]) for r in wb["Documents"].iter_rows(min_row=2, values_only=True)]
-        assert docs == [(str(pdf), "1-2"), (str(pdf), 3), (str(pdf), 4)]  # one page: a number
+        assert docs == [(str(pdf), "1-4")]
         rows = [r for r in wb["Problems"].iter_rows(min_row=2, values_only=True) if str(r[2]).startswith("page ")]
-        assert [(r[1], r[2]) for r in rows] == [(3, "page 3"), (4, "page 4")]
+        assert [(r[1], r[2]) for r in rows] == [("1-4", "page 3"), ("1-4", "page 4")]  # the pages: the document's
         assert "could not be loaded" in rows[0][3] and "lost this page's content" in rows[1][3]
     elif suffix == ".json":
         result = json.loads(out.read_text(encoding="utf-8"))
-        assert [d["pages"] for d in result["documents"]] == [[1, 2], [3, 3], [4, 4]]
-        notes = [[(n["code"], n["page"]) for n in d["notes"] if n["severity"] == "warning"] for d in result["documents"]]
-        assert notes == [[], [("pages_split_content_lost", 3), ("page_content_lost", 3)],
-                         [("pages_split_content_lost", 4), ("page_content_lost", 4)]]
+        assert [d["pages"] for d in result["documents"]] == [[1, 4]]
+        notes = [(n["code"], n["page"]) for n in result["documents"][0]["notes"]]
+        assert notes == [("pages_joined_continuation", 2), ("pages_joined_content_lost", 3),
+                         ("pages_joined_content_lost", 4), ("page_content_lost", 3), ("page_content_lost", 4)]
         again = ScanResult.load(out)  # the derived notes are not read back twice
-        assert [n.code for n in again.documents[2].notes] == [Code.PAGES_SPLIT_CONTENT_LOST]
+        assert [n.code for n in again.documents[0].notes] == [Code.PAGES_JOINED_CONTINUATION,
+                                                              Code.PAGES_JOINED_CONTENT_LOST,
+                                                              Code.PAGES_JOINED_CONTENT_LOST]
     else:
         with out.open(encoding="utf-8-sig", newline="") as fh:
             rows = list(csv.DictReader(fh))
-        assert [r["Status"].startswith("Error: page ") for r in rows] == [False, True, True]
+        assert [r["Status"].startswith("Error: page ") for r in rows] == [True]
