@@ -160,24 +160,82 @@ def test_merge_refuses_other_files_and_gaps() -> None:
     assert refused.value.diagnostic.code is Code.MERGE_OTHER_FILES and "不同文件" in error_text(refused.value, "zh_CN")
 
 
-def test_a_page_whose_content_may_be_lost_is_never_a_silent_continuation() -> None:
-    """A damaged PDF's page that reads as blank because its repair lost its content (or that the engine
-    could not read) is a document of its own: it continues nothing, and nothing continues it; a blank page
-    with nothing lost still continues the page before."""
+# -- pages on which nothing was read: no evidence of a boundary -----------------------------------
+
+def _nothing_read(number: int, how: str, origin: str = "image") -> PageResult:
+    """A page with no lines: ``gone`` (a damaged PDF's repair lost its content), ``cut`` (part of its
+    content could not be loaded), ``failed`` (the engine could not read it), ``blank`` (nothing lost)."""
     from desktop.core.diagnostics import diag
 
-    first = PageResult(1, 1000, 1400, lines=[Line("ACME SDN BHD", (50, 40, 400, 80)),
-                                             Line("Date: 11/01/2019", (50, 100, 400, 140))])
-    gone = PageResult(2, 1000, 1400, warnings=[diag(Code.PDF_REPAIRED), diag(Code.PDF_PAGE_CONTENT_GONE),
-                                               diag(Code.NO_TEXT)])
-    blank = PageResult(3, 1000, 1400, warnings=[diag(Code.NO_TEXT)])
-    failed = PageResult(4, 1000, 1400, warnings=[diag(Code.PAGE_NOT_READ, page=4, reason=diag(Code.OUT_OF_MEMORY))])
-    # a receipt of its own after the lost page: whether the lost page had its total is not known
-    own = PageResult(5, 1000, 1400, lines=[Line("ACME SDN BHD", (50, 40, 400, 80)),
-                                           Line("Date: 12/01/2019", (50, 100, 400, 140))])
-    ranges = document_ranges([first, gone, blank, failed, own])
-    assert [(r.first, r.last) for r in ranges] == [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5)]
-    assert [r.notes[0].code for r in ranges[1:]] == [Code.PAGES_SPLIT_CONTENT_LOST, Code.PAGES_SPLIT_AFTER_CONTENT_LOST,
-                                                     Code.PAGES_SPLIT_CONTENT_LOST, Code.PAGES_SPLIT_AFTER_CONTENT_LOST]
-    assert ranges[1].notes[0].page == 2
-    assert [(r.first, r.last) for r in document_ranges([first, blank])] == [(1, 3)]  # blank, nothing lost: joined
+    warnings = {"gone": [diag(Code.PDF_REPAIRED), diag(Code.PDF_PAGE_CONTENT_GONE), diag(Code.NO_TEXT)],
+                "cut": [diag(Code.PDF_TRUNCATED), diag(Code.PDF_CONTENT_LOST, detail="cannot load content stream")],
+                "failed": [diag(Code.PAGE_NOT_READ, page=number, reason=diag(Code.OUT_OF_MEMORY))],
+                "blank": [diag(Code.NO_TEXT)]}[how]
+    return PageResult(number=number, width=W, height=H, lines=[], origin=origin, warnings=warnings)
+
+
+#: The first page of an invoice: letterhead, heading and date, no total yet; its last page: the total.
+INVOICE_FIRST = [[("Northwind Ltd", 10)], [("INVOICE", 10)], [("Invoice date: 2024-02-07", 10)],
+                 [("Item A", 10), ("40.00", 400)]]
+INVOICE_LAST = [[("Item B", 10), ("59.00", 400)], [("Total", 10), ("99.00", 400)]]
+
+
+def _invoice_no(number: str) -> list[list[tuple[str, float]]]:
+    return [[("Northwind Ltd", 10)], [("INVOICE", 10)], [(f"Invoice No: {number}", 10)], [("Item", 10), ("5.00", 400)]]
+
+
+_J_LOST, _J_CONT, _J_BEFORE = Code.PAGES_JOINED_CONTENT_LOST, Code.PAGES_JOINED_CONTINUATION, \
+    Code.PAGES_JOINED_NOTHING_READ_BEFORE
+
+
+@pytest.mark.parametrize(("pages", "ranges", "why"), [
+    # the QA case: a cut-short two-page invoice whose second page (with the total) was lost
+    pytest.param(lambda: [page(1, INVOICE_FIRST, "pdf_text"), _nothing_read(2, "gone", "pdf_text")],
+                 [(1, 2)], {2: _J_LOST}, id="lost-at-the-end"),
+    pytest.param(lambda: [page(1, INVOICE_FIRST), _nothing_read(2, "cut"), page(3, INVOICE_LAST)],
+                 [(1, 3)], {2: _J_LOST, 3: _J_CONT}, id="lost-in-the-middle"),
+    pytest.param(lambda: [page(1, INVOICE_FIRST), _nothing_read(2, "failed"), page(3, INVOICE_LAST)],
+                 [(1, 3)], {2: _J_LOST, 3: _J_CONT}, id="engine-failed-in-the-middle"),
+    pytest.param(lambda: [_nothing_read(1, "gone"), page(2, INVOICE_FIRST), page(3, INVOICE_LAST)],
+                 [(1, 3)], {2: _J_BEFORE, 3: _J_CONT}, id="lost-at-the-start"),
+    pytest.param(lambda: [_nothing_read(1, "failed"), _nothing_read(2, "gone"), page(3, RECEIPTS[0])],
+                 [(1, 3)], {2: _J_LOST, 3: _J_BEFORE}, id="two-lost-at-the-start"),
+    pytest.param(lambda: [_nothing_read(1, "gone"), _nothing_read(2, "gone")],
+                 [(1, 2)], {2: _J_LOST}, id="every-page-lost"),
+    pytest.param(lambda: [page(1, INVOICE_FIRST), _nothing_read(2, "blank"), page(3, INVOICE_LAST)],
+                 [(1, 3)], {2: _J_CONT, 3: _J_CONT}, id="blank-in-the-middle"),
+    pytest.param(lambda: [_nothing_read(1, "blank"), page(2, RECEIPTS[0])],
+                 [(1, 2)], {2: _J_BEFORE}, id="blank-at-the-start"),
+    # real boundaries are kept across a page on which nothing was read
+    pytest.param(lambda: [page(1, RECEIPTS[0]), _nothing_read(2, "gone"), page(3, RECEIPTS[1])],
+                 [(1, 2), (3, 3)], {2: _J_LOST, 3: Code.PAGES_SPLIT_OWN_START}, id="receipt-lost-receipt"),
+    pytest.param(lambda: [_nothing_read(1, "gone"), page(2, RECEIPTS[0]), page(3, RECEIPTS[1])],
+                 [(1, 2), (3, 3)], {2: _J_BEFORE, 3: Code.PAGES_SPLIT_OWN_START}, id="lost-receipt-receipt"),
+    pytest.param(lambda: [page(1, _invoice_no("INV-001")), _nothing_read(2, "cut"), page(3, _invoice_no("INV-002"))],
+                 [(1, 2), (3, 3)], {2: _J_LOST, 3: Code.PAGES_SPLIT_OWN_NUMBER}, id="new-invoice-number-after-lost"),
+    # the kind is the last page read's, not the lost page's (here a text-layer page that showed nothing)
+    pytest.param(lambda: [page(1, INVOICE_FIRST), _nothing_read(2, "gone", "pdf_text"),
+                          page(3, [[("Contoso Ltd", 10)], [("INVOICE", 10)], [("Amount due", 10), ("12.00", 400)]],
+                               "pdf_text")],
+                 [(1, 2), (3, 3)], {2: _J_LOST, 3: Code.PAGES_SPLIT_KIND}, id="new-kind-after-lost"),
+])
+def test_a_page_on_which_nothing_was_read_is_no_boundary(pages, ranges: list[tuple[int, int]],
+                                                         why: dict[int, Code]) -> None:
+    """A page that shows nothing (lost, unreadable or blank) carries no evidence of a boundary: it stays
+    with the document it is in, wherever it is in the file, and a file whose first pages show nothing is
+    still one document with the pages after them; a page that shows a new document still starts one."""
+    got = document_ranges(pages())
+    assert [(r.first, r.last) for r in got] == ranges
+    notes = {n.page: n.code for r in got for n in r.notes if n.code is not Code.PAGES_SPLIT_AFTER}
+    assert notes == why
+    assert not {n.code for r in got for n in r.notes} & {Code.PAGES_SPLIT_CONTENT_LOST,
+                                                         Code.PAGES_SPLIT_AFTER_CONTENT_LOST}
+
+
+def test_the_note_on_a_lost_page_says_it_stays_and_may_be_split_off() -> None:
+    got = document_ranges([page(1, INVOICE_FIRST), _nothing_read(2, "gone")])
+    note = got[0].notes[0]
+    assert note.code is Code.PAGES_JOINED_CONTENT_LOST and note.page == 2
+    assert "stays with page 1" in str(note) and "split it off" in str(note)
+    first = document_ranges([_nothing_read(1, "gone"), page(2, INVOICE_FIRST)])[0].notes[0]
+    assert first.code is Code.PAGES_JOINED_NOTHING_READ_BEFORE and "pages before page 2" in str(first)

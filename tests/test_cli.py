@@ -640,12 +640,53 @@ def test_a_damaged_pdf_is_worded_once_per_file_and_a_lost_page_once(tmp_path: Pa
     assert all(any(w["code"] == "pdf_truncated" for w in p["warnings"]) for p in pages)
 
 
+def _two_page_invoice(path: Path, share: float) -> Path:
+    """A two-page text-layer invoice (number and date on page 1, the total on page 2), its bytes cut to
+    ``share`` of their length: MuPDF repairs it; page 1 loses part of its content (at 60% and 70%) and
+    page 2 all of it (at 80%, part of it: it reads as blank either way)."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    for rows in (["ACME Widgets GmbH", "INVOICE", "Invoice No: INV-2025-0042", "Invoice Date: 2025-02-10",
+                  "Item   Amount", *(f"Widget type {i:02d}    10.00" for i in range(1, 26))],
+                 ["Widget type 26    10.00", "Subtotal    260.00", "VAT 19%     49.40", "Total       309.40"]):
+        page = doc.new_page()
+        for i, row in enumerate(rows):
+            page.insert_text((60, 72 + 20 * i), row, fontname="cour", fontsize=10)
+    data = doc.tobytes(garbage=0, deflate=True, no_new_id=True)
+    path.write_bytes(data[:int(len(data) * share)])
+    return path
+
+
+@pytest.mark.parametrize("share", [0.6, 0.7, 0.8])
+def test_a_cut_short_invoice_whose_last_page_is_lost_is_one_document(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                     capsys: pytest.CaptureFixture[str],
+                                                                     share: float) -> None:
+    """QA: a two-page invoice PDF cut short came out as the invoice and an empty phantom "receipt" on the
+    lost page 2. The lost page shows nothing, so nothing says a new document starts there: one invoice of
+    two pages, its loss an error line, a document note and a flag on the total it may have held."""
+    pdf = _two_page_invoice(tmp_path / "inv2p_truncated.pdf", share)
+    monkeypatch.setattr(cli, "_create_engine", lambda name, model_dir, notes: FakeEngine())
+    out = tmp_path / "out.json"
+    assert cli.main(["scan", str(pdf), "-o", str(out), "-q"]) == cli.EXIT_SOME_FAILED
+    assert any(line.split(": ")[3] == "page 2" for line in _error_lines(capsys.readouterr().err))
+    (doc,) = json.loads(out.read_text(encoding="utf-8"))["documents"]
+    assert doc["pages"] == [1, 2] and doc["document_type"] == "invoice"
+    assert [p["number"] for p in doc["page_results"]] == [1, 2] and not doc["page_results"][1]["lines"]
+    codes = [(n["code"], n["page"]) for n in doc["notes"]]
+    assert ("pages_joined_content_lost", 2) in codes and ("page_content_lost", 2) in codes
+    assert doc["fields"]["invoice_number"]["value"] == "INV-2025-0042"
+    total = doc["fields"]["total"]
+    assert total["needs_review"] and total["problems"], total  # it may have been on the lost page
+
+
 @pytest.mark.parametrize("suffix", [".xlsx", ".json", ".csv"])
 def test_pages_a_damaged_pdf_may_have_lost_are_problems_and_status_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                      capsys: pytest.CaptureFixture[str], suffix: str) -> None:
     """A truncated PDF's pages whose content may be lost are never silent: an error line each, exit status 1,
-    a row each in the Problems sheet (the status in CSV, a document note in JSON), and each is a document of
-    its own rather than the continuation of the page before (whose fields it would vanish into)."""
+    a row each in the Problems sheet (the status in CSV, a document note in JSON). They stay with the document
+    they belong to (nothing on them marks a new document): one document of four pages, not a phantom document
+    per lost page."""
     import csv
 
     pdf = _damaged_four_page_pdf(tmp_path / "cut.pdf")
@@ -659,19 +700,21 @@ def test_pages_a_damaged_pdf_may_have_lost_are_problems_and_status_1(tmp_path: P
     if suffix == ".xlsx":
         wb = openpyxl.load_workbook(out)
         docs = [tuple(r[:2]) for r in wb["Documents"].iter_rows(min_row=2, values_only=True)]
-        assert docs == [(str(pdf), "1-2"), (str(pdf), 3), (str(pdf), 4)]  # one page: a number
+        assert docs == [(str(pdf), "1-4")]
         rows = [r for r in wb["Problems"].iter_rows(min_row=2, values_only=True) if str(r[2]).startswith("page ")]
-        assert [(r[1], r[2]) for r in rows] == [(3, "page 3"), (4, "page 4")]
+        assert [(r[1], r[2]) for r in rows] == [("1-4", "page 3"), ("1-4", "page 4")]  # the pages: the document's
         assert "could not be loaded" in rows[0][3] and "lost this page's content" in rows[1][3]
     elif suffix == ".json":
         result = json.loads(out.read_text(encoding="utf-8"))
-        assert [d["pages"] for d in result["documents"]] == [[1, 2], [3, 3], [4, 4]]
-        notes = [[(n["code"], n["page"]) for n in d["notes"] if n["severity"] == "warning"] for d in result["documents"]]
-        assert notes == [[], [("pages_split_content_lost", 3), ("page_content_lost", 3)],
-                         [("pages_split_content_lost", 4), ("page_content_lost", 4)]]
+        assert [d["pages"] for d in result["documents"]] == [[1, 4]]
+        notes = [(n["code"], n["page"]) for n in result["documents"][0]["notes"]]
+        assert notes == [("pages_joined_continuation", 2), ("pages_joined_content_lost", 3),
+                         ("pages_joined_content_lost", 4), ("page_content_lost", 3), ("page_content_lost", 4)]
         again = ScanResult.load(out)  # the derived notes are not read back twice
-        assert [n.code for n in again.documents[2].notes] == [Code.PAGES_SPLIT_CONTENT_LOST]
+        assert [n.code for n in again.documents[0].notes] == [Code.PAGES_JOINED_CONTINUATION,
+                                                              Code.PAGES_JOINED_CONTENT_LOST,
+                                                              Code.PAGES_JOINED_CONTENT_LOST]
     else:
         with out.open(encoding="utf-8-sig", newline="") as fh:
             rows = list(csv.DictReader(fh))
-        assert [r["Status"].startswith("Error: page ") for r in rows] == [False, True, True]
+        assert [r["Status"].startswith("Error: page ") for r in rows] == [True]

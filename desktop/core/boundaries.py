@@ -16,12 +16,23 @@ What each page *is* decides (:func:`page_profile`, :func:`document_ranges`):
   may show dates and amounts);
 * a page whose kind differs from the current document's (a Chinese VAT invoice after a receipt; a
   text-layer page after a scanned one) and that has a start of its own starts a new document;
-* a page on which nothing could be read and whose content may be lost (a page warning of
+* a page on which nothing was read -- blank, or its content lost or maybe lost (a page warning of
   :func:`desktop.core.diagnostics.is_page_lost`: a damaged PDF's page whose repair left it blank, a page
-  the engine could not read) is a document of its own: that it shows no header, date or total says
-  nothing about what it held, and joined to the page before as its continuation it would vanish into
-  that document; on its own it stays in sight (its row, its problems, its status). Nor is the page
-  after it taken for its continuation (what the lost page held is not known): it starts a new document;
+  the engine could not read) -- continues the current document: it shows nothing, so it carries no
+  evidence of a boundary, and the pages of one file are one document unless a page shows that a new
+  one starts. Its loss is not hidden by joining it: the document names the lost page
+  (``Document.lost_pages``: an error line, a Problems row, the queue row) and every field that was or
+  may have been on it is flagged (``extraction._pages_in_doubt``). Kept apart instead (as before), a
+  cut-short two-page invoice became two documents: the invoice without its total and an empty
+  phantom "document" on the lost page, typed as a receipt;
+* the page after such a page is judged by the rules above as if that page were not there (against
+  the kind of the last page read). A lost page may have held the total of the document before, so a
+  next receipt that starts after it can be taken for a continuation; that document has a lost page
+  and is flagged for review either way, and a page that merely might end a document is no positive
+  evidence of a boundary (a later page of a multi-page invoice repeats the letterhead, the date and
+  carries the total, and would be split off);
+* while nothing has been read on any page of the current document (a file whose first page is lost
+  or blank), the next page joins it: there is nothing to tell them apart from;
 * every other page continues the current document (a continuation page has no header of its own
   with a date or total, or the document before it has no total yet).
 
@@ -92,6 +103,7 @@ class PageProfile:
             layer) or ``scan`` (read by OCR).
         lost: nothing was read on the page and its content is lost or may be lost (see the module
             docstring).
+        empty: nothing was read on the page (no lines): blank, or lost (``lost``).
     """
 
     number: int
@@ -101,6 +113,7 @@ class PageProfile:
     invoice_key: str | None
     kind: str
     lost: bool = False
+    empty: bool = False
 
     @property
     def starts(self) -> bool:
@@ -166,7 +179,7 @@ def page_profile(page: PageResult) -> PageProfile:
     else:
         kind = "text_layer" if page.origin == "pdf_text" else "scan"
     lost = not page.lines and any(is_page_lost(w) for w in page.warnings)
-    return PageProfile(page.number, header, date, total, key, kind, lost)
+    return PageProfile(page.number, header, date, total, key, kind, lost, not page.lines)
 
 
 def document_ranges(pages: list[PageResult]) -> list[PageRange]:
@@ -190,14 +203,17 @@ def document_ranges(pages: list[PageResult]) -> list[PageRange]:
     current = [profiles[0]]
     for p in profiles[1:]:
         prev = current[-1]
+        read = [c for c in current if not c.empty]  # the document's pages that show something
+        last = read[-1] if read else prev
         key = next((c.invoice_key for c in current if c.invoice_key), None)
         has_total = any(c.total for c in current)
         start: Diagnostic | None = None
         join: Diagnostic | None = None
-        if p.lost:
-            start = diag(Code.PAGES_SPLIT_CONTENT_LOST, page=p.number)
-        elif prev.lost:  # what the lost page held is not known: nothing is taken for its continuation
-            start = diag(Code.PAGES_SPLIT_AFTER_CONTENT_LOST, page=p.number, previous=prev.number)
+        if p.empty:  # shows nothing, so no sign of a new document (its loss is reported on the document)
+            join = diag(Code.PAGES_JOINED_CONTENT_LOST if p.lost else Code.PAGES_JOINED_CONTINUATION,
+                        page=p.number, previous=prev.number)
+        elif not read:  # nothing read before it in this document: nothing to tell it apart from
+            join = diag(Code.PAGES_JOINED_NOTHING_READ_BEFORE, page=p.number, previous=prev.number)
         elif p.invoice_key and key and p.invoice_key != key:
             start = diag(Code.PAGES_SPLIT_OWN_NUMBER, page=p.number, number=p.invoice_key, previous=key)
         elif p.invoice_key and key and p.invoice_key == key:
@@ -207,9 +223,9 @@ def document_ranges(pages: list[PageResult]) -> list[PageRange]:
             join = diag(Code.PAGES_JOINED_CONTINUATION, page=p.number, previous=prev.number)
         elif p.starts and has_total:
             start = diag(Code.PAGES_SPLIT_OWN_START, page=p.number, header=p.header, date=p.date, total=p.total)
-        elif p.starts and p.kind != prev.kind and (p.kind == "cn_vat_invoice" or prev.kind == "cn_vat_invoice"
+        elif p.starts and p.kind != last.kind and (p.kind == "cn_vat_invoice" or last.kind == "cn_vat_invoice"
                                                    or p.total is not None):
-            start = diag(Code.PAGES_SPLIT_KIND, page=p.number, kind=p.kind, previous=prev.kind)
+            start = diag(Code.PAGES_SPLIT_KIND, page=p.number, kind=p.kind, previous=last.kind)
         elif not p.starts:
             join = diag(Code.PAGES_JOINED_CONTINUATION, page=p.number, previous=prev.number)
         else:

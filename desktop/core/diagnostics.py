@@ -319,11 +319,15 @@ class Code(StrEnum):
     PAGES_SPLIT_OWN_START = "pages_split_own_start"
     PAGES_SPLIT_KIND = "pages_split_kind"
     PAGES_SPLIT_AFTER = "pages_split_after"
+    # no longer produced (a page that lost its content now stays with its document); kept so that
+    # results saved before still read and render in full
     PAGES_SPLIT_CONTENT_LOST = "pages_split_content_lost"
     PAGES_SPLIT_AFTER_CONTENT_LOST = "pages_split_after_content_lost"
     PAGES_JOINED_SAME_NUMBER = "pages_joined_same_number"
     PAGES_JOINED_CONTINUATION = "pages_joined_continuation"
     PAGES_JOINED_NO_TOTAL_YET = "pages_joined_no_total_yet"
+    PAGES_JOINED_CONTENT_LOST = "pages_joined_content_lost"
+    PAGES_JOINED_NOTHING_READ_BEFORE = "pages_joined_nothing_read_before"
     PAGES_JOINED_EINVOICE = "pages_joined_einvoice"
     PAGE_BOUNDARIES_FAILED = "page_boundaries_failed"
     CLERK_SPLIT = "clerk_split"
@@ -832,6 +836,14 @@ CATALOGUE: dict[Code, Entry] = {
                                               "document before it has no total yet; it continues page {previous}",
                                           "页面合并：第 {page} 页虽有自己的抬头，但前一份单据还没有合计，"
                                           "故视为第 {previous} 页的续页"),
+    Code.PAGES_JOINED_CONTENT_LOST: Entry(_I, "pages joined: nothing could be read on page {page} and its content may "
+                                              "have been lost; a page that shows nothing is no sign of another "
+                                              "document, so it stays with page {previous} (split it off if it was one)",
+                                          "页面合并：第 {page} 页什么也没有读到，其内容可能已丢失；什么也不显示的页面不能说明"
+                                          "是另一份单据，因此与第 {previous} 页保留在一起（如确是另一份，可将其拆出）"),
+    Code.PAGES_JOINED_NOTHING_READ_BEFORE: Entry(_I, "pages joined: nothing was read on this document's pages "
+                                                     "before page {page}, so nothing sets it apart from them",
+                                                 "页面合并：本单据第 {page} 页之前的页面什么也没有读到，无从与此页区分"),
     Code.PAGES_JOINED_EINVOICE: Entry(_I, "pages joined: the file carries the data of one e-invoice",
                                       "页面合并：文件带有一张电子发票的数据"),
     Code.PAGE_BOUNDARIES_FAILED: Entry(_W, "the pages were kept as one document: deciding page boundaries failed "
