@@ -154,6 +154,8 @@ _TOTAL_ANY = _either(_TOTAL_ANY, label_pattern("total", None, _MORE))
 _TOTAL_EXCLUDE = _either(_TOTAL_EXCLUDE, label_pattern("not_total", None, _MORE), label_pattern("subtotal", None, _MORE))
 _SUB_STRONG = _either(_SUB_STRONG, label_pattern("subtotal", None, _MORE))
 _SUB_ANY = _either(_SUB_ANY, label_pattern("subtotal", None, _MORE))
+#: the vocabulary's tax names in the Latin-script languages (Canada's HST, PST, QST, TPS, TVQ, ...)
+_TAX_LABEL = _either(_TAX_LABEL, label_pattern("tax", None, ("en", "de", "fr", "nl", *_MORE)))
 _COMPANY = re.compile(r"\b(B\.?V\.?|N\.?V\.?|GmbH|AG|Ltd\.?|Limited|Inc\.?|LLC|SARL|SAS|S\.A\.|SA|SRL|BVBA|"
                       r"Pvt\.?|PLC|Corp\.?|Co\.|KG|e\.K\.|UG)(?=\W|$)")
 #: Customer labels, matched as whole words only: never a fragment of a longer word ("Kundennr." is the

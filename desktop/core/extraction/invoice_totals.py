@@ -73,8 +73,10 @@ _RATE_BASE = re.compile(
     r"(?:[€$£]|EUR|GBP|CHF|USD)?\s*\d{1,3}(?:[.,'\u00a0 ]\d{3})*(?:[.,]\d{1,2})?(?!\d)"
     r"(?:\s*(?:[€$£]|EUR|GBP|CHF|USD)(?![^\W\d_])(?!\s*[-\d]))?", re.I)
 #: Tax words; India's GST is levied as CGST + SGST (or UTGST) within a state and IGST between states (CGST
-#: Act 2017 s. 9, IGST Act 2017 s. 5): two taxes at the same rate on one invoice.
-_TAX_WORD = re.compile(r"(?<![^\W\d_])(tax|vat|tva|mwst|ust|btw|gst|cgst|sgst|utgst|igst|iva|igic|moms|alv|dph|pdv)"
+#: Act 2017 s. 9, IGST Act 2017 s. 5): two taxes at the same rate on one invoice. Canada's GST/TPS with a
+#: provincial PST or QST/TVQ, or the harmonized HST/TVH (``resources/labels/amounts.json``), likewise.
+_TAX_WORD = re.compile(r"(?<![^\W\d_])(tax|vat|tva|mwst|ust|btw|gst|cgst|sgst|utgst|igst|iva|igic|moms|alv|dph|pdv|"
+                       r"hst|pst|qst|tps|tvh|tvq)"
                        r"(?![^\W\d_])", re.I)
 _TAX_NOT = re.compile(r"incl|inkl|excl|exkl|ohne|nummer|number|n[°º]|\bnr\b|\bno\b|\bid\b|registr|intracom|"
                       r"total|totaal|summe|gesamt|grondslag|base|netto|\bht\b", re.I)
