@@ -19,7 +19,15 @@ def _invoice(*extra_rows):
 
 @pytest.mark.parametrize("label, date", [("Fällig am: 05.03.2024", "2024-03-05"), ("Due date: 05/03/2024", "2024-03-05"),
                                          ("Échéance : 05/03/2024", "2024-03-05"), ("Vervaldatum: 05-03-2024", "2024-03-05"),
-                                         ("Zahlbar bis 05.03.2024", "2024-03-05")])
+                                         ("Zahlbar bis 05.03.2024", "2024-03-05"),
+                                         # "Due" alone as the line's label (US invoices: "Terms: Net 15" / "Due: ...")
+                                         ("Due: March 5, 2024", "2024-03-05"), ("Due on 05/03/2024", "2024-03-05"),
+                                         ("Payable by 05/03/2024", "2024-03-05"),
+                                         ("Date limite de paiement : 05/03/2024", "2024-03-05"),
+                                         ("Vervaldag: 05-03-2024", "2024-03-05"),
+                                         ("Data de vencimento: 05/03/2024", "2024-03-05"),
+                                         ("Fecha de vencimiento: 05/03/2024", "2024-03-05"),
+                                         ("Data di scadenza: 05/03/2024", "2024-03-05")])
 def test_the_due_date_after_its_label(label, date):
     fields = _invoice([(label, 40)])
     assert fields["due_date"].value == date
@@ -30,6 +38,12 @@ def test_no_due_date_without_its_label():
     assert _invoice()["due_date"].value is None
 
 
+@pytest.mark.parametrize("row", ["Balance due 05.03.2024", "Amount due: 05/03/2024", "Overdue since 05.03.2024",
+                                 "Dues paid 05.03.2024"])
+def test_due_inside_another_label_is_no_due_date_label(row):
+    assert _invoice([(row, 40)])["due_date"].value is None
+
+
 def test_a_valid_iban_is_read_compact_and_an_invalid_one_is_not():
     assert find_ibans("IBAN: DE89 3704 0044 0532 0130 00  BIC: COBADEFFXXX") == ["DE89370400440532013000"]
     assert find_ibans("IBAN: DE89 3704 0044 0532 0130 01") == []  # its MOD 97-10 check fails (ISO 7064)
@@ -38,7 +52,16 @@ def test_a_valid_iban_is_read_compact_and_an_invalid_one_is_not():
 
 @pytest.mark.parametrize("row, terms", [("Zahlbar innerhalb 30 Tagen ohne Abzug", "Zahlbar innerhalb 30 Tagen ohne Abzug"),
                                         ("Payment terms: 30 days net", "30 days net"),
-                                        ("Conditions de paiement : à 30 jours", "à 30 jours")])
+                                        ("Conditions de paiement : à 30 jours", "à 30 jours"),
+                                        # the label is dropped whichever terms label it is
+                                        ("Terms: Net 15", "Net 15"), ("Terms of payment: Net 30", "Net 30"),
+                                        ("Zahlungsziel: 14 Tage netto", "14 Tage netto"),
+                                        ("Conditions de règlement : à 45 jours", "à 45 jours"),
+                                        ("Betalingstermijn: 30 dagen", "30 dagen"),
+                                        ("Condiciones de pago: Net 30", "Net 30"),
+                                        ("Termini di pagamento: Net 60", "Net 60"),
+                                        ("Condiciones de pago: 30 días", "30 días"),
+                                        ("Condições de pagamento: 30 dias", "30 dias")])
 def test_the_payment_terms_line(row, terms):
     assert _invoice([(row, 40)])["payment_terms"].value == terms
 

@@ -11,7 +11,7 @@ from desktop.core.diagnostics import Code
 from desktop.core.extraction import _not_a_smaller_subtotal, extract_fields
 from desktop.core.extraction.amounts import find_amounts
 from desktop.core.extraction.candidates import FieldCandidate
-from desktop.core.extraction.invoice_totals import AMOUNT_DUE_LABEL, strip_rate_base
+from desktop.core.extraction.invoice_totals import AMOUNT_DUE_LABEL, PAID_LABEL, strip_rate_base
 from tests.pages import synthetic_page
 
 HEAD = {
@@ -133,6 +133,38 @@ def test_the_amount_due_after_a_deposit_is_read_and_the_total_stays_the_total(la
     assert fields["total"].value == total
     assert fields["amount_due"].value == due
     assert not fields["amount_due"].problems and not fields["total"].problems
+
+
+@pytest.mark.parametrize("lang, rows, total, due", [
+    # paid in full: a payment recorded on the invoice leaves a balance of nothing
+    ("en", [("Subtotal", "6,000.00"), ("Sales tax (0%)", "0.00"), ("Total", "6,000.00"),
+            ("Payment received 03/10/2026", "-6,000.00"), ("Balance due", "0.00")], "6000.00", "0.00"),
+    ("en", [("Subtotal", "200.00"), ("VAT 20%", "40.00"), ("Total", "240.00"), ("Less payments", "-100.00"),
+            ("Amount due", "140.00")], "240.00", "140.00"),
+    ("de", [("Nettobetrag", "500,00"), ("USt. 19 %", "95,00"), ("Gesamtbetrag", "595,00"),
+            ("Zahlungseingang 12.03.2026", "-200,00"), ("Zu zahlen", "395,00")], "595.00", "395.00"),
+    ("fr", [("Total HT", "876,00"), ("TVA 20 %", "175,20"), ("Total TTC", "1 051,20"), ("Paiement reçu", "-300,00"),
+            ("Net à payer", "751,20")], "1051.20", "751.20"),
+    ("nl", [("Subtotaal", "100,00"), ("BTW 21%", "21,00"), ("Totaal incl. BTW", "121,00"),
+            ("Ontvangen betaling", "-50,00"), ("Te betalen", "71,00")], "121.00", "71.00"),
+])
+def test_a_payment_received_explains_the_amount_due(lang, rows, total, due):
+    fields = _invoice(lang, _rows(rows))
+    assert fields["total"].value == total
+    assert fields["amount_due"].value == due
+    assert not fields["amount_due"].problems and not fields["amount_due"].needs_review
+
+
+@pytest.mark.parametrize("text", ["Payment received 03/10/2025", "Payments/Credits", "Amount received", "Erhaltene Zahlung",
+                                  "Règlement reçu", "Betaling ontvangen", "Pago recibido", "Pagamento ricevuto",
+                                  "Pagamento recebido", "Deposit", "Anzahlung", "Acompte versé"])
+def test_paid_amount_labels(text):
+    assert PAID_LABEL.search(text)
+
+
+@pytest.mark.parametrize("text", ["Payment terms: Net 15", "Payment details", "Received by", "Unpaid balance"])
+def test_a_payment_heading_is_no_paid_amount_label(text):
+    assert not PAID_LABEL.search(text)
 
 
 def test_an_amount_due_no_paid_amount_explains_is_flagged():

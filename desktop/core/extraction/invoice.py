@@ -111,17 +111,35 @@ _TAX_EXCLUDE = re.compile(r"incl|inkl|excl|exkl|ohne|nummer|number|n[°º]|\bnr\
 #: table's rows and column headings end so too ("TVA 5,5%  543,00 €  29,87 €", "MwSt-Betrag MwSt-%"); it
 #: is the tax when exactly one amount stands to its right on the row (:func:`_tax_after_its_rate`).
 _RATE_END = re.compile(r"%\s*$")
-#: Labels of the due date (EN 16931 BT-9, "Payment due date"): due date, payment due, fällig (am),
-#: zahlbar bis, échéance, vervaldatum, te betalen voor, scadenza, vencimiento.
-_DUE_LABEL = re.compile(r"due\s*date|payment\s*due|date\s*due|pay\s*by|f[äa]llig(keit|keitsdatum)?(\s*am)?|"
-                        r"zahlbar\s*bis|[ée]ch[ée]ance|date\s*d'[ée]ch[ée]ance|vervaldatum|te\s*betalen\s*voor|"
-                        r"scadenza|vencimiento", re.I)
+#: Labels of the due date (EN 16931 BT-9, "Payment due date", and its wording in each language's
+#: national CIUS: Fälligkeitsdatum, Date d'échéance, Vervaldatum, Fecha de vencimiento, Data di scadenza,
+#: Data de vencimento): due date, payment due, pay(able) by, fällig (am), zahlbar bis, échéance, date
+#: limite de paiement, vervaldatum / vervaldag, te betalen voor, scadenza, vencimiento, vencimento; and
+#: "Due" alone when it opens the line as a label ("Due: March 17, 2025", "Due on 17/03/2025", "Due by
+#: ..."): US invoices print it so beside "Terms: Net 15". Not "Balance due" / "Amount due" (amounts).
+_DUE_LABEL = re.compile(r"due\s*date|payment\s*due|date\s*due|pay(able)?\s*by|f[äa]llig(keit|keitsdatum)?(\s*am)?|"
+                        r"zahlbar\s*bis|[ée]ch[ée]ance|date\s*d'[ée]ch[ée]ance|date\s*limite\s*de\s*(paiement|r[èe]glement)|"
+                        r"vervaldatum|vervaldag|te\s*betalen\s*voor|scadenza|vencimiento|vencimento|"
+                        r"^\W*due(\s*(on|by))?\s*[:：]|^\W*due\s+(on|by)(?![^\W\d_])", re.I)
 #: Payment terms (EN 16931 BT-20): a line that states them, labelled or not: "Payment terms: 30 days",
 #: "Zahlbar innerhalb 30 Tagen ohne Abzug", "Zahlungsziel", "Conditions de paiement", "Betalingstermijn",
 #: "Net 30", "payable within 14 days".
 _TERMS = re.compile(r"payment\s*terms|terms\s*of\s*payment|zahlungs(bedingungen|ziel|frist)|zahlbar\s*(innerhalb|sofort|"
                     r"binnen|ohne)|conditions?\s*de\s*(paiement|r[èe]glement)|betalings(termijn|voorwaarden)|"
                     r"\bnet\s*\d{1,3}\b|payable\s*(within|in)\s*\d|te\s*betalen\s*binnen|betaling\s*binnen|[àa]\s*\d{1,3}\s*jours", re.I)
+#: The label before the terms, dropped from the value ("Terms: Net 15" -> "Net 15", "Payment terms: 30 days
+#: net" -> "30 days net"): EN 16931 BT-20 "Payment terms" as printed in each language's national CIUS
+#: and on invoices (Terms, Payment terms, Terms of payment, Zahlungsbedingungen, Zahlungsziel,
+#: Zahlungskonditionen, Conditions de paiement / de règlement, Modalités de paiement,
+#: Betalingsvoorwaarden, Betalingstermijn, Betalingscondities, Condiciones / Términos de pago, Condizioni /
+#: Termini di pagamento, Condições / Termos de pagamento), only with its colon: a label, not a sentence.
+_TERMS_LABEL = re.compile(
+    r"^\W*((payment\s*)?terms(\s*of\s*payment)?|zahlungs(bedingungen|ziel|frist|konditionen)|"
+    r"(conditions?|modalit[ée]s)\s*de\s*(paiement|r[èe]glement)|betalings(voorwaarden|termijn|condities)|"
+    r"(condiciones|t[ée]rminos)\s*de\s*pago|(condizioni|termini)\s*di\s*pagamento|"
+    r"(condi[çc][õo]es|termos)\s*de\s*pagamento)\s*[:：]\s*", re.I)
+#: A line opening with a terms label states the terms too ("Condiciones de pago: 30 días").
+_TERMS = re.compile(f"{_TERMS.pattern}|{_TERMS_LABEL.pattern}", re.I)
 #: Spanish, Italian and Portuguese labels from the shared vocabulary (``resources/labels/amounts.json``,
 #: :mod:`desktop.core.extraction.labels`); the patterns above keep their OCR variants.
 _MORE = ("es", "it", "pt")
@@ -136,6 +154,8 @@ _TOTAL_ANY = _either(_TOTAL_ANY, label_pattern("total", None, _MORE))
 _TOTAL_EXCLUDE = _either(_TOTAL_EXCLUDE, label_pattern("not_total", None, _MORE), label_pattern("subtotal", None, _MORE))
 _SUB_STRONG = _either(_SUB_STRONG, label_pattern("subtotal", None, _MORE))
 _SUB_ANY = _either(_SUB_ANY, label_pattern("subtotal", None, _MORE))
+#: the vocabulary's tax names in the Latin-script languages (Canada's HST, PST, QST, TPS, TVQ, ...)
+_TAX_LABEL = _either(_TAX_LABEL, label_pattern("tax", None, ("en", "de", "fr", "nl", *_MORE)))
 _COMPANY = re.compile(r"\b(B\.?V\.?|N\.?V\.?|GmbH|AG|Ltd\.?|Limited|Inc\.?|LLC|SARL|SAS|S\.A\.|SA|SRL|BVBA|"
                       r"Pvt\.?|PLC|Corp\.?|Co\.|KG|e\.K\.|UG)(?=\W|$)")
 #: Customer labels, matched as whole words only: never a fragment of a longer word ("Kundennr." is the
@@ -490,8 +510,7 @@ def pick_payment_terms(layout: Layout) -> Candidate | None:
         if not m:
             continue
         text = ln.text.strip()
-        label = re.match(r"^\W*(payment\s*terms|terms\s*of\s*payment|zahlungsbedingungen|conditions?\s*de\s*paiement|"
-                         r"betalingsvoorwaarden)\s*[:：]\s*", text, re.I)
+        label = _TERMS_LABEL.match(text)
         value = text[label.end():].strip() if label else text
         if value:
             return Candidate(value, ln.text, [ln], [], 0.8)

@@ -53,11 +53,18 @@ AMOUNT_DUE_LABEL = re.compile(
     r"importe\s*a\s*pagar|total\s*a\s*pagar|saldo\s*a\s*pagar|(?:importo\s*)?da\s*pagare|"
     r"netto\s*a\s*pagare|valor\s*a\s*pagar)(?![^\W\d_])(?!\s*(voor|before|by|bis|avant|le|op|binnen|within)\b)",
     re.I)
-#: Labels of an amount already paid (EN 16931 BT-113): a deposit or a prepayment.
+#: Labels of an amount already paid (EN 16931 BT-113 "Paid amount": "the sum of amounts which have been
+#: paid in advance"): a deposit or a prepayment, and a payment recorded on the invoice before it was
+#: printed, as invoicing software prints it above the balance ("Payment received 03/10/2025 -$6,000.00",
+#: "Less payments", "Payments/Credits", "Zahlungseingang", "Erhaltene Zahlung", "Paiement reçu",
+#: "Règlement reçu", "Ontvangen betaling", "Pago recibido", "Pagamento ricevuto / recebido").
 PAID_LABEL = re.compile(
     r"(?<![^\W\d_])(paid|prepaid|prepayment|deposit|already\s*paid|less\s*paid|acompte|d[ée]j[àa]\s*(pay[ée]|"
     r"r[ée]gl[ée])|avance|anzahlung|vorauszahlung|bereits\s*bezahlt|abschlag\w*|aanbetaling|vooruitbetaling|"
-    r"reeds\s*betaald|betaald|anticipo|acconto|adiantamento|sinal)(?![^\W\d_])", re.I)
+    r"reeds\s*betaald|betaald|anticipo|acconto|adiantamento|sinal|"
+    r"payments?\s*(received|made|applied)|(less|minus)\s*payments?|payments?\s*/\s*credits?|amount\s*received|"
+    r"zahlung(seingang|\s*erhalten)|erhaltene\s*zahlung|(paiement|r[èe]glement|versement)\s*re[çc]u|"
+    r"betaling\s*ontvangen|ontvangen\s*betaling|pago\s*recibido|pagamento\s*(ricevuto|recebido))(?![^\W\d_])", re.I)
 #: A rate followed by the base it applies to, inside a tax label: ``21% over 230,50``, ``20 % sur
 #: 785,00``, ``19 % auf 100,00``, ``20% on 100.00``, ``21 % van 50,00``, ``22% su 10,00``, ``21% sobre
 #: 10,00``, ``7% von 20,00``; the base may carry a currency sign or code.
@@ -66,8 +73,10 @@ _RATE_BASE = re.compile(
     r"(?:[€$£]|EUR|GBP|CHF|USD)?\s*\d{1,3}(?:[.,'\u00a0 ]\d{3})*(?:[.,]\d{1,2})?(?!\d)"
     r"(?:\s*(?:[€$£]|EUR|GBP|CHF|USD)(?![^\W\d_])(?!\s*[-\d]))?", re.I)
 #: Tax words; India's GST is levied as CGST + SGST (or UTGST) within a state and IGST between states (CGST
-#: Act 2017 s. 9, IGST Act 2017 s. 5): two taxes at the same rate on one invoice.
-_TAX_WORD = re.compile(r"(?<![^\W\d_])(tax|vat|tva|mwst|ust|btw|gst|cgst|sgst|utgst|igst|iva|igic|moms|alv|dph|pdv)"
+#: Act 2017 s. 9, IGST Act 2017 s. 5): two taxes at the same rate on one invoice. Canada's GST/TPS with a
+#: provincial PST or QST/TVQ, or the harmonized HST/TVH (``resources/labels/amounts.json``), likewise.
+_TAX_WORD = re.compile(r"(?<![^\W\d_])(tax|vat|tva|mwst|ust|btw|gst|cgst|sgst|utgst|igst|iva|igic|moms|alv|dph|pdv|"
+                       r"hst|pst|qst|tps|tvh|tvq)"
                        r"(?![^\W\d_])", re.I)
 _TAX_NOT = re.compile(r"incl|inkl|excl|exkl|ohne|nummer|number|n[°º]|\bnr\b|\bno\b|\bid\b|registr|intracom|"
                       r"total|totaal|summe|gesamt|grondslag|base|netto|\bht\b", re.I)

@@ -360,7 +360,8 @@ def pick_total(layout: Layout) -> tuple[Candidate | None, Candidate | None]:
 
 
 _TAX_ROW = re.compile(r"\b(GST|SST|TAX|SERVICE\s*TAX|VAT)\b", re.I)
-_TAX_ROW = _either(_TAX_ROW, label_pattern("tax", None, _OTHER))
+#: every language's tax names, English too: the vocabulary's sales taxes (HST, PST, QST, TPS, TVQ, ...)
+_TAX_ROW = _either(_TAX_ROW, label_pattern("tax", None, ("en", *_OTHER)))
 _TAX_ROW_EXCLUDE = re.compile(
     r"\b(ID|REG|NO|SUMMARY|SUM\w*RY|CODE|INVOICE|INVOIC\w*|EXCL\w*|RATE)\b|INCL(?!UDED\s+IN)\w*|INCLUSIVE|"
     r"TOTAL\s*\(|SUPPLIES|AMOUNT\s*\(|AMT\s*\(|TAXABLE|\bTA\s*AMT\b|\bREG\s*#|#\s*\d", re.I)
