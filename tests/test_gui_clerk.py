@@ -191,26 +191,140 @@ def test_the_page_appears_at_once_after_a_restart(qtbot, make_window, tmp_path, 
 @pytest.mark.parametrize("language", ["en", "zh_CN"])
 def test_a_sure_but_flagged_value_and_an_empty_amount_read_plainly(make_window, translated, language) -> None:
     """A value flagged by its field's own review threshold (above 99 % for a receipt's address) shows
-    no orange "99%" as if it were sure; a low one keeps its percentage; an empty Tax field shows no
-    grey "0.00" that would read as a tax of zero."""
+    its confidence like any other value, and the line under it says why "99%" is not enough; a low one
+    shows its percentage and its reason the same way; an empty Tax field shows no grey "0.00" that
+    would read as a tax of zero."""
     import re
 
     translated(language)
     w = make_window(language=language)
     doc = receipt(vendor_address=Field("vendor_address", value="1 MAIN ST", confidence=0.993, needs_review=True,
                                        review_threshold=0.9995),
-                  total=Field("total", value="12.30", confidence=0.45, needs_review=True), tax=Field("tax"))
+                  total=Field("total", value="12.30", confidence=0.45, needs_review=True, review_threshold=0.6),
+                  tax=Field("tax"))
     w.select_entry(w.model.add_document(doc))
     rows = w.form.rows
-    address = rows["vendor_address"].badge
-    assert address.text() == {"en": "check", "zh_CN": "核对"}[language]
+    address = rows["vendor_address"]
+    assert address.badge.text() == "99%"
     # the reason as the Problems sheet words it: the confidence and the threshold it is below
-    assert {"en": "confidence 99%, below the 100% needed", "zh_CN": "置信度 99%，低于免核对所需的 100%"}[language] \
-        in address.toolTip()
+    why = {"en": "confidence 99%, below the 100% needed to pass unchecked", "zh_CN": "置信度 99%，低于免核对所需的 100%"}
+    assert address.reason.text() == why[language] and address.reason.isVisibleTo(w.form)
+    assert why[language] in address.badge.toolTip()
     assert rows["total"].badge.text() == "45%"
+    assert rows["total"].reason.text() == {"en": "confidence 45%, below the 60% needed to pass unchecked",
+                                           "zh_CN": "置信度 45%，低于免核对所需的 60%"}[language]
     hint = rows["tax"].edit.placeholderText()
     assert rows["tax"].edit.text() == "" and hint and not re.fullmatch(r"[\d.,\s]*", hint)
     assert {"en": "amount", "zh_CN": "金额"}[language] in hint
+
+
+# -------------------------------------------------------------------- why a field is flagged, by kind
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_every_flagged_field_says_why_under_it_as_the_problems_sheet_does(make_window, translated, tmp_path,
+                                                                          language) -> None:
+    """Under each flagged field, the Problems sheet's own words in the UI language: a value flagged for
+    its confidence (by the field model's threshold or the rules' 60 %) in a quiet line, a failed check in
+    red; a field that is not flagged has no line under it. Its confidence column shows the percentage
+    the reason gives."""
+    import openpyxl
+
+    from desktop.core import flags
+    from desktop.gui.form import PROBLEM_STYLE, REASON_STYLE
+
+    translated(language)
+    w = make_window(language=language)
+    doc = receipt(vendor_name=Field("vendor_name", value="KEDAI MAJU", confidence=0.76, needs_review=True,
+                                    review_threshold=0.8875),  # the model's threshold: once shown as "check"
+                  date=Field("date", value="2026-11-30", confidence=0.97),
+                  subtotal=Field("subtotal", value="9.00", confidence=0.95),
+                  tax=Field("tax", value="0.50", confidence=0.95),
+                  total=Field("total", value="10.00", confidence=0.43, needs_review=True, review_threshold=0.6,
+                              problems=[diag(Code.SUM_MISMATCH, field="total", subtotal="9.00", tax="0.50",
+                                             sum="9.50", total="10.00")]),
+                  currency=Field("currency", value="MYR", confidence=0.43, needs_review=True, review_threshold=0.6))
+    w.select_entry(w.model.add_document(doc))
+    rows = w.form.rows
+    out = tmp_path / "out.xlsx"
+    assert w.export_documents([doc], out)
+    wb = openpyxl.load_workbook(out, read_only=True)
+    problems = wb[{"en": "Problems", "zh_CN": "问题"}[language]]
+    sheet = {field: message for _src, _pages, field, message in list(problems.iter_rows(values_only=True))[1:]}
+    wb.close()
+    label = {name: w.form.label_of(name) for name in rows}  # the receipt's own labels, as the sheet's
+
+    # unsure: the model's threshold (76 % < 89 %) and the rules' (43 % < 60 %) read alike, quietly
+    for name, percentage, needed in (("vendor_name", "76%", "89%"), ("currency", "43%", "60%")):
+        row = rows[name]
+        assert row.badge.text() == percentage
+        assert row.reason.isVisibleTo(w.form) and not row.problems.isVisibleTo(w.form)
+        assert row.reason.text() == sheet[label[name]] == flags.flag_reason(doc.fields[name], name == "vendor_name",
+                                                                           language)
+        assert row.reason.text() == {"en": f"confidence {percentage}, below the {needed} needed to pass unchecked",
+                                     "zh_CN": f"置信度 {percentage}，低于免核对所需的 {needed}"}[language]
+        assert row.reason.styleSheet() == REASON_STYLE != PROBLEM_STYLE
+        assert row.edit.property("low") and not row.edit.property("problem")
+        assert row.reason.text() in row.badge.toolTip() and row.reason.text() in row.edit.toolTip()
+
+    # contradicts the page: the failed check, in red, and no second, quiet line
+    total = rows["total"]
+    assert total.problems.isVisibleTo(w.form) and not total.reason.isVisibleTo(w.form)
+    assert total.problems.text() == "⚠ " + sheet[label["total"]]
+    assert total.problems.styleSheet() == PROBLEM_STYLE and total.edit.property("problem")
+
+    # not flagged: nothing under it, a plain percentage
+    for name in ("date", "subtotal", "tax"):
+        assert not rows[name].reason.isVisibleTo(w.form) and not rows[name].problems.isVisibleTo(w.form), name
+        assert rows[name].reason.text() == "" and label[name] not in sheet
+    assert rows["date"].badge.text() == "97%"
+
+
+@pytest.mark.parametrize(("confidence", "threshold", "shown", "needed"), [
+    (0.9269, 0.9272, "92%", "93%"),  # "93%" (rounded) beside "below the 93% needed" would contradict it
+    (0.596, 0.6, "59%", "60%"),
+    (0.995, 1.0, "99%", "100%"),
+])
+def test_the_percentage_agrees_with_the_reason(make_window, confidence, threshold, shown, needed) -> None:
+    """The confidence column, the reason line and the tooltip give the same percentage (rounded down,
+    the threshold up), so a value just under its threshold never reads as reaching it."""
+    w = make_window()
+    doc = receipt(total=Field("total", value="10.00", confidence=confidence, needs_review=True,
+                              review_threshold=threshold))
+    w.select_entry(w.model.add_document(doc))
+    row = w.form.rows["total"]
+    assert row.badge.text() == shown
+    assert row.reason.text() == f"confidence {shown}, below the {needed} needed to pass unchecked"
+    assert f"Confidence: {shown}" in row.badge.toolTip() and f"Confidence: {shown}" in row.edit.toolTip()
+
+
+def test_no_reason_line_once_a_person_has_checked_the_field(make_window) -> None:
+    """The quiet line goes with the flag: on a document marked reviewed, and once the clerk types the
+    value; while the clerk types another value it is hidden (it speaks of the value as read). An empty
+    key field says so in the same place."""
+    w = make_window()
+    doc = receipt(vendor_name=Field("vendor_name", value="KEDAI", confidence=0.5, needs_review=True,
+                                    review_threshold=0.6),
+                  date=Field("date", value=None, confidence=0.0),
+                  total=Field("total", value="10.00", confidence=0.97))
+    w.select_entry(w.model.add_document(doc))
+    rows = w.form.rows
+    assert rows["date"].badge.text() == "empty" and rows["date"].reason.text() == "empty: not found on the page"
+    row = rows["vendor_name"]
+    assert row.reason.isVisibleTo(w.form)
+    row.edit.textEdited.emit("KEDAI MAJU")  # typing: the line speaks of the value as read
+    assert not row.reason.isVisibleTo(w.form)
+    row.edit.textEdited.emit("KEDAI")
+    assert row.reason.isVisibleTo(w.form)
+    w.reviewing.set_reviewed(True)
+    QCoreApplication.processEvents()
+    assert not any(r.reason.isVisibleTo(w.form) for r in w.form.rows.values())
+    assert rows["vendor_name"].badge.text() == "50%" and not rows["vendor_name"].edit.property("low")
+    w.reviewing.set_reviewed(False)
+    QCoreApplication.processEvents()
+    assert rows["vendor_name"].reason.isVisibleTo(w.form)
+    w.commit_field("vendor_name", "KEDAI MAJU")
+    QCoreApplication.processEvents()
+    assert not w.form.rows["vendor_name"].reason.isVisibleTo(w.form)
+    assert w.form.rows["vendor_name"].badge.text() == ""
 
 
 # ----------------------------------------------------------------------- flags follow the clerk

@@ -116,8 +116,9 @@ def clipped(window) -> list[str]:
                 out.append(f"{name}: text {bottom:.0f} px tall in {edit.viewport().height()} px")
             elif edit.viewport().height() - bottom > 0.75 * edit.fontMetrics().lineSpacing():
                 out.append(f"{name}: a blank line under the text ({bottom:.0f} px in {edit.viewport().height()} px)")
-        if row.problems.isVisibleTo(window) and row.problems.heightForWidth(row.problems.width()) > row.problems.height():
-            out.append(f"{name} problems: cut off")
+        for line, label in (("problems", row.problems), ("reason", row.reason)):
+            if label.isVisibleTo(window) and label.heightForWidth(label.width()) > label.height():
+                out.append(f"{name} {line}: cut off")
     summary = window.summary_label
     if summary.isVisibleTo(window) and summary.heightForWidth(summary.width()) > summary.height():
         out.append("summary: cut off")

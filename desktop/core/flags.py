@@ -113,8 +113,9 @@ def is_flagged(field: Field, key: bool = False, *, reviewed: bool = False) -> bo
 
 LOW_CONFIDENCE = 0.6
 """A confidence under this is low in plain words (the heuristic review threshold,
-``desktop.core.extraction.HEURISTIC_REVIEW_THRESHOLD``): the form shows it as a percentage, a value
-flagged at a higher one as "check"."""
+``desktop.core.extraction.HEURISTIC_REVIEW_THRESHOLD``). The form does not use it: it shows every value's
+confidence as :func:`percent` gives it, and the reason a value is flagged (:func:`flag_diagnostics`: the
+threshold of its own field) under it."""
 
 
 def percent(confidence: float, *, up: bool = False) -> str:

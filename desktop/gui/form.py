@@ -1,9 +1,12 @@
 """The field form: one labelled, typed input per field of the document's type.
 
 Each row shows the value (normalised: ISO dates, dot-decimal amounts), how sure the engine was
-(fields :func:`desktop.core.flags.is_flagged` flags are tinted), and every validation problem
-inline under the input. Typing re-checks the value live with ``extraction.normalise_field``; the value
-is committed (one undoable edit) when the input loses focus or Enter is pressed.
+(fields :func:`desktop.core.flags.is_flagged` flags are tinted), and under the input why the clerk must
+check it: every failed check in red, or the reason a value is flagged without one (its confidence and the
+threshold it is below, worded as the xlsx Problems sheet words it) in quiet brown, so "unsure" and
+"contradicts the page" look different. A field that is not flagged has no line under it. Typing
+re-checks the value live with ``extraction.normalise_field``; the value is committed
+(one undoable edit) when the input loses focus or Enter is pressed.
 """
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.doctypes import FieldSpec, get_document_type
-from desktop.core.flags import LOW_CONFIDENCE, document_key_fields, flag_diagnostics
+from desktop.core.flags import document_key_fields, flag_diagnostics, percent
 from desktop.core.model import Document, Field
 from desktop.core.review import Reason, field_checks
 
@@ -60,6 +63,16 @@ EDIT_STYLE = {
     "low": "border: 1px solid #ffb74d; border-radius: 3px; padding: 2px; background: #fff8e1;",
 }
 """Borders of a field with a failed check (red) or one to check (amber)."""
+
+PROBLEM_STYLE = "color: #c62828;"
+"""The lines under a field with a failed check: red, the value contradicts the page or another field."""
+
+REASON_STYLE = "color: #6d4c41;"
+"""The line under a field flagged without a failed check (low confidence, empty): a quiet brown, the
+engine is unsure, nothing contradicts the page."""
+
+BADGE_STYLE = {"flagged": "color: #e65100; font-weight: bold;", "plain": "color: #607d8b;", "absent": "color: #9e9e9e;"}
+"""The confidence column: orange for a field flagged without a failed check, grey-blue otherwise."""
 
 
 def _is_undo_key(event: QKeyEvent) -> bool:
@@ -350,8 +363,14 @@ class FieldRow(QObject):
         self.problems = QLabel(parent)
         self.problems.setObjectName("problems")
         self.problems.setWordWrap(True)
-        self.problems.setStyleSheet("color: #c62828;")
+        self.problems.setStyleSheet(PROBLEM_STYLE)
         self.problems.hide()
+        self.reason = QLabel(parent)  # why a field with no failed check is flagged (quiet, not red)
+        self.reason.setObjectName("reason")
+        self.reason.setWordWrap(True)
+        self.reason.setStyleSheet(REASON_STYLE)
+        self.reason.hide()
+        self._why = ""  # the reason line's text for the value shown (empty: not flagged, or a failed check)
 
     def show_field(self, field: Field | None, memory: dict | None = None) -> None:
         """Show a field; ``memory`` is the document's ``extras["memory"]`` (what the vendor memory did)."""
@@ -364,17 +383,23 @@ class FieldRow(QObject):
         tips = [where] if where else []
         if field.raw and field.raw != text and not by_user:
             tips.append(self.tr("As printed: %1").replace("%1", field.raw))
+        # the review core's one rule (the queue badge counts the same); the reason is the Problems sheet's
+        reasons = field_checks(field, self.key, reviewed=self.reviewed)
+        low = bool(reasons) and not field.problems
+        why = self._why_flagged(field) if reasons else ""
         if found and not by_user:
-            tips.append(self.tr("Confidence: %1").replace("%1", f"{field.confidence:.0%}"))
+            # the same rounding as the reason's ("confidence 92%, below the 93% needed"): never "93%" beside it
+            tips.append(self.tr("Confidence: %1").replace("%1", percent(field.confidence)))
         tip = "\n".join(tips)
-        self.edit.setToolTip(tip)
+        flagged_tip = "\n".join(t for t in (why, tip) if t)
+        self.edit.setToolTip(flagged_tip)
         self.source.setText(chip)
         self.source.setToolTip(tip)
         self.source.setStyleSheet(SOURCE_STYLE.get("user" if by_user else field.source, SOURCE_STYLE["ocr"]))
         self.source.setVisible(bool(chip))
-        # the review core's one rule (the queue badge counts the same)
-        reasons = field_checks(field, self.key, reviewed=self.reviewed)
-        low = bool(reasons) and not field.problems
+        # one rule for the confidence column: a value read from the page shows its confidence (rounded
+        # down, as the reason gives it), orange when that is why it is flagged; words only where there
+        # is no confidence to show (typed by the clerk: nothing; not found: "—"; a key field: "empty")
         if by_user:
             self.badge.setText("")
             self.badge.setToolTip(tip)
@@ -382,22 +407,20 @@ class FieldRow(QObject):
         elif Reason.EMPTY_KEY in reasons:
             self.badge.setText(self.tr("empty"))
             self.badge.setToolTip(self.tr("Not found on the page, and this document needs it: type it in"))
-            style = "color: #e65100; font-weight: bold;"
+            style = BADGE_STYLE["flagged"]
         elif not found:
             self.badge.setText("—")
             self.badge.setToolTip(self.tr("Not found on the page"))
-            style = "color: #9e9e9e;"
-        elif low and field.confidence >= LOW_CONFIDENCE:
-            # flagged by its field's own threshold (it can be above 99 %): an orange "99%" reads as sure
-            self.badge.setText(self.tr("check"))
-            self.badge.setToolTip(self._why_flagged(field) + "\n" + tip)
-            style = "color: #e65100; font-weight: bold;"
+            style = BADGE_STYLE["absent"]
         else:
-            self.badge.setText(f"{field.confidence:.0%}")
-            self.badge.setToolTip(self._why_flagged(field) + "\n" + tip if low else tip)
-            style = "color: #e65100; font-weight: bold;" if low else "color: #607d8b;"
+            self.badge.setText(percent(field.confidence))
+            self.badge.setToolTip(flagged_tip)
+            style = BADGE_STYLE["flagged" if low else "plain"]
         self.badge.setStyleSheet(style)
         self.edit.setProperty("low", low)
+        self._why = why if low else ""  # a failed check's own words are the red lines
+        self.reason.setText(self._why)
+        self.reason.setVisible(bool(self._why))
         self.set_problems(field.problems)
 
     def source_label(self, field: Field, memory: dict | None = None) -> tuple[str, str]:
@@ -453,9 +476,15 @@ class FieldRow(QObject):
         return self.tr("OCR"), self.tr("Read by OCR from the page image")
 
     def _why_flagged(self, field: Field) -> str:
-        """Why a field flagged by its confidence is flagged, worded as the xlsx Problems sheet words it
-        (:func:`desktop.core.flags.flag_diagnostics`: its confidence and the threshold it is below)."""
+        """Why ``field`` is flagged, worded as the xlsx Problems sheet words it in the UI language
+        (:func:`desktop.core.flags.flag_diagnostics`: its failed checks, else e.g. its confidence and
+        the threshold it is below, or "empty: not found on the page"); one reason a line."""
         return "\n".join(d.message(self.language) for d in flag_diagnostics(field, self.key))
+
+    def show_reason(self, shown: bool = True) -> None:
+        """Show the reason line of the value as read (hidden while the clerk types another value: it
+        speaks of the value as read, not of the one being typed)."""
+        self.reason.setVisible(shown and bool(self._why))
 
     def set_problems(self, problems: list[Diagnostic]) -> None:
         self.problems.setText("\n".join(f"⚠ {p.message(self.language)}" for p in problems))
@@ -523,7 +552,7 @@ class FieldForm(QScrollArea):
 
     def _clear_rows(self) -> None:
         for row in self.rows.values():
-            for w in (row.label, row.edit, row.source, row.badge, row.problems):
+            for w in (row.label, row.edit, row.source, row.badge, row.problems, row.reason):
                 self._grid.removeWidget(w)
                 w.hide()  # deleteLater runs only when the event loop comes back round
                 w.deleteLater()
@@ -559,12 +588,13 @@ class FieldForm(QScrollArea):
         for i, spec in enumerate(specs):
             row = FieldRow(spec, spec.label_for(self.locale), self._grid_host,
                            language=self.locale)
-            self._grid.addWidget(row.label, 2 * i, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            self._grid.addWidget(row.edit, 2 * i, 1)
+            self._grid.addWidget(row.label, 3 * i, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self._grid.addWidget(row.edit, 3 * i, 1)
             # aligned, so that beside a value of several lines they keep their own height
-            self._grid.addWidget(row.source, 2 * i, 2, Qt.AlignmentFlag.AlignVCenter)
-            self._grid.addWidget(row.badge, 2 * i, 3, Qt.AlignmentFlag.AlignVCenter)
-            self._grid.addWidget(row.problems, 2 * i + 1, 1, 1, 3)
+            self._grid.addWidget(row.source, 3 * i, 2, Qt.AlignmentFlag.AlignVCenter)
+            self._grid.addWidget(row.badge, 3 * i, 3, Qt.AlignmentFlag.AlignVCenter)
+            self._grid.addWidget(row.problems, 3 * i + 1, 1, 1, 3)
+            self._grid.addWidget(row.reason, 3 * i + 2, 1, 1, 3)
             row.edit.committed.connect(self.field_committed)
             row.edit.focused.connect(self._on_focus)
             row.edit.textEdited.connect(lambda text, r=row: self._preview(r, text))
@@ -580,6 +610,7 @@ class FieldForm(QScrollArea):
 
     def _preview(self, row: FieldRow, text: str) -> None:
         """Live check while typing (the committed value is re-validated across fields on commit)."""
+        row.show_reason(text == row.edit._shown)
         if not text.strip():
             row.set_problems([])
             return
