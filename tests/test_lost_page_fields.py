@@ -15,24 +15,17 @@ from desktop import cli
 from desktop.core.diagnostics import Code, Diagnostic, diag, render
 from desktop.core.engines.base import Engine, PageReading
 from desktop.core.extraction import FAILED_CHECK_CONFIDENCE, extract_fields
-from desktop.core.model import Line, PageResult
+from desktop.core.model import PageResult
+from tests.pages import INVOICE_FIRST_PAGE, INVOICE_LAST_PAGE, numbered_page
 
 _CONTENT_LOST = diag(Code.PDF_CONTENT_LOST, detail="zlib error: invalid distance too far back")
 _CONTENT_GONE = diag(Code.PDF_PAGE_CONTENT_GONE)
 _TRUNCATED = diag(Code.PDF_TRUNCATED)
 
-_FIRST = [[("Physio Praxis Muster", 10)], [("Hauptstr. 1, 10115 Berlin", 10)], [("Rechnung Nr. R18-31", 10)],
-          [("Datum: 03.10.2018", 10)], [("Beschreibung", 10), ("Menge", 600), ("Nettobetrag", 900)],
-          [("Physiotherapie", 10), ("10", 600), ("260,00", 900)],
-          [("Hausbesuch", 10), ("10", 600), ("120,00", 900)]]
-_LAST = [[("Positionssumme", 10), ("380,00", 900)], [("Steuerbetrag", 10), ("0,00", 900)],
-         [("Zahlbetrag", 10), ("380,00", 900)]]
+_FIRST, _LAST = INVOICE_FIRST_PAGE, INVOICE_LAST_PAGE
 
 
-def _page(number: int, rows: list[list[tuple[str, float]]], warnings: list[Diagnostic]) -> PageResult:
-    lines = [Line(text=text, box=(x0, 40 + 30 * i, x0 + 9 * len(text), 62 + 30 * i), confidence=0.99)
-             for i, row in enumerate(rows) for text, x0 in row]
-    return PageResult(number=number, width=1200, height=1700, lines=lines, warnings=list(warnings))
+_page = numbered_page
 
 
 def _codes(pages: list[PageResult]) -> dict[str, list[Code]]:

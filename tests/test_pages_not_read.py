@@ -6,7 +6,7 @@ import pytest
 from desktop.core.diagnostics import Code
 from desktop.core.extraction import extract_fields
 from desktop.core.extraction.common import missing_pages, page_marker
-from desktop.core.model import Line, PageResult
+from tests.pages import INVOICE_FIRST_PAGE, INVOICE_LAST_PAGE, numbered_page
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -47,18 +47,10 @@ def test_missing_pages(markers: list, expected: tuple[list[int], list[int]]) -> 
     assert missing_pages(markers) == expected
 
 
-def _page(number: int, rows: list[list[tuple[str, float]]]) -> PageResult:
-    lines = [Line(text=text, box=(x0, 40 + 30 * i, x0 + 9 * len(text), 62 + 30 * i), confidence=0.99)
-             for i, row in enumerate(rows) for text, x0 in row]
-    return PageResult(number=number, width=1200, height=1700, lines=lines)
+_page = numbered_page
 
 
-_FIRST = [[("Physio Praxis Muster", 10)], [("Hauptstr. 1, 10115 Berlin", 10)], [("Rechnung Nr. R18-31", 10)],
-          [("Datum: 03.10.2018", 10)], [("Beschreibung", 10), ("Menge", 600), ("Nettobetrag", 900)],
-          [("Physiotherapie", 10), ("10", 600), ("260,00", 900)],
-          [("Hausbesuch", 10), ("10", 600), ("120,00", 900)]]
-_LAST = [[("Positionssumme", 10), ("380,00", 900)], [("Steuerbetrag", 10), ("0,00", 900)],
-         [("Zahlbetrag", 10), ("380,00", 900)]]
+_FIRST, _LAST = INVOICE_FIRST_PAGE, INVOICE_LAST_PAGE
 
 
 def test_a_total_read_before_the_last_page_is_flagged() -> None:
