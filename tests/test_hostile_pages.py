@@ -156,3 +156,32 @@ def test_a_broken_colour_profile_is_no_lost_content() -> None:
     assert _content_lost(object(), _Page(), colour, True, False) is None
     lost = _content_lost(object(), _Page(), colour + "\npremature end of data in flate filter", True, False)
     assert lost is not None and lost.code is Code.PDF_CONTENT_LOST and "flate" in str(lost)
+
+
+_HEAD = [[("OCEAN VIEW CAFE", 10)], [("2 Beach Rd, 10050 Penang", 10)], [("Date 30/06/2024", 10)]]
+
+
+@pytest.mark.parametrize(("rows", "subtotal", "code"), [
+    # a total read lower than its printed subtotal (an 8 misread as 0): the subtotal stays and the
+    # sum check flags the total (QA: the subtotal was dropped and 20.10 passed at 0.988, unflagged)
+    ([[("Subtotal", 10), ("26.50", 400)], [("Service Tax 6%", 10), ("1.59", 400)], [("Total", 10), ("20.10", 400)]],
+     "26.50", Code.SUM_MISMATCH),
+    ([[("Subtotal", 10), ("26.50", 400)], [("Service Tax 6%", 10), ("1.59", 400)], [("Rounding", 10), ("0.01", 400)],
+      [("Total", 10), ("20.10", 400)]], "26.50", Code.SUM_MISMATCH),
+    # no tax line: the subtotal and the total disagree with nothing to explain it
+    ([[("Subtotal", 10), ("26.50", 400)], [("Total", 10), ("20.10", 400)]], "26.50", Code.SUBTOTAL_TOTAL_NO_TAX),
+    # consistent: kept, nothing flagged
+    ([[("Subtotal", 10), ("26.50", 400)], [("Service Tax 6%", 10), ("1.59", 400)], [("Total", 10), ("28.09", 400)]],
+     "26.50", None),
+])
+def test_a_printed_subtotal_above_the_total_is_kept_and_the_total_checked(rows, subtotal, code) -> None:  # type: ignore[no-untyped-def]
+    from desktop.core.extraction import extract_fields
+    from tests.pages import synthetic_page
+
+    fields = extract_fields(synthetic_page(_HEAD + rows), "receipt").fields
+    assert fields["subtotal"].value == subtotal
+    codes = [p.code for p in fields["total"].problems]
+    if code is None:
+        assert codes == [] and not fields["total"].needs_review
+    else:
+        assert code in codes and fields["total"].needs_review

@@ -693,7 +693,7 @@ _END_FIELDS = ("total", "subtotal", "tax", "rounding", "tip", "amount_due")
 #: payment terms, BT-20, close the document): empty, they are in doubt when its end was lost.
 _TAIL_FIELDS = ("currency", "due_date", "payment_terms", "iban")
 _START_FIELDS = ("vendor_name", "vendor_address", "vendor_tax_id", "invoice_number", "invoice_code", "date",
-                 "buyer_name", "buyer_tax_id")
+                 "buyer_name", "buyer_address", "buyer_tax_id")
 
 
 def _pages_in_doubt(fields: dict[str, Field], pages: list[PageResult], document_type: str) -> None:

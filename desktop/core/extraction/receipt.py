@@ -493,7 +493,11 @@ def pick_tax_subtotal(layout: Layout, total: Candidate | None,
         return t_val is None or t_val == 0 or v <= t_val * Decimal(_MAX_TAX_SHARE)
 
     taxes = [c for c in taxes if ok_tax(c)]
-    subs = [c for c in subs if _d(c.value) is not None and (t_val is None or _d(c.value) <= t_val)]  # type: ignore[operator]
+    # an amount read off a taxable-amount row or the summary table that exceeds the total is no subtotal;
+    # the labelled subtotal is kept whatever its size: above the total it is a discount or a misread
+    # total, and subtotal + tax = total (validate) then says so, where dropping it hid both
+    subs = [c for c in subs if _d(c.value) is not None
+            and (t_val is None or c is subtotal or _d(c.value) <= t_val)]  # type: ignore[operator]
     best: tuple[float, Candidate | None, Candidate | None] = (0.0, None, None)
     for tax in [None, *taxes]:
         for sub in [None, *subs]:
