@@ -25,7 +25,7 @@ from enum import StrEnum
 from desktop.core.diagnostics import Code, Diagnostic, as_diagnostic, diag
 from desktop.core.model import Document, Field
 
-__all__ = ["LOW_CONFIDENCE", "Reason", "document_key_fields", "expected_key_fields", "field_reasons", "flag_diagnostics",
+__all__ = ["Reason", "document_key_fields", "expected_key_fields", "field_reasons", "flag_diagnostics",
            "flag_reason", "flagged_before_review", "flagged_fields", "is_empty_key", "is_flagged", "key_fields",
            "percent"]
 
@@ -109,13 +109,6 @@ def is_flagged(field: Field, key: bool = False, *, reviewed: bool = False) -> bo
     """Whether the clerk must check ``field`` (:func:`field_reasons` gives a reason); ``key``: it is a
     key field; ``reviewed``: its document is marked reviewed."""
     return bool(field_reasons(field, key, reviewed=reviewed))
-
-
-LOW_CONFIDENCE = 0.6
-"""A confidence under this is low in plain words (the heuristic review threshold,
-``desktop.core.extraction.HEURISTIC_REVIEW_THRESHOLD``). The form does not use it: it shows every value's
-confidence as :func:`percent` gives it, and the reason a value is flagged (:func:`flag_diagnostics`: the
-threshold of its own field) under it."""
 
 
 def percent(confidence: float, *, up: bool = False) -> str:

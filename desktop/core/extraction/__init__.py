@@ -744,9 +744,9 @@ def _pages_in_doubt(fields: dict[str, Field], pages: list[PageResult], document_
             f.problems.append(problem)
 
     keys = expected_key_fields(document_type, fields)
-    in_doubt = bool(before or after or lost or (truncated and not last_is_last))
     end_in_doubt = bool(after or (truncated and not last_is_last) or last in lost)
     start_in_doubt = bool(before or first in lost)
+    in_doubt = bool(end_in_doubt or start_in_doubt or lost)
     middle_lost = any(n not in (first, last) for n in lost)  # what a middle page held is anyone's guess
 
     def may_have_held(name: str) -> bool:

@@ -138,8 +138,6 @@ _TERMS_LABEL = re.compile(
     r"(conditions?|modalit[ée]s)\s*de\s*(paiement|r[èe]glement)|betalings(voorwaarden|termijn|condities)|"
     r"(condiciones|t[ée]rminos)\s*de\s*pago|(condizioni|termini)\s*di\s*pagamento|"
     r"(condi[çc][õo]es|termos)\s*de\s*pagamento)\s*[:：]\s*", re.I)
-#: A line opening with a terms label states the terms too ("Condiciones de pago: 30 días").
-_TERMS = re.compile(f"{_TERMS.pattern}|{_TERMS_LABEL.pattern}", re.I)
 #: Spanish, Italian and Portuguese labels from the shared vocabulary (``resources/labels/amounts.json``,
 #: :mod:`desktop.core.extraction.labels`); the patterns above keep their OCR variants.
 _MORE = ("es", "it", "pt")
@@ -156,6 +154,8 @@ _SUB_STRONG = _either(_SUB_STRONG, label_pattern("subtotal", None, _MORE))
 _SUB_ANY = _either(_SUB_ANY, label_pattern("subtotal", None, _MORE))
 #: the vocabulary's tax names in the Latin-script languages (Canada's HST, PST, QST, TPS, TVQ, ...)
 _TAX_LABEL = _either(_TAX_LABEL, label_pattern("tax", None, ("en", "de", "fr", "nl", *_MORE)))
+#: A line opening with a terms label states the terms too ("Condiciones de pago: 30 días").
+_TERMS = _either(_TERMS, _TERMS_LABEL)
 _COMPANY = re.compile(r"\b(B\.?V\.?|N\.?V\.?|GmbH|AG|Ltd\.?|Limited|Inc\.?|LLC|SARL|SAS|S\.A\.|SA|SRL|BVBA|"
                       r"Pvt\.?|PLC|Corp\.?|Co\.|KG|e\.K\.|UG)(?=\W|$)")
 #: Customer labels, matched as whole words only: never a fragment of a longer word ("Kundennr." is the

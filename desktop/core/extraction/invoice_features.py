@@ -115,33 +115,40 @@ def amount_terms(label: str) -> frozenset[str]:
 # geometry: where a token of a line sits, and the column header above it
 
 
-def _token_span(layout: Layout, ln: Ln, start: int, end: int) -> tuple[float, float]:
-    """Horizontal extent (page pixels) of characters ``start:end`` of ``ln.text``: from the line's word
-    boxes where the engine gave them (PDF text layers) and they tile the text, else in proportion to
-    the characters' offsets within the line's box."""
-    words = layout.source_line(ln).words if ln.index >= 0 else []
+def _tokens_and_boxes(layout: Layout, ln: Ln) -> tuple[list[re.Match[str]], list | None]:
+    """The words (runs of non-blanks) of ``ln.text``, and the engine's word boxes of the line where it
+    gave them (PDF text layers) and they tile the text, one per word (else ``None``)."""
     toks = list(re.finditer(r"\S+", ln.text))
-    if words and len(words) == len(toks):
-        hit = [w for w, t in zip(words, toks) if t.end() > start and t.start() < end]
-        if hit:
-            return min(w.box[0] for w in hit), max(w.box[2] for w in hit)
+    words = layout.source_line(ln).words if ln.index >= 0 else []
+    return toks, (words if words and len(words) == len(toks) else None)
+
+
+def _proportional_span(ln: Ln, start: int, end: int) -> tuple[float, float]:
+    """Characters ``start:end`` of ``ln.text`` placed in proportion to their offsets within the line's box."""
     n = max(1, len(ln.text))
     w = ln.x1 - ln.x0
     return ln.x0 + w * start / n, ln.x0 + w * end / n
 
 
+def _token_span(layout: Layout, ln: Ln, start: int, end: int) -> tuple[float, float]:
+    """Horizontal extent (page pixels) of characters ``start:end`` of ``ln.text``: from the line's word
+    boxes where the engine gave them (PDF text layers) and they tile the text, else in proportion to
+    the characters' offsets within the line's box."""
+    toks, words = _tokens_and_boxes(layout, ln)
+    if words:
+        hit = [w for w, t in zip(words, toks) if t.end() > start and t.start() < end]
+        if hit:
+            return min(w.box[0] for w in hit), max(w.box[2] for w in hit)
+    return _proportional_span(ln, start, end)
+
+
 def _token_spans(layout: Layout, ln: Ln) -> list[tuple[tuple[float, float], str]]:
     """Each word (run of non-blanks) of ``ln.text`` with its extent as :func:`_token_span` gives it, the
     line's word boxes read once."""
-    toks = list(re.finditer(r"\S+", ln.text))
-    if not toks:
-        return []
-    words = layout.source_line(ln).words if ln.index >= 0 else []
-    if words and len(words) == len(toks):
+    toks, words = _tokens_and_boxes(layout, ln)
+    if words:
         return [((w.box[0], w.box[2]), t.group(0)) for w, t in zip(words, toks)]
-    n = max(1, len(ln.text))
-    w = ln.x1 - ln.x0
-    return [((ln.x0 + w * t.start() / n, ln.x0 + w * t.end() / n), t.group(0)) for t in toks]
+    return [(_proportional_span(ln, t.start(), t.end()), t.group(0)) for t in toks]
 
 
 def _words_in(layout: Layout, ln: Ln, x0: float, x1: float) -> str:

@@ -141,7 +141,7 @@ def _misread_forms() -> list[tuple[str, re.Pattern[str]]]:
 def _any_misread_form() -> re.Pattern[str]:
     """One pattern that matches where any of :func:`_misread_forms` does (a text that ends with none of
     them, nearly every text, is told in one search)."""
-    forms = sorted({f for fs in LEGAL_FORMS.values() for f in fs if "." in f and re.search(r"[lIoO]", f)})
+    forms = [f for f, _p in _misread_forms()]
     return re.compile(r"(?<![^\W\d_])(?:" + "|".join(_pattern(f, confusions=True) for f in forms) + r")\W*$")
 
 
