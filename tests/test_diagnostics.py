@@ -80,7 +80,7 @@ def test_schema_1_json_reads_with_strings_as_diagnostics() -> None:
     assert good.page_results[0].warnings[0].message() == "no text was found on this page"
     again = ScanResult.from_json(result.to_json())  # written as 2.1, read back the same
     assert again.to_dict()["documents"] == result.to_dict()["documents"]
-    assert result.to_dict()["schema_version"] == "2.2"
+    assert result.to_dict()["schema_version"] == "2.3"
 
 
 def test_a_schema_2_0_duplicate_mark_without_a_reason_code_still_reads() -> None:
@@ -91,6 +91,18 @@ def test_a_schema_2_0_duplicate_mark_without_a_reason_code_still_reads() -> None
     (doc,) = ScanResult.from_dict(old).documents
     assert doc.duplicate_of == {"source": "a.jpg", "pages": [1, 1], "reason": "same file"}
     assert reason_of(doc.duplicate_of).code is Code.DUPLICATE_SAME_FILE
+
+
+def test_a_schema_2_2_field_without_a_review_threshold_still_reads_and_says_why_it_is_flagged() -> None:
+    from desktop.core.flags import flag_diagnostics
+
+    old = {"schema_version": "2.2", "documents": [{"source": "r.jpg", "pages": [1, 1], "fields": {"total": {
+        "value": "8.80", "raw": "8.80", "confidence": 0.45, "source": "ocr", "needs_review": True}}}]}
+    (doc,) = ScanResult.from_dict(old).documents
+    total = doc.fields["total"]
+    assert total.review_threshold is None and total.needs_review
+    assert [d.code for d in flag_diagnostics(total)] == [Code.FIELD_NOT_SURE] and "45%" in flag_diagnostics(total)[0].message()
+    assert "review_threshold" not in total.to_dict()  # written back as it was read
 
 
 def test_schema_3_is_refused() -> None:

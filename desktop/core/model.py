@@ -13,7 +13,7 @@ JSON schema (``SCHEMA_VERSION``)
 --------------------------------
 ``ScanResult.to_json()`` writes::
 
-    {"schema_version": "2.2", "generator": "shoebox 0.1.0", "documents": [
+    {"schema_version": "2.3", "generator": "shoebox 0.1.0", "documents": [
       {"source": "<path>", "pages": [first, last], "document_type": "receipt", "error": null,
        "engine": "ppocr", "engine_version": "rapidocr 3.10.0 (PP-OCRv6_det_small + ...)", "reviewed": false,
        "notes": [],
@@ -75,7 +75,9 @@ its ``reason``). Schema 2.2 repeats every page whose content is lost or may be l
 :func:`desktop.core.diagnostics.is_page_lost`) in the document's ``notes``, named with its page
 (:meth:`Document.lost_pages`: code ``page_not_read``, or ``page_content_lost`` wrapping the page's warning), so
 that a reader of the document level sees it beside the other problems; these notes are derived from
-``page_results`` and dropped when read back (they are written again). This version reads 1.x and 2.x: a 1.x
+``page_results`` and dropped when read back (they are written again). Schema 2.3 added a field's optional
+``review_threshold`` (the confidence its value needed to pass unchecked; a 2.2 field without it is read with
+none, and its flag's reason then gives the confidence alone). This version reads 1.x and 2.x: a 1.x
 string becomes a diagnostic of code ``text`` whose message is that string.
 """
 from __future__ import annotations
@@ -88,7 +90,7 @@ from typing import Any
 
 from desktop.core.diagnostics import CATALOGUE, Code, Diagnostic, Severity, as_diagnostic, diag, is_page_lost
 
-SCHEMA_VERSION = "2.2"
+SCHEMA_VERSION = "2.3"
 #: Major schema versions this build reads (1.x: messages as strings; see the module docstring).
 READABLE_MAJOR_VERSIONS = ("1", "2")
 
