@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pytest
+import shiboken6
 
 from desktop.core.diagnostics import Code, diag
 
@@ -299,8 +300,65 @@ def test_stale_socket_after_a_crash_is_replaced(qapp, tmp_path) -> None:
         assert client.wait(5) == 0
         assert got == [[str(tmp_path / "a.png")]]
         server.close()
+        shiboken6.delete(server)  # now, not at some later garbage collection inside another test
     finally:
         path.unlink(missing_ok=True)
+
+
+def test_server_destroyed_with_a_connection_open_calls_nothing_back(qapp, tmp_path) -> None:
+    """CI crash: a half-read connection's ``disconnected`` fired into a server being destroyed.
+
+    Destroying the server deletes its connections; with lambda slots that outlived it, the closing
+    socket called back into the dead server (use after delete). Its slots are now its own methods, which
+    Qt disconnects first.
+    """
+    import time
+
+    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtNetwork import QLocalSocket
+
+    from desktop.gui.single import InstanceServer, server_name
+
+    name = server_name(tmp_path)
+    server = InstanceServer(name)
+    assert server.listen()
+    client = QLocalSocket()
+    client.connectToServer(name)
+    assert client.waitForConnected(2000)
+    deadline = time.monotonic() + 5
+    while not server.server.findChildren(QLocalSocket) and time.monotonic() < deadline:
+        QCoreApplication.processEvents()
+        time.sleep(0.005)
+    assert server.server.findChildren(QLocalSocket), "the server never took the connection"
+    client.write(b'{"files": [')  # half a message: the connection stays open on the server's side
+    client.flush()
+    for _ in range(20):
+        QCoreApplication.processEvents()
+        time.sleep(0.005)
+    shiboken6.delete(server)  # pytest-qt fails the test on any exception raised in a slot
+    client.disconnectFromServer()
+    for _ in range(50):
+        QCoreApplication.processEvents()
+        time.sleep(0.005)
+    assert client.state() == QLocalSocket.LocalSocketState.UnconnectedState
+
+
+def test_closing_the_server_drops_open_connections(qapp, tmp_path) -> None:
+    from PySide6.QtNetwork import QLocalSocket
+
+    from desktop.gui.single import InstanceServer, server_name
+
+    name = server_name(tmp_path)
+    server = InstanceServer(name)
+    assert server.listen()
+    client = QLocalSocket()
+    client.connectToServer(name)
+    assert client.waitForConnected(2000)
+    assert server.server.waitForNewConnection(2000)
+    server.close()
+    assert not server.server.isListening()
+    assert client.waitForDisconnected(2000) or client.state() == QLocalSocket.LocalSocketState.UnconnectedState
+    shiboken6.delete(server)
 
 
 def test_files_opened_at_start_are_shown_over_the_restored_selection(window, qtbot, tmp_path) -> None:

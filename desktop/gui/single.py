@@ -70,7 +70,8 @@ class InstanceServer(QObject):
         self.server = QLocalServer(self)
         self.server.setSocketOptions(QLocalServer.SocketOption.UserAccessOption)
         self.server.newConnection.connect(self._on_connection)
-        self._buffers: dict[QLocalSocket, bytearray] = {}
+        self._buffers: dict[QLocalSocket, bytearray] = {}  # a message still being read, by connection
+        self._open: set[QLocalSocket] = set()  # every connection not yet closed, answered or not
 
     def listen(self) -> bool:
         """Start listening; a socket file left by a crashed app is removed first. ``False`` on failure."""
@@ -86,22 +87,43 @@ class InstanceServer(QObject):
         return False
 
     def close(self) -> None:
+        """Stop listening and drop the connections still open (their signals first, so none fires)."""
+        for socket in list(self._open):
+            socket.blockSignals(True)
+            socket.abort()
+            socket.deleteLater()
+        self._open.clear()
+        self._buffers.clear()
         self.server.close()
+
+    # The slots below are methods of this object (never lambdas): Qt then drops the connections when
+    # this object is destroyed, before it deletes its children. A lambda's connection outlived it, and
+    # a child socket closed by that deletion could call back into a half-destroyed server.
 
     def _on_connection(self) -> None:
         while self.server.hasPendingConnections():
             socket = self.server.nextPendingConnection()
             self._buffers[socket] = bytearray()
-            socket.readyRead.connect(lambda s=socket: self._on_ready(s))
-            socket.disconnected.connect(lambda s=socket: self._forget(s))
+            self._open.add(socket)
+            socket.readyRead.connect(self._on_ready)
+            socket.disconnected.connect(self._on_disconnected)
 
-    def _forget(self, socket: QLocalSocket) -> None:
+    def _sending_socket(self) -> QLocalSocket | None:
+        socket = self.sender()
+        return socket if isinstance(socket, QLocalSocket) else None
+
+    def _on_disconnected(self) -> None:
+        socket = self._sending_socket()
+        if socket is None:
+            return
         self._buffers.pop(socket, None)
+        self._open.discard(socket)
         socket.deleteLater()
 
-    def _on_ready(self, socket: QLocalSocket) -> None:
-        buf = self._buffers.get(socket)
-        if buf is None:
+    def _on_ready(self) -> None:
+        socket = self._sending_socket()
+        buf = self._buffers.get(socket) if socket is not None else None
+        if socket is None or buf is None:
             return
         buf += bytes(socket.readAll().data())
         if b"\n" not in buf:
