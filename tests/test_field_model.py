@@ -193,10 +193,20 @@ def test_glued_trade_words_are_split():
     assert clean_name("SUPERMARKET") == "SUPERMARKET" and clean_name("STATIONERS") == "STATIONERS"
 
 
+@pytest.mark.parametrize("brand", ["FAMILYMART", "TIMESBOOKSTORES", "WALMART SUPERCENTER", "COFFEESHOP CO"])
+def test_a_short_shop_word_glued_in_a_brand_stays_glued(brand):
+    # MART / SHOP / STORES are printed glued in brand names: no evidence of a space OCR lost
+    from desktop.core.extraction.candidates import clean_name
+
+    assert clean_name(brand) == brand
+
+
 @pytest.mark.parametrize("stop", ["Licensee of McDonald's", "(GST ID No: 000504664064)", "Tel: 03-9201 6281",
                                   "TAX INVOICE", "10 Mar 2018 18:24",
                                   # telephone numbers printed without a label (MCMC numbering plan, E.164)
-                                  "03-8051 9514", "019-7521215", "careline: 1800 88 1231", "+49 30 1234567"])
+                                  "03-8051 9514", "019-7521215", "careline: 1800 88 1231", "+49 30 1234567",
+                                  # North American Numbering Plan
+                                  "(217) 555-0100", "217-555-0100", "1-800-555-0199"])
 def test_address_spans_end_at_lines_no_address_holds(stop):
     rows = [[("KEDAI MAJU SDN BHD", 150)], [(stop, 100)], [("No 8, Jalan 7/118B,", 100)],
             [("56000 Kuala Lumpur", 100)], [(stop, 100)], [("SUNWAY VELOCITY", 100)]]

@@ -300,9 +300,11 @@ HEADER = re.compile(
 #: A telephone number printed without its label: a Malaysian national number, trunk prefix 0, area or
 #: mobile code, a hyphen, then the subscriber number ("03-8051 9514", "019-7521215"), or a toll-free
 #: 1-300/1-800 number ("1800 88 1231") (MCMC National Numbering Plan); E.164 international form
-#: ("+49 30 1234567", "+60 3-8051 9514").
+#: ("+49 30 1234567", "+60 3-8051 9514"); a North American number, area code and exchange starting 2-9
+#: ("(217) 555-0100", "217-555-0100", "1-800-555-0199": North American Numbering Plan).
 PHONE = re.compile(r"(?<![\w/-])(0\d{1,2}-\s?\d{3,4}\s?\d{3,4}|1[-\s]?[38]00[-\s]?\d{2}[-\s]?\d{4}|"
-                   r"\+\d{1,3}[\s-]?\(?\d{1,4}\)?[\s-]?\d{3,4}[\s-]?\d{3,4})(?![\w-])")
+                   r"\+\d{1,3}[\s-]?\(?\d{1,4}\)?[\s-]?\d{3,4}[\s-]?\d{3,4}|"
+                   r"(?:1[\s.-])?(?:\([2-9]\d{2}\)\s?|[2-9]\d{2}[\s.-])[2-9]\d{2}[.-]\d{4})(?![\w-])")
 CONTACT = re.compile(r"\b(TEL|PHONE|FAX|H/?P|MOBILE|E-?MAIL|WEBSITE|WWW\.|TELEFON|TÉL|HOTLINE)\b|@|\.COM\b|"
                      rf"\bHTTPS?:|{PHONE.pattern}", _I)
 REGISTRATION = re.compile(r"\b(GST|SST|CO\.?\s*REG|REG\.?\s*NO|COMPANY\s*(REG\.?\s*)?NO|CO\.?\s*NO|TAX\s*ID|VAT|"
@@ -1013,8 +1015,10 @@ def _vocab_fix(text: str, vocab: tuple[str, ...]) -> str:
 
 
 #: Trade words that OCR glues to their neighbours when a thermal print's letter spacing is tight
-#: ("SANYUSTATIONERYSHOP"): :data:`NAME_WORDS` and the short shop words.
-_GLUE_WORDS = tuple(sorted({*NAME_WORDS, *_SHOP_WORDS}, key=len, reverse=True))
+#: ("SANYUSTATIONERYSHOP"): :data:`NAME_WORDS`. The short shop words (MART, SHOP, STORES, ...) are no
+#: evidence of a lost space: brands print them glued ("FAMILYMART", "TIMES BOOKSTORES", "KMART"), and a
+#: split there was a silent error; they still stand apart where a trade word's split leaves them.
+_GLUE_WORDS = tuple(sorted(NAME_WORDS, key=len, reverse=True))
 _GLUED = re.compile(r"\b[A-Z]{9,}\b")
 
 
@@ -1027,8 +1031,8 @@ def _unglue(m: re.Match[str]) -> str:
         return tok
     for w in _GLUE_WORDS:
         i = tok.find(w)
-        if i < 0 or len(w) < 5 and i != 0 and i + len(w) != len(tok):
-            continue  # a short word ("MART", "BOOK") only at either end of the token
+        if i < 0:
+            continue
         left, right = tok[:i], tok[i + len(w):]
         if (left and len(left) < 2) or (right and len(right) < 2) or not (left or right):
             continue
