@@ -174,11 +174,11 @@ def test_the_chinese_window_and_its_dialogs_show_no_english(qtbot, make_window, 
     """Every text of the main window (menus, toolbars, queue, form, notes, status bar, tooltips) and of
     the Settings and Vendors dialogs, on documents with failures, notes and flags, is Chinese but for
     names (of products, formats, keys, the documents' own values) and the English words a tooltip
-    keeps for support (a failure's English message)."""
+    keeps for support (a failure's English message, a library's own words)."""
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QAbstractButton, QComboBox, QHeaderView, QLabel, QLineEdit, QMenu, QTabWidget, QWidget
 
-    from desktop.core.diagnostics import Code, diag
+    from desktop.core.diagnostics import Code, diag, library_text
     from desktop.core.model import Document, Field, PageResult
     from desktop.gui.dialogs import SettingsDialog
     from desktop.gui.notes import document_notes
@@ -201,6 +201,7 @@ def test_the_chinese_window_and_its_dialogs_show_no_english(qtbot, make_window, 
                                                         detail="connection refused")),
     ]
     support = {d.error.message("en") for d in docs if d.error} | {n.raw for d in docs for n in document_notes(d, "zh_CN")}
+    support |= {t for d in docs if d.error for t in library_text(d.error)}
     values = {"MAIN", "ST", "receipt", "jpg", "broken", "server", "pdf", "earlier", "scans"}
     texts: dict[str, str] = {}
 

@@ -156,7 +156,8 @@ def test_failing_engine_marks_its_document(qtbot, make_window, samples) -> None:
     wait_read(qtbot, w)
     entry = w.model.entry(entry_id)
     assert entry.status == "failed" and "simulated engine failure" in entry.document.error.message()
-    assert "simulated engine failure" in w.model.status_text(entry)
+    assert w.model.status_text(entry) == "Failed: the engine failed"  # plain words; the engine's own in the tooltip
+    assert "simulated engine failure" in w.model.tooltip(entry)
     assert "simulated engine failure" in w.form._empty.text()
 
 

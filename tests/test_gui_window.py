@@ -268,7 +268,9 @@ def test_failing_engine_shows_error_on_document(qtbot, make_window, pipeline, tm
     w.select_entry(entry_id)
     assert entry.status == "failed" and entry.document.error.code == Code.ENGINE_FAILED
     assert "simulated engine failure" in w.form._empty.text()
-    assert w.model.status_text(entry) == "Failed: simulated engine failure"
+    # the queue card in plain words; the engine's own words a hover away
+    assert w.model.status_text(entry) == "Failed: the engine failed"
+    assert "simulated engine failure" in w.model.index(w.model.row_of(entry_id), 0).data(Qt.ItemDataRole.ToolTipRole)
 
 
 def test_event_loop_keeps_turning_and_cancel_stops(qtbot, make_window, pipeline, tmp_path) -> None:

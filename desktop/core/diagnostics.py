@@ -4,7 +4,10 @@ A :class:`Diagnostic` is a stable :class:`Code`, a :class:`Severity`, the page a
 and parameters. Its message is rendered from the code in the reader's language (:func:`render`,
 English ``en`` and Simplified Chinese ``zh``) from :data:`CATALOGUE`, the one catalogue the CLI, the
 exports and the GUI share: nothing ever parses a message back. Rewording a message changes only
-its catalogue entry; code that needs to know what happened tests ``diagnostic.code``.
+its catalogue entry; code that needs to know what happened tests ``diagnostic.code``. A library's own
+words inside a message (MuPDF's "cannot load content stream") are for support: the Chinese message
+and the plain English one (``message("en", plain=True)``, the GUI's compact places) leave them out
+and :func:`library_text` gives them (see :data:`LIBRARY_TEXT_PARAMS`).
 
 Where they live (see :mod:`desktop.core.model`):
 
@@ -900,8 +903,11 @@ CATALOGUE: dict[Code, Entry] = {
 #: Parameters that may hold a library's own words (an exception's English message: Pillow's "image
 #: file is truncated", MuPDF's "zlib error", an HTTP client's "connection refused") or our own
 #: component's English detail. Where such a parameter is plain text, the Chinese message leaves it
-#: out (:data:`ZH_WITHOUT_LIBRARY_TEXT`); the English message, the JSON and the GUI's tooltip keep it
-#: for support (:func:`library_text`). A nested diagnostic in the same place is rendered in Chinese.
+#: out (:data:`ZH_WITHOUT_LIBRARY_TEXT`), and so does the plain English one (``message("en",
+#: plain=True)``, :data:`EN_WITHOUT_LIBRARY_TEXT`) that the GUI's compact places show (the queue card,
+#: page notes, a field's problems, the status bar); the English message, the CLI's stderr, the JSON,
+#: the xlsx Problems sheet and the GUI's tooltip keep it for support (:func:`library_text`). A nested
+#: diagnostic in the same place is rendered in the reader's language (plainly, when asked).
 LIBRARY_TEXT_PARAMS = frozenset({"detail", "reason", "problem"})
 
 #: The Chinese message of each code whose template shows a :data:`LIBRARY_TEXT_PARAMS` parameter,
@@ -965,6 +971,73 @@ ZH_WITHOUT_LIBRARY_TEXT: dict[Code, str] = {
     Code.OUTPUT_FAILED: "无法写入输出",
 }
 
+#: The plain English message of each code of :data:`ZH_WITHOUT_LIBRARY_TEXT` (every code whose template
+#: shows a :data:`LIBRARY_TEXT_PARAMS` parameter), for when that parameter is plain text: the sentence a
+#: clerk reads, without the library's words (``message("en", plain=True)``; the tooltip has them).
+EN_WITHOUT_LIBRARY_TEXT: dict[Code, str] = {
+    Code.VENDOR_LIST_UNREADABLE: "cannot read the vendor list {file}",
+    Code.REVIEW_NOT_READ: "{source} was not read",
+    Code.VENDOR_LIST_NOT_JSON: "{file}: not a JSON file",
+    Code.VENDOR_LIST_BAD_DOCUMENT: "{file}: a document of vendor {name!r} is incomplete",
+    Code.FILE_UNREADABLE: "the file cannot be read",
+    Code.IMAGE_DAMAGED: "the file is damaged or not a complete image",
+    Code.IMAGE_VARIANT_UNSUPPORTED: "the image uses a variant Shoebox cannot decode",
+    Code.COLOUR_MODE_UNSUPPORTED: "the image uses a colour mode Shoebox cannot convert ({mode})",
+    Code.PDF_UNOPENABLE_DETAIL: "the PDF is damaged and cannot be opened",
+    Code.PDF_DAMAGED: "the PDF is damaged",
+    Code.PDF_PAGE_DAMAGED: "page {page} of the PDF is damaged",
+    Code.PDF_PAGE_UNRENDERABLE: "page {page} of the PDF cannot be rendered",
+    Code.SAVED_RESULT_UNREADABLE: "the saved result could not be read back",
+    Code.ORIENTATION_CHECK_FAILED: "orientation check failed; read as scanned",
+    Code.PAGE_NOT_READ: "page {page} could not be read",
+    Code.PAGES_AFTER_NOT_READ: "pages after {page} could not be read",
+    Code.REREAD_FAILED: "reading again failed",
+    Code.TASK_PAGE_FAILED: "page {page} could not be processed",
+    Code.ALL_PAGES_FAILED: "a page could not be read (and {more} more page failures)",
+    Code.ENGINE_UNAVAILABLE: "the engine is unavailable",
+    Code.ENGINE_FAILED: "the engine failed",
+    Code.ENGINE_CRASHED: "the engine stopped unexpectedly while reading page {page}",
+    Code.WORKER_ANSWER_LOST: "its answer broke off",
+    Code.WORKER_LAST_WORDS: "{how}",
+    Code.READER_STOPPED: "the file reader stopped unexpectedly: the file may be damaged or malicious",
+    Code.ENGINE_NOTE: "the engine left a note on this page: check this page",
+    Code.ENGINE_FALLBACK: "HunyuanOCR not used. Using PP-OCR on the CPU.",
+    Code.MODEL_FIELDS_FAILED: "the AI model ({engine}) could not read the fields of page {page}; "
+                              "they were read from the page text instead",
+    Code.MODEL_INDEX_UNREADABLE: "a readable model.safetensors.index.json",
+    Code.FIELDS_FAILED: "reading the fields failed",
+    Code.UNEXPECTED: "unexpected error",
+    Code.EXCEPTION: "an error occurred",
+    Code.SERVER_BAD_URL: "the server address {url} is not valid",
+    Code.SERVER_NAME_UNRESOLVED: "the office server at {url} could not be reached: the name {host} does not resolve",
+    Code.SERVER_UNREACHABLE: "the office server at {url} could not be reached",
+    Code.SERVER_HTTP_ERROR: "the office server at {url} answered HTTP {status}",
+    Code.SERVER_FALLBACK: "read with PP-OCR on the CPU: the office server at {url} could not be reached",
+    Code.SERVER_DOWN_CPU: "the office server at {url} could not be reached; reading on the CPU (PP-OCR) until it "
+                          "answers",
+    Code.SERVER_NOT_USED: "office server not used",
+    Code.EINVOICE_UNREADABLE: "the e-invoice data could not be read; the pages were read instead",
+    Code.EINVOICE_STOPPED: "the reader stopped unexpectedly while reading the file's e-invoice data: the file may be "
+                           "damaged or hostile",
+    Code.MEMORY_UNAVAILABLE: "the vendor memory could not be used",
+    Code.POSSIBLE_DUPLICATE: "possible duplicate of {source}",
+    Code.XML_NOT_AN_INVOICE: f"this XML file is not an e-invoice Shoebox reads; {_READABLE_EN}",
+    Code.XML_INVOICE_UNREADABLE: "the XML invoice cannot be read",
+    Code.OFD_UNREADABLE: "the OFD file cannot be read",
+    Code.OFD_OBJECT_NOT_DRAWN: "a {kind} on this OFD page could not be drawn",
+    Code.FOLDER_UNREADABLE: "the folder cannot be read; its files were not read",
+    Code.PDF_CONTENT_LOST: "the PDF is damaged and part of this page could not be loaded; text may be missing",
+    Code.PAGE_BOUNDARIES_FAILED: "the pages were kept as one document: deciding page boundaries failed",
+    Code.EXPORT_OS_ERROR: "the system refused to write the file",
+    Code.EXPORT_WRITER_FAILED: "an error occurred while writing the file",
+    Code.SESSION_KEPT_ASIDE: "The saved session could not be read. It was kept as {kept} in {folder}, and a new "
+                             "session was started.",
+    Code.SESSION_UNSAVED: "The session file {path} cannot be used. Shoebox works, but this session will not be saved: "
+                          "check the folder's permissions.",
+    Code.USAGE: "the command was not used correctly",
+    Code.OUTPUT_FAILED: "the output could not be written",
+}
+
 
 @dataclass(frozen=True)
 class Diagnostic:
@@ -984,9 +1057,10 @@ class Diagnostic:
     field: str | None = None
     params: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
-    def message(self, language: str = "en") -> str:
-        """The message in ``language`` (``en`` or ``zh``; see :func:`render`)."""
-        return render(self, language)
+    def message(self, language: str = "en", *, plain: bool = False) -> str:
+        """The message in ``language`` (``en`` or ``zh``; see :func:`render`); ``plain``: without a
+        library's own words (the Chinese message never has them; :func:`library_text` gives them)."""
+        return render(self, language, plain=plain)
 
     def __str__(self) -> str:
         return self.message("en")
@@ -1099,14 +1173,14 @@ _WHERE_ZH = {
 }
 
 
-def _param_text(key: str, value: Any, language: str) -> Any:
+def _param_text(key: str, value: Any, language: str, plain: bool = False) -> Any:
     zh = language.lower().startswith("zh")
     if isinstance(value, Diagnostic):
-        return render(value, language)
+        return render(value, language, plain=plain)
     if isinstance(value, list | tuple):  # each item in the language; clauses by semicolons, words by commas
         clauses = key not in _WORD_LISTS and any(isinstance(v, Diagnostic) for v in value)
         sep = ("；" if clauses else "、") if zh else ("; " if clauses else ", ")
-        return sep.join(str(_param_text(key, v, language)) for v in value)
+        return sep.join(str(_param_text(key, v, language, plain)) for v in value)
     if zh and key == "kind":
         return _KIND_ZH.get(value) or _OFD_OBJECT_ZH.get(value, value)
     if zh and key == "order":
@@ -1120,20 +1194,23 @@ class _Params(dict[str, Any]):
     """Format parameters: nested diagnostics (and lists of them) rendered in the language, a missing
     one shown as ``?``."""
 
-    def __init__(self, values: Mapping[str, Any], language: str) -> None:
-        super().__init__({k: _param_text(k, v, language) for k, v in values.items()})
+    def __init__(self, values: Mapping[str, Any], language: str, plain: bool = False) -> None:
+        super().__init__({k: _param_text(k, v, language, plain) for k, v in values.items()})
 
     def __missing__(self, key: str) -> str:
         return "?"
 
 
-def render(d: Diagnostic, language: str = "en") -> str:
+def render(d: Diagnostic, language: str = "en", *, plain: bool = False) -> str:
     """The message of ``d`` in ``language``.
 
     Args:
         d: the diagnostic.
         language: ``en``, ``zh`` (Simplified Chinese), or a locale name (``zh_CN`` -> ``zh``; anything
             else English).
+        plain: leave out a library's own words (a plain-text :data:`LIBRARY_TEXT_PARAMS` value, here
+            and in nested diagnostics), as the Chinese message always does: the sentence for the GUI's
+            compact places (:data:`EN_WITHOUT_LIBRARY_TEXT`; :func:`library_text` has the words).
 
     Returns:
         The message; a template field the diagnostic has no parameter for is shown as ``?``.
@@ -1141,11 +1218,12 @@ def render(d: Diagnostic, language: str = "en") -> str:
     entry = CATALOGUE[d.code]
     zh = language.lower().startswith("zh")
     template = entry.zh if zh else entry.en
-    if zh and d.code in ZH_WITHOUT_LIBRARY_TEXT and any(_is_library_text(d.params.get(k)) for k in LIBRARY_TEXT_PARAMS):
-        template = ZH_WITHOUT_LIBRARY_TEXT[d.code]  # a library's English words stay out of the Chinese text
+    without = ZH_WITHOUT_LIBRARY_TEXT if zh else EN_WITHOUT_LIBRARY_TEXT if plain else {}
+    if d.code in without and any(_is_library_text(d.params.get(k)) for k in LIBRARY_TEXT_PARAMS):
+        template = without[d.code]  # a library's English words stay out of the Chinese (or plain) text
     values = {"page": d.page, "field": d.field, **d.params}
     try:
-        return template.format_map(_Params(values, language))
+        return template.format_map(_Params(values, language, plain))
     except (ValueError, IndexError, KeyError):  # a malformed value; never lose the message
         return f"{entry.en} {dict(d.params)}"
 
@@ -1157,8 +1235,8 @@ def _is_library_text(value: Any) -> bool:
 
 def library_text(d: Diagnostic) -> list[str]:
     """The library's own words inside ``d`` and its nested diagnostics (the plain-text
-    :data:`LIBRARY_TEXT_PARAMS` values, which the Chinese message leaves out), outermost first: for a
-    tooltip or a support question."""
+    :data:`LIBRARY_TEXT_PARAMS` values, which the Chinese and the plain English message leave out),
+    outermost first: for a tooltip or a support question."""
     out: list[str] = []
     for key, value in d.params.items():
         items = value if isinstance(value, list | tuple) else [value]

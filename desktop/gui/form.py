@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidgetAction,
 )
 
-from desktop.core.diagnostics import Code, Diagnostic, diag
+from desktop.core.diagnostics import Code, Diagnostic, diag, library_text
 from desktop.core.doctypes import FieldSpec, get_document_type
 from desktop.core.flags import document_key_fields, flag_diagnostics, percent
 from desktop.core.model import Document, Field
@@ -487,7 +487,9 @@ class FieldRow(QObject):
         self.reason.setVisible(shown and bool(self._why))
 
     def set_problems(self, problems: list[Diagnostic]) -> None:
-        self.problems.setText("\n".join(f"⚠ {p.message(self.language)}" for p in problems))
+        """Show ``problems`` under the value in plain words (a library's own words in the tooltip)."""
+        self.problems.setText("\n".join(f"⚠ {p.message(self.language, plain=True)}" for p in problems))
+        self.problems.setToolTip("\n".join(dict.fromkeys(w for p in problems for w in library_text(p))))
         self.problems.setVisible(bool(problems))
         self.edit.setProperty("problem", bool(problems))
         self._restyle()

@@ -324,7 +324,8 @@ class MainWindow(QMainWindow):
         except Exception as exc:
             log.exception("the vendor memory cannot open")
             # in the UI's words; the library's own (sqlite's) stay in the log above
-            self.statusBar().showMessage(diag(Code.MEMORY_UNAVAILABLE, detail=str(exc)).message(self.language), 10000)
+            self.statusBar().showMessage(diag(Code.MEMORY_UNAVAILABLE, detail=str(exc)).message(self.language, plain=True),
+                                         10000)
             return None
 
     # ---------------------------------------------------------------------------------- showing
@@ -532,7 +533,8 @@ class MainWindow(QMainWindow):
         except OSError as exc:
             from desktop.core.export import write_failure
 
-            reason = write_failure(exc, exc.filename or "settings").message(self.language)
+            log.warning("the settings could not be saved: %s", exc)  # the system's own words, for support
+            reason = write_failure(exc, exc.filename or "settings").message(self.language, plain=True)
             self.statusBar().showMessage(self.tr("Settings could not be saved: %1").replace("%1", reason), 8000)
 
     def settings_dialog(self) -> None:

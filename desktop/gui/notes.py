@@ -2,9 +2,11 @@
 
 Page warnings (``PageResult.warnings``) and document notes (``Document.notes``) are diagnostics
 (:mod:`desktop.core.diagnostics`): each is worded from its code in the UI language by the core's
-catalogue, never parsed. Page warnings are labelled with their page ("Page %1: %2", context
-``Notes``). Diagnostics of severity ``detail`` (the resolution a page was read at) are shown only in
-the tooltip, which lists every note in English too (the words a log or a support question uses).
+catalogue, never parsed, in plain words (a library's own words, MuPDF's "cannot load content
+stream", left out: ``message(language, plain=True)``). Page warnings are labelled with their page
+("Page %1: %2", context ``Notes``). Diagnostics of severity ``detail`` (the resolution a page was
+read at) are shown only in the tooltip, which lists every note in English too, with the library's
+words (the words a log or a support question uses).
 """
 from __future__ import annotations
 
@@ -18,7 +20,8 @@ from desktop.core.model import Document
 
 @dataclass(frozen=True)
 class Note:
-    """One note: ``text`` for the clerk (empty: shown only in the tooltip) and its English ``raw`` text."""
+    """One note: ``text`` for the clerk, in plain words (empty: shown only in the tooltip), and its English
+    ``raw`` text with the library's own words."""
 
     text: str
     raw: str
@@ -30,12 +33,12 @@ def page_note(number: int, warning: Diagnostic, language: str = "en") -> Note:
     if warning.severity is Severity.DETAIL:
         return Note("", raw)  # how many pixels the engine saw is a detail for the tooltip
     label = QCoreApplication.translate("Notes", "Page %1: %2")
-    return Note(label.replace("%1", str(number)).replace("%2", warning.message(language)), raw)
+    return Note(label.replace("%1", str(number)).replace("%2", warning.message(language, plain=True)), raw)
 
 
 def document_note(note: Diagnostic, language: str = "en") -> Note:
     """A document note (``Document.notes``) in ``language``."""
-    text = note.message(language)
+    text = note.message(language, plain=True)
     return Note("" if note.severity is Severity.DETAIL else text[:1].upper() + text[1:], note.message("en"))
 
 

@@ -37,6 +37,8 @@ from PySide6.QtGui import (
     QPen,
     QPixmap,
     QResizeEvent,
+    QTextLayout,
+    QTextOption,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -48,7 +50,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.core import flags
-from desktop.core.diagnostics import Diagnostic
+from desktop.core.diagnostics import Diagnostic, library_text
 from desktop.core.model import Document, Field
 from desktop.core.review import Standing, attention_count, field_checks, standing
 from desktop.core.session import SessionEntry, SessionStore, status_of
@@ -88,6 +90,8 @@ class QueueEntry:
         message: a transient note (``page 2 of 3``, ``cancelled``).
         thumbnail: small picture of the first page, once loaded.
         position: its sort key in the session (:attr:`desktop.core.session.SessionEntry.position`).
+        problem: the diagnostic ``message`` says in plain words (reading again failed), whose library
+            words the row's tooltip gives; ``None`` when the message says none.
     """
 
     id: int
@@ -97,6 +101,7 @@ class QueueEntry:
     message: str = ""
     thumbnail: QPixmap | None = None
     position: float = 0.0
+    problem: Diagnostic | None = None
 
     @property
     def name(self) -> str:
@@ -171,12 +176,12 @@ class QueueModel(QAbstractTableModel):
             return self.tr("Queued") + (f" ({entry.message})" if entry.message else "")
         if entry.status == "reading":
             return self.tr("Reading") + (f" – {entry.message}" if entry.message else "…")
-        if entry.status == "failed":
-            message = (doc.error.message(self.language) if doc and doc.error else entry.message) or ""
+        if entry.status == "failed":  # in plain words: a library's own words are in the tooltip (tooltip())
+            message = (doc.error.message(self.language, plain=True) if doc and doc.error else entry.message) or ""
             return self.tr("Failed: %1").replace("%1", message)
         note = f" – {entry.message}" if entry.message else ""  # e.g. a document task running or failed
         if doc is not None:  # a page the engine could not read, or whose content may be lost: said here too
-            note += "".join(f" – {lost.message(self.language)}" for lost in doc.lost_pages())
+            note += "".join(f" – {lost.message(self.language, plain=True)}" for lost in doc.lost_pages())
         if doc is not None and doc.duplicate_of:
             note += " – " + self.tr("possible duplicate")
         if entry.status == "reviewed":
@@ -184,6 +189,18 @@ class QueueModel(QAbstractTableModel):
         if doc is not None and standing(doc) is Standing.CHECKS_OUT:  # as the header's "Every field checks out"
             return self.tr("Checks out, not yet reviewed") + note
         return self.tr("Needs review") + note
+
+    def tooltip(self, entry: QueueEntry) -> str:
+        """The row's tooltip: the file's path, the row's status in full (the card shows at most two lines
+        of it), and the library's own words that its plain messages leave out (for support)."""
+        doc = entry.document
+        problems = [doc.error] if doc is not None and doc.error else []
+        problems += doc.lost_pages() if doc is not None else []
+        problems += [entry.problem] if entry.problem is not None else []
+        words: list[str] = []
+        for problem in problems:
+            words += [w for w in library_text(problem) if w not in words]
+        return "\n".join([entry.source, self.status_text(entry), *words])
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
@@ -211,10 +228,7 @@ class QueueModel(QAbstractTableModel):
                     return entry.thumbnail
                 return self.failed_icon if entry.status == "failed" else self.placeholder
             if role == Qt.ItemDataRole.ToolTipRole:
-                if doc is not None and doc.error and self.language != "en":
-                    # the English words too (a library's own detail, which the Chinese message leaves out)
-                    return f"{entry.source}\n{doc.error.message(self.language)}\n{doc.error.message('en')}"
-                return entry.source
+                return self.tooltip(entry)
         elif col == COL_TYPE:
             if role == Qt.ItemDataRole.DisplayRole and doc is not None and doc.document_type:
                 return self.type_labels.get(doc.document_type, doc.document_type)
@@ -281,13 +295,13 @@ class QueueModel(QAbstractTableModel):
             # queued <-> reading is not saved: a file being read when the app stops is queued
             # again at the next start anyway, and each write costs an fsync on the GUI thread.
             self.store.set_status(entry_id, status)
-        entry.status, entry.message = status, message
+        entry.status, entry.message, entry.problem = status, message, None
         self._emit_row(entry_id)
 
     def set_message(self, entry_id: int, message: str) -> None:
         entry = self.entry(entry_id)
         if entry is not None:
-            entry.message = message
+            entry.message, entry.problem = message, None
             self._emit_row(entry_id)
 
     def set_thumbnail(self, entry_id: int, pixmap: QPixmap) -> None:
@@ -306,7 +320,7 @@ class QueueModel(QAbstractTableModel):
             return []
         ids = self.store.replace(entry_id, documents)
         first = self._entries[row]
-        first.document, first.status, first.message = documents[0], status_of(documents[0]), ""
+        first.document, first.status, first.message, first.problem = documents[0], status_of(documents[0]), "", None
         self._emit_row(entry_id)
         if len(documents) > 1:
             self.beginInsertRows(QModelIndex(), row + 1, row + len(documents) - 1)
@@ -327,7 +341,7 @@ class QueueModel(QAbstractTableModel):
             return
         status = status_of(document)
         self.store.update(entry_id, document, status)
-        entry.document, entry.status, entry.message = document, status, ""
+        entry.document, entry.status, entry.message, entry.problem = document, status, "", None
         self._emit_row(entry_id)
         self.document_changed.emit(entry_id)
 
@@ -347,7 +361,7 @@ class QueueModel(QAbstractTableModel):
             self._reindex()
             self.endInsertRows()
         else:
-            entry.document, entry.status, entry.message = document, status, ""
+            entry.document, entry.status, entry.message, entry.problem = document, status, "", None
             self._emit_row(entry_id)
         self.document_changed.emit(entry_id)
 
@@ -357,10 +371,11 @@ class QueueModel(QAbstractTableModel):
         if entry is None:
             return
         if entry.document is not None and not entry.document.error:
-            # a re-read failed: keep the document, show the message
-            message = problem.message(self.language)
+            # a re-read failed: keep the document, show the message (in plain words; the tooltip has the rest)
+            message = problem.message(self.language, plain=True)
             self.set_message(entry_id, message)
             self.set_status(entry_id, status_of(entry.document), message)
+            entry.problem = problem
             return
         self.set_document(entry_id, Document(source=entry.source, error=problem))
 
@@ -468,9 +483,10 @@ class QueueView(QListView):
 class QueueDelegate(QStyledItemDelegate):
     """Paints a queue row as a card: thumbnail, file name, type and status, attention badge.
 
-    Nothing is cut off: the file name and the status wrap onto as many lines as the queue's width
-    needs (the row grows); a file name wraps after ``_``, ``-``, ``.`` or a space where it can
-    (:func:`wrap_file_name`), not in the middle of a word. :meth:`sizeHint` and :meth:`paint` share
+    The file name wraps onto as many lines as the queue's width needs (the row grows); it wraps after
+    ``_``, ``-``, ``.`` or a space where it can (:func:`wrap_file_name`), not in the middle of a word.
+    The type and status take at most two lines (:meth:`second_text`): a longer one is cut short with
+    "…", and the row's tooltip has it in full. :meth:`sizeHint` and :meth:`paint` share
     one layout, :meth:`text_layout`,
     and the text is drawn into rectangles exactly as wide as the width it was measured at: drawn
     into its tight bounding rectangle instead (a pixel or so narrower), a line can wrap once more
@@ -484,6 +500,7 @@ class QueueDelegate(QStyledItemDelegate):
     BADGE_WIDTH = 34
     PADDING = 6
     MIN_TEXT_WIDTH = 40
+    SECOND_LINES = 2  # the most lines the type and status take
 
     def _text_width(self, total_width: int, status: str) -> int:
         """The text column's width in a row ``total_width`` px wide (logical pixels)."""
@@ -499,6 +516,7 @@ class QueueDelegate(QStyledItemDelegate):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._name_lines: dict[tuple[str, int, str], str] = {}  # name_lines' answers
+        self._second_texts: dict[tuple[str, int, str], str] = {}  # second_text's answers
         view = parent if isinstance(parent, QAbstractItemView) else None
         if view is not None and view.model() is not None:
             # a status that now needs two lines makes its row taller (Qt asks sizeHint again)
@@ -533,6 +551,41 @@ class QueueDelegate(QStyledItemDelegate):
             lines = self._name_lines[key] = "\n".join(wrap_file_name(name, fits))
         return lines
 
+    def second_text(self, font: QFont, width: int, text: str) -> str:
+        """``text`` (the type and status) as the card shows it in a column ``width`` px wide in ``font``:
+        as it is when it wraps onto at most :attr:`SECOND_LINES` lines, else its first lines as Qt wraps
+        them and the rest cut short with "…" on the last line (the row's tooltip has it in full)."""
+        key = (font.key(), width, text)
+        shown = self._second_texts.get(key)
+        if shown is not None:
+            return shown
+        anywhere = self._second_flags(font, width, text) & int(Qt.TextFlag.TextWrapAnywhere)
+        option = QTextOption()
+        option.setWrapMode(QTextOption.WrapMode.WrapAnywhere if anywhere else QTextOption.WrapMode.WordWrap)
+        layout = QTextLayout(text.replace("\n", "\u2028"), font)  # drawText's line breaking (qt_format_text)
+        layout.setTextOption(option)
+        layout.beginLayout()
+        starts: list[int] = []  # where each line starts, in UTF-16 code units
+        while len(starts) <= self.SECOND_LINES:
+            line = layout.createLine()
+            if not line.isValid():
+                break
+            line.setLineWidth(width)
+            starts.append(line.textStart())
+        layout.endLayout()
+        shown = text
+        if len(starts) > self.SECOND_LINES:
+            units = text.encode("utf-16-le")
+            cut = len(units[:2 * starts[self.SECOND_LINES - 1]].decode("utf-16-le"))  # the last line shown starts here
+            lines = [text[len(units[:2 * a].decode("utf-16-le")):len(units[:2 * b].decode("utf-16-le"))].rstrip()
+                     for a, b in zip(starts, starts[1:self.SECOND_LINES], strict=False)]
+            rest = QFontMetrics(font).elidedText(text[cut:].replace("\n", " "), Qt.TextElideMode.ElideRight, width)
+            shown = "\n".join([*lines, rest])
+        if len(self._second_texts) >= 4096:
+            self._second_texts.clear()
+        self._second_texts[key] = shown
+        return shown
+
     def text_layout(self, font: QFont, width: int, index: ModelIndex) -> tuple[QRect, QRect, str, str]:
         """``(name rect, second-line rect, name, second text)`` relative to the text's top left, for a
         text column ``width`` pixels wide: each rect is ``width`` wide (the width its text was wrapped
@@ -542,7 +595,7 @@ class QueueDelegate(QStyledItemDelegate):
         name = self.name_lines(name_font, width, index.data(Qt.ItemDataRole.DisplayRole) or "")
         doc_type = index.data(TYPE_ROLE) or ""
         status_text = index.data(STATUS_TEXT_ROLE) or ""
-        second = f"{doc_type} · {status_text}" if doc_type else status_text
+        second = self.second_text(font, width, f"{doc_type} · {status_text}" if doc_type else status_text)
         name_h = QFontMetrics(name_font).boundingRect(QRect(0, 0, width, 10_000), self._flags(True), name).height()
         flags = self._second_flags(font, width, second)
         second_h = QFontMetrics(font).boundingRect(QRect(0, 0, width, 10_000), flags, second).height()

@@ -258,8 +258,8 @@ class ReadingController(QObject):
                                             slow, notes)
         if state == "ready":
             self.engine_description = text
-            for note in notes:
-                self._status(note, 10000)
+            for note in self.worker.notes:  # in plain words: the engine label's tooltip has the rest
+                self._status(note.message(self.window.language, plain=True), 10000)
             if slow:
                 self._status(slow, 30000)
 
@@ -302,8 +302,9 @@ class ReadingController(QObject):
     def _on_error(self, entry_id: int, problem: Diagnostic) -> None:
         entry = self.model.entry(entry_id)
         if entry is not None and entry.document is not None and not entry.document.error:
-            # reading a page again failed: the document stays as it was
-            message = problem.message(self.window.language)
+            # reading a page again failed: the document stays as it was (the queue row's tooltip has
+            # the library's words)
+            message = problem.message(self.window.language, plain=True)
             self._status(self.tr("Reading again failed: %1").replace("%1", message), 10000)
         self.model.fail(entry_id, problem)
         if self.window.current_id == entry_id:
