@@ -1368,4 +1368,9 @@ def generate(layout: Layout, document_type: str, *, date_order: str, rule_values
     # the total and date models of invoices also learn from receipts (pooled training): say which it is
     for c in out.get("total", []) + out.get("date", []):
         c.features["doc_invoice"] = 1.0 if document_type == "invoice" else 0.0
+    if document_type == "invoice":
+        # so does the invoice vendor name model (the receipts' own vendor model is trained on receipts
+        # alone, whose candidates carry no such feature: a receipt reads as 0)
+        for c in out.get("vendor_name", []):
+            c.features["doc_invoice"] = 1.0
     return out
