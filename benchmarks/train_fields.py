@@ -320,7 +320,7 @@ def _matrix(cands: list, features: list[str]) -> np.ndarray:
 #: Invoice fields whose model also learns from the receipts (generic features; a ``doc_invoice``
 #: feature tells them apart). Cross-validation still scores each invoice with a model that saw neither
 #: it nor its issuer.
-POOLED = {"invoice": {"total": "receipt", "date": "receipt"}}
+POOLED = {"invoice": {"total": "receipt", "date": "receipt", "vendor_name": "receipt"}}
 
 
 def _train(docs: list[Doc], name: str, features: list[str], extra: list[Doc] | None = None):

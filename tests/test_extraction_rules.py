@@ -120,11 +120,11 @@ def test_receipt_vendor_vat_number(row: str, vat: str) -> None:
 @pytest.mark.parametrize("row", ["St.-Nr. 214/5703/1188", "USt-IdNr. DE318274655", "Beleg-Nr. 2026-18842",
                                  "Kassen-Nr. 3"])
 def test_registration_and_number_rows_end_an_address(row: str) -> None:
-    from desktop.core.extraction.candidates import _ends_address
+    from desktop.core.extraction.candidates import ends_address
 
-    assert _ends_address(row)
-    assert not _ends_address("Lindenallee 7")
-    assert not _ends_address("NO. 12, JALAN SS 2/4")
+    assert ends_address(row)
+    assert not ends_address("Lindenallee 7")
+    assert not ends_address("NO. 12, JALAN SS 2/4")
 
 
 @pytest.mark.parametrize(("case", "rows", "expected"), TAX_CASES, ids=[c[0] for c in TAX_CASES])

@@ -46,7 +46,7 @@ from desktop.core.extraction.layout import Layout, Ln
 from desktop.core.extraction.legal_forms import restore_legal_form
 from desktop.core.extraction.parsers import money_tokens
 
-__all__ = ["FieldCandidate", "LEARNED_FIELDS", "Rows", "generate", "lexicon_fix", "value_char_confidences",
+__all__ = ["FieldCandidate", "LEARNED_FIELDS", "Rows", "ends_address", "generate", "lexicon_fix", "value_char_confidences",
            "value_confidence"]
 
 #: The fields chosen by the learned model, per document type.
@@ -1164,7 +1164,7 @@ def _commas_for_full_stops(value: str) -> str:
     return _PERIOD_AFTER_WORD.sub(repl, value)
 
 
-def _ends_address(row: str) -> bool:
+def ends_address(row: str) -> bool:
     """Whether a row cannot be part of a postal address, so that no address span holds it: a heading
     (TAX INVOICE), an owner's line ("Licensee of ...", "Owned by ..."), a registration or tax number,
     a contact line (phone, fax, e-mail), a date or time, or an amount labelled as a total, cash or
@@ -1218,7 +1218,7 @@ def _address_candidates(layout: Layout, rows: Rows, rule_value: str | None, vend
             value = clean_address(rows.plain(raw))
             if not _text_features_of(texts[-1])["namey"]:
                 break  # a line of running text ends any address (and a longer span holds it too)
-            if _ends_address(texts[-1] if length > 1 else _LEADING_REG.sub("", texts[0])) or \
+            if ends_address(texts[-1] if length > 1 else _LEADING_REG.sub("", texts[0])) or \
                     (length > 1 and _COUNTRY_END.search(texts[-2])):
                 break
             if length > 1 and _names_the_place(*(clean_address(rows.plain(t)) for t in texts[:2])):
@@ -1368,4 +1368,9 @@ def generate(layout: Layout, document_type: str, *, date_order: str, rule_values
     # the total and date models of invoices also learn from receipts (pooled training): say which it is
     for c in out.get("total", []) + out.get("date", []):
         c.features["doc_invoice"] = 1.0 if document_type == "invoice" else 0.0
+    if document_type == "invoice":
+        # so does the invoice vendor name model (the receipts' own vendor model is trained on receipts
+        # alone, whose candidates carry no such feature: a receipt reads as 0)
+        for c in out.get("vendor_name", []):
+            c.features["doc_invoice"] = 1.0
     return out

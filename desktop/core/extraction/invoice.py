@@ -225,7 +225,8 @@ _ACCOUNT_HOLDER = re.compile(r"(titulaire\s*du\s*compte|account\s*holder|kontoin
 _CONTACT = re.compile(r"\b(tel|phone|fax|e-?mail|www\.|http|iban|bic|swift|kvk|btw|vat|tva|ust|mwst|gst|"
                       r"siret|bank|konto|telefon|t[ée]l[ée]phone)\b|@", re.I)
 _POSTCODE_LINE = re.compile(r"\b(\d{4}\s?[A-Z]{2}|[A-Z]-?\d{4,5}|\d{5}(-\d{4})?|\d{6}|[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}|"
-                            r"[A-Z]{2}\s+\d{5})\b")
+                            # an Australian state and postcode ("Melbourne VIC 3000", Australia Post)
+                            r"[A-Z]{2}\s+\d{5}|(NSW|VIC|QLD|WA|SA|TAS|ACT|NT)\s+\d{4})\b")
 
 
 def pick_vendor_footer(layout: Layout) -> Candidate | None:
@@ -256,12 +257,63 @@ def pick_vendor_footer(layout: Layout) -> Candidate | None:
     return None
 
 
+#: A line that is only a tax or registration number printed under the issuer's address: a VAT number
+#: (EU VAT Directive 2006/112/EC art. 226(3)), a German Steuernummer ("201/113/40209", UStG s. 14(4)
+#: Nr. 2), an Australian ABN ("51 824 753 556", A New Tax System (Australian Business Number) Act 1999)
+#: -- digits and separators with at most a two-letter country prefix. No postal line is only that.
+_BARE_NUMBER = re.compile(r"^\W*([A-Z]{2})?\s?\d[\d\s./-]{6,}\d\W*$", re.I)
+#: Registration, tax and contact words that end the issuer's address block, beyond :data:`_CONTACT`:
+#: Australian Business / Company Number (ABN, ACN), the US Employer Identification Number (EIN), the
+#: Indian GSTIN, the Malaysian SST registration, a company or register number ("Company No.", "Reg. No.",
+#: "Registernummer", "N° TVA") and a contact person ("Ansprechpartner", "Contact").
+_REGISTRATION_LINE = re.compile(r"\b(abn|acn|ein|gstin|sst|company\s*(reg\w*\s*)?no|reg(istration)?\.?\s*(no|nr|number)|"
+                                r"register\w*|steuer\w*|st\.?-?nr|hra|ansprechpartner\w*|contact)\b|§", re.I)
+#: The label of a person or a note in a label/value layout (the XRechnung / ZUGFeRD visualisations print the
+#: seller's BT-41 contact point and BT-33 legal information between its name and its address): its value is
+#: stepped over, not read as part of the address.
+_NOT_ADDRESS_LABEL = re.compile(r"^\W*(ansprechpartner|kontakt\w*|contact(\s*(person|point))?|attn\.?|z\.\s*hd\.?|"
+                                r"weitere\s*informationen|additional\s*(legal\s*)?information|nummer|number|name)\W*$", re.I)
+
+
+#: Street, building and delivery words of the invoice languages (UPU S42 delivery-point lines): a line
+#: holding one is part of the address even without a number ("Cour du fournisseur", "Postfach").
+_STREET_WORD = re.compile(r"(stra(ss|ß)e|str\.?|weg|platz|gasse|allee|damm)\b|"  # German compounds: Industriestraße
+                          r"\b(postfach|street|st\.|road|rd\.?|avenue|ave\.?|lane|drive|way|suite|floor|level|building|"
+                          r"house|rue|chemin|boulevard|place|cour|quai|all[ée]e|impasse|route|straat|laan|plein|gracht|"
+                          r"via|viale|piazza|corso|calle|jalan|lot|unit|block)\b", re.I)
+
+
+def _ends_issuer_block(text: str) -> bool:
+    """Whether ``text`` cannot be part of the issuer's postal address: a contact, bank, tax or register
+    line (:data:`_CONTACT`, :data:`_REGISTRATION_LINE`, :data:`_LEGAL_FOOTER`, a bare number
+    :data:`_BARE_NUMBER`), the document's heading or number, a party heading ("Bill To", "Kunde"), or a
+    line the receipts' address spans never hold (a date, a till field row, a total:
+    :func:`desktop.core.extraction.candidates.ends_address`)."""
+    from desktop.core.extraction.candidates import ends_address
+
+    return bool(_CONTACT.search(text) or _REGISTRATION_LINE.search(text) or _LEGAL_FOOTER.search(text)
+                or _BARE_NUMBER.match(text) or INVOICE_NUMBER_LABEL.search(text) or _INVOICE_WEAK.search(text)
+                or _BUYER_LABEL.search(text) or ends_address(text))
+
+
 def pick_vendor_address(layout: Layout, vendor: Candidate | None) -> Candidate | None:
-    """The issuer's postal address: the lines under its name in the same column (street, postcode
-    and town, country), up to the first contact / bank / tax-number line or gap; for a one-line
-    sender line (``QualityHosting AG - Uferweg 40-42 - D-63571 Gelnhausen``, the return address
-    printed above the window of DIN 5008 letters) the parts after the name. Parts are joined with
-    ``", "``.
+    """The issuer's postal address: the lines right under its name (street, postcode and town,
+    country), up to the first contact / bank / tax-number / party line or gap; for a one-line sender
+    line (``QualityHosting AG - Uferweg 40-42 - D-63571 Gelnhausen``, the return address printed above
+    the window of DIN 5008 letters) the parts after the name. Parts are joined with ``", "``.
+
+    The block starts on the line just under the name that sits in the name's column (same left edge)
+    or under the name itself (overlapping it: a letterhead whose name is centred over a left-aligned or
+    centred address); a registration number printed alone under the name ("(Company No. 201901012345)",
+    Malaysian Companies Act 2016 s. 27) is stepped over. The next lines follow that first line's left
+    edge. Every invoice must carry the supplier's address (EU VAT Directive 2006/112/EC art. 226(5),
+    UK VAT Regulations 1995 reg. 14(1)(c), UStG s. 14(4) Nr. 1; EN 16931 BG-5 is mandatory), so a
+    block with a postcode line ends most letterheads.
+
+    Confidence (these values are not scored by the learned model): 0.7 for a block that holds a
+    postcode with its town (:data:`_POSTCODE_LINE`) and a line with a street number, ends where
+    something else begins (a stop line, a gap, the page's end) and is at most four lines long; else
+    0.5, under the review threshold: the clerk checks a block that may have run on or stopped short.
     """
     if vendor is None or not vendor.lines:
         return None
@@ -270,23 +322,60 @@ def pick_vendor_address(layout: Layout, vendor: Candidate | None) -> Candidate |
     if len(parts) >= 2 and _POSTCODE_LINE.search(" ".join(parts[1:])):
         rest = parts[1:]
         return Candidate(", ".join(rest), head.text, [head], [], 0.6)
+    below = sorted((ln for ln in layout.lines if ln.page == head.page and ln.y0 > head.y0 + 0.5 * head.h
+                    and ln not in vendor.lines), key=lambda o: (o.y0, o.x0))
+    tail = vendor.lines[-1]
     out: list[tuple[str, Ln]] = []
-    prev = head
-    for ln in layout.lines:
-        if ln.page != head.page or ln.y0 <= prev.y0 or len(out) >= 5:
+    prev, left, ended = tail, head.x0, False
+
+    def near(ln: Ln, prev: Ln) -> bool:
+        return ln.y0 - prev.y1 <= 1.2 * max(ln.h, prev.h)
+
+    for ln in below:
+        if ln.y0 <= prev.y0 + 0.5 * prev.h:
+            continue  # beside the last line taken (another column of the same row)
+        if not out:
+            in_column = abs(ln.x0 - head.x0) <= 1.5 * head.h
+            under_name = ln.x0 < head.x1 and ln.x1 > head.x0
+            if not (in_column or under_name):
+                continue
+        elif abs(ln.x0 - left) > 1.5 * head.h:
             continue
-        if abs(ln.x0 - head.x0) > 1.5 * head.h or ln.y0 - prev.y1 > 1.2 * max(ln.h, prev.h):
-            if ln.y0 - prev.y1 > 1.2 * max(ln.h, prev.h) and abs(ln.x0 - head.x0) <= 1.5 * head.h:
-                break
-            continue
-        t = re.sub(r"^(registered\s*|warehouse\s*|office\s*|business\s*)?address\s*[:：]\s*", "", ln.text, flags=re.I)
-        if _CONTACT.search(t) or _LEGAL_FOOTER.search(t) or INVOICE_NUMBER_LABEL.search(t) or _INVOICE_WEAK.search(t):
+        if not near(ln, prev):
+            ended = True
             break
+        t = re.sub(r"^(registered\s*|warehouse\s*|office\s*|business\s*)?address\s*[:：]\s*", "", ln.text, flags=re.I)
+        label = " ".join(o.text for o in layout.lines if o.page == ln.page and o.x1 <= ln.x0
+                         and abs((o.y0 + o.y1) - (ln.y0 + ln.y1)) < ln.h)
+        if label and _NOT_ADDRESS_LABEL.match(label):
+            prev = ln  # "Ansprechpartner:  Hans Test": a contact person between the name and the address
+            continue
+        if label and _ends_issuer_block(label):
+            ended = True
+            break
+        if not out and prev is tail and _REGISTRATION_LINE.search(t) and not _POSTCODE_LINE.search(t) \
+                or not out and re.fullmatch(r"\W*\(.*\)\W*", t) and re.search(r"\d{5}", t):
+            prev = ln  # "(Company No. 201901012345 / 1321456-X)" under the name, before the address
+            continue
+        if _ends_issuer_block(t):
+            ended = True
+            break
+        if not out:
+            left = ln.x0
         out.append((t, ln))
         prev = ln
+        if len(out) >= 5:
+            break
+    else:
+        ended = True
+    while len(out) > 1 and not re.search(r"\d", out[0][0]) and not _STREET_WORD.search(out[0][0]):
+        out.pop(0)  # a contact person or department over the street line ("Max Verkäufer", "Accounts Dept.")
     if not out or not any(_POSTCODE_LINE.search(t) or re.search(r"\d", t) for t, _ in out):
         return None
-    return Candidate(", ".join(t.strip(" ,") for t, _ in out), " / ".join(t for t, _ in out), [ln for _, ln in out], [], 0.6)
+    sure = ended and len(out) <= 4 and any(_POSTCODE_LINE.search(t) for t, _ in out) \
+        and any(re.search(r"(?<![\w-])\d{1,5}[a-z]?(?![\w-])", _POSTCODE_LINE.sub(" ", t), re.I) for t, _ in out)
+    return Candidate(", ".join(t.strip(" ,") for t, _ in out), " / ".join(t for t, _ in out), [ln for _, ln in out], [],
+                     0.7 if sure else 0.5)
 
 
 def pick_tax_ids(layout: Layout, buyer: Candidate | None) -> tuple[Candidate | None, Candidate | None]:
