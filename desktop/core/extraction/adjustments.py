@@ -61,7 +61,7 @@ _NOT_ADJUSTMENT = [label_pattern("subtotal"), label_pattern("total", "strong"), 
 #: A total stated before or after an adjustment ("Total after discount", "Summe nach Rabatt", "Total avant
 #: remise"): a subtotal, not the adjustment.
 BEFORE_AFTER = re.compile(r"(?<![^\W\d_])(before|after|excl\w*|incl\w*|vor|nach|avant|apr[èe]s|dopo|prima|antes|"
-                          r"despu[ée]s|voor|na\s+)(?![^\W\d_])", re.I)
+                          r"despu[ée]s|voor)(?![^\W\d_])", re.I)
 #: A row about a date or an address ("Delivery date", "Lieferadresse: ..."), not an amount.
 _NOT_AMOUNT = re.compile(r"(?<![^\W\d_])(date|datum|data|fecha|address|adresse|anschrift|indirizzo|direcci[óo]n|"
                          r"morada|adres)(?![^\W\d_])", re.I)
