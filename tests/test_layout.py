@@ -1,6 +1,9 @@
 """Layout queries (:mod:`desktop.core.extraction.layout`): the indexed ones answer as a scan of every line would."""
 from __future__ import annotations
 
+import re
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -30,3 +33,29 @@ def test_below_answers_as_a_scan_of_every_line(boxes, max_dy):
     for ln in layout.lines:
         for n in (1, 3):
             assert layout.below(ln, n, max_dy) == _naive_below(layout, ln, n, max_dy)
+
+
+@pytest.mark.parametrize("rows, sub", [
+    # a label with its own amount and another label's pair to its right on the row (a French till's footer)
+    ([[("SOUS-TOTAL", 10), ("29,30", 400)], [("REMISE FIDÉLITÉ", 10), ("-2,00", 400)], [("TOTAL TTC", 10), ("27,30 €", 400)],
+      [("Total HT 24,33", 10), ("TVA 2,97", 300)]], "24.33"),
+    ([[("SUBTOTAL", 10), ("29.30", 400)], [("TOTAL", 10), ("27.30", 400)],
+      [("Total Excl GST 24.33", 10), ("GST 2.97", 300)]], "24.33"),
+])
+def test_a_label_with_its_own_amount_keeps_it_beside_the_next_labels_pair(rows, sub):
+    """:meth:`Layout.labelled` with ``prefer_rightmost``: the value column is not read past a box that opens
+    with a word of its own when the label's line holds its amount (QA: r05 "Total HT 24,33   TVA 2,97")."""
+    from desktop.core.extraction import extract_fields
+    from tests.pages import synthetic_page
+
+    head = [[("OCEAN VIEW CAFE SDN BHD", 10)], [("2 Beach Rd, 10050 Penang", 10)], [("Date 30/06/2024", 10)]]
+    assert extract_fields(synthetic_page(head + rows), "receipt").fields["subtotal"].value == sub
+
+
+def test_a_currency_code_before_the_amount_is_still_the_value_column():
+    from desktop.core.extraction.parsers import amount_finder
+
+    pages = [PageResult(number=1, width=600, height=200, lines=[
+        Line("Subtotal 1.00", (10, 40, 130, 62), 0.99), Line("EUR 12.50", (400, 40, 490, 62), 0.99)])]
+    got = Layout(pages).labelled(re.compile("Subtotal"), amount_finder(), prefer_rightmost=True)
+    assert [c.value for c in got] == ["12.50"]

@@ -263,7 +263,7 @@ def _refill(doc: Document, keep: dict[str, Field]) -> Document:
     for name, f in keep.items():
         if name in doc.fields:
             doc.fields[name] = dataclasses.replace(f, boxes=list(f.boxes), problems=list(f.problems))
-    validate(doc.fields, doc_type)
+    validate(doc.fields, doc_type, doc.page_results)
     return doc
 
 

@@ -823,7 +823,7 @@ def reextract(document: Document, document_type: str, date_order: str | None = N
         if f.edited and name in doc.fields:
             doc.fields[name] = dataclasses.replace(f)
     if any(f.edited for f in doc.fields.values()):
-        _extraction().validate(doc.fields, document_type)
+        _extraction().validate(doc.fields, document_type, doc.page_results)
     return doc
 
 

@@ -215,7 +215,7 @@ def _normalise(name: str, text: str, date_order: str | None) -> tuple[str | None
 def _validate(document: Document) -> None:
     from desktop.core.extraction import validate
 
-    validate(document.fields, document.document_type or "")
+    validate(document.fields, document.document_type or "", document.page_results)
 
 
 #: The cross-field sum checks (``subtotal + tax = total``, :func:`desktop.core.extraction.validate`).
@@ -229,11 +229,13 @@ SUM_PARTS = ("subtotal", "tax", "total")
 SUM_HOLDS_CONFIDENCE = 0.99
 
 
-def _sum_holds(fields: dict[str, Field]) -> bool:
-    from desktop.core.extraction.validators import check_sum
+def _sum_holds(document: Document) -> bool:
+    """``subtotal + tax = total`` holds on ``document``, all three known (the adjustments printed between
+    the subtotal and the total counted: :func:`desktop.core.extraction.sum_problems`)."""
+    from desktop.core.extraction import sum_problems
 
-    values = [fields[n].value if n in fields else None for n in SUM_PARTS]
-    return all(v is not None for v in values) and not check_sum(*values)
+    values = [document.fields[n].value if n in document.fields else None for n in SUM_PARTS]
+    return all(v is not None for v in values) and not sum_problems(document.fields, document.page_results)[0]
 
 
 def _reflag(before: Document, after: Document) -> None:
@@ -244,7 +246,7 @@ def _reflag(before: Document, after: Document) -> None:
     def _by_clerk(f: Field) -> bool:
         return f.edited or f.source == "user"
 
-    holds = _sum_holds(after.fields) and any(_by_clerk(after.fields[n]) for n in SUM_PARTS)
+    holds = _sum_holds(after) and any(_by_clerk(after.fields[n]) for n in SUM_PARTS)
     for name, f in after.fields.items():
         if _by_clerk(f):
             continue

@@ -61,6 +61,7 @@ __all__ = [
     "normalise_field",
     "parse_vat_qr",
     "split_documents",
+    "sum_problems",
     "validate",
 ]
 
@@ -277,13 +278,16 @@ def apply_amount_sign(fields: dict[str, Field], document_type: str) -> None:
             f.value = format_amount(-d)
 
 
-def validate(fields: dict[str, Field], document_type: str) -> None:
+def validate(fields: dict[str, Field], document_type: str,
+             pages: Layout | Sequence[PageResult] | None = None) -> None:
     """Recompute every field's ``problems`` in place.
 
     Checks (with their rule sources in :mod:`desktop.core.extraction.validators`): values parse as
     their type (ISO 8601 dates, ISO 4217 currencies, two-decimal amounts); totals and taxes are not
     negative (on a credit note: not positive, see :func:`apply_amount_sign`); ``subtotal + tax = total``
-    within 0.01; an EU VAT number or GSTIN read from the page passes its check digits
+    within 0.01, counting the charges, allowances and rounding printed between the subtotal and the
+    total on ``pages`` (the document's pages or their layout; :func:`sum_problems`); an EU VAT number or
+    GSTIN read from the page passes its check digits
     (:func:`~desktop.core.extraction.taxids.check_digits_fail`); on Chinese VAT invoices, the invoice code,
     number and check code formats of the State Taxation Administration and the GB 32100-2015 check
     character of 18-character tax IDs. Cross-source problems found at extraction (QR code vs print,
@@ -343,7 +347,7 @@ def validate(fields: dict[str, Field], document_type: str) -> None:
     total = fields.get("total")
     if total is not None and total.value is not None:
         sub, tax = fields.get("subtotal"), fields.get("tax")
-        failed = check_sum(sub.value if sub else None, tax.value if tax else None, total.value)
+        failed, without_tax = sum_problems(fields, pages)
         total.problems.extend(failed)
         # the check cannot say which of the three values is wrong: the subtotal and the tax it involved
         # are flagged with it, so a wrong subtotal is never shown untinted beside a right total; a value
@@ -351,8 +355,27 @@ def validate(fields: dict[str, Field], document_type: str) -> None:
         for part in (sub, tax):
             if failed and part is not None and part.value is not None and part.source not in ("xml", "qr"):
                 part.problems.extend(p for p in failed if p not in part.problems)
-        total.problems.extend(check_sum_without_tax(sub.value if sub else None, tax.value if tax else None,
-                                                    total.value))
+        total.problems.extend(without_tax)
+
+
+def sum_problems(fields: dict[str, Field], pages: Layout | Sequence[PageResult] | None = None
+                 ) -> tuple[list[Diagnostic], list[Diagnostic]]:
+    """``(check_sum, check_sum_without_tax)`` problems of the fields' subtotal, tax and total
+    (:mod:`.validators`). Where the strict sum fails and ``pages`` are given, the adjustments printed
+    between the subtotal and the total (charges, allowances, rounding: EN 16931 BG-20/BG-21, BT-114;
+    :func:`desktop.core.extraction.adjustments.total_adjustment`) are counted; none printed, none counted."""
+    sub, tax, total = (fields.get(n) for n in ("subtotal", "tax", "total"))
+    values = [f.value if f is not None else None for f in (sub, tax, total)]
+    failed = check_sum(*values)
+    without_tax = check_sum_without_tax(*values)
+    if (failed or without_tax) and pages is not None:
+        from desktop.core.extraction.adjustments import total_adjustment
+
+        adjustment = total_adjustment(pages, fields)
+        if adjustment is not None:
+            failed = check_sum(*values, adjustment=adjustment)
+            without_tax = check_sum_without_tax(*values, adjustment=adjustment)
+    return failed, without_tax
 
 
 # --------------------------------------------------------------------------------------------------
@@ -386,20 +409,22 @@ def _read_included_tax(fields: dict[str, Field], layout: Layout, source: str) ->
         fields["subtotal"] = candidate_to_field("subtotal", net, source=source)
 
 
-def _drop_tax_inclusive_subtotal(fields: dict[str, Field], text: str) -> None:
+def _drop_tax_inclusive_subtotal(fields: dict[str, Field], layout: Layout) -> None:
     """On a document that says its total includes the tax, keep a subtotal only if it is the amount
     before tax.
 
     Rule: when :data:`TAX_INCLUSIVE` wording is printed, a subtotal that is not the amount before tax
     -- it does not add up with the tax to the total, or it equals the total while the tax is non-zero
     or unknown -- is the tax-inclusive sub-total of the items (or a sum before discount/rounding),
-    so the subtotal field is left empty rather than filled with it; nothing is computed in its place
+    so the subtotal field is left empty rather than filled with it (a subtotal that adds up with the tax
+    and the adjustments printed between it and the total, :func:`sum_problems`, is the amount before
+    tax: "Total Excl GST 28.87 / GST 1.36 / Rounding Adj -0.03 / Total Payable 30.20"); nothing is computed in its place
     (a subtotal is never invented). ``subtotal + tax = total`` then has nothing to contradict, so a
     tax-inclusive receipt raises no sum problem. Clerk edits are not touched (this runs only at
     extraction, before :func:`validate`).
     """
     sub, tax, total = fields.get("subtotal"), fields.get("tax"), fields.get("total")
-    if sub is None or sub.value is None or total is None or total.value is None or not TAX_INCLUSIVE.search(text):
+    if sub is None or sub.value is None or total is None or total.value is None or not TAX_INCLUSIVE.search(layout.text):
         return
     try:
         s, g = Decimal(sub.value), Decimal(total.value)
@@ -409,7 +434,7 @@ def _drop_tax_inclusive_subtotal(fields: dict[str, Field], text: str) -> None:
     if t is None:
         before_tax = s != g
     else:
-        before_tax = abs(s + t - g) <= Decimal("0.01") and (s != g or t == 0)
+        before_tax = (s != g or t == 0) and not sum_problems(fields, layout)[0]
     if not before_tax:
         fields["subtotal"] = Field(name="subtotal", source=sub.source)
 
@@ -911,9 +936,9 @@ def extract_fields(pages: list[PageResult], document_type: str, *, date_order: s
         missing = review_totals(fields, layout, source)
         missing |= _EXPECTED_ON_INVOICES
     _read_included_tax(fields, layout, source)
-    _drop_tax_inclusive_subtotal(fields, layout.text)
+    _drop_tax_inclusive_subtotal(fields, layout)
     apply_amount_sign(fields, document_type)
-    validate(fields, document_type)
+    validate(fields, document_type, layout)
     _pages_in_doubt(fields, pages, document_type)
     _flag_for_review(fields, document_type, learned)
     for name in missing:
@@ -1005,9 +1030,9 @@ def fields_from_values(values: dict[str, str | None], pages: list[PageResult], d
                         fields["invoice_type"] = Field(name="invoice_type", value=title, raw=ln.text, confidence=0.9,
                                                        source=source, page=ln.page, box=ln.box)
                         break
-    _drop_tax_inclusive_subtotal(fields, layout.text)
+    _drop_tax_inclusive_subtotal(fields, layout)
     apply_amount_sign(fields, document_type)
-    validate(fields, document_type)
+    validate(fields, document_type, layout)
     _pages_in_doubt(fields, pages, document_type)
     _flag_for_review(fields, document_type, set())
     return ExtractionResult(fields=fields, line_items=[])

@@ -8,7 +8,8 @@ Labels per language (the usual printed wording; invoice2data's templates use the
   (not Due / Order / Delivery dates).
 * total: Grand Total, Total, Amount Due, Total TTC, Net à payer, Gesamtbetrag, Rechnungsbetrag,
   Total EUR, Totaal, Te betalen, Factuur totaal.
-* subtotal: Untaxed Amount, Subtotal, Total HT, Netto, Zwischensumme, Exclusief BTW, Grondslag.
+* subtotal: Untaxed Amount, Subtotal, Total HT, Netto, Zwischensumme, Exclusief BTW, Grondslag, Imponibile, and
+  "Net" alone (EN 16931 BT-109, the total without VAT); never an amount-due label ("Netto a pagare").
 * tax: Tax, VAT, TVA, MwSt./USt., BTW (amounts, not VAT numbers).
 
 On an invoice with a VAT breakdown of several rates (:mod:`.vat_breakdown`), the tax is the sum of the
@@ -32,6 +33,8 @@ from desktop.core.extraction.common import (
 )
 from desktop.core.extraction.dates import find_dates
 from desktop.core.extraction.invoice_totals import (
+    AMOUNT_DUE_LABEL,
+    NET_TOTAL_LABEL,
     amount_due_candidate,
     per_rate_tax,
     prefer_total,
@@ -151,7 +154,8 @@ _TOTAL_STRONG = _either(_TOTAL_STRONG, label_pattern("total", "strong", _MORE))
 _TOTAL_ANY = _either(_TOTAL_ANY, label_pattern("total", None, _MORE))
 _TOTAL_EXCLUDE = _either(_TOTAL_EXCLUDE, label_pattern("not_total", None, _MORE), label_pattern("subtotal", None, _MORE))
 _SUB_STRONG = _either(_SUB_STRONG, label_pattern("subtotal", None, _MORE))
-_SUB_ANY = _either(_SUB_ANY, label_pattern("subtotal", None, _MORE))
+#: the total without VAT (BT-109) also under the one word "Net" (:data:`~.invoice_totals.NET_TOTAL_LABEL`)
+_SUB_ANY = _either(_SUB_ANY, label_pattern("subtotal", None, _MORE), NET_TOTAL_LABEL)
 #: the vocabulary's tax names in the Latin-script languages (Canada's HST, PST, QST, TPS, TVQ, ...)
 _TAX_LABEL = _either(_TAX_LABEL, label_pattern("tax", None, ("en", "de", "fr", "nl", *_MORE)))
 #: A line opening with a terms label states the terms too ("Condiciones de pago: 30 días").
@@ -638,7 +642,8 @@ def extract_invoice(layout: Layout, date_order: str | None = None) -> dict[str, 
             date.problems.append(diag(Code.AMBIGUOUS_DATE_ORDER, raw=date.raw, order=order))
     money = amount_finder(need_decimals=True)
     totals = layout.labelled(_TOTAL_ANY, money, exclude=_TOTAL_EXCLUDE, prefer_rightmost=True)
-    subs = layout.labelled(_SUB_ANY, money, prefer_rightmost=True, factor=0.9)
+    # the amount payable is no subtotal, though its label may hold a net word ("Netto a pagare", "Net à payer")
+    subs = layout.labelled(_SUB_ANY, money, exclude=AMOUNT_DUE_LABEL, prefer_rightmost=True, factor=0.9)
     # a rate's base printed in the tax label ("BTW 9% over 39,95") is never the tax (invoice_totals)
     taxes = layout.labelled(_TAX_LABEL, tax_money(money), exclude=_TAX_EXCLUDE, prefer_rightmost=True, factor=0.85)
     taxes = sorted([*taxes, *_tax_after_its_rate(layout, money)], key=lambda c: layout.lines.index(c.lines[0]))
@@ -654,7 +659,7 @@ def extract_invoice(layout: Layout, date_order: str | None = None) -> dict[str, 
         tax = per_rate
     # a multi-rate VAT breakdown (EN 16931 BG-23): the tax is the sum of its rows, the subtotal that of
     # their bases, unless printed totals add up (desktop.core.extraction.vat_breakdown)
-    subtotal, tax = apply_breakdown(find_vat_breakdown(layout), subtotal, tax, total, subs, taxes)
+    subtotal, tax = apply_breakdown(find_vat_breakdown(layout), subtotal, tax, total, subs, taxes, layout)
     vendor = pick_vendor(layout) or pick_vendor_footer(layout)
     buyer = pick_buyer(layout, vendor)
     if vendor is not None and buyer is not None and vendor.value and buyer.value \

@@ -38,8 +38,8 @@ from desktop.core.extraction.layout import Candidate, Layout, Ln
 from desktop.core.extraction.parsers import money_tokens
 from desktop.core.model import Field
 
-__all__ = ["AMOUNT_DUE_LABEL", "PAID_LABEL", "amount_due_candidate", "check_amount_due", "included_tax", "per_rate_tax",
-           "prefer_total", "review_totals", "strip_rate_base", "tax_money", "without_amount_due"]
+__all__ = ["AMOUNT_DUE_LABEL", "NET_TOTAL_LABEL", "PAID_LABEL", "WITHHOLDING_LABEL", "amount_due_candidate",
+           "check_amount_due", "included_tax", "per_rate_tax", "prefer_total", "review_totals", "strip_rate_base", "tax_money", "without_amount_due"]
 
 Money = Callable[[str], "tuple[str | None, str, list[Diagnostic]] | None"]
 
@@ -53,6 +53,12 @@ AMOUNT_DUE_LABEL = re.compile(
     r"importe\s*a\s*pagar|total\s*a\s*pagar|saldo\s*a\s*pagar|(?:importo\s*)?da\s*pagare|"
     r"netto\s*a\s*pagare|valor\s*a\s*pagar)(?![^\W\d_])(?!\s*(voor|before|by|bis|avant|le|op|binnen|within)\b)",
     re.I)
+#: The total without VAT (EN 16931 BT-109) labelled by the one word "Net" ("Net: $540.00", "NET  540.00"
+#: with the amount in the next box), as English invoices print it after a discount or a charge; only as
+#: the whole label, so "Net 30" (payment terms, BT-20), "Net weight" or "Net amount" are not it ("Net
+#: amount" is in the shared vocabulary). The shared vocabulary's subtotal labels name it in the other
+#: languages: "Imponibile", "Total HT", "Netto", "Total excl. GST" (``resources/labels/amounts.json``).
+NET_TOTAL_LABEL = re.compile(r"^\W*net\s*(?:[:：]|$)", re.I)
 #: Labels of an amount already paid (EN 16931 BT-113 "Paid amount": "the sum of amounts which have been
 #: paid in advance"): a deposit or a prepayment, and a payment recorded on the invoice before it was
 #: printed, as invoicing software prints it above the balance ("Payment received 03/10/2025 -$6,000.00",
@@ -65,6 +71,12 @@ PAID_LABEL = re.compile(
     r"payments?\s*(received|made|applied)|(less|minus)\s*payments?|payments?\s*/\s*credits?|amount\s*received|"
     r"zahlung(seingang|\s*erhalten)|erhaltene\s*zahlung|(paiement|r[èe]glement|versement)\s*re[çc]u|"
     r"betaling\s*ontvangen|ontvangen\s*betaling|pago\s*recibido|pagamento\s*(ricevuto|recebido))(?![^\W\d_])", re.I)
+#: Labels of a tax withheld from the payment (the ``withholding`` role of ``resources/labels/amounts.json``):
+#: Italy's ritenuta d'acconto (DPR 600/1973 art. 25; FatturaPA ``DatiRitenuta``: the amount to pay is the
+#: document total less the ritenuta), Spain's retención IRPF (Real Decreto 1619/2012 art. 6.2), the German
+#: Sicherheitseinbehalt, the French retenue de garantie (loi 71-584), a US retainage. It is withheld from the
+#: amount payable, not from the total (BT-112): like a paid amount, it explains an amount due below the total.
+WITHHOLDING_LABEL = label_pattern("withholding")
 #: A rate followed by the base it applies to, inside a tax label: ``21% over 230,50``, ``20 % sur
 #: 785,00``, ``19 % auf 100,00``, ``20% on 100.00``, ``21 % van 50,00``, ``22% su 10,00``, ``21% sobre
 #: 10,00``, ``7% von 20,00``; the base may carry a currency sign or code.
@@ -236,8 +248,8 @@ def review_totals(fields: dict[str, Field], layout: Layout, source: str) -> set[
             missing.add("subtotal")
     if due is not None and due.value is not None:
         due.problems.extend(check_amount_due(_value(due), g, layout))
-    elif due is not None and (_has_due_label(layout) or any(PAID_LABEL.search(ln.text) and money_tokens(ln.text)
-                                                             for ln in layout.lines)):
+    elif due is not None and (_has_due_label(layout) or any((PAID_LABEL.search(ln.text) or WITHHOLDING_LABEL.search(ln.text))
+                                                             and money_tokens(ln.text) for ln in layout.lines)):
         missing.add("amount_due")
     return missing
 
@@ -263,12 +275,14 @@ def without_amount_due(cands: list, rules: dict[str, Candidate | None], layout: 
 
 def check_amount_due(due: Decimal | None, total: Decimal | None, layout: Layout) -> list[Diagnostic]:
     """BR-CO-16: an amount due other than the total is the total less a paid amount that is printed
-    (``Acompte versé -300,00``, ``Paid 50.00``); a problem when none is."""
+    (``Acompte versé -300,00``, ``Paid 50.00``), or less a printed withholding (:data:`WITHHOLDING_LABEL`:
+    ``Ritenuta d'acconto 20% -200,00``, ``Retención IRPF 15% -150,00``); a problem when none is."""
     if due is None or total is None or abs(due - total) < _CENT:
         return []
     paid = total - due
     for v, _raw, ln in _printed(layout):
-        if abs(abs(v) - abs(paid)) < _CENT and any(PAID_LABEL.search(o.text) for o in [ln, *layout.row(ln)]):
+        if abs(abs(v) - abs(paid)) < _CENT and any(PAID_LABEL.search(o.text) or WITHHOLDING_LABEL.search(o.text)
+                                                   for o in [ln, *layout.row(ln)]):
             return []
     return [diag(Code.AMOUNT_DUE_UNEXPLAINED, due=str(due), total=str(total), difference=str(paid.quantize(_CENT)))]
 

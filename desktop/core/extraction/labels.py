@@ -14,6 +14,12 @@ The vocabulary lives in ``resources/labels/amounts.json`` (its ``_comment`` give
   not the purchase total.
 * ``credit_note`` -- headings that make a document a credit note or refund (Credit note, Gutschrift,
   Avoir, 红字发票, 退款).
+* ``charge`` / ``allowance`` / ``rounding`` -- the document-level adjustments printed in the totals
+  block between the subtotal and the total (EN 16931 BG-21 charges and BG-20 allowances, BT-114
+  rounding): service charge, shipping, Versand, frais de port (added); discount, Rabatt, remise, sconto
+  (subtracted); rounding, Rundung, arrondi (as printed). See :mod:`.adjustments`.
+* ``withholding`` -- a tax withheld from the payment (ritenuta d'acconto, retención IRPF, Einbehalt):
+  the amount payable is the total less it; it is no part of the total.
 
 Languages are ISO 639-1 codes (``en``, ``ms``, ``de``, ``fr``, ``nl``, ``es``, ``it``, ``pt``, ``zh``).
 The field-candidate generator and the rule extractors read the same lists, through
@@ -31,7 +37,8 @@ from desktop.resources import resources_dir
 
 __all__ = ["LANGUAGES", "ROLES", "label_pattern", "label_phrases", "label_vocabulary"]
 
-ROLES = ("total", "subtotal", "tax", "not_total", "tendered", "change", "cash_back", "credit_note")
+ROLES = ("total", "subtotal", "tax", "not_total", "tendered", "change", "cash_back", "credit_note", "charge", "allowance",
+         "rounding", "withholding")
 
 
 @cache

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from desktop.core.diagnostics import Diagnostic
+from desktop.core.extraction.amounts import ISO_4217_COMMON
 from desktop.core.layout import deskewed_boxes
 from desktop.core.model import Box, Field, Line, PageResult, union_box
 
@@ -157,6 +158,10 @@ def candidate_to_field(name: str, cand: Candidate | None, *, source: str | None 
         source=cand.source if cand.source == "inferred" else (source or cand.source),
         problems=list(cand.problems),
     )
+
+
+#: A box that opens with a word of three letters or more (a label), not a currency sign or code.
+_OPENING_WORD = re.compile(r"^\W*([^\W\d_]{3,})")
 
 
 class Layout:
@@ -319,6 +324,14 @@ class Layout:
                     neighbours = neighbours[:k]
                     break
             found = False
+            if prefer_rightmost and rest.strip(" :：.-") and (own := parse(rest)) and own[0] is not None:
+                # the label line holds its own value: a box to its right that opens with a word of its own
+                # ("Total HT 24,33   TVA 2,97") is the next label's pair, not this label's value column
+                for k, o in enumerate(neighbours):
+                    w = _OPENING_WORD.match(o.text)
+                    if w and w.group(1).upper() not in ISO_4217_COMMON and w.group(1).upper() != "RMB":
+                        neighbours = neighbours[:k]
+                        break
             if prefer_rightmost:
                 # the value column: the rightmost box of the row that holds a value wins over the label line
                 for o in neighbours[::-1][:4]:

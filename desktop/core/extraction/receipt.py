@@ -31,6 +31,7 @@ from desktop.core.extraction.common import (
     tidy_name,
 )
 from desktop.core.extraction.dates import find_dates, find_times
+from desktop.core.extraction.invoice_totals import AMOUNT_DUE_LABEL
 from desktop.core.extraction.labels import label_pattern
 from desktop.core.extraction.layout import Candidate, Layout, Ln
 from desktop.core.extraction.parsers import amount_finder, money_tokens, regex_finder
@@ -331,7 +332,8 @@ def pick_total(layout: Layout) -> tuple[Candidate | None, Candidate | None]:
             pass
         c.factor = 0.95 if strong else 0.85
         cands.append(c)
-    subs = _money_cands(layout, _SUBTOTAL, re.compile(r"QTY|QUANTITY", re.I))
+    # the amount payable is no subtotal, though its label may hold a net word ("Netto a pagare")
+    subs = _money_cands(layout, _SUBTOTAL, re.compile(f"QTY|QUANTITY|{AMOUNT_DUE_LABEL.pattern}", re.I))
     subtotal = subs[-1] if subs else None
     if subtotal:
         subtotal.factor = 0.85
@@ -557,7 +559,7 @@ def extract_receipt(layout: Layout, date_order: str | None = None) -> dict[str, 
     # a VAT breakdown of several rates ("A 7% 5,23 0,37 5,60 / B 19% 2,39 0,46 2,85"): the tax and the
     # amount before tax are the sums of its rows, never one rate's (desktop.core.extraction.vat_breakdown)
     subtotal, tax = apply_breakdown(find_vat_breakdown(layout), subtotal, tax, total,
-                                    [subtotal] if subtotal else [], [tax] if tax else [])
+                                    [subtotal] if subtotal else [], [tax] if tax else [], layout)
     return {
         "vendor_name": vendor,
         "vendor_address": pick_address(layout, vendor_row),

@@ -141,13 +141,24 @@ def cash_rounded(amount: Decimal, total: Decimal) -> bool:
     return total != amount and total == nearest
 
 
-def check_sum(subtotal: str | None, tax: str | None, total: str | None) -> list[Diagnostic]:
+def _within(amount: Decimal, total: Decimal) -> bool:
+    """``amount`` is ``total`` within 0.01, or ``total`` is ``amount`` cash-rounded (:func:`cash_rounded`)."""
+    return abs(amount - total) <= Decimal("0.01") or cash_rounded(amount, total)
+
+
+def check_sum(subtotal: str | None, tax: str | None, total: str | None, *,
+              adjustment: Decimal | None = None) -> list[Diagnostic]:
     """``subtotal + tax = total`` within 0.01, or the total is ``subtotal + tax`` rounded to the nearest
     0.05 (only when all three are known).
 
     Cash rounding: a total paid in cash may be rounded to the nearest 5 cents, the difference printed on
     a "ROUNDING" / "ADJ" line (Bank Negara Malaysia's rounding mechanism, 2008: 1-2 sen down, 3-4 up to
     5, 6-7 down to 5, 8-9 up; Swiss 5-Rappen rounding; the euro countries' 5-cent cash rounding).
+
+    Printed adjustments: ``adjustment`` is the signed sum of the charges, allowances and rounding printed
+    between the subtotal and the total (EN 16931 BG-20/BG-21, BT-114;
+    :func:`desktop.core.extraction.adjustments.total_adjustment`); the sum also holds when
+    ``subtotal + tax + adjustment = total`` (within 0.01, or cash-rounded). Without it the check is strict.
 
     Returns:
         ``[Diagnostic(SUM_MISMATCH)]`` ("subtotal + tax ≠ total (96.72 + 15.48 = 112.20, total 112.30)") or ``[]``.
@@ -158,14 +169,17 @@ def check_sum(subtotal: str | None, tax: str | None, total: str | None) -> list[
         s, t, g = Decimal(subtotal), Decimal(tax), Decimal(total)
     except (InvalidOperation, TypeError):
         return []
-    if abs(s + t - g) > Decimal("0.01") and not cash_rounded(s + t, g):
+    if not _within(s + t, g) and not (adjustment is not None and _within(s + t + adjustment, g)):
         return [diag(Code.SUM_MISMATCH, field="total", subtotal=str(s), tax=str(t), sum=str(s + t), total=str(g))]
     return []
 
 
-def check_sum_without_tax(subtotal: str | None, tax: str | None, total: str | None) -> list[Diagnostic]:
+def check_sum_without_tax(subtotal: str | None, tax: str | None, total: str | None, *,
+                          adjustment: Decimal | None = None) -> list[Diagnostic]:
     """Subtotal and total known, no tax read, and they differ by more than 0.01: the tax (or a
     discount, a service charge, rounding) was not read, so ``subtotal + tax = total`` cannot be checked.
+    A printed ``adjustment`` (see :func:`check_sum`) that makes ``subtotal + adjustment = total`` explains
+    the difference.
 
     Returns:
         ``[Diagnostic(SUBTOTAL_TOTAL_NO_TAX)]`` ("subtotal 96.72 and total 112.20 differ by 15.48 and no
@@ -177,7 +191,7 @@ def check_sum_without_tax(subtotal: str | None, tax: str | None, total: str | No
         s, g = Decimal(subtotal), Decimal(total)
     except (InvalidOperation, TypeError):
         return []
-    if abs(g - s) > Decimal("0.01") and not cash_rounded(s, g):
+    if not _within(s, g) and not (adjustment is not None and _within(s + adjustment, g)):
         return [diag(Code.SUBTOTAL_TOTAL_NO_TAX, field="total", subtotal=str(s), total=str(g), difference=str(g - s))]
     return []
 

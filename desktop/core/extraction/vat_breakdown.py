@@ -245,8 +245,8 @@ def _value(c: Candidate | None) -> Decimal | None:
 
 
 def apply_breakdown(breakdown: VatBreakdown | None, subtotal: Candidate | None, tax: Candidate | None,
-                    total: Candidate | None, subs: list[Candidate], taxes: list[Candidate]) \
-        -> tuple[Candidate | None, Candidate | None]:
+                    total: Candidate | None, subs: list[Candidate], taxes: list[Candidate],
+                    layout: Layout | None = None) -> tuple[Candidate | None, Candidate | None]:
     """The subtotal and tax of an invoice with a multi-rate VAT breakdown.
 
     With fewer than two breakdown rows, ``(subtotal, tax)`` come back unchanged (a single-rate invoice
@@ -254,14 +254,18 @@ def apply_breakdown(breakdown: VatBreakdown | None, subtotal: Candidate | None, 
     single row's base (``subs``) and the sum of the bases; for the tax, the printed taxes that are no
     single row's tax (``taxes``) and the sum of the taxes (BR-CO-14). The first pair whose sum is the
     total (BR-CO-15) wins, printed values before the sums, with confidence factor
-    :data:`AGREED_FACTOR`. When no pair adds up, a printed total row is kept and the sums stand in
-    for what is missing or was a single row's amount, all at :data:`UNCONFIRMED_FACTOR`: one rate's
-    base is never shown as a confident subtotal beside other rates.
+    :data:`AGREED_FACTOR`; failing that, with ``layout``, the first pair whose sum and the charges,
+    allowances and rounding printed between the subtotal and the total
+    (:func:`desktop.core.extraction.adjustments.adjustments_between`) make the total. When no pair adds
+    up, a printed total row is kept and the sums stand in for what is missing or was a single row's
+    amount, all at :data:`UNCONFIRMED_FACTOR`: one rate's base is never shown as a confident subtotal
+    beside other rates.
 
     Args:
         breakdown: :func:`find_vat_breakdown`'s table, or ``None``.
         subtotal, tax, total: the rules' choices.
         subs, taxes: every subtotal and tax candidate the rules found.
+        layout: the document's lines, to read the printed adjustments from (none read without it).
 
     Returns:
         ``(subtotal, tax)``.
@@ -296,6 +300,17 @@ def apply_breakdown(breakdown: VatBreakdown | None, subtotal: Candidate | None, 
                 sv, tv = _value(s), _value(t)
                 if sv is not None and tv is not None and abs(sv + tv - g) < _CENT:
                     return _confirmed(s, sum_sub), _confirmed(t, sum_tax)
+        if layout is not None and total is not None and total.lines:
+            from desktop.core.extraction.adjustments import adjustments_between
+
+            for s in sub_options:
+                sv = _value(s)
+                found = adjustments_between(layout, s.lines[-1], total.lines[-1]) if sv is not None and s.lines else []
+                adj = sum((x.amount for x in found), Decimal(0))
+                for t in tax_options if found else []:
+                    tv = _value(t)
+                    if sv is not None and tv is not None and abs(sv + tv + adj - g) < _CENT:
+                        return _confirmed(s, sum_sub), _confirmed(t, sum_tax)
     sub = sub_options[0] if len(sub_options) > 1 else sum_sub
     tx = tax_options[0] if len(tax_options) > 1 else sum_tax
     return _unconfirmed(sub), _unconfirmed(tx)

@@ -50,7 +50,7 @@ def apply_to_document(doc, inv: EInvoice, *, forced_type: str | None = None) -> 
     flagged = crosscheck.apply(doc, inv, source="xml", crosscheck=bool(pages), sources=inv.sources, pages=pages)
     if inv.syntax.startswith("CN"):
         flagged += cn_qr_check(doc, inv)
-    extraction.validate(doc.fields, doc_type)
+    extraction.validate(doc.fields, doc_type, doc.page_results)
     for f in doc.fields.values():
         if f.source == "xml" and not f.edited:
             # A corrective invoice or credit note states negative amounts on purpose (EN 16931 allows
