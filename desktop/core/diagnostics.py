@@ -219,6 +219,7 @@ class Code(StrEnum):
     CURRENCY_NOT_ISO = "currency_not_iso"
     CURRENCY_INFERRED = "currency_inferred"
     CURRENCY_SIGN_CONFLICT = "currency_sign_conflict"
+    CURRENCY_AMBIGUOUS_SIGN = "currency_ambiguous_sign"  # "$" alone, and nothing on the page says which dollar
     NEGATIVE_AMOUNT = "negative_amount"
     NOT_AN_AMOUNT = "not_an_amount"
     NOT_AN_ADDRESS = "not_an_address"
@@ -617,6 +618,9 @@ CATALOGUE: dict[Code, Entry] = {
                                   "页面上未印有币种；{value} 是根据页面上的国家或地区信息推断的"),
     Code.CURRENCY_SIGN_CONFLICT: Entry(_W, "the sign {sign!r} reads as {printed}, but {evidence} point to {value}",
                                        "符号“{sign}”读作 {printed}，但页面上的国家或地区信息表明是 {value}"),
+    Code.CURRENCY_AMBIGUOUS_SIGN: Entry(_W, "the sign {sign!r} is used by several currencies and {evidence}; "
+                                            "{value} is assumed",
+                                        "符号“{sign}”为多种货币共用，页面上没有说明是哪一种；暂按 {value} 处理"),
     Code.NEGATIVE_AMOUNT: Entry(_W, "{name} {value} is negative", "金额 {value} 为负数"),
     Code.NOT_AN_AMOUNT: Entry(_W, "{name} {value!r} is not an amount", "“{value}”不是金额"),
     Code.PAGES_NOT_READ_AFTER: Entry(_W, "the document's page numbers say it has {count} pages and the last page read is "

@@ -27,6 +27,7 @@ from desktop.core.diagnostics import Code, Diagnostic, diag
 from desktop.core.doctypes import canonical_fields, get_document_type
 from desktop.core.extraction.amounts import (
     ISO_4217_COMMON,
+    bare_dollar,
     currency_from_text,
     format_amount,
     normalise_currency,
@@ -77,7 +78,8 @@ CROSS_CHECK_CODES = frozenset({Code.QR_MISMATCH, Code.AMOUNT_IN_WORDS_MISMATCH, 
                                Code.EINVOICE_MISMATCH, Code.EINVOICE_NOT_PRINTED, Code.EINVOICE_QR_MISMATCH,
                                Code.SUBTOTAL_AS_TOTAL, Code.MEMORY_CONFLICT, Code.MEMORY_REPLACED,
                                Code.MEMORY_REPAIRED, Code.NET_NOT_PRINTED, Code.AMOUNT_DUE_UNEXPLAINED,
-                               Code.CURRENCY_INFERRED, Code.CURRENCY_SIGN_CONFLICT, Code.TOTAL_INCLUDES_CASH_BACK,
+                               Code.CURRENCY_INFERRED, Code.CURRENCY_SIGN_CONFLICT, Code.CURRENCY_AMBIGUOUS_SIGN,
+                               Code.TOTAL_INCLUDES_CASH_BACK,
                                Code.NOT_AN_ADDRESS, Code.PAGES_NOT_READ_AFTER, Code.PAGES_NOT_READ_BEFORE,
                                Code.READ_FROM_LOST_PAGE, Code.LAST_PAGE_LOST, Code.FIRST_PAGE_LOST,
                                Code.PAGES_CUT_OFF_AFTER, Code.NOT_FOUND_PART_LOST})
@@ -991,6 +993,7 @@ def fields_from_values(values: dict[str, str | None], pages: list[PageResult], d
     layout = Layout(pages)
     fields: dict[str, Field] = {}
     evidence_currency = None
+    dollar_raw = False
     for name in doc_type.fields:
         raw = values.get(name)
         if raw is None or not str(raw).strip():
@@ -1000,6 +1003,7 @@ def fields_from_values(values: dict[str, str | None], pages: list[PageResult], d
         value, problems = normalise_field(name, raw, date_order=date_order)
         if _field_type(name) == "amount" and evidence_currency is None:
             evidence_currency = currency_from_text(raw, chinese_document=document_type == "cn_vat_invoice")
+            dollar_raw = bare_dollar(raw)
         hits = _locate(raw, value, layout)
         conf = 0.9 if hits else 0.6
         if hits:
@@ -1012,6 +1016,16 @@ def fields_from_values(values: dict[str, str | None], pages: list[PageResult], d
         code = evidence_currency or ("CNY" if document_type == "cn_vat_invoice" else None)
         if code:
             fields["currency"] = Field(name="currency", value=code, raw=None, confidence=0.8, source=source)
+    cur = fields.get("currency")
+    if cur is not None and cur.value == "USD" and (cur.raw is None and dollar_raw or (cur.raw or "").strip() == "$"):
+        # a bare "$" is the sign of several dollars: the page says which (or that it does not)
+        from desktop.core.extraction.common import document_currency
+
+        on_page = document_currency(layout)
+        if on_page is not None and (on_page.value != "USD" or on_page.problems):
+            cur.value = on_page.value
+            cur.confidence = min(cur.confidence, on_page.factor)
+            cur.problems.extend(on_page.problems)
     if document_type == "cn_vat_invoice":
         qr = _qr_data(qr_payloads)
         if qr:

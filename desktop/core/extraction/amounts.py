@@ -42,8 +42,10 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from desktop.core.diagnostics import Code, Diagnostic, diag
 
 __all__ = [
+    "DOLLAR_SIGN_CURRENCIES",
     "ISO_4217_COMMON",
     "Amount",
+    "bare_dollar",
     "currency_from_text",
     "find_amounts",
     "format_amount",
@@ -67,6 +69,12 @@ ISO_4217_COMMON = frozenset(
     "AED AUD BDT BGN BRL CAD CHF CNY CZK DKK EGP EUR GBP HKD HUF IDR ILS INR ISK JPY KES KRW KWD LKR "
     "MAD MOP MXN MYR NGN NOK NZD PHP PKR PLN QAR RON RUB SAR SEK SGD THB TRY TWD UAH USD VND ZAR".split()
 )
+
+#: The common currencies whose local sign is a bare ``$`` (Unicode CLDR's narrow currency symbols: the
+#: US, Australian, Canadian, New Zealand, Singapore, Hong Kong and New Taiwan dollars and the Mexican
+#: peso). A ``$`` alone does not say which of them is meant; a prefixed sign (``US$``, ``A$``, ``S$``...)
+#: or the ISO 4217 code does.
+DOLLAR_SIGN_CURRENCIES = frozenset("USD AUD CAD NZD SGD HKD TWD MXN".split())
 
 # Printed currency markers -> ISO 4217. Order matters: longer markers first.
 _SYMBOLS: list[tuple[str, str]] = [
@@ -123,6 +131,17 @@ def currency_from_text(text: str, *, chinese_document: bool | None = None) -> st
     if m:
         return normalise_currency(m.group(0), chinese_document=chinese_document)
     return None
+
+
+def bare_dollar(text: str) -> bool:
+    """Whether the currency :func:`currency_from_text` finds in ``text`` is a bare ``$`` (no ISO 4217
+    code on the line, no ``US$`` / ``A$`` / ``NZ$``-style prefix): a sign that several currencies use
+    (:data:`DOLLAR_SIGN_CURRENCIES`)."""
+    t = unicodedata.normalize("NFKC", text)
+    if _CODE_RE.search(t):
+        return False
+    m = _SYMBOL_RE.search(text) or _SYMBOL_RE.search(t)
+    return m is not None and m.group(0) == "$"
 
 
 def format_amount(value: Decimal) -> str:

@@ -5,8 +5,8 @@ import re
 from collections import defaultdict
 
 from desktop.core.diagnostics import Code, diag
-from desktop.core.extraction.amounts import currency_from_text
-from desktop.core.extraction.country import country_evidence
+from desktop.core.extraction.amounts import DOLLAR_SIGN_CURRENCIES, bare_dollar, currency_from_text
+from desktop.core.extraction.country import COUNTRY_CURRENCY, country_evidence
 from desktop.core.extraction.dates import find_dates
 from desktop.core.extraction.layout import Candidate, Layout, Ln
 from desktop.core.extraction.legal_forms import LEGAL_FORM_END
@@ -51,14 +51,29 @@ def document_currency(layout: Layout, default: str | None = None) -> Candidate |
     """The document's currency (ISO 4217) from the symbols and codes printed on it, or inferred from the
     country the page points to (:func:`desktop.core.extraction.country.country_evidence`).
 
-    Explicit codes and unambiguous symbols (``RM``, ``€``, ``₹``) win over ``$``, which is read as USD
-    only when nothing points elsewhere (a Malaysian receipt printing ``$8.70`` is in MYR, a Singapore one
-    in SGD). ``¥`` outside a Chinese document reads as JPY, unless the page's evidence is Indian: ``₹`` is
-    OCR'd as ``¥``, so it is INR, flagged (``CURRENCY_SIGN_CONFLICT``).
+    Printed codes and unambiguous symbols (``RM``, ``€``, ``₹``, ``A$``) are read as printed (confidence
+    0.9, the line of the first). ``¥`` outside a Chinese document reads as JPY, unless the page's
+    evidence is Indian: ``₹`` is OCR'd as ``¥``, so it is INR, flagged (``CURRENCY_SIGN_CONFLICT``).
 
-    With no currency printed, the currency of the country the page points to is given with source
-    :data:`INFERRED`, no ``raw`` text and no lines; unless that evidence is strong (two different rules
-    of one country, none of another) it carries ``CURRENCY_INFERRED``, which flags it for the clerk.
+    A bare ``$`` is the sign of several currencies (:data:`~desktop.core.extraction.amounts.
+    DOLLAR_SIGN_CURRENCIES`). Which one it is, strongest evidence first:
+
+    1. an ISO 4217 code of one of them printed on the page (``Total AUD: $594.00``, ``All amounts in
+       CAD``, ``US$``): the page says which dollar, read at 0.9;
+    2. the country the page points to, when it is a dollar country and no other country's rule matched
+       (``Portland OR 97214`` -> USD, ``Singapore 159521`` -> SGD, ``Melbourne VIC 3000`` -> AUD): the sign
+       and the country agree, read at 0.9;
+    3. a Malaysian page: tills there print ``$`` for ringgit, so MYR, inferred like an unprinted currency
+       (below);
+    4. otherwise (no country evidence, or a country whose currency is no dollar, or evidence of several
+       countries) USD, at 0.5 and flagged (``CURRENCY_AMBIGUOUS_SIGN``): the page does not say which
+       dollar.
+
+    **Inferred currency** (nothing, or only a ``$`` on a Malaysian page, says which currency): the
+    currency of the country the page points to, with source :data:`INFERRED`, no ``raw`` text and no
+    lines. One rule: strong evidence (two different rules of one country, none of another) gives 0.8,
+    not flagged; weak evidence gives 0.5 and ``CURRENCY_INFERRED``, which flags it for the clerk. A
+    Chinese registration number (issued in mainland China only) gives CNY at 0.8.
 
     Returns:
         A candidate (value = code; the line of its first occurrence) or, with ``default``, a
@@ -67,25 +82,35 @@ def document_currency(layout: Layout, default: str | None = None) -> Candidate |
     chinese = bool(_CJK.search(layout.text))
     votes: defaultdict[str, float] = defaultdict(float)
     first: dict[str, Ln] = {}
+    dollars = 0  # lines whose currency is a bare "$"
+    first_dollar: Ln | None = None
     for ln in layout.lines:
+        if bare_dollar(ln.text):
+            dollars += 1
+            first_dollar = first_dollar or ln
+            continue
         code = currency_from_text(ln.text, chinese_document=chinese)
         if code:
-            weight = 0.3 if code == "USD" and "$" in ln.text and "USD" not in ln.text.upper() else 1.0
-            votes[code] += weight
+            votes[code] += 1.0
             first.setdefault(code, ln)
     evidence = None if chinese else country_evidence(layout.text)
-    explicit_usd = re.search(r"\bUSD\b|US\$", layout.text)
     problems = []
-    if "USD" in votes and not explicit_usd and evidence is not None and evidence.currency == "SGD":
-        # a bare "$" on a Singapore page is the Singapore dollar's sign
-        seen = first.pop("USD")
-        votes["SGD"] += votes.pop("USD")
-        first.setdefault("SGD", seen)
-    elif "USD" in votes and not explicit_usd and (
-            evidence is not None and evidence.currency == "MYR" or evidence is None and _MALAYSIA.search(layout.text)):
-        # a Malaysian till printing "$" means ringgit: the code is inferred (no line prints it)
-        votes.pop("USD")
-        votes["MYR"] += 0.5
+    inferred_from_dollar = ambiguous = False
+    if first_dollar is not None:
+        named = [c for c in votes if c in DOLLAR_SIGN_CURRENCIES]
+        if named:
+            # the page names its dollar with an ISO 4217 code or a prefixed sign
+            dollar = max(named, key=votes.__getitem__)
+        elif evidence is not None and evidence.currency in DOLLAR_SIGN_CURRENCIES and not evidence.others:
+            dollar = evidence.currency
+        elif evidence is not None and evidence.currency == "MYR" or evidence is None and _MALAYSIA.search(layout.text):
+            dollar = ""  # a Malaysian till printing "$" means ringgit: inferred below (no line prints it)
+            inferred_from_dollar = True
+        else:
+            dollar, ambiguous = "USD", True
+        if dollar:
+            votes[dollar] += 0.3 * dollars  # a sign alone weighs less than a printed code
+            first.setdefault(dollar, first_dollar)
     if "JPY" in votes and evidence is not None and evidence.country == "IN" and "JPY" not in layout.text.upper():
         seen = first.pop("JPY")
         votes["INR"] += votes.pop("JPY")
@@ -96,6 +121,13 @@ def document_currency(layout: Layout, default: str | None = None) -> Candidate |
         # a unified social credit code or taxpayer ID is issued in mainland China only (GB 32100-2015):
         # its amounts are in renminbi
         return Candidate("CNY", "", [], [], 0.8, source=INFERRED)
+    if not votes and inferred_from_dollar:
+        # the country rules count on a Chinese-Malaysian shop's receipt too (evidence is None on a page
+        # with Chinese characters); only _MALAYSIA's words (a "BHD" suffix, a GST ID label) are weak
+        evidence = evidence or country_evidence(layout.text)
+        if evidence is None or evidence.currency != "MYR":
+            return Candidate("MYR", "", [], [diag(Code.CURRENCY_INFERRED, value="MYR", evidence="a Malaysian word")],
+                             0.5, source=INFERRED)
     if not votes and evidence is not None and evidence.reasons:
         flag = [] if evidence.strong else [diag(Code.CURRENCY_INFERRED, value=evidence.currency,
                                                  evidence=_evidence_words(evidence.reasons))]
@@ -105,9 +137,12 @@ def document_currency(layout: Layout, default: str | None = None) -> Candidate |
             return Candidate(default, "", [], [], 0.5, source=INFERRED)
         return None
     code = max(votes, key=votes.__getitem__)  # the first of equal votes wins (as Counter.most_common)
-    at = first.get(code)
-    if at is None:
-        return Candidate(code, "", [], problems, 0.6, source=INFERRED)
+    at = first[code]
+    if ambiguous and code == "USD":
+        against = "nothing on the page says which" if evidence is None else \
+            f"the page points to {_evidence_words(tuple(COUNTRY_CURRENCY[c] for c in (evidence.country, *evidence.others)))}"
+        return Candidate(code, at.text, [at], [diag(Code.CURRENCY_AMBIGUOUS_SIGN, sign="$", value=code,
+                                                    evidence=against)], 0.5)
     return Candidate(code, at.text, [at], problems, 0.9)
 
 

@@ -19,6 +19,13 @@ with the standard it follows:
 * **United Kingdom** (GBP): a UK VAT registration number (``GB`` + 9 or 12 digits, HMRC VAT Notice 700/1);
   a postcode in the Royal Mail format (``SW1A 1AA``, ``YO1 8SS``); the +44 calling code.
 * **United States** (USD): a state's two-letter USPS abbreviation before a ZIP code (``OR 97201``).
+* **Australia** (AUD): an Australian Business Number under an "ABN" label (11 digits whose weighted sum
+  passes the ATO's modulus-89 check: https://abr.business.gov.au/Help/AbnFormat); a state or territory
+  abbreviation before a four-digit postcode (Australia Post addressing: ``Melbourne VIC 3000``,
+  ``Sydney NSW 2000``); the +61 calling code.
+* **Canada** (CAD): a province or territory abbreviation before a postal code in Canada Post's
+  ``A1A 1A1`` format (``Toronto ON M5V 2T6``; the letters D, F, I, O, Q, U are never used, W and Z
+  never first); HST, the Harmonized Sales Tax (Excise Tax Act, Part IX), which only Canada levies.
 
 Words that several countries print ("GST Reg No": Singapore, Malaysia until 2018, Australia, India's
 "GSTIN"; "Tax Invoice") are no evidence here.
@@ -36,15 +43,35 @@ from dataclasses import dataclass
 __all__ = ["COUNTRY_CURRENCY", "COUNTRY_RULES", "CountryEvidence", "country_evidence"]
 
 #: Country (ISO 3166-1 alpha-2) -> its currency (ISO 4217).
-COUNTRY_CURRENCY = {"SG": "SGD", "MY": "MYR", "IN": "INR", "JP": "JPY", "GB": "GBP", "US": "USD"}
+COUNTRY_CURRENCY = {"SG": "SGD", "MY": "MYR", "IN": "INR", "JP": "JPY", "GB": "GBP", "US": "USD", "AU": "AUD",
+                    "CA": "CAD"}
 
 _MY_STATES = (r"SELANGOR|JOHOR|KEDAH|KELANTAN|MELAKA|MALACCA|NEGERI\s+SEMBILAN|PAHANG|PERAK|PERLIS|"
               r"PULAU\s+PINANG|PENANG|SABAH|SARAWAK|TERENGGANU|KUALA\s+LUMPUR|PUTRAJAYA|LABUAN")
 _US_STATES = ("AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ "
               "NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY").split()
+_AU_STATES = "NSW VIC QLD SA WA TAS NT ACT".split()
+_CA_PROVINCES = "AB BC MB NB NL NS NT NU ON PE QC SK YT".split()
+_ABN = re.compile(r"\bABN\W{0,3}((?:\d\s?){10}\d)(?!\d)")
+_ABN_WEIGHTS = (10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19)
+
+
+def _abn_valid(digits: str) -> bool:
+    """The ATO's ABN check: subtract 1 from the first digit, weight the 11 digits by
+    :data:`_ABN_WEIGHTS`; the sum is a multiple of 89."""
+    d = [int(c) for c in digits]
+    d[0] -= 1
+    return len(d) == 11 and sum(w * x for w, x in zip(_ABN_WEIGHTS, d, strict=True)) % 89 == 0
+
+
+class _ValidABN:
+    """A pattern-like rule: an "ABN" label and 11 digits that pass :func:`_abn_valid`."""
+
+    def search(self, text: str) -> bool:
+        return any(_abn_valid(re.sub(r"\s", "", m.group(1))) for m in _ABN.finditer(text))
 
 #: ``(country, what it is, pattern)``: the evidence rules (see the module docstring for their sources).
-COUNTRY_RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+COUNTRY_RULES: tuple[tuple[str, str, re.Pattern[str] | _ValidABN], ...] = (
     ("SG", "a Singapore postal code", re.compile(r"\bSINGAPORE\s*[,(]?\s*\d{6}\b", re.I)),
     ("SG", "a UEN", re.compile(r"\bUEN\b\W{0,3}(?:\d{8,9}[A-Z]|[TSR]\d{2}[A-Z]{2}\d{4}[A-Z])\b", re.I)),
     ("SG", "GST at a Singapore rate", re.compile(r"\bGST\b\D{0,12}\b[789](?:\.0+)?\s*%", re.I)),
@@ -67,6 +94,12 @@ COUNTRY_RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("GB", "a UK postcode", re.compile(r"\b(?:[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]?)\s\d[ABD-HJLNP-UW-Z]{2}\b")),
     ("GB", "a +44 phone number", re.compile(r"\+\s?44[\s-]?\(?0?\)?\d{2,4}[\s-]?\d{3,4}[\s-]?\d{3,4}\b")),
     ("US", "a US state and ZIP code", re.compile(r"\b(?:" + "|".join(_US_STATES) + r")\s+\d{5}(?:-\d{4})?\b")),
+    ("AU", "an ABN", _ValidABN()),
+    ("AU", "an Australian state and postcode", re.compile(r"\b(?:" + "|".join(_AU_STATES) + r")\s+\d{4}(?![\d.,])")),
+    ("AU", "a +61 phone number", re.compile(r"\+\s?61[\s-]?\(?0?\)?[2-478][\s-]?\d{4}[\s-]?\d{4}\b")),
+    ("CA", "a Canadian province and postal code",
+     re.compile(r"\b(?:" + "|".join(_CA_PROVINCES) + r")\s+[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z]\s?\d[ABCEGHJ-NPRSTV-Z]\d\b")),
+    ("CA", "HST", re.compile(r"\bHST\b")),
 )
 
 
