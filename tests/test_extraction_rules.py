@@ -118,13 +118,17 @@ def test_receipt_vendor_vat_number(row: str, vat: str) -> None:
 
 
 @pytest.mark.parametrize("row", ["St.-Nr. 214/5703/1188", "USt-IdNr. DE318274655", "Beleg-Nr. 2026-18842",
-                                 "Kassen-Nr. 3"])
+                                 "Kassen-Nr. 3",
+                                 # the US EIN, Australian ABN / ACN, Singapore UEN, with their numbers
+                                 "EIN 12-3456789", "FEIN: 12-3456789", "ABN 51 824 753 556", "ACN 004 085 616",
+                                 "UEN: 201934567K"])
 def test_registration_and_number_rows_end_an_address(row: str) -> None:
     from desktop.core.extraction.candidates import ends_address
 
     assert ends_address(row)
     assert not ends_address("Lindenallee 7")
     assert not ends_address("NO. 12, JALAN SS 2/4")
+    assert not ends_address("Ein Laden 12")  # German "ein" is a word, not the EIN
 
 
 @pytest.mark.parametrize(("case", "rows", "expected"), TAX_CASES, ids=[c[0] for c in TAX_CASES])

@@ -66,6 +66,61 @@ def test_the_payment_terms_line(row, terms):
     assert _invoice([(row, 40)])["payment_terms"].value == terms
 
 
+# The terms end where another labelled field starts on their line: bank details, a tax or registration
+# number, a due date; in several languages. A bank or tax word that is no label stays in the terms.
+@pytest.mark.parametrize("row, terms", [
+    ("Payment terms: 30 days. Bank: Barclays  IBAN GB33BUKB20201555555555", "30 days"),
+    ("Payment terms: 30 days net, IBAN GB33 BUKB 2020 1555 5555 55", "30 days net"),
+    ("Terms: Net 30  Account No. 12345678  Sort code 20-20-15", "Net 30"),
+    ("Terms: Net 15 | Routing number 021000021", "Net 15"),
+    ("Payment terms: 14 days  VAT No. GB 123 4567 89", "14 days"),
+    ("Terms: Net 30  EIN 12-3456789", "Net 30"),
+    ("Terms: Net 30. Due date: 14/04/2024", "Net 30"),
+    ("Zahlungsbedingungen: 14 Tage netto. Bankverbindung: Sparkasse Stuttgart", "14 Tage netto"),
+    ("Zahlungsziel: 30 Tage, Konto 1234567 BLZ 600 501 01", "30 Tage"),
+    ("Zahlbar innerhalb 14 Tagen ohne Abzug. USt-IdNr.: DE123456789", "Zahlbar innerhalb 14 Tagen ohne Abzug"),
+    ("Zahlbar innerhalb 14 Tagen, BIC COBADEFFXXX", "Zahlbar innerhalb 14 Tagen"),
+    ("Conditions de paiement : à 30 jours. Banque : BNP Paribas", "à 30 jours"),
+    ("Conditions de règlement : 45 jours, RIB 30004 00001 00012345678 42", "45 jours"),
+    ("Conditions de paiement : 30 jours fin de mois - SIRET 732 829 320 00074", "30 jours fin de mois"),
+    ("Betalingstermijn: 30 dagen. Rekeningnummer: NL91ABNA0417164300", "30 dagen"),
+    ("Termini di pagamento: 30 gg d.f. Coordinate bancarie: Intesa Sanpaolo", "30 gg d.f"),
+    ("Condiciones de pago: 30 días. Cuenta: ES91 2100 0418 4502 0005 1332", "30 días"),
+    ("Condições de pagamento: 30 dias. Dados bancários: Millennium", "30 dias"),
+    # an unlabelled terms phrase after the bank details starts the value
+    ("IBAN DE89 3704 0044 0532 0130 00  Zahlbar innerhalb 14 Tagen", "Zahlbar innerhalb 14 Tagen"),
+    # no label: the words stay
+    ("Payment terms: 30 days by bank transfer", "30 days by bank transfer"),
+    ("Zahlbar innerhalb von 30 Tagen netto auf unser Konto. Bitte", "Zahlbar innerhalb von 30 Tagen netto auf unser Konto. Bitte"),
+    ("Payment terms: 30 days net, prices excl. VAT", "30 days net, prices excl. VAT"),
+])
+def test_the_payment_terms_end_where_another_field_starts(row, terms):
+    assert _invoice([(row, 40)])["payment_terms"].value == terms
+
+
+# A tax or registration number printed after the issuer's address ends it, on its own line or at the
+# end of the last address line (US EIN, Australian ABN, UK VAT, German USt-IdNr./Steuernummer, French
+# SIRET, Dutch KvK, Italian P.IVA)
+@pytest.mark.parametrize("rows, address", [
+    ([["1200 Tech Row, San Jose, CA 95110"], ["EIN 12-3456789"]], "1200 Tech Row, San Jose, CA 95110"),
+    ([["1200 Tech Row, San Jose, CA 95110, EIN 12-3456789"]], "1200 Tech Row, San Jose, CA 95110"),
+    ([["Level 9, 120 Collins Street", "Melbourne VIC 3000  ABN 51 824 753 556"]],
+     "Level 9, 120 Collins Street, Melbourne VIC 3000"),
+    ([["27 Fenchurch Street, London EC3M 3BY, VAT Reg No GB 123 4567 89"]], "27 Fenchurch Street, London EC3M 3BY"),
+    ([["Industriestraße 42, 70565 Stuttgart", "USt-IdNr.: DE123456789"]], "Industriestraße 42, 70565 Stuttgart"),
+    ([["Industriestraße 42, 70565 Stuttgart, Steuernummer: 93815/08152"]], "Industriestraße 42, 70565 Stuttgart"),
+    ([["12 rue de la République, 69002 Lyon - SIRET 732 829 320 00074"]], "12 rue de la République, 69002 Lyon"),
+    ([["Kerkstraat 12, 1017 GC Amsterdam, KvK 12345678"]], "Kerkstraat 12, 1017 GC Amsterdam"),
+    ([["Via Roma 10, 20121 Milano, P.IVA 01234567890"]], "Via Roma 10, 20121 Milano"),
+], ids=["ein-own-line", "ein-end-of-line", "abn", "uk-vat", "ust-idnr", "steuernummer", "siret", "kvk", "p-iva"])
+def test_a_registration_number_ends_the_vendor_address(rows, address):
+    lines = [[(t, 40)] for block in rows for t in block]
+    page = synthetic_page([[("Initech Staffing Solutions LLC", 40)], *lines, [("INVOICE", 40)],
+                           [("Invoice No. 5567", 40)], [("Invoice Date: 09/30/2024", 40)],
+                           [("Total Due", 40), ("USD 7,600.00", 420)]], width=800)
+    assert extract_fields(page, "invoice").fields["vendor_address"].value == address
+
+
 def test_a_tax_after_its_rate_is_the_rows_only_amount():
     fields = _invoice([("MwSt. 19 %", 40), ("256,50 EUR", 420)])
     assert fields["tax"].value == "256.50"

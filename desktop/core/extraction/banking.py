@@ -4,7 +4,26 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["find_ibans", "labelled_iban_like"]
+__all__ = ["BANK_DETAILS_LABEL", "find_ibans", "labelled_iban_like"]
+
+#: Labels of an invoice's bank details (EN 16931 BG-17 "Credit transfer": BT-84 payment account
+#: identifier, BT-85 account name, BT-86 the bank's identifier), as printed in English, German, French,
+#: Dutch, Italian, Spanish and Portuguese, followed by their value: the IBAN (ISO 13616) and the BIC /
+#: SWIFT code (ISO 9362: 4 letters bank, 2 letters country, 2 letters or digits location, optional
+#: 3-character branch), an account, sort code (UK), routing / ABA number (US), Konto / BLZ (DE), RIB
+#: (FR), rekening (NL), conto (IT), cuenta (ES), conta / NIB (PT) with its number or a colon; a bank's
+#: name label (Bank, Bankverbindung, Banque, Coordonnées bancaires, Banca, Coordinate bancarie, Banco,
+#: Datos / Dados bancários) with its colon. "by bank transfer", "auf unser Konto." are no label.
+BANK_DETAILS_LABEL = re.compile(
+    r"(?<![^\W\d_])(?:"
+    r"(?:iban|account\s*(?:no\.?|number|nr\.?|#)?|acct\.?\s*(?:no\.?|#)?|sort\s*code|routing\s*(?:no\.?|number)?|"
+    r"aba(?:\s*(?:no\.?|number))?|konto(?:nummer|\s*-?\s*nr\.?)?|kto\.?\s*(?:-?\s*nr\.?)?|blz|rib|"
+    r"(?:bank)?rekening(?:nummer)?|rek\.?\s*nr\.?|conto(?:\s*corrente)?|c/c|cuenta|conta|nib)"
+    r"\s*[:：#]?\s*(?=[A-Z]{0,4}[\s-]?\d[\dA-Z .\/-]{4,})"
+    r"|(?:bic|swift)(?:\s*(?:code|/\s*bic))?\s*[:：]?\s*(?=(?-i:[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)\b)"
+    r"|(?:bic|swift|iban|bank(?:verbindung|\s*details|\s*account|\s*name)?|banque|domiciliation|"
+    r"coordonn[ée]es\s*bancaires|banca|coordinate\s*bancarie|banco|datos\s*bancarios|dados\s*banc[áa]rios)"
+    r"\s*[:：])", re.I)
 
 #: Two letters, two check digits and 11 to 30 letters or digits, possibly in groups of four separated
 #: by spaces (ISO 13616-1 print format).

@@ -309,7 +309,10 @@ CONTACT = re.compile(r"\b(TEL|PHONE|FAX|H/?P|MOBILE|E-?MAIL|WEBSITE|WWW\.|TELEFO
                      rf"\bHTTPS?:|{PHONE.pattern}", _I)
 REGISTRATION = re.compile(r"\b(GST|SST|CO\.?\s*REG|REG\.?\s*NO|COMPANY\s*(REG\.?\s*)?NO|CO\.?\s*NO|TAX\s*ID|VAT|"
                           r"ROC|BUSINESS\s*REG|BRN|UST[\s.-]*ID(?:\s*NR)?|STEUER\w*|SIRET|SIREN|KVK|BTW|TVA|HRB|AMTSGERICHT|"
-                          r"ST\.?\s*-?\s*NR|\w{2,}-NR)\b", _I)
+                          r"ST\.?\s*-?\s*NR|\w{2,}-NR)\b|"
+                          # the US EIN (IRS), Australian ABN / ACN (ATO, ASIC), Singapore UEN (ACRA), in capitals
+                          # ("ein" is a German word) and with their number
+                          r"(?-i:\b(?:F?EIN|ABN|ACN|UEN)\b)(?=\W{0,3}\d)", _I)
 REGNO_ONLY = re.compile(r"^\W*(CO[.\s-]*(REG|NO)\W*)?[A-Z]{0,3}\d[\d\s-]{4,}[A-Z]?\W*$", _I)
 ADDRESS = re.compile(r"\b(NO\.?|LOT|JALAN|JLN|TAMAN|TMN|ROAD|RD|STREET|ST|AVENUE|AVE|LEBUH|LORONG|KAWASAN|"
                      r"BANDAR|SEKSYEN|PERSIARAN|LEVEL|FLOOR|UNIT|BLOCK|BLK|KAMPUNG|KG|BATU|PLAZA|MALL|CENTRE|"

@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable
 
 from desktop.core.diagnostics import Code, Diagnostic, diag
-from desktop.core.extraction.banking import find_ibans, labelled_iban_like
+from desktop.core.extraction.banking import BANK_DETAILS_LABEL, find_ibans, labelled_iban_like
 from desktop.core.extraction.common import (
     document_currency,
     infer_date_order,
@@ -45,6 +45,7 @@ from desktop.core.extraction.labels import label_pattern
 from desktop.core.extraction.layout import Candidate, Layout, Ln
 from desktop.core.extraction.legal_forms import LEGAL_FORM, LEGAL_FORM_END
 from desktop.core.extraction.parsers import amount_finder, date_finder
+from desktop.core.extraction.taxids import REGISTRATION_NUMBER
 from desktop.core.extraction.vat_breakdown import apply_breakdown, find_vat_breakdown
 
 __all__ = ["extract_invoice", "INVOICE_NUMBER_LABEL", "invoice_number_candidates"]
@@ -310,7 +311,9 @@ def pick_vendor_address(layout: Layout, vendor: Candidate | None) -> Candidate |
     or under the name itself (overlapping it: a letterhead whose name is centred over a left-aligned or
     centred address); a registration number printed alone under the name ("(Company No. 201901012345)",
     Malaysian Companies Act 2016 s. 27) is stepped over. The next lines follow that first line's left
-    edge. Every invoice must carry the supplier's address (EU VAT Directive 2006/112/EC art. 226(5),
+    edge. A tax or registration number printed at the end of an address line (``CA 95110, EIN
+    12-3456789``: :data:`~desktop.core.extraction.taxids.REGISTRATION_NUMBER`) ends the address there:
+    it is never part of it. Every invoice must carry the supplier's address (EU VAT Directive 2006/112/EC art. 226(5),
     UK VAT Regulations 1995 reg. 14(1)(c), UStG s. 14(4) Nr. 1; EN 16931 BG-5 is mandatory), so a
     block with a postcode line ends most letterheads.
 
@@ -325,7 +328,10 @@ def pick_vendor_address(layout: Layout, vendor: Candidate | None) -> Candidate |
     parts = [p.strip() for p in re.split(r"\s+[-–|•·]\s+", head.text) if p.strip()]
     if len(parts) >= 2 and _POSTCODE_LINE.search(" ".join(parts[1:])):
         rest = parts[1:]
-        return Candidate(", ".join(rest), head.text, [head], [], 0.6)
+        regs = [i for i, part in enumerate(rest) if REGISTRATION_NUMBER.search(part)]
+        rest = rest[:regs[0]] if regs else rest  # "... - D-63571 Gelnhausen - USt-IdNr. DE..." ends at the number
+        if rest:
+            return Candidate(", ".join(rest), head.text, [head], [], 0.6)
     below = sorted((ln for ln in layout.lines if ln.page == head.page and ln.y0 > head.y0 + 0.5 * head.h
                     and ln not in vendor.lines), key=lambda o: (o.y0, o.x0))
     tail = vendor.lines[-1]
@@ -361,6 +367,13 @@ def pick_vendor_address(layout: Layout, vendor: Candidate | None) -> Candidate |
                 or not out and re.fullmatch(r"\W*\(.*\)\W*", t) and re.search(r"\d{5}", t):
             prev = ln  # "(Company No. 201901012345 / 1321456-X)" under the name, before the address
             continue
+        reg = REGISTRATION_NUMBER.search(t)  # "..., CA 95110, EIN 12-3456789": the number ends the address
+        cut = t[:reg.start()].rstrip(" ,;-–|/") if reg is not None else ""
+        if reg is not None and re.search(r"\w", cut) and not _ends_issuer_block(cut):
+            left = ln.x0 if not out else left
+            out.append((cut, ln))
+            ended = True
+            break
         if _ends_issuer_block(t):
             ended = True
             break
@@ -596,15 +609,35 @@ def pick_iban(layout: Layout) -> Candidate | None:
     return None
 
 
+#: What starts another field on the terms' line, so ends the terms ("Payment terms: 30 days. Bank:
+#: Barclays IBAN GB33..." -> "30 days"): bank details (:data:`~desktop.core.extraction.banking.
+#: BANK_DETAILS_LABEL`), a tax or registration number (:data:`~desktop.core.extraction.taxids.
+#: REGISTRATION_NUMBER`), or a due-date label with its colon (:data:`_DUE_LABEL`'s words).
+_NEXT_FIELD = _either(BANK_DETAILS_LABEL, REGISTRATION_NUMBER, re.compile(
+    r"(?<![^\W\d_])(due\s*date|f[äa]llig(keitsdatum|\s*am)?|zahlbar\s*bis|date\s*d'[ée]ch[ée]ance|[ée]ch[ée]ance|"
+    r"vervaldatum|vervaldag|data\s*di\s*scadenza|scadenza|fecha\s*de\s*vencimiento|vencimento)\s*[:：]", re.I))
+
+
 def pick_payment_terms(layout: Layout) -> Candidate | None:
-    """The line that states the payment terms (:data:`_TERMS`), after its label when it has one."""
+    """The line that states the payment terms (:data:`_TERMS`), after its label when it has one, up to
+    where another labelled field starts on it (:data:`_NEXT_FIELD`). An unlabelled terms phrase after
+    such a field ("IBAN DE89 ... Zahlbar innerhalb 14 Tagen") starts the value."""
     for ln in layout.lines:
         m = _TERMS.search(ln.text)
         if not m:
             continue
         text = ln.text.strip()
         label = _TERMS_LABEL.match(text)
-        value = text[label.end():].strip() if label else text
+        if label:
+            start = label.end()
+        else:
+            m = _TERMS.search(text)
+            start = m.start() if m and any(n.start() < m.start() for n in _NEXT_FIELD.finditer(text)) else 0
+        value = text[start:]
+        end = next((n.start() for n in _NEXT_FIELD.finditer(value) if n.start() > 0), None)
+        if end is not None:
+            value = value[:end].rstrip(" .,;:-–|/")
+        value = value.strip()
         if value:
             return Candidate(value, ln.text, [ln], [], 0.8)
     return None

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["VAT_FORMATS", "TAX_ID_LABEL", "BUYER_MARK", "SELLER_MARK", "match_vat", "find_vat_numbers",
-           "check_digits_fail"]
+__all__ = ["VAT_FORMATS", "TAX_ID_LABEL", "REGISTRATION_LABEL", "REGISTRATION_NUMBER", "BUYER_MARK", "SELLER_MARK",
+           "match_vat", "find_vat_numbers", "check_digits_fail"]
 
 #: ISO 3166 alpha-2 prefix (EL for Greece, as VIES writes it) -> regex of the rest.
 VAT_FORMATS: dict[str, str] = {
@@ -37,6 +37,25 @@ TAX_ID_LABEL = re.compile(
     r"UST[\s.-]*ID[\s.-]*(NR)?\.?|USTID(NR)?\.?|MWST[\s.-]*(NR|NUMMER)\.?|UMSATZSTEUER[\s-]*ID\w*|"
     r"(N[°º]\s*)?TVA(\s*INTRA\w*)?|NIF|CIF|P\.?\s*IVA|PARTITA\s*IVA|GSTIN|GST\s*(REG(ISTRATION)?\.?\s*)?(NO|ID|#)\.?|"
     r"TIN|TAX\s*(ID|NO|NUMBER|REG\w*)\.?)(?=\W|$)\s*[:：.#]?", re.I)
+
+#: Labels of business and tax registration numbers other than VAT numbers: the US Employer Identification
+#: Number (``EIN`` / ``FEIN``, IRS format NN-NNNNNNN), the Australian Business Number and Company Number
+#: (``ABN``, ATO; ``ACN``, ASIC), Singapore's UEN (ACRA), India's CIN and PAN, a UK "Company No." / "Company
+#: Reg. No." (Companies House), "Reg. No.", the German Steuernummer (``St.-Nr.``) and Handelsregister
+#: (``HRA`` / ``HRB``), the French SIRET / SIREN / RCS, the Dutch KvK, the Italian codice fiscale and REA,
+#: Malaysia's ROC / BRN. The acronyms count in capitals only (German "ein" is a word).
+REGISTRATION_LABEL = re.compile(
+    r"(?-i:\b(?:F?EIN|ABN|ACN|UEN|CIN|PAN|ROC|BRN|HR[AB]|RCS|REA)\b)|"
+    r"\b(?:company\s*(?:reg(?:istration)?\.?\s*)?(?:no|number|nr)|reg(?:istration)?\.?\s*(?:no|number|nr)|"
+    r"st\.?\s*-?\s*nr|steuer\s*-?\s*(?:nr|nummer)|siret|siren|kvk(?:\s*-?\s*(?:nr|nummer))?|"
+    r"codice\s*fiscale|c\.?\s*f\.|employer\s*identification\s*(?:no|number))\b\.?", re.I)
+#: A tax or registration label (:data:`TAX_ID_LABEL`, :data:`REGISTRATION_LABEL`) followed by its number
+#: (digits, possibly after a country prefix: ``VAT No. GB 123 4567 89``, ``EIN 12-3456789``, ``ABN 51 824
+#: 753 556``, ``USt-IdNr.: DE123456789``): a field of its own, never part of an address or of the payment
+#: terms. A label alone ("prices excl. VAT", "12 Tin Lane") is not one.
+REGISTRATION_NUMBER = re.compile(
+    rf"(?:{TAX_ID_LABEL.pattern}|{REGISTRATION_LABEL.pattern})\s*[:：#]?\s*(?=[A-Z]{{0,4}}[\s-]?\d[\dA-Z .\/-]{{4,}})",
+    re.I)
 
 #: Wording that marks a tax ID as the customer's, not the issuer's ("Uw BTW nummer", "Ihre USt-IdNr",
 #: "Votre n° TVA", "Vos identifiants", "Customer VAT", "Buyer GSTIN", "Kunden-USt", "Ku.-USt-Id", "Vostra
