@@ -164,6 +164,26 @@ def test_a_buyer_row_with_its_address(row, name, address):
     assert (fields["buyer_name"].value, fields["buyer_address"].value) == (name, address)
 
 
+# A letter's recipient heading names the buyer as "From:" names the sender: alone on its line with the
+# name below, or with the name after it; in English, German, French, Dutch, Spanish/Portuguese. "to"
+# inside a line is no heading.
+RECIPIENTS = [
+    ("to-below", [[("To:", 40)], [("Globex Corporation, Accounts Payable", 40)]], "Globex Corporation, Accounts Payable"),
+    ("to-same-line", [[("To: Globex Corporation", 40)]], "Globex Corporation"),
+    ("an", [[("An:", 40)], [("Schmidt Bau AG", 40)]], "Schmidt Bau AG"),
+    ("a-grave", [[("À :", 40)], [("Dupont et Fils SARL", 40)]], "Dupont et Fils SARL"),
+    ("aan", [[("Aan:", 40)], [("De Vries B.V.", 40)]], "De Vries B.V."),
+    ("para", [[("Para:", 40)], [("Comercial Ibérica S.L.", 40)]], "Comercial Ibérica S.L."),
+    ("payable-to", [[("Cheques payable to: Initech Ltd", 40)]], None),
+    ("welcome", [[("Welcome to our shop", 40)]], None),
+]
+
+
+@pytest.mark.parametrize("rows, name", [c[1:] for c in RECIPIENTS], ids=[c[0] for c in RECIPIENTS])
+def test_a_recipient_heading_names_the_buyer(rows, name):
+    assert _invoice(*rows)["buyer_name"].value == name
+
+
 def test_dutch_payment_terms():
     assert _invoice([("Betaling binnen 30 dagen", 40)])["payment_terms"].value == "Betaling binnen 30 dagen"
 

@@ -164,13 +164,17 @@ _TERMS = _either(_TERMS, _TERMS_LABEL)
 _COMPANY = re.compile(r"\b(B\.?V\.?|N\.?V\.?|GmbH|AG|Ltd\.?|Limited|Inc\.?|LLC|SARL|SAS|S\.A\.|SA|SRL|BVBA|"
                       r"Pvt\.?|PLC|Corp\.?|Co\.|KG|e\.K\.|UG)(?=\W|$)")
 #: Customer labels, matched as whole words only: never a fragment of a longer word ("Kundennr." is the
-#: customer *number* label, "Stammkunde" a word in a sentence), and not followed by a number label.
+#: customer *number* label, "Stammkunde" a word in a sentence), and not followed by a number label; a
+#: letter's recipient heading ("To:") only where it opens its line with a colon.
 _BUYER_LABEL = re.compile(r"(?<![^\W\d_])(bill\s*to|billed\s*to|sold\s*to|ship\s*to|invoice\s*to|customer|client|kunden?|klant|"
                           r"factuuradres|billing\s*address|destinataire|rechnungsempf\w*|factur[ée]e?s?\s*[àa]|adresse\s*de\s*facturation|"
                           r"rechnung\s*an|rechnungsadresse|gefactureerd\s*aan|invoiced\s*to|"
                           # Italian, Spanish, Portuguese (EN 16931 BG-7 "Buyer": cliente, committente, comprador)
                           r"cliente|committente|destinatario|spett\.?\s*le|comprador|adquirente)(?![^\W\d_])"
-                          r"(?!\s*-?\s*(nr|nummer|number|no|id|ref|#))", re.I)
+                          r"(?!\s*-?\s*(nr|nummer|number|no|id|ref|#))|"
+                          # the recipient heading of a letter, opening its line with a colon, as "From:" heads the
+                          # sender (pick_vendor): To:, An: (de), À : / A : (fr), Aan: (nl), Para: (es, pt)
+                          r"^\W*(to|an|[àa]|aan|para)(?=\s*[:：])", re.I)
 
 
 def _rank(cands: list[Candidate], strong: re.Pattern[str], layout: Layout) -> Candidate | None:
