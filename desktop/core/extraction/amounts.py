@@ -137,6 +137,8 @@ def bare_dollar(text: str) -> bool:
     """Whether the currency :func:`currency_from_text` finds in ``text`` is a bare ``$`` (no ISO 4217
     code on the line, no ``US$`` / ``A$`` / ``NZ$``-style prefix): a sign that several currencies use
     (:data:`DOLLAR_SIGN_CURRENCIES`)."""
+    if "$" not in text and "\uff04" not in text:  # the full-width dollar sign reads as "$" under NFKC
+        return False
     t = unicodedata.normalize("NFKC", text)
     if _CODE_RE.search(t):
         return False
