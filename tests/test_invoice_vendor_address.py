@@ -78,3 +78,15 @@ def test_a_receipt_keeps_its_own_rule_for_an_empty_address() -> None:
     rows = [[("KEDAI RUNCIT MAJU", 10)], [("TOTAL 12.00", 10)], [("CASH 20.00", 10)], [("CHANGE 8.00", 10)]]
     fields = extract_fields([numbered_page(1, rows)], "receipt").fields
     assert "vendor_address" in fields  # decided by the learned model's abstention, not by the invoice rule
+
+
+@pytest.mark.parametrize(("line", "ends"), [
+    ("EIN 12-3456789", True), ("FEIN: 98-7654321", True), ("ABN 51 824 753 556", True), ("ACN 004 085 616", True),
+    ("GSTIN 29ABCDE1234F1Z5", True), ("Company No. 1321456-X", True), ("Steuernummer 201/113/40209", True),
+    # "ein" is a German word, "Abn." an abbreviation: only the capitalised acronyms are the registrations
+    ("Im Grund 4, ein Ortsteil von Miesbach", False), ("Bahnhofstraße 1, Abn. 2", False),
+])
+def test_registration_acronyms_end_the_issuer_block_only_in_capitals(line, ends) -> None:
+    from desktop.core.extraction.invoice import _ends_issuer_block
+
+    assert _ends_issuer_block(line) is ends

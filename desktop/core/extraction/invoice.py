@@ -275,7 +275,8 @@ _BARE_NUMBER = re.compile(r"^\W*([A-Z]{2})?\s?\d[\d\s./-]{6,}\d\W*$", re.I)
 #: Australian Business / Company Number (ABN, ACN), the US Employer Identification Number (EIN), the
 #: Indian GSTIN, the Malaysian SST registration, a company or register number ("Company No.", "Reg. No.",
 #: "Registernummer", "N° TVA") and a contact person ("Ansprechpartner", "Contact").
-_REGISTRATION_LINE = re.compile(r"\b(abn|acn|ein|gstin|sst|company\s*(reg\w*\s*)?no|reg(istration)?\.?\s*(no|nr|number)|"
+#: The acronyms only in capitals: "ein" is a German word ("ein Unternehmen der ...").
+_REGISTRATION_LINE = re.compile(r"(?-i:\b(ABN|ACN|EIN|FEIN)\b)|\b(gstin|sst|company\s*(reg\w*\s*)?no|reg(istration)?\.?\s*(no|nr|number)|"
                                 r"register\w*|steuer\w*|st\.?-?nr|hra|ansprechpartner\w*|contact)\b|§", re.I)
 #: The label of a person or a note in a label/value layout (the XRechnung / ZUGFeRD visualisations print the
 #: seller's BT-41 contact point and BT-33 legal information between its name and its address): its value is
