@@ -38,17 +38,15 @@ def _invoice(name: str, address: str, labels: tuple[str, ...]) -> list:
     return [numbered_page(1, rows)]
 
 
-def _model_pools_receipts() -> bool:
-    """Whether the shipped model's invoice vendor scorer was trained with the receipts (its features name
-    ``doc_invoice``); a model trained before cannot read these names, and is retrained once merged."""
+def test_the_shipped_model_pools_the_receipts_for_the_invoice_vendor() -> None:
+    """The shipped model's invoice vendor scorer was trained with the receipts (its features name
+    ``doc_invoice``): a model trained before cannot read these names."""
     from desktop.resources import resources_dir
 
     spec = json.loads((resources_dir() / "models" / "field_model.json").read_text(encoding="utf-8"))
-    return "doc_invoice" in spec["document_types"]["invoice"]["vendor_name"]["features"]
+    assert "doc_invoice" in spec["document_types"]["invoice"]["vendor_name"]["features"]
 
 
-@pytest.mark.xfail(not _model_pools_receipts(), strict=True,
-                   reason="the shipped model predates the pooled invoice vendor training (retrain with benchmarks.train_fields)")
 @pytest.mark.parametrize(("name", "address", "labels"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_a_long_company_name_on_the_letterhead_is_the_vendor(name, address, labels) -> None:
     f = extract_fields(_invoice(name, address, labels), "invoice").fields["vendor_name"]
