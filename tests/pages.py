@@ -43,3 +43,27 @@ INVOICE_FIRST_PAGE = [[("Physio Praxis Muster", 10)], [("Hauptstr. 1, 10115 Berl
                       [("Hausbesuch", 10), ("10", 600), ("120,00", 900)]]
 INVOICE_LAST_PAGE = [[("Positionssumme", 10), ("380,00", 900)], [("Steuerbetrag", 10), ("0,00", 900)],
                      [("Zahlbetrag", 10), ("380,00", 900)]]
+
+
+#: The head of a made-up invoice (issuer, heading, number, date, buyer, one item line) by language,
+#: for tests that vary only its totals block.
+INVOICE_HEADS: dict[str, list[list[tuple[str, float]]]] = {
+    "en": [[("Pennine Office Supplies Ltd", 40), ("INVOICE", 700)], [("Invoice No. POS-4411", 600)],
+           [("Invoice date 03/03/2026", 600)], [("Bill to", 40)], [("Greenway Dental Practice", 40)],
+           [("Paper  6  24.99  20%  149.94", 40)]],
+    "de": [[("Rheinwerk Elektro GmbH", 40), ("RECHNUNG", 700)], [("Rechnungs-Nr. RE-26-117", 600)],
+           [("Rechnungsdatum 27.02.2026", 600)], [("Rechnung an", 40)], [("Praxis Dr. Lehmann", 40)],
+           [("Kabel  8  42,50  19%  340,00", 40)]],
+    "fr": [[("Atelier Vernier SARL", 40), ("FACTURE", 700)], [("N° facture FA-2026-0173", 600)],
+           [("Date 15/01/2026", 600)], [("Facturé à", 40)], [("Boulangerie Duval", 40)],
+           [("Chaise  4  180,00  20%  720,00", 40)]],
+    "nl": [[("Van Dijk Installatietechniek B.V.", 40), ("FACTUUR", 700)], [("Factuurnummer 2026-0042", 600)],
+           [("Factuurdatum 02-02-2026", 600)], [("Factuuradres", 40)], [("Bakkerij De Molen", 40)],
+           [("Onderhoud  1  145,00  21%  145,00", 40)]],
+    "it": [[("Ferramenta Bassi S.r.l.", 40), ("FATTURA", 700)], [("Fattura n. 2026/31", 600)],
+           [("Data 11/03/2026", 600)], [("Cliente: Studio Verdi", 40)],
+           [("Viti  100  0,10  22%  10,00", 40)]],
+    "es": [[("Talleres Ruiz S.L.", 40), ("FACTURA", 700)], [("Factura nº 2026-044", 600)],
+           [("Fecha 11/03/2026", 600)], [("Cliente: Estudio Gómez", 40)],
+           [("Servicios  1  1.000,00  21%  1.000,00", 40)]],
+}

@@ -13,25 +13,9 @@ from desktop.core.diagnostics import Code
 from desktop.core.extraction import extract_fields
 from desktop.core.extraction.adjustments import adjustment_label
 from desktop.core.extraction.validators import check_sum, check_sum_without_tax
-from tests.pages import synthetic_page
+from tests.pages import INVOICE_HEADS, synthetic_page
 
-INVOICE_HEAD = {
-    "en": [[("Pennine Office Supplies Ltd", 40), ("INVOICE", 700)], [("Invoice No. POS-4411", 600)],
-           [("Invoice date 03/03/2026", 600)], [("Bill to", 40)], [("Greenway Dental Practice", 40)],
-           [("Paper  6  24.99  20%  149.94", 40)]],
-    "de": [[("Rheinwerk Elektro GmbH", 40), ("RECHNUNG", 700)], [("Rechnungs-Nr. RE-26-117", 600)],
-           [("Rechnungsdatum 27.02.2026", 600)], [("Rechnung an", 40)], [("Praxis Dr. Lehmann", 40)],
-           [("Kabel  8  42,50  19%  340,00", 40)]],
-    "fr": [[("Atelier Vernier SARL", 40), ("FACTURE", 700)], [("N° facture FA-2026-0173", 600)],
-           [("Date 15/01/2026", 600)], [("Facturé à", 40)], [("Boulangerie Duval", 40)],
-           [("Chaise  4  180,00  20%  720,00", 40)]],
-    "it": [[("Ferramenta Bassi S.r.l.", 40), ("FATTURA", 700)], [("Fattura n. 2026/31", 600)],
-           [("Data 11/03/2026", 600)], [("Cliente: Studio Verdi", 40)],
-           [("Viti  100  0,10  22%  10,00", 40)]],
-    "es": [[("Talleres Ruiz S.L.", 40), ("FACTURA", 700)], [("Factura nº 2026-044", 600)],
-           [("Fecha 11/03/2026", 600)], [("Cliente: Estudio Gómez", 40)],
-           [("Servicios  1  1.000,00  21%  1.000,00", 40)]],
-}
+INVOICE_HEAD = INVOICE_HEADS
 RECEIPT_HEAD = [[("OCEAN VIEW CAFE SDN BHD", 10)], [("2 Beach Rd, 10050 Penang", 10)], [("Date 30/06/2024", 10)]]
 
 

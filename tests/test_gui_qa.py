@@ -305,6 +305,21 @@ def test_stale_socket_after_a_crash_is_replaced(qapp, tmp_path) -> None:
         path.unlink(missing_ok=True)
 
 
+def _server_and_client(folder):
+    """A listening instance server named after ``folder`` and a local socket connected to it."""
+    from PySide6.QtNetwork import QLocalSocket
+
+    from desktop.gui.single import InstanceServer, server_name
+
+    name = server_name(folder)
+    server = InstanceServer(name)
+    assert server.listen()
+    client = QLocalSocket()
+    client.connectToServer(name)
+    assert client.waitForConnected(2000)
+    return server, client
+
+
 def test_server_destroyed_with_a_connection_open_calls_nothing_back(qapp, tmp_path) -> None:
     """CI crash: a half-read connection's ``disconnected`` fired into a server being destroyed.
 
@@ -317,14 +332,7 @@ def test_server_destroyed_with_a_connection_open_calls_nothing_back(qapp, tmp_pa
     from PySide6.QtCore import QCoreApplication
     from PySide6.QtNetwork import QLocalSocket
 
-    from desktop.gui.single import InstanceServer, server_name
-
-    name = server_name(tmp_path)
-    server = InstanceServer(name)
-    assert server.listen()
-    client = QLocalSocket()
-    client.connectToServer(name)
-    assert client.waitForConnected(2000)
+    server, client = _server_and_client(tmp_path)
     deadline = time.monotonic() + 5
     while not server.server.findChildren(QLocalSocket) and time.monotonic() < deadline:
         QCoreApplication.processEvents()
@@ -346,14 +354,7 @@ def test_server_destroyed_with_a_connection_open_calls_nothing_back(qapp, tmp_pa
 def test_closing_the_server_drops_open_connections(qapp, tmp_path) -> None:
     from PySide6.QtNetwork import QLocalSocket
 
-    from desktop.gui.single import InstanceServer, server_name
-
-    name = server_name(tmp_path)
-    server = InstanceServer(name)
-    assert server.listen()
-    client = QLocalSocket()
-    client.connectToServer(name)
-    assert client.waitForConnected(2000)
+    server, client = _server_and_client(tmp_path)
     assert server.server.waitForNewConnection(2000)
     server.close()
     assert not server.server.isListening()

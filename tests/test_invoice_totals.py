@@ -12,22 +12,9 @@ from desktop.core.extraction import _not_a_smaller_subtotal, extract_fields
 from desktop.core.extraction.amounts import find_amounts
 from desktop.core.extraction.candidates import FieldCandidate
 from desktop.core.extraction.invoice_totals import AMOUNT_DUE_LABEL, PAID_LABEL, strip_rate_base
-from tests.pages import synthetic_page
+from tests.pages import INVOICE_HEADS, synthetic_page
 
-HEAD = {
-    "en": [[("Pennine Office Supplies Ltd", 40), ("INVOICE", 700)], [("Invoice No. POS-4411", 600)],
-           [("Invoice date 03/03/2026", 600)], [("Bill to", 40)], [("Greenway Dental Practice", 40)],
-           [("Paper  6  24.99  20%  149.94", 40)]],
-    "de": [[("Rheinwerk Elektro GmbH", 40), ("RECHNUNG", 700)], [("Rechnungs-Nr. RE-26-117", 600)],
-           [("Rechnungsdatum 27.02.2026", 600)], [("Rechnung an", 40)], [("Praxis Dr. Lehmann", 40)],
-           [("Kabel  8  42,50  19%  340,00", 40)]],
-    "fr": [[("Atelier Vernier SARL", 40), ("FACTURE", 700)], [("N° facture FA-2026-0173", 600)],
-           [("Date 15/01/2026", 600)], [("Facturé à", 40)], [("Boulangerie Duval", 40)],
-           [("Chaise  4  180,00  20%  720,00", 40)]],
-    "nl": [[("Van Dijk Installatietechniek B.V.", 40), ("FACTUUR", 700)], [("Factuurnummer 2026-0042", 600)],
-           [("Factuurdatum 02-02-2026", 600)], [("Factuuradres", 40)], [("Bakkerij De Molen", 40)],
-           [("Onderhoud  1  145,00  21%  145,00", 40)]],
-}
+HEAD = INVOICE_HEADS
 
 
 def _invoice(lang: str, totals: list[list[tuple[str, float]]]):
