@@ -74,6 +74,20 @@ def test_an_invoice_without_a_readable_address_flags_it_as_not_found(document_ty
     assert f.value is None and f.needs_review
 
 
+@pytest.mark.parametrize("document_type", ["invoice", "credit_note"])
+def test_an_invoice_without_a_buyer_flags_it_as_not_found(document_type) -> None:
+    # EU VAT Directive art. 226(5), EN 16931 BT-44: an invoice names its customer
+    rows = [[("Kraxi GmbH", 10)], [("Rabattstr. 25, 34567 Osterhausen", 10)]]
+    fields = extract_fields([numbered_page(1, rows + BODY)], document_type).fields
+    assert fields["buyer_name"].value is None and fields["buyer_name"].needs_review
+
+
+def test_a_receipt_without_a_buyer_is_not_flagged() -> None:
+    rows = [[("KEDAI RUNCIT MAJU", 10)], [("TOTAL 12.00", 10)], [("CASH 20.00", 10)], [("CHANGE 8.00", 10)]]
+    fields = extract_fields([numbered_page(1, rows)], "receipt").fields
+    assert "buyer_name" not in fields or not fields["buyer_name"].needs_review
+
+
 def test_a_receipt_keeps_its_own_rule_for_an_empty_address() -> None:
     rows = [[("KEDAI RUNCIT MAJU", 10)], [("TOTAL 12.00", 10)], [("CASH 20.00", 10)], [("CHANGE 8.00", 10)]]
     fields = extract_fields([numbered_page(1, rows)], "receipt").fields

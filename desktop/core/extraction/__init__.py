@@ -654,8 +654,10 @@ def _apply_model(fields: dict[str, Field], sets: dict[str, list], document_type:
 #: UK VAT Regulations 1995 reg. 14(1)(c), German UStG s. 14(4) Nr. 1, French CGI art. 242 nonies A;
 #: EN 16931 makes the seller's postal address (BG-5) mandatory (BR-8). Every page of the e-invoice
 #: corpus prints it, and so do the QA's seven invoices. Receipts flag an empty address the same way,
-#: through the learned model's abstention.
-_EXPECTED_ON_INVOICES = frozenset({"vendor_address"})
+#: through the learned model's abstention. The customer's name: the same article 226(5) ("the full name
+#: and address of the taxable person and of the customer"), EN 16931 BT-44 (Buyer name, 1..1); every
+#: page of the e-invoice corpus prints it (a simplified invoice, art. 226b, is read as a receipt).
+_EXPECTED_ON_INVOICES = frozenset({"vendor_address", "buyer_name"})
 
 
 def _address_under_chosen_vendor(fields: dict[str, Field], layout: Layout, vendor: Any,
