@@ -37,7 +37,7 @@ from desktop.core.extraction.banking import find_ibans
 from desktop.core.extraction.dates import parse_date, parse_time
 from desktop.core.extraction.layout import Candidate, Layout, candidate_to_field
 from desktop.core.extraction.qr import decode_qr, parse_vat_qr
-from desktop.core.extraction.taxids import check_digits_fail, match_vat
+from desktop.core.extraction.taxids import check_digits_fail, match_es_nif, match_vat
 from desktop.core.extraction.validators import (
     USCC_SHAPE,
     check_check_code,
@@ -332,8 +332,10 @@ def validate(fields: dict[str, Field], document_type: str,
                 and USCC_SHAPE.fullmatch(f.value):
             problems.extend(check_tax_id_cn(f.value))  # a unified social credit code on any document
         elif name in ("vendor_tax_id", "buyer_tax_id") and f.value and document_type != "cn_vat_invoice" \
-                and f.source not in ("xml", "qr") and match_vat(f.value) == f.value and check_digits_fail(f.value):
-            # an EU VAT number or GSTIN read from the page (a misread digit); e-invoice data is what was sent
+                and f.source not in ("xml", "qr") and f.value in (match_vat(f.value), match_es_nif(f.value)) \
+                and check_digits_fail(f.value):
+            # an EU VAT number, a Spanish NIF or a GSTIN read from the page (a misread digit); e-invoice data is
+            # what was sent
             problems.append(diag(Code.TAX_ID_CHECK_DIGITS, value=f.value))
         if document_type == "cn_vat_invoice" and f.value:
             if name == "invoice_code":

@@ -45,7 +45,7 @@ from desktop.core.extraction.labels import label_pattern
 from desktop.core.extraction.layout import Candidate, Layout, Ln
 from desktop.core.extraction.legal_forms import LEGAL_FORM, LEGAL_FORM_END
 from desktop.core.extraction.parsers import amount_finder, date_finder
-from desktop.core.extraction.taxids import REGISTRATION_LABEL, REGISTRATION_NUMBER, TAX_ID_LABEL
+from desktop.core.extraction.taxids import BARE_TAX_ID, REGISTRATION_LABEL, REGISTRATION_NUMBER, TAX_ID_LABEL
 from desktop.core.extraction.vat_breakdown import apply_breakdown, find_vat_breakdown
 
 __all__ = ["extract_invoice", "INVOICE_NUMBER_LABEL", "invoice_number_candidates"]
@@ -273,10 +273,13 @@ def pick_vendor_footer(layout: Layout) -> Candidate | None:
 _BARE_NUMBER = re.compile(r"^\W*([A-Z]{2})?\s?\d[\d\s./-]{6,}\d\W*$", re.I)
 #: Registration, tax and contact words that end the issuer's address block, beyond :data:`_CONTACT`:
 #: Australian Business / Company Number (ABN, ACN), the US Employer Identification Number (EIN), the
-#: Indian GSTIN, the Malaysian SST registration, a company or register number ("Company No.", "Reg. No.",
+#: Indian GSTIN, the Malaysian SST registration, the Spanish CIF / NIF / NIE (Agencia Tributaria), the Austrian
+#: and Swiss UID, the Canadian HST / QST (TPS / TVQ) registration labels (CRA, Revenu Québec), a company or
+#: register number ("Company No.", "Reg. No.",
 #: "Registernummer", "N° TVA") and a contact person ("Ansprechpartner", "Contact").
 #: The acronyms only in capitals: "ein" is a German word ("ein Unternehmen der ...").
-_REGISTRATION_LINE = re.compile(r"(?-i:\b(ABN|ACN|EIN|FEIN)\b)|\b(gstin|sst|company\s*(reg\w*\s*)?no|reg(istration)?\.?\s*(no|nr|number)|"
+_REGISTRATION_LINE = re.compile(r"(?-i:\b(ABN|ACN|EIN|FEIN|CIF|NIF|NIE|UID|HST|QST|TPS|TVQ)\b)|"
+                                r"\b(gstin|sst|company\s*(reg\w*\s*)?no|reg(istration)?\.?\s*(no|nr|number)|"
                                 r"register\w*|steuer\w*|st\.?-?nr|hra|ansprechpartner\w*|contact)\b|§", re.I)
 #: The label of a person or a note in a label/value layout (the XRechnung / ZUGFeRD visualisations print the
 #: seller's BT-41 contact point and BT-33 legal information between its name and its address): its value is
@@ -293,15 +296,32 @@ _STREET_WORD = re.compile(r"(stra(ss|ß)e|str\.?|weg|platz|gasse|allee|damm)\b|"
                           r"via|viale|piazza|corso|calle|jalan|lot|unit|block)\b", re.I)
 
 
+#: A line that is only a web address or an e-mail address ("pinecrest.example", "https://acme.de/kontakt",
+#: "info@acme.de"): a contact line, never part of a postal address (UPU S42 address lines hold no URL).
+_WEB_LINE = re.compile(r"^\W*((https?://)?([a-z0-9-]+\.)+[a-z]{2,}(/\S*)?|[\w.+-]+@[\w-]+(\.[\w-]+)+)\W*$", re.I)
+
+
+def _tax_id_start(text: str) -> int | None:
+    """Where a tax or registration number starts in ``text``: a label with its number
+    (:data:`~desktop.core.extraction.taxids.REGISTRATION_NUMBER`: ``EIN 12-3456789``, ``CIF B-84512376``,
+    ``UID ATU87654321``, ``HST/GST No. 81234 5678 RT0001``) or a bare tax ID
+    (:data:`~desktop.core.extraction.taxids.BARE_TAX_ID`: ``ATU87654321``, ``CHE-123.456.789 MWST``,
+    ``123456789 RT0001``); ``None`` when the text holds none."""
+    starts = [m.start() for m in (REGISTRATION_NUMBER.search(text), BARE_TAX_ID.search(text)) if m is not None]
+    return min(starts) if starts else None
+
+
 def _ends_issuer_block(text: str) -> bool:
     """Whether ``text`` cannot be part of the issuer's postal address: a contact, bank, tax or register
     line (:data:`_CONTACT`, :data:`_REGISTRATION_LINE`, :data:`_LEGAL_FOOTER`, a bare number
-    :data:`_BARE_NUMBER`), the document's heading or number, a party heading ("Bill To", "Kunde"), or a
+    :data:`_BARE_NUMBER`, a web or e-mail address :data:`_WEB_LINE`, a line that opens with a tax ID:
+    :func:`_tax_id_start`), the document's heading or number, a party heading ("Bill To", "Kunde"), or a
     line the receipts' address spans never hold (a date, a till field row, a total:
     :func:`desktop.core.extraction.candidates.ends_address`)."""
     from desktop.core.extraction.candidates import ends_address
 
     return bool(_CONTACT.search(text) or _REGISTRATION_LINE.search(text) or _LEGAL_FOOTER.search(text)
+                or _WEB_LINE.match(text) or _tax_id_start(text) == 0
                 or _BARE_NUMBER.match(text) or INVOICE_NUMBER_LABEL.search(text) or _INVOICE_WEAK.search(text)
                 or _BUYER_LABEL.search(text) or ends_address(text))
 
@@ -333,8 +353,10 @@ def pick_vendor_address(layout: Layout, vendor: Candidate | None) -> Candidate |
     parts = [p.strip() for p in re.split(r"\s+[-–|•·]\s+", head.text) if p.strip()]
     if len(parts) >= 2 and _POSTCODE_LINE.search(" ".join(parts[1:])):
         rest = parts[1:]
-        regs = [i for i, part in enumerate(rest) if REGISTRATION_NUMBER.search(part)]
-        rest = rest[:regs[0]] if regs else rest  # "... - D-63571 Gelnhausen - USt-IdNr. DE..." ends at the number
+        # "... - D-63571 Gelnhausen - USt-IdNr. DE..." ends at the number, "... · TX 78701 · billing@..." at the
+        # contact: the address is the parts before the first that is no part of one
+        regs = [i for i, part in enumerate(rest) if _tax_id_start(part) is not None or _ends_issuer_block(part)]
+        rest = rest[:regs[0]] if regs else rest
         if rest:
             return Candidate(", ".join(rest), head.text, [head], [], 0.6)
     below = sorted((ln for ln in layout.lines if ln.page == head.page and ln.y0 > head.y0 + 0.5 * head.h
@@ -372,8 +394,8 @@ def pick_vendor_address(layout: Layout, vendor: Candidate | None) -> Candidate |
                 or not out and re.fullmatch(r"\W*\(.*\)\W*", t) and re.search(r"\d{5}", t):
             prev = ln  # "(Company No. 201901012345 / 1321456-X)" under the name, before the address
             continue
-        reg = REGISTRATION_NUMBER.search(t)  # "..., CA 95110, EIN 12-3456789": the number ends the address
-        cut = t[:reg.start()].rstrip(" ,;-–|/") if reg is not None else ""
+        reg = _tax_id_start(t)  # "..., CA 95110, EIN 12-3456789": the number ends the address
+        cut = t[:reg].rstrip(" ,;-–|/") if reg is not None else ""
         if reg is not None and re.search(r"\w", cut) and not _ends_issuer_block(cut):
             left = ln.x0 if not out else left
             out.append((cut, ln))
@@ -400,7 +422,36 @@ def pick_vendor_address(layout: Layout, vendor: Candidate | None) -> Candidate |
                      0.7 if sure else 0.5)
 
 
-def pick_tax_ids(layout: Layout, buyer: Candidate | None) -> tuple[Candidate | None, Candidate | None]:
+#: Confidence factor of a buyer tax ID whose only evidence is that it sits in the block of a buyer found
+#: without a label (the recipient address block of a window-envelope letter, :func:`pick_buyer`'s fallback):
+#: under the review threshold, since that block may be a letterhead's.
+BUYER_TAX_ID_UNSURE = 0.5
+
+
+def _letterhead_block(layout: Layout, vendor: Candidate | None) -> set[int]:
+    """The ids of the lines of the issuer's letterhead block: the vendor name's lines and the lines stacked
+    right under them in their column (left edges within 1.5 line heights, each gap at most 1.2 line
+    heights), on the name's page. EU VAT Directive 2006/112/EC art. 226(3)/(5) and its national forms
+    (UStG s. 14(4), Wet OB art. 35a, UK VAT Regulations reg. 14) make the supplier print its VAT number
+    with its name and address: a tax ID in this block, with no buyer wording beside it, is the issuer's."""
+    if vendor is None or not vendor.lines:
+        return set()
+    head = vendor.lines[0]
+    block = {id(ln) for ln in vendor.lines}
+    prev = vendor.lines[-1]
+    for ln in sorted((o for o in layout.lines if o.page == head.page and o.y0 > prev.y0 + 0.5 * prev.h
+                      and id(o) not in block), key=lambda o: (o.y0, o.x0)):
+        if abs(ln.x0 - head.x0) > 1.5 * head.h or ln.y0 <= prev.y0 + 0.5 * prev.h:
+            continue
+        if ln.y0 - prev.y1 > 1.2 * max(ln.h, prev.h) or _BUYER_LABEL.search(ln.text):
+            break
+        block.add(id(ln))
+        prev = ln
+    return block
+
+
+def pick_tax_ids(layout: Layout, buyer: Candidate | None,
+                 vendor_name: Candidate | None = None) -> tuple[Candidate | None, Candidate | None]:
     """``(vendor_tax_id, buyer_tax_id)``: VAT numbers / GSTINs (:mod:`desktop.core.extraction.taxids`).
 
     A labelled number (``BTW NL810433941B01``, ``UStId DE 232 446 240``, ``VAT/TIN: 29670869006``)
@@ -408,7 +459,10 @@ def pick_tax_ids(layout: Layout, buyer: Candidate | None) -> tuple[Candidate | N
     customer's; ``Notre n° TVA``: the issuer's), else to the party whose block it sits in: the nearest
     party heading above it in its column (:func:`_party_above`: "Verkäufer", "Adresse du Client", "Vos
     identifiants"; a tax representative's or a delivery address's number is neither party's), else the
-    rules' buyer block; the rest are the issuer's, a number under the seller's heading first. Only the
+    rules' buyer block; the rest are the issuer's, a number under the seller's heading first. A number in the
+    issuer's letterhead block (:func:`_letterhead_block`: under ``vendor_name`` in its column) with no buyer
+    wording is the issuer's, whatever block the rules' buyer has; a number whose only buyer evidence is the
+    block of a buyer found without a label gets :data:`BUYER_TAX_ID_UNSURE`, under the review threshold. Only the
     label's own words count, not its whole row: in a two-column header the row holds the other party's
     block too. Well-formed VAT numbers without a label, other than the customer's, are a weaker
     fallback. A labelled value that matches no known format is kept as printed, with a problem saying
@@ -416,12 +470,16 @@ def pick_tax_ids(layout: Layout, buyer: Candidate | None) -> tuple[Candidate | N
     """
     from desktop.core.extraction.taxids import (
         BUYER_MARK,
+        CA_GST_HST,
         SELLER_MARK,
         TAX_ID_LABEL,
         find_vat_numbers,
+        match_es_nif,
         match_vat,
     )
 
+    letterhead = _letterhead_block(layout, vendor_name)
+    buyer_labelled = buyer is not None and buyer.label_line is not None
     buyer_lines = {id(ln) for ln in (buyer.lines if buyer else [])}
     if buyer and buyer.lines:
         b = buyer.lines[0]
@@ -432,9 +490,12 @@ def pick_tax_ids(layout: Layout, buyer: Candidate | None) -> tuple[Candidate | N
     others: list[Candidate] = []
 
     def value_of(text: str) -> tuple[str | None, str, list[Diagnostic]] | None:
-        v = match_vat(text)
+        v = match_vat(text) or match_es_nif(text)  # "CIF B-84512376": the letter is part of the number
         if v:
             return v, text.strip(), []
+        bn = CA_GST_HST.search(re.sub(r"[\s.\-]", "", text.upper()))  # "81234 5678 RT0001"
+        if bn:
+            return bn.group(0), text.strip(), []
         m = re.search(r"[A-Z]{0,3}\s?\d[\d A-Z.\-]{6,20}[\dA-Z]", text.upper())
         if not m or re.fullmatch(r"[\d\s.\-]+", m.group(0)) and len(re.sub(r"\D", "", m.group(0))) < 8:
             return None
@@ -458,8 +519,12 @@ def pick_tax_ids(layout: Layout, buyer: Candidate | None) -> tuple[Candidate | N
             party = "seller"
         else:
             party = _party_above(layout, label_ln)
+        if not party and (id(label_ln) in letterhead or id(c.lines[0]) in letterhead):
+            party = "seller"  # the issuer's letterhead, beside or under its name
         if not party and (id(label_ln) in buyer_lines or id(c.lines[0]) in buyer_lines):
             party = "buyer"
+            if not buyer_labelled:
+                c.factor = min(c.factor, BUYER_TAX_ID_UNSURE)  # a block found without a buyer label
         c.score = (2 if not c.problems else 1) + (1 if party == "seller" else 0)
         if party == "buyer":
             buyer_ids.append(c)
@@ -530,10 +595,24 @@ def _address_blocks(layout: Layout) -> list[list]:
     return blocks
 
 
+#: A house number closing a line ("Prinsengracht 263", "Kellergasse 3", "Via Roma 12/b", "Hauptstr. 5-7"):
+#: the street line of the UPU S42 address of most of Europe, street name then number.
+_HOUSE_NUMBER_END = re.compile(r"[^\W\d_]{3,}\.?\s+\d{1,5}\s?[a-z]?(\s*[-/]\s*\d{1,5}\s?[a-z]?)?\W*$", re.I)
+
+
+def _address_line(text: str) -> bool:
+    """Whether ``text`` is a line of a postal address, never a name: a street line (a street word with a
+    number, :data:`_STREET_WORD`; a street name closed by its house number, :data:`_HOUSE_NUMBER_END`) or
+    a postcode line (:data:`_POSTCODE_LINE`)."""
+    return bool(_POSTCODE_LINE.search(text) or _HOUSE_NUMBER_END.search(text)
+                or (_STREET_WORD.search(text) and re.search(r"\d", text)))
+
+
 def pick_buyer(layout: Layout, vendor: Candidate | None = None) -> Candidate | None:
     """The customer: the first line after a Bill to / Customer / Factuuradres label, else the first
     line of a postal address block on page 1 that is not the issuer's (the recipient address of a
-    window-envelope letter)."""
+    window-envelope letter), when that line is no address line itself (:func:`_address_line`: a block
+    that opens with its street is the rest of a letterhead, not a recipient)."""
     cand = _pick_buyer_labelled(layout)
     if cand is not None:
         return cand
@@ -545,7 +624,8 @@ def pick_buyer(layout: Layout, vendor: Candidate | None = None) -> Candidate | N
         t = first.text
         if vendor and vendor.value and vendor.value.lower() in t.lower():
             continue
-        if _CONTACT.search(t) or _INVOICE_WEAK.search(t) or _POSTCODE_LINE.search(t) or re.match(r"^\d", t):
+        if _CONTACT.search(t) or _INVOICE_WEAK.search(t) or _POSTCODE_LINE.search(t) or re.match(r"^\d", t) \
+                or _address_line(t):
             continue
         return Candidate(t.strip(" ,"), t, [first], [], 0.45)
     return None
@@ -580,13 +660,13 @@ def _pick_buyer_labelled(layout: Layout) -> Candidate | None:
         name = name.strip()
         if after and re.search(r"\d", after) and len(name) >= 3 and _buyer_name_like(name) \
                 and not re.search(r"\d", name):
-            return Candidate(name, rest, [ln], [], BUYER_LABELLED_CONFIDENCE)
+            return Candidate(name, rest, [ln], [], BUYER_LABELLED_CONFIDENCE, label_line=ln)
         if len(rest) >= 3 and _buyer_name_like(rest) and not re.search(r"\d{4,}", rest):
-            return Candidate(rest, rest, [ln], [], BUYER_LABELLED_CONFIDENCE)
+            return Candidate(rest, rest, [ln], [], BUYER_LABELLED_CONFIDENCE, label_line=ln)
         below = layout.below(ln, 1)
         # the line below, unless it opens a table (a row of column headings: "Pos  Beschreibung  Menge")
         if below and _buyer_name_like(below[0].text) and len(layout.row(below[0])) < 3:
-            return Candidate(below[0].text, below[0].text, below, [], BUYER_LABELLED_CONFIDENCE)
+            return Candidate(below[0].text, below[0].text, below, [], BUYER_LABELLED_CONFIDENCE, label_line=ln)
     return None
 
 
@@ -721,7 +801,7 @@ def extract_invoice(layout: Layout, date_order: str | None = None) -> dict[str, 
     if vendor is not None and buyer is not None and vendor.value and buyer.value \
             and vendor.value.casefold() == buyer.value.casefold():
         vendor = None  # the only company name found is the customer's: no issuer rather than a wrong one
-    vendor_tax_id, buyer_tax_id = pick_tax_ids(layout, buyer)
+    vendor_tax_id, buyer_tax_id = pick_tax_ids(layout, buyer, vendor)
     dues = layout.labelled(_DUE_LABEL, date_finder(order), factor=0.85)
     return {
         "due_date": dues[0] if dues else None,
