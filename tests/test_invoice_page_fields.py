@@ -226,3 +226,24 @@ def test_a_labelled_buyer_is_read_and_flagged(rows):
 
     buyer = _invoice(*rows)["buyer_name"]
     assert buyer.value and flags.is_flagged(buyer)
+
+
+# The buyer under its label when the label's row below also holds a dated field beside it (no table
+# heading row: its cells with digits are values), and a label alone on its line is never the buyer.
+@pytest.mark.parametrize("rows, name", [
+    ([[("Aan:", 40)], [("Hotel Zonneveld", 40), ("Factuurdatum", 420), ("05-03-2025", 560)]], "Hotel Zonneveld"),
+    ([[("Bill To", 40)], [("Greenleaf Landscaping LLC", 40), ("Invoice Date", 420), ("03/05/2025", 560)]],
+     "Greenleaf Landscaping LLC"),
+])
+def test_the_buyer_below_its_label_beside_a_dated_field(rows, name):
+    assert _invoice(*rows)["buyer_name"].value == name
+
+
+def test_a_buyer_label_alone_is_never_the_buyer():
+    from desktop.core.extraction.invoice import pick_buyer
+    from desktop.core.extraction.layout import Layout
+
+    rows = [[("Bloemenhandel De Tulp B.V.", 40)], [("Prinsengracht 263", 40)], [("1016 GV Amsterdam", 40)],
+            [("FACTUUR", 40)], [("Aan:", 40)], [("Pos", 40), ("Omschrijving", 120), ("Aantal", 420), ("Bedrag", 560)]]
+    buyer = pick_buyer(Layout(synthetic_page(rows, width=800)))
+    assert buyer is None or buyer.value.strip(" :") not in ("Aan", "Prinsengracht 263")

@@ -625,8 +625,8 @@ def pick_buyer(layout: Layout, vendor: Candidate | None = None) -> Candidate | N
         if vendor and vendor.value and vendor.value.lower() in t.lower():
             continue
         if _CONTACT.search(t) or _INVOICE_WEAK.search(t) or _POSTCODE_LINE.search(t) or re.match(r"^\d", t) \
-                or _address_line(t):
-            continue
+                or _address_line(t) or not _buyer_name_like(t) or _BUYER_LABEL.fullmatch(t.strip(" :：")):
+            continue  # ... nor a heading or label left alone on its line ("Aan:", "Bill To")
         return Candidate(t.strip(" ,"), t, [first], [], 0.45)
     return None
 
@@ -664,8 +664,10 @@ def _pick_buyer_labelled(layout: Layout) -> Candidate | None:
         if len(rest) >= 3 and _buyer_name_like(rest) and not re.search(r"\d{4,}", rest):
             return Candidate(rest, rest, [ln], [], BUYER_LABELLED_CONFIDENCE, label_line=ln)
         below = layout.below(ln, 1)
-        # the line below, unless it opens a table (a row of column headings: "Pos  Beschreibung  Menge")
-        if below and _buyer_name_like(below[0].text) and len(layout.row(below[0])) < 3:
+        # the line below, unless it opens a table (a row of column headings: "Pos  Beschreibung  Menge");
+        # cells with a digit are values beside it ("Factuurdatum 05-03-2025"), not headings
+        headings = [o for o in layout.row(below[0]) if not re.search(r"\d", o.text)] if below else []
+        if below and _buyer_name_like(below[0].text) and len(headings) < 3:
             return Candidate(below[0].text, below[0].text, below, [], BUYER_LABELLED_CONFIDENCE, label_line=ln)
     return None
 
