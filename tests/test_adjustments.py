@@ -73,6 +73,10 @@ def test_the_sum_without_tax_counts_the_printed_adjustment(sub, total, adjustmen
     ("Delivery fee", "charge"), ("Freight", "charge"), ("Versandkosten", "charge"), ("Servicegebühr", "charge"),
     ("Frais de port", "charge"), ("Frais de service", "charge"), ("Spese di spedizione", "charge"),
     ("Gastos de envío", "charge"), ("Verzendkosten", "charge"), ("Portes", "charge"),
+    # a tip or gratuity the customer adds (QA2: "Tip 3.00" between subtotal and total)
+    ("Tip", "charge"), ("TIP:", "charge"), ("Gratuity 18%", "charge"), ("Trinkgeld", "charge"),
+    ("Pourboire", "charge"), ("Propina", "charge"), ("Mancia", "charge"), ("Fooi", "charge"), ("小费", "charge"),
+    ("Tipo de cambio", None),
     ("Discount 10%:", "allowance"), ("TOTAL DISCOUNT", "allowance"), ("Rabatt", "allowance"),
     ("Remise fidélité", "allowance"), ("Sconto", "allowance"), ("Descuento", "allowance"), ("Korting", "allowance"),
     ("Diskaun", "allowance"), ("Rounding Adj:", "rounding"), ("Rounding Adjustment", "rounding"),
@@ -124,10 +128,19 @@ def test_a_printed_charge_or_discount_explains_the_total(lang, pairs, sub):
     # the amount before tax on a tax-inclusive receipt, rounded by a printed line
     [[("Total Excl GST:", 10), ("28.87", 400)], [("GST 6%:", 10), ("1.36", 400)], [("Total Incl GST:", 10), ("30.23", 400)],
      [("Rounding Adj:", 10), ("-0.03", 400)], [("Total Payable:", 10), ("30.20", 400)]],
+    # a tip printed between the tax and the total (US restaurant receipts; Trinkgeld, pourboire)
+    [[("Subtotal", 10), ("18.50", 400)], [("Sales Tax 10.25%", 10), ("1.89", 400)], [("Tip", 10), ("3.00", 400)],
+     [("TOTAL", 10), ("23.39", 400)]],
+    [[("Subtotal", 10), ("32.00", 400)], [("Tax 8.875%", 10), ("2.84", 400)], [("Gratuity 20%", 10), ("6.40", 400)],
+     [("Total", 10), ("41.24", 400)]],
+    [[("Zwischensumme", 10), ("40,00", 400)], [("MwSt 19%", 10), ("7,60", 400)], [("Trinkgeld", 10), ("4,40", 400)],
+     [("Summe", 10), ("52,00", 400)]],
+    [[("Sous-total", 10), ("40,00", 400)], [("TVA 10%", 10), ("4,00", 400)], [("Pourboire", 10), ("5,00", 400)],
+     [("TOTAL", 10), ("49,00", 400)]],
 ])
 def test_a_receipt_with_a_service_charge_or_rounding_is_not_flagged(rows):
     fields = _receipt(rows)
-    assert fields["subtotal"].value == rows[0][1][0]
+    assert fields["subtotal"].value == rows[0][1][0].replace(",", ".")
     assert not _sum_codes(fields)
 
 

@@ -767,3 +767,31 @@ def test_flag_reasons_in_both_languages() -> None:
     assert flags.flag_reason(empty, key=True) == "empty: not found on the page"
     assert flags.flag_reason(empty, key=True, language="zh") == "空：页面上没有找到"
     assert flags.flag_reason(_field("total", "1.00")) is None
+
+
+@pytest.mark.parametrize("language, fields_label", [("en", "Subtotal, Tax, Total"), ("zh", None)])
+def test_a_problem_several_fields_share_is_one_problems_row(tmp_path: Path, language: str, fields_label) -> None:
+    """A failed subtotal + tax = total flags the three amounts (QA2 found it written three times, once per
+    field): one row names them all; a field's own further reason keeps its own row; other fields are
+    unchanged (one row each)."""
+    from desktop.core.diagnostics import diag
+
+    mismatch = diag(Code.SUM_MISMATCH, subtotal="18.50", tax="1.89", sum="20.39", total="23.39")
+    fields = {"subtotal": _field("subtotal", "18.50", problems=[mismatch], needs_review=True),
+              "tax": _field("tax", "1.89", problems=[mismatch], needs_review=True),
+              "total": _field("total", "23.39", problems=[mismatch, diag(Code.SUBTOTAL_AS_TOTAL, field="total",
+                                                                           raw="23.39")], needs_review=True),
+              "date": _field("date", None, needs_review=True), "vendor_name": _field("vendor_name", None,
+                                                                                     needs_review=True)}
+    doc = Document(source="/r.jpg", document_type="receipt", fields=fields)
+    export_xlsx([doc], tmp_path / "p.xlsx", language=language)
+    rows = _rows(openpyxl.load_workbook(tmp_path / "p.xlsx").worksheets[-1])[1:]
+    message = mismatch.message(language)
+    shared = [r for r in rows if r[3] == message]
+    assert len(shared) == 1
+    if fields_label:
+        assert shared[0][2] == fields_label
+    assert sum(message in (r[3] or "") for r in rows) == 1  # not repeated in the total's own row
+    assert len([r for r in rows if r[2] == shared[0][2].split("、")[-1].split(", ")[-1]]) == 1  # the total's own reason
+    # the shared mismatch, the total's own reason, and the empty date and vendor: two problems, a row each
+    assert len(rows) == 4

@@ -27,7 +27,20 @@ def _invoice(*extra_rows):
                                          ("Vervaldag: 05-03-2024", "2024-03-05"),
                                          ("Data de vencimento: 05/03/2024", "2024-03-05"),
                                          ("Fecha de vencimiento: 05/03/2024", "2024-03-05"),
-                                         ("Data di scadenza: 05/03/2024", "2024-03-05")])
+                                         ("Data di scadenza: 05/03/2024", "2024-03-05"),
+                                         # "Due" alone as the whole label, its date after it (QA2)
+                                         ("Due  March 5, 2024", "2024-03-05"), ("Due  5 March 2024", "2024-03-05"),
+                                         ("Due 05/03/2024", "2024-03-05"),
+                                         # Zahlungsziel followed by a date alone; the deadline as a phrase
+                                         ("Zahlungsziel  05.03.2024", "2024-03-05"),
+                                         ("Zahlungsziel: 05.03.2024", "2024-03-05"),
+                                         ("Zahlbar am 05.03.2024", "2024-03-05"),
+                                         ("À régler avant le 05/03/2024", "2024-03-05"),
+                                         ("Te betalen vóór 05-03-2024", "2024-03-05"),
+                                         ("Uiterste betaaldatum: 05-03-2024", "2024-03-05"),
+                                         ("Da pagare entro il 05/03/2024", "2024-03-05"),
+                                         ("Fecha límite de pago: 05/03/2024", "2024-03-05"),
+                                         ("Pay before 05/03/2024", "2024-03-05")])
 def test_the_due_date_after_its_label(label, date):
     fields = _invoice([(label, 40)])
     assert fields["due_date"].value == date
@@ -36,6 +49,29 @@ def test_the_due_date_after_its_label(label, date):
 
 def test_no_due_date_without_its_label():
     assert _invoice()["due_date"].value is None
+
+
+# "Due" alone labels the date in the box to its right (the invoice head's Date / Due pair), in a text
+# layer's separate boxes as in OCR; a Zahlungsziel box likewise
+@pytest.mark.parametrize("label, value", [("Due", "April 4, 2024"), ("Due", "4 April 2024"), ("Zahlungsziel", "04.04.2024"),
+                                          ("Due:", "04/04/2024")])
+def test_the_due_date_in_the_box_right_of_a_bare_label(label, value):
+    fields = _invoice([(label, 40), (value, 420)])
+    assert fields["due_date"].value == "2024-04-04"
+    assert fields["payment_terms"].value is None  # a label and a date are no terms
+
+
+@pytest.mark.parametrize("row", ["Total Due 05.03.2024", "Due to the holidays our office is closed", "Zahlungsziel: 14 Tage",
+                                 "Zahlungsziel 30 Tage netto", "Due upon receipt"])
+def test_a_due_word_without_a_date_after_it_is_no_due_date(row):
+    assert _invoice([(row, 40)])["due_date"].value is None
+
+
+# payment terms are a period or a phrase: a terms label alone, or followed by a date alone, is none
+@pytest.mark.parametrize("row", [[("Zahlungsziel", 40)], [("Zahlungsziel  10.04.2024", 40)], [("Payment terms:", 40)],
+                                 [("Zahlungsziel", 40), ("10.04.2024", 420)], [("Zahlungsbedingungen:", 40)]])
+def test_a_terms_label_alone_or_with_a_date_is_no_terms(row):
+    assert _invoice(row)["payment_terms"].value is None
 
 
 @pytest.mark.parametrize("row", ["Balance due 05.03.2024", "Amount due: 05/03/2024", "Overdue since 05.03.2024",

@@ -189,7 +189,7 @@ class _BlankEngine(Engine):
 def test_a_damaged_pdf_s_fields_are_flagged_in_json_and_xlsx(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                              damage: str, field: str, label: str, code: Code) -> None:
     """Through ``shoebox scan`` on a PDF damaged in the test: the field carries the problem in the JSON,
-    ``needs_review`` is set, and it has a row in the xlsx Problems sheet with the reason."""
+    ``needs_review`` is set, and a row in the xlsx Problems sheet names it with the reason."""
     data = _invoice_pdf()
     if damage == "cut short":
         data = data[:[m.start() for m in re.finditer(rb"\n\d+ 0 obj\n", data)][-1]]  # before its last object
@@ -207,4 +207,5 @@ def test_a_damaged_pdf_s_fields_are_flagged_in_json_and_xlsx(tmp_path: Path, mon
     xlsx = tmp_path / "out.xlsx"
     cli.main(["scan", str(pdf), "-o", str(xlsx), "-q"])
     rows = list(openpyxl.load_workbook(xlsx)["Problems"].iter_rows(min_row=2, values_only=True))
-    assert (label, problem.message()) in [(r[2], r[3]) for r in rows], rows
+    # the row names the field, with the other fields the same finding flags ("Vendor, Invoice number, Date")
+    assert any(r[3] == problem.message() and label in (r[2] or "").split(", ") for r in rows), rows

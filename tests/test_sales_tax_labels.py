@@ -73,3 +73,35 @@ def test_the_tax_vocabulary_names_the_common_sales_taxes(text):
 @pytest.mark.parametrize("text", ["Hostel", "Posted", "Steps", "Tvqx", "Bhstreet"])
 def test_a_tax_name_inside_a_word_is_no_tax_label(text):
     assert not label_pattern("tax").search(text)
+
+
+# Several sales taxes printed one under the other between the subtotal and the total: the tax is their
+# sum where subtotal + sum = total (Canada's GST + PST and GST/TPS + QST/TVQ, a US state + county tax,
+# two German VAT rates on one receipt)
+@pytest.mark.parametrize("taxes, tax, total", [
+    ([("GST 5%", "1.10"), ("PST 7%", "1.54")], "2.64", "24.64"),                 # British Columbia
+    ([("TPS 5%", "1.10"), ("TVQ 9,975%", "2.19")], "3.29", "25.29"),             # Québec, in French
+    ([("GST 5%", "1.10"), ("QST 9.975%", "2.19")], "3.29", "25.29"),             # Québec, in English
+    ([("State Tax 6.25%", "1.38"), ("County Tax 1%", "0.22")], "1.60", "23.60"),  # US state + county
+    ([("MwSt 7%", "0.84"), ("MwSt 19%", "1.90")], "2.74", "24.74"),              # two VAT rates
+])
+def test_a_receipts_several_sales_taxes_are_summed(taxes, tax, total):
+    rows = [*_RECEIPT_HEAD, [("SUBTOTAL", 40), ("22.00", 420)], *[[(lab, 40), (v, 420)] for lab, v in taxes],
+            [("TOTAL", 40), (total, 420)]]
+    fields = extract_fields(synthetic_page(rows), "receipt").fields
+    assert fields["tax"].value == tax
+    assert fields["subtotal"].value == "22.00"
+    assert not any(fields[n].needs_review for n in ("subtotal", "tax", "total"))
+
+
+@pytest.mark.parametrize("taxes, tax, total", [
+    # the sum does not make the total: one tax is read and the mismatch is flagged, never a sum
+    ([("GST 5%", "1.10"), ("PST 7%", "1.54")], "1.10", "30.00"),
+    # the same tax printed twice (a summary line repeating it) is not added to itself
+    ([("GST 5%", "1.10"), ("GST 5%", "1.10")], "1.10", "23.10"),
+])
+def test_tax_rows_are_summed_only_when_the_sum_makes_the_total(taxes, tax, total):
+    rows = [*_RECEIPT_HEAD, [("SUBTOTAL", 40), ("22.00", 420)], *[[(lab, 40), (v, 420)] for lab, v in taxes],
+            [("TOTAL", 40), (total, 420)]]
+    fields = extract_fields(synthetic_page(rows), "receipt").fields
+    assert fields["tax"].value == tax

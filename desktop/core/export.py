@@ -42,13 +42,14 @@ Excel (.xlsx, written with openpyxl)
     exemption reason; the Documents sheet and the CSV then have a *Tax by rate* column summing it up.
     ``Problems``: one row per field to check (document, field, why: the failed check, "confidence 86%,
     below the 93% needed to pass unchecked" or "empty"; :func:`desktop.core.flags.flag_reason`),
-    exactly the fields the app tints; on a document marked reviewed, where none is left to check, the
-    fields extraction had flagged, each said to be checked by the clerk (``FIELD_REVIEWED``, with the
-    reason it was flagged); plus unreadable files, every page whose content is lost or may be lost
-    (:meth:`~desktop.core.model.Document.lost_pages`: a page the engine could not read, a damaged PDF's page
-    whose repair lost its content) and cells that had to be cut. ``Tables`` (only when some document carries
-    HTML tables, as HunyuanOCR's table
-    and markdown tasks give): each table parsed into rows (``colspan``/``rowspan`` laid out on a grid),
+    exactly the fields the app tints; a check's finding several fields share (a failed ``subtotal + tax =
+    total``) is one row naming them all ("Subtotal, Tax, Total"), not one identical row per field; on a
+    document marked reviewed, where none is left to check, the fields extraction had flagged, each said to
+    be checked by the clerk (``FIELD_REVIEWED``, with the reason it was flagged); plus unreadable files,
+    every page whose content is lost or may be lost (:meth:`~desktop.core.model.Document.lost_pages`: a
+    page the engine could not read, a damaged PDF's page whose repair lost its content) and cells that had
+    to be cut. ``Tables`` (only when some document carries HTML tables, as HunyuanOCR's table and
+    markdown tasks give): each table parsed into rows (``colspan``/``rowspan`` laid out on a grid),
     one block per table headed by its source and page.
 
     Safety: every string is stored as a string (``t="s"``), never as a formula or an error value, even
@@ -593,6 +594,41 @@ _KIND_BY_FIELD_TYPE = {"date": "date", "time": "time", "amount": "amount", "code
                        "text": "text", "currency": "text"}
 
 
+def _field_problems(doc: Document, labels: dict[str, str], language: str) -> list[tuple[str, str]]:
+    """``(field labels, message)`` Problems rows of a document's flagged fields: one row per field with
+    its reasons, except that a check's finding several fields share (a failed ``subtotal + tax = total``
+    flags the subtotal, the tax and the total alike) is one row naming them all ("Subtotal, Tax, Total"),
+    at the place of the first of them, and is not repeated in each field's own row; a field whose every
+    reason is shared has no row of its own. Two empty or unsure fields are two problems: a row each."""
+    keys = flags.document_key_fields(doc)
+    to_check = flags.flagged_fields(doc)
+    per_field: list[tuple[str, list[str]]] = []
+    holders: dict[str, list[str]] = {}
+    for name in flags.flagged_before_review(doc):
+        f = doc.fields.get(name)
+        reasons = flags.flag_diagnostics(f, name in keys) if f is not None else [diag(Code.FIELD_EMPTY_KEY)]
+        if name not in to_check:  # a reviewed document: the clerk checked what extraction flagged
+            reasons = [diag(Code.FIELD_REVIEWED, flagged=reasons)]
+        messages = list(dict.fromkeys(d.message(language) for d in reasons))
+        label = labels.get(name, name)
+        per_field.append((label, messages))
+        if f is not None and f.problems:  # a check's finding; an empty or unsure field is a problem of its own
+            for m in messages:
+                holders.setdefault(m, []).append(label)
+    sep, comma = ("；", "、") if language == "zh" else ("; ", ", ")
+    rows: list[tuple[str, str]] = []
+    done: set[str] = set()
+    for label, messages in per_field:
+        own = [m for m in messages if len(holders.get(m, ())) < 2]
+        for m in messages:
+            if len(holders.get(m, ())) > 1 and m not in done:
+                done.add(m)
+                rows.append((comma.join(holders[m]), m))
+        if own:
+            rows.append((label, sep.join(own)))
+    return rows
+
+
 def _build_workbook(documents: Sequence[Document], language: str = "en") -> Any:
     from openpyxl import Workbook
 
@@ -616,15 +652,7 @@ def _build_workbook(documents: Sequence[Document], language: str = "en") -> Any:
             problems.append((doc.source, pages, "", w("could not be read: {}", doc.error.message(language))))
         for number, message in _page_errors(doc, language):
             problems.append((doc.source, pages, w("page {}", number), message))
-        keys = flags.document_key_fields(doc)
-        to_check = flags.flagged_fields(doc)
-        for name in flags.flagged_before_review(doc):
-            f = doc.fields.get(name)
-            reasons = flags.flag_diagnostics(f, name in keys) if f is not None else [diag(Code.FIELD_EMPTY_KEY)]
-            if name not in to_check:  # a reviewed document: the clerk checked what extraction flagged
-                reasons = [diag(Code.FIELD_REVIEWED, flagged=reasons)]
-            message = ("；" if language == "zh" else "; ").join(d.message(language) for d in reasons)
-            problems.append((doc.source, pages, labels.get(name, name), message))
+        problems.extend((doc.source, pages, label, message) for label, message in _field_problems(doc, labels, language))
         if doc.duplicate_of:
             problems.append((doc.source, pages, "", _duplicate_problem(doc, language)))
         for col_no, col in enumerate(columns, start=1):

@@ -120,11 +120,26 @@ _RATE_END = re.compile(r"%\s*$")
 #: Data de vencimento): due date, payment due, pay(able) by, fällig (am), zahlbar bis, échéance, date
 #: limite de paiement, vervaldatum / vervaldag, te betalen voor, scadenza, vencimiento, vencimento; and
 #: "Due" alone when it opens the line as a label ("Due: March 17, 2025", "Due on 17/03/2025", "Due by
-#: ..."): US invoices print it so beside "Terms: Net 15". Not "Balance due" / "Amount due" (amounts).
+#: ..."): US invoices print it so beside "Terms: Net 15"; and "Due" alone as the line's whole label, its
+#: date in the box to the right or after it ("Due | April 4, 2025", "Due  2 May 2025": the invoice head's
+#: Date / Due pair). Not "Balance due" / "Amount due" / "Total due" (amounts: "due" does not open them).
+#: The payment's deadline worded as a phrase: pay before / payable before, zahlbar am / zahlbar bis zum,
+#: Zahlungstermin, à régler / à payer / payable avant le, (te) betalen vóór, uiterste betaaldatum, da
+#: pagare entro / pagamento entro il, pagar antes de / fecha límite de pago, pagar até. The German
+#: "Zahlungsziel" is a terms label ("Zahlungsziel: 14 Tage"), so it labels the due date only when a date
+#: is all that follows it (:data:`_TERMS_DATE_LABEL`).
+#: what opens a date: 10.04.2025, 2025-04-10, 2 May 2025, April 4, 2025
+_DATE_AHEAD = r"(?=\s*$|\s*(\d{1,4}[./-]\d{1,2}[./-]\d{2,4}|\d{1,2}\.?\s+[^\W\d_]{3,}\.?\s+\d{4}|[^\W\d_]{3,9}\.?\s+\d{1,2}\b))"
+_TERMS_DATE_LABEL = re.compile(r"^\W*zahlungsziel\s*[:：]?" + _DATE_AHEAD, re.I)
 _DUE_LABEL = re.compile(r"due\s*date|payment\s*due|date\s*due|pay(able)?\s*by|f[äa]llig(keit|keitsdatum)?(\s*am)?|"
-                        r"zahlbar\s*bis|[ée]ch[ée]ance|date\s*d'[ée]ch[ée]ance|date\s*limite\s*de\s*(paiement|r[èe]glement)|"
-                        r"vervaldatum|vervaldag|te\s*betalen\s*voor|scadenza|vencimiento|vencimento|"
-                        r"^\W*due(\s*(on|by))?\s*[:：]|^\W*due\s+(on|by)(?![^\W\d_])", re.I)
+                        r"zahlbar\s*(bis|am)|zahlungstermin|[ée]ch[ée]ance|date\s*d'[ée]ch[ée]ance|"
+                        r"date\s*limite\s*de\s*(paiement|r[èe]glement)|"
+                        r"(r[ée]gler|payer|payable)\s*avant\s*le|"
+                        r"vervaldatum|vervaldag|betalen\s*v[oó]{2}r|uiterste\s*betaaldatum|scadenza|"
+                        r"(pagare|pagamento)\s*entro|vencimiento|vencimento|pagar\s*(antes\s*de|at[ée])|"
+                        r"fecha\s*l[íi]mite\s*de\s*pago|pay(able)?\s*before|"
+                        r"^\W*due(\s*(on|by))?\s*[:：]|^\W*due\s+(on|by)(?![^\W\d_])|"
+                        r"^\W*due" + _DATE_AHEAD + "|" + _TERMS_DATE_LABEL.pattern, re.I)
 #: Payment terms (EN 16931 BT-20): a line that states them, labelled or not: "Payment terms: 30 days",
 #: "Zahlbar innerhalb 30 Tagen ohne Abzug", "Zahlungsziel", "Conditions de paiement", "Betalingstermijn",
 #: "Net 30", "payable within 14 days".
@@ -743,9 +758,27 @@ def pick_payment_terms(layout: Layout) -> Candidate | None:
         if end is not None:
             value = value[:end].rstrip(" .,;:-–|/")
         value = value.strip()
-        if value:
+        if value and not _no_terms(value):
             return Candidate(value, ln.text, [ln], [], 0.8)
     return None
+
+
+#: A terms label as the whole printed value, its colon optional ("Zahlungsziel", "Payment terms:").
+_TERMS_LABEL_ONLY = re.compile(_TERMS_LABEL.pattern.replace(r"\s*[:：]\s*", r"\s*[:：]?\s*"), re.I)
+
+
+def _no_terms(value: str) -> bool:
+    """Whether ``value`` states no terms: a terms label alone, or a date alone after it ("Zahlungsziel",
+    "Zahlungsziel 10.04.2025": that date is the due date, BT-9). The terms (BT-20) are a period ("14 Tage",
+    "30 days net", "Net 15") or a phrase ("zahlbar sofort ohne Abzug")."""
+    label = _TERMS_LABEL_ONLY.match(value)
+    rest = value[label.end():] if label else value
+    if not re.search(r"[^\W_]", rest):
+        return True
+    dates = find_dates(rest, None)
+    if not dates:
+        return False
+    return not re.search(r"[^\W_]", rest.replace(dates[0].raw, "", 1))
 
 
 def _buyer_address(layout: Layout, buyer: Candidate | None) -> Candidate | None:

@@ -433,6 +433,38 @@ def _summary_rows(layout: Layout, rows: list[list[Ln]]) -> tuple[Candidate, Cand
     return None
 
 
+def _summed_taxes(tax_rows: list[tuple[int, str, Candidate]], subs: list[Candidate],
+                  t_val: Decimal | None) -> list[Candidate]:
+    """The sums of two or more adjacent tax rows with different labels, each its rightmost amount, where
+    a subtotal plus the sum is the total (within 0.01): the sales taxes a receipt prints one under the
+    other between subtotal and total, each on its own line, and the total includes them all. Canada's
+    GST + PST (BC, SK, MB) and GST/TPS + QST/TVQ (Québec) (Canada Revenue Agency, RC4022 "General
+    Information for GST/HST Registrants"; Revenu Québec IN-203), a US state + county / city sales tax,
+    two VAT rates on one receipt (MwSt 7 % + 19 %: UStG s. 12). One tax row is left alone (the caller
+    reads it); a sum that does not add up with a subtotal to the total is no candidate."""
+    if t_val is None or len(tax_rows) < 2:
+        return []
+    out: list[Candidate] = []
+    cent = Decimal("0.01")
+    for a in range(len(tax_rows)):
+        for b in range(a + 1, len(tax_rows)):
+            if tax_rows[b][0] != tax_rows[b - 1][0] + 1:
+                break  # the rows must follow each other
+            run = tax_rows[a:b + 1]
+            labels = {re.sub(r"\W+", " ", lab).casefold() for _i, lab, _c in run}
+            if len(labels) != len(run):
+                continue  # the same tax printed twice ("GST 6% 1.98", "GST 6% 1.98") is no second tax
+            values = [v for _i, _lab, c in run if (v := _d(c.value)) is not None and v > 0]
+            if len(values) != len(run):
+                continue
+            tv = sum(values, Decimal(0))
+            if not any((sv := _d(sb.value)) is not None and abs(sv + tv - t_val) <= cent for sb in subs):
+                continue
+            lines = [ln for _i, _lab, c in run for ln in c.lines]
+            out.append(Candidate(format_amount(tv), " + ".join(c.raw for _i, _lab, c in run), lines, [], 0.8, 2.0))
+    return out
+
+
 def pick_tax_subtotal(layout: Layout, total: Candidate | None,
                       subtotal: Candidate | None) -> tuple[Candidate | None, Candidate | None]:
     """``(tax, subtotal)``: the tax amount and the amount before tax, checked against the total.
@@ -452,7 +484,8 @@ def pick_tax_subtotal(layout: Layout, total: Candidate | None,
     "subtotal" of receipts printed before rounding, not the amount before tax. Among the remaining
     combinations, the one where subtotal + tax = total (within 0.01, the rounding of one sen/cent) wins;
     a printed rate that agrees with the tax (``tax = total x r / (100 + r)``, tax-inclusive prices,
-    or ``subtotal x r / 100``) adds weight.
+    or ``subtotal x r / 100``) adds weight. Several sales taxes printed one under the other (GST + PST)
+    are also tried as their sum (:func:`_summed_taxes`).
     """
     t_val = _d(total.value) if total else None
     rows = layout.rows()
@@ -461,7 +494,8 @@ def pick_tax_subtotal(layout: Layout, total: Candidate | None,
     if subtotal is not None:
         subtotal.score = 2.0
         subs.append(subtotal)
-    for row in rows:
+    tax_rows: list[tuple[int, str, Candidate]] = []  # (row index, label, rightmost amount) of each tax row
+    for i, row in enumerate(rows):
         first = row[0]
         text = " ".join(ln.text for ln in row)
         m = _TAX_ROW.search(first.text)
@@ -483,6 +517,9 @@ def pick_tax_subtotal(layout: Layout, total: Candidate | None,
                 if abs(t_val * r / (100 + r) - _d(v)) <= Decimal("0.02"):  # type: ignore[operator]
                     c.score += 0.5
             taxes.append(c)
+            if k == 0 and not _TAX_INCLUDED_ROW.match(text):
+                # the tax's name as printed and its rate: "GST 5%" / "PST 7%", "State Tax" / "County Tax"
+                tax_rows.append((i, f"{first.text[:m.end()]} {rate.group(1) if rate else ''}", c))
     summary = _summary_rows(layout, rows)
     if summary:
         subs.append(summary[0])
@@ -495,6 +532,7 @@ def pick_tax_subtotal(layout: Layout, total: Candidate | None,
         return t_val is None or t_val == 0 or v <= t_val * Decimal(_MAX_TAX_SHARE)
 
     taxes = [c for c in taxes if ok_tax(c)]
+    taxes += [c for c in _summed_taxes(tax_rows, subs, t_val) if ok_tax(c)]
     # an amount read off a taxable-amount row or the summary table that exceeds the total is no subtotal;
     # the labelled subtotal is kept whatever its size: above the total it is a discount or a misread
     # total, and subtotal + tax = total (validate) then says so, where dropping it hid both
