@@ -239,3 +239,59 @@ def test_the_note_on_a_lost_page_says_it_stays_and_may_be_split_off() -> None:
     assert "stays with page 1" in str(note) and "split it off" in str(note)
     first = document_ranges([_nothing_read(1, "gone"), page(2, INVOICE_FIRST)])[0].notes[0]
     assert first.code is Code.PAGES_JOINED_NOTHING_READ_BEFORE and "pages before page 2" in str(first)
+
+
+# -- till receipts whose shop name has no legal form and no heading ------------------------------
+
+def _till(shop: str, date: str, lines: list[tuple[str, str]], total_label: str, total: str,
+          *, centred: bool = True) -> list[list[tuple[str, float]]]:
+    """A till receipt: the shop name printed centred over the text column (x 10..445) when ``centred``,
+    left-aligned otherwise; a date line; item lines; a total."""
+    x = (10 + 445) / 2 - 9 * len(shop) / 2 if centred else 10
+    return [[(shop, x)], [("12 Main Street", 160)], [(f"{date} 15:42", 10)],
+            *[[(item, 10), (amount, 400)] for item, amount in lines], [(total_label, 10), (total, 400)]]
+
+
+TILLS = [  # (first receipt, second receipt): English, French, German, Spanish, Chinese shop names
+    (_till("KITSILANO HARDWARE", "2025-02-14", [("Screws", "12.99"), ("Roller", "31.81")], "TOTAL", "44.80"),
+     _till("DÉPANNEUR CHEZ MARCEL", "2025-03-05", [("Journal", "3.00"), ("Croustilles", "20.00")], "TOTAL", "23.00")),
+    (_till("BOULANGERIE DU COIN", "05/03/2025", [("Baguette", "1.20")], "TOTAL TTC", "1.20"),
+     _till("PHARMACIE CENTRALE", "06/03/2025", [("Sirop", "7.90")], "TOTAL TTC", "7.90")),
+    (_till("Bäckerei Müller", "05.03.2025", [("Brezel", "0,90")], "Summe", "0,90"),
+     _till("Apotheke am Markt", "06.03.2025", [("Tee", "4,50")], "Summe", "4,50")),
+    (_till("Ferretería López", "05/03/2025", [("Tornillos", "3,20")], "Total", "3,20"),
+     _till("Panadería Santa Ana", "06/03/2025", [("Pan", "1,10")], "Total", "1,10")),
+    (_till("好又多超级市场", "2025-03-05", [("苹果", "12.00")], "合计", "12.00"),
+     _till("老王面馆", "2025-03-06", [("牛肉面", "18.00")], "合计", "18.00")),
+]
+
+
+@pytest.mark.parametrize(("first", "second"), TILLS, ids=["en-fr", "fr", "de", "es", "zh"])
+def test_two_till_receipts_with_centred_shop_names_are_two_documents(first, second) -> None:
+    ranges = document_ranges([page(1, first), page(2, second)])
+    assert [(r.first, r.last) for r in ranges] == [(1, 1), (2, 2)]
+    assert ranges[1].notes[0].code is Code.PAGES_SPLIT_OWN_START
+
+
+@pytest.mark.parametrize("second", [
+    pytest.param(lambda: _till("DÉPANNEUR CHEZ MARCEL", "2025-03-05", [("Pan", "3.00")], "TOTAL", "23.00",
+                               centred=False), id="name-not-centred"),  # e.g. a table heading
+    pytest.param(lambda: [r for r in TILLS[0][1] if "TOTAL" not in r[0][0]], id="no-total"),
+    pytest.param(lambda: [r for r in TILLS[0][1] if "15:42" not in r[0][0]], id="no-date"),
+    pytest.param(lambda: [[("Page 2 of 2", 180)], *TILLS[0][1][1:]], id="page-number-on-top"),
+    pytest.param(lambda: [[("Description  Qty  Amount", 10)], *TILLS[0][1][1:]], id="column-headings"),
+])
+def test_a_centred_name_alone_or_an_incomplete_page_does_not_split(second) -> None:
+    """A name is weaker evidence than a heading: it starts a document only on a complete page."""
+    ranges = document_ranges([page(1, TILLS[0][0]), page(2, second())])
+    assert [(r.first, r.last) for r in ranges] == [(1, 2)]
+
+
+def test_a_multi_frame_tiff_of_two_till_receipts_is_two_documents(tmp_path: Path) -> None:
+    """The QA case: each frame its own receipt (shop name without a legal form); fields not mixed."""
+    f = _tiff(tmp_path / "two.tif", 2)
+    docs = scan_file(f, FakeEngine([_recording(r) for r in TILLS[0]]))
+    assert [d.pages for d in docs] == [(1, 1), (2, 2)]
+    assert [d.fields["vendor_name"].value for d in docs] == ["KITSILANO HARDWARE", "DÉPANNEUR CHEZ MARCEL"]
+    assert [d.fields["date"].value for d in docs] == ["2025-02-14", "2025-03-05"]
+    assert [d.fields["total"].value for d in docs] == ["44.80", "23.00"]

@@ -14,6 +14,13 @@ What each page *is* decides (:func:`page_profile`, :func:`document_ranges`):
   the current document carries an invoice number and the page carries none, only a complete page
   (header, date and total) starts a new one (a later page of an invoice repeats the letterhead and
   may show dates and amounts);
+* a till receipt's shop name rarely carries a legal form or a heading (``KITSILANO HARDWARE``,
+  ``DÉPANNEUR CHEZ MARCEL``): the topmost line of a page also counts as its header when it is a name
+  printed centred over the page's text (till printers centre the shop name; a table heading, a
+  letterhead or a page number at the top of a continuation page is left-aligned, spans the columns
+  or carries digits) -- but only on a complete page (that name, a date in the top half and a total):
+  a name alone is weaker evidence than a heading, so it never starts a document with a date or a
+  total alone. Without it, a multi-page TIFF of two such receipts was one document mixing both;
 * a page whose kind differs from the current document's (a Chinese VAT invoice after a receipt; a
   text-layer page after a scanned one) and that has a start of its own starts a new document;
 * a page on which nothing was read -- blank, or its content lost or maybe lost (a page warning of
@@ -87,6 +94,33 @@ def _is_company(text: str) -> bool:
 _HEADER_ZONE = 0.25
 #: The share of the page height, from the top, where a date counts as the document's own date.
 _DATE_ZONE = 0.5
+#: How far (share of the text column's width) a name's centre may be from the text column's centre to
+#: count as centred (a till's shop name); a left-aligned or a full-width line is far off or too wide.
+_CENTRED = 0.06
+#: A centred name is narrower than this share of the text column (a full-width line is not "centred").
+_NAME_WIDTH = 0.85
+
+
+def _centred_name(page: PageResult) -> str | None:
+    """The page's topmost line when it is a shop name printed centred (see the module docstring): in
+    the header zone, letters only (no digit: not a page number, an address, a date), two words of
+    two letters or more (or one CJK name of two characters), no amount label (total, tax, change ...),
+    centred over the page's text column and narrower than it."""
+    lines = [ln for ln in page.lines if ln.text.strip()]
+    if len(lines) < 3:
+        return None
+    top = min(lines, key=lambda ln: ln.box[1])
+    text = unicodedata.normalize("NFKC", top.text).strip()
+    if not _top(page, top.box[1], _HEADER_ZONE) or re.search(r"\d", text) or _labelled(text):
+        return None
+    if len(re.findall(r"[^\W\d_]{2,}", text)) < 2 and not re.search(r"[\u4e00-\u9fff]{2,}", text):
+        return None
+    left, right = min(ln.box[0] for ln in lines), max(ln.box[2] for ln in lines)
+    width = right - left
+    if width <= 0 or top.box[2] - top.box[0] > _NAME_WIDTH * width:
+        return None
+    centre = (top.box[0] + top.box[2]) / 2
+    return text if abs(centre - (left + right) / 2) <= _CENTRED * width else None
 
 
 @dataclass(frozen=True)
@@ -148,6 +182,18 @@ def _not_total() -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{label_pattern(r).pattern})" for r in ("subtotal", "not_total", "tax")), re.I)
 
 
+@cache
+def _field_labels() -> re.Pattern[str]:
+    from desktop.core.extraction.labels import label_pattern
+
+    return re.compile("|".join(f"(?:{label_pattern(r).pattern})" for r in ("total", "subtotal", "tax", "not_total", "tendered", "change")),
+                      re.I)
+
+
+def _labelled(text: str) -> bool:
+    return bool(_field_labels().search(text))
+
+
 def page_profile(page: PageResult) -> PageProfile:
     """Read a page's structure: header, date, total and invoice number (see the module docstring)."""
     from desktop.core.extraction import _page_key, detect_document_type
@@ -178,6 +224,8 @@ def page_profile(page: PageResult) -> PageProfile:
         kind = "cn_vat_invoice"
     else:
         kind = "text_layer" if page.origin == "pdf_text" else "scan"
+    if header is None and date is not None and total is not None:
+        header = _centred_name(page)  # a till receipt's shop name: only on a complete page
     lost = not page.lines and any(is_page_lost(w) for w in page.warnings)
     return PageProfile(page.number, header, date, total, key, kind, lost, not page.lines)
 
