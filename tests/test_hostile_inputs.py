@@ -206,7 +206,7 @@ def _jpeg_bytes() -> bytes:
     from PIL import Image
 
     buf = io.BytesIO()
-    Image.new("RGB", (40, 30), "white").save(buf, "JPEG")
+    Image.new("RGB", (40, 40), "white").save(buf, "JPEG")
     return buf.getvalue()
 
 
@@ -266,3 +266,20 @@ def test_cli_reads_a_suffixless_scan_in_a_folder_and_notes_the_skipped(unnamed: 
     import json
 
     assert [d["source"] for d in json.loads(out.read_text(encoding="utf-8"))["documents"]] == [str(unnamed / "scan0001")]
+
+
+def test_cli_a_one_pixel_image_is_an_error_and_the_others_are_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                     capsys) -> None:
+    """The README's exit status: 1 when some files failed and others were read, 3 when nothing was read."""
+    from PIL import Image
+
+    from tests.test_cli import FakeEngine
+
+    monkeypatch.setattr(cli, "_create_engine", lambda name, model_dir, notes: FakeEngine())
+    Image.new("RGB", (1, 1), "white").save(tmp_path / "dot.png")
+    Image.new("RGB", (300, 400), "white").save(tmp_path / "page.png")
+    out = tmp_path / "out.json"
+    assert cli.main(["scan", str(tmp_path / "dot.png"), str(tmp_path / "page.png"), "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert f"shoebox: error: {tmp_path / 'dot.png'}: the image is 1 x 1 pixels: too small to hold readable text" in err
+    assert cli.main(["scan", str(tmp_path / "dot.png"), "-o", str(out)]) == 3

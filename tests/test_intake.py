@@ -732,3 +732,37 @@ def test_sample_linn_palette_png(samples):
     page = only_page(path)
     array, scale = page.render(2_000_000)
     assert array.shape[0] * array.shape[1] <= 2_000_000 and array.mean() > 128  # mostly white paper
+
+
+# -- images too small to hold text: an error naming the size, not a blank page read --------------
+
+@pytest.mark.parametrize(("size", "fmt", "frames"), [
+    ((1, 1), "PNG", 1), ((31, 400), "JPEG", 1), ((400, 20), "PNG", 1), ((16, 16), "BMP", 1),
+    ((400, 10), "TIFF", 1),
+])
+def test_an_image_too_small_to_hold_text_is_an_error_naming_its_size(tmp_path, size, fmt, frames):
+    path = tmp_path / f"tiny.{fmt.lower()}"
+    Image.new("RGB", size, "white").save(path, fmt)
+    with pytest.raises(intake.ImageTooSmallError) as err:
+        open_pages(path)
+    reason = err.value.diagnostic
+    assert reason.code is Code.IMAGE_TOO_SMALL and (reason.params["width"], reason.params["height"]) == size
+    assert str(err.value) == (f"tiny.{fmt.lower()}: the image is {size[0]} x {size[1]} pixels: too small to hold "
+                              "readable text (Shoebox reads images of at least 32 pixels on each side); scan or "
+                              "photograph the document again")
+    assert f"{size[0]} x {size[1]} 像素" in reason.message("zh") and isinstance(err.value, IntakeError)
+
+
+def test_a_small_frame_of_a_multi_page_tiff_is_an_error_too(tmp_path):
+    path = tmp_path / "stack.tif"
+    Image.new("RGB", (300, 400), "white").save(path, save_all=True, append_images=[Image.new("RGB", (8, 8))])
+    with pytest.raises(intake.ImageTooSmallError, match="8 x 8 pixels"):
+        open_pages(path)
+
+
+@pytest.mark.parametrize("size", [(32, 32), (32, 900), (1200, 40)])
+def test_an_image_of_the_smallest_size_read_is_read(tmp_path, size):
+    path = tmp_path / "small.png"
+    Image.new("RGB", size, "white").save(path)
+    (page,) = open_pages(path)
+    assert (page.width, page.height) == size

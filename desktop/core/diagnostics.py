@@ -97,6 +97,7 @@ class Code(StrEnum):
     PAGE_GONE = "page_gone"
     IMAGE_TOO_LARGE = "image_too_large"
     IMAGE_TOO_LARGE_SIZE = "image_too_large_size"
+    IMAGE_TOO_SMALL = "image_too_small"
     IMAGE_OUT_OF_MEMORY = "image_out_of_memory"
     RENDER_OUT_OF_MEMORY = "render_out_of_memory"
     IMAGE_DAMAGED = "image_damaged"
@@ -415,6 +416,11 @@ CATALOGUE: dict[Code, Entry] = {
             "is {limit}): scan it at a lower resolution (300 dpi is plenty for reading)",
         "图像超出 Shoebox 可打开的大小（{width} x {height} = {megapixels} 百万像素；上限为 {limit} 百万像素）："
         "请以较低的分辨率重新扫描（每英寸 300 点即足以识别）"),
+    Code.IMAGE_TOO_SMALL: Entry(
+        _E, "the image is {width} x {height} pixels: too small to hold readable text (Shoebox reads images of at "
+            "least {minimum} pixels on each side); scan or photograph the document again",
+        "图像只有 {width} x {height} 像素：太小，无法容纳可识别的文字（Shoebox 读取每边至少 {minimum} 像素的图像）；"
+        "请重新扫描或拍摄该单据"),
     Code.IMAGE_OUT_OF_MEMORY: Entry(_E, "there is not enough memory to open this image", "内存不足，无法打开此图像"),
     Code.RENDER_OUT_OF_MEMORY: Entry(_E, "there is not enough memory to render page {page}",
                                      "内存不足，无法渲染第 {page} 页"),

@@ -59,6 +59,7 @@ from desktop.core.diagnostics import Code, diag
 from desktop.core.intake.common import (
     MAX_IMAGE_PIXELS,
     MAX_RASTER_DPI,
+    MIN_IMAGE_SIDE,
     MIXED_IMAGE_COVERAGE,
     PDF_DPI,
     PDF_LIKE,
@@ -68,6 +69,7 @@ from desktop.core.intake.common import (
     EmptyFileError,
     EncryptedPdfError,
     ImageTooLargeError,
+    ImageTooSmallError,
     IntakeError,
     UnsupportedFormatError,
 )
@@ -79,6 +81,7 @@ from desktop.core.intake.sniffing import magic_format, sniff_format
 __all__ = [
     "MAX_IMAGE_PIXELS",
     "MAX_RASTER_DPI",
+    "MIN_IMAGE_SIDE",
     "MIXED_IMAGE_COVERAGE",
     "MUPDF_LOCK",
     "PDF_DPI",
@@ -88,6 +91,7 @@ __all__ = [
     "EmptyFileError",
     "EncryptedPdfError",
     "ImageTooLargeError",
+    "ImageTooSmallError",
     "IntakeError",
     "PageImage",
     "UnsupportedFormatError",
@@ -120,6 +124,7 @@ def open_pages(path: str | os.PathLike[str]) -> Iterator[PageImage]:
         CorruptFileError: a supported format whose header is damaged.
         EncryptedPdfError: a PDF that needs a password.
         ImageTooLargeError: an image above :data:`MAX_IMAGE_PIXELS`.
+        ImageTooSmallError: an image (a TIFF frame) under :data:`MIN_IMAGE_SIDE` pixels on a side.
     """
     p = Path(path)
     fmt = sniff_format(p)

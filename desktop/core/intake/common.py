@@ -59,6 +59,15 @@ over it is content the text layer does not have)."""
 
 
 MAX_IMAGE_PIXELS: int = 200_000_000
+MIN_IMAGE_SIDE: int = 32
+"""The fewest pixels an image (a TIFF frame) may have on each side; a smaller one is an error
+(:class:`ImageTooSmallError`, code ``image_too_small``), not a blank page that was read.
+
+Why 32: a line of text needs about 10 pixels of height to be read (PP-OCR's recogniser works on
+lines scaled to 48 px high; below ~10 px the strokes merge), and a receipt or invoice shows at least
+a name, a date and a total: three lines, about 30 px. 32 px is also the stride of PP-OCR's text
+detector (it resizes its input to a multiple of 32, ``rapidocr/ch_ppocr_det/utils.py``), so a
+smaller image is only upscaled blur to it. A 1 x 1 px image was reported as a blank receipt."""
 """Largest image (width * height) Shoebox opens: a 600 dpi A3 scan is 70 Mpx, so 200 Mpx leaves room
 for real scans while a decompression bomb (a tiny file claiming gigapixels) is refused with
 :class:`ImageTooLargeError` before anything is decoded. Pillow's own guard
@@ -147,6 +156,10 @@ class EmptyFileError(IntakeError):
 
 class ImageTooLargeError(IntakeError):
     """The image has more than :data:`MAX_IMAGE_PIXELS` pixels (possibly a decompression bomb)."""
+
+
+class ImageTooSmallError(IntakeError):
+    """The image is less than :data:`MIN_IMAGE_SIDE` pixels wide or high: it cannot hold readable text."""
 
 
 def _strip_path(message: str, path: Path) -> str:

@@ -17,8 +17,10 @@ from desktop.core.intake.common import (
     _PIL_FORMATS,
     _SWAPPING_ORIENTATIONS,
     MAX_IMAGE_PIXELS,
+    MIN_IMAGE_SIDE,
     CorruptFileError,
     ImageTooLargeError,
+    ImageTooSmallError,
     IntakeError,
     UnsupportedFormatError,
     _fit_scale,
@@ -200,6 +202,9 @@ def _probe_image(path: Path, fmt: str) -> list[PageImage]:
                     raise CorruptFileError(path, diag(Code.IMAGE_DAMAGED, detail="zero size"))
                 if w * h > MAX_IMAGE_PIXELS:
                     raise _too_large(path, w, h)
+                if min(w, h) < MIN_IMAGE_SIDE:
+                    raise ImageTooSmallError(path, diag(Code.IMAGE_TOO_SMALL, width=w, height=h,
+                                                        minimum=MIN_IMAGE_SIDE))
                 warnings: list[Diagnostic] = []
                 if fmt == "webp" and getattr(im, "n_frames", 1) > 1:
                     warnings.append(diag(Code.ANIMATED_FIRST_FRAME))
