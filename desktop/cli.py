@@ -408,6 +408,18 @@ _FILE_WIDE = frozenset({Code.PDF_REPAIRED, Code.PDF_TRUNCATED})
 stderr says them once per file, the JSON keeps them on each page."""
 
 
+def _page_list(numbers: Sequence[int]) -> str:
+    """``page 4``, ``pages 1-200``, ``pages 1-3, 7, 9-10`` (runs of consecutive pages joined)."""
+    runs: list[list[int]] = []
+    for n in sorted(set(numbers)):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    text = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+    return f"page {text}" if len(numbers) == 1 else f"pages {text}"
+
+
 class _Exit(Exception):
     """A step of ``shoebox scan`` stops the command with ``code`` (it has said why on stderr)."""
 
@@ -886,6 +898,7 @@ def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: A
     said_of_file: set[tuple[str, Code]] = set()
 
     def report(docs: list[Any]) -> None:
+        page_notes: dict[tuple[str, str], list[int]] = {}  # (file, message): its pages, in order
         for doc in docs:
             if doc.error:
                 console.error(f"{doc.source}: {doc.error.message()}")
@@ -893,18 +906,25 @@ def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: A
             for lost in doc.lost_pages():  # the engine stopped on it, it could not be read, its content may be lost
                 console.error(f"{doc.source}: {lost.message()}")  # the message names the page
             lost = {d.page for d in doc.lost_pages()}
+            blank = any(n.code is Code.NO_TEXT_IN_DOCUMENT for n in doc.notes)  # one note says it of all pages
             for page in doc.page_results:  # read, but worth a look: blank, repaired
                 for warning in page.warnings:
                     if is_page_lost(warning) or not _worth_a_note(warning):
                         continue
-                    if warning.code is Code.NO_TEXT and page.number in lost:
-                        continue  # its error line says why nothing was read
+                    if warning.code is Code.NO_TEXT and (page.number in lost or blank):
+                        continue  # its error line says why nothing was read, or the document's note does
                     if warning.code in _FILE_WIDE:  # said of every page of the file: once, for the file
                         if (doc.source, warning.code) not in said_of_file:
                             said_of_file.add((doc.source, warning.code))
                             console.note(f"note: {doc.source}: {warning.message()}")
                         continue
-                    console.note(f"note: {doc.source}: page {page.number}: {warning.message()}")
+                    # the same note on several pages of the file is one line naming them ("pages 1-200: ...")
+                    page_notes.setdefault((doc.source, warning.message()), []).append(page.number)
+            for note in doc.notes:
+                if note.code is Code.NO_TEXT_IN_DOCUMENT:  # no type guessed, no fields: say so once
+                    console.note(f"note: {doc.source}: {note.message()}")  # it names the number of pages
+        for (source, message), numbers in page_notes.items():
+            console.note(f"note: {source}: {_page_list(numbers)}: {message}")
         results.extend(docs)
         if concurrent:
             pages = sum(len(doc.page_results) for doc in docs)

@@ -295,3 +295,31 @@ def test_a_multi_frame_tiff_of_two_till_receipts_is_two_documents(tmp_path: Path
     assert [d.fields["vendor_name"].value for d in docs] == ["KITSILANO HARDWARE", "DÉPANNEUR CHEZ MARCEL"]
     assert [d.fields["date"].value for d in docs] == ["2025-02-14", "2025-03-05"]
     assert [d.fields["total"].value for d in docs] == ["44.80", "23.00"]
+
+
+# -- a document on whose pages nothing was read: no type guessed, one note, the clerk checks it ---
+
+def _blank() -> dict:
+    return {"width": W, "height": H, "lines": []}
+
+
+@pytest.mark.parametrize("pages", [1, 3])
+def test_a_file_of_blank_pages_gets_no_document_type_and_one_note(tmp_path: Path, pages: int) -> None:
+    from desktop.core.review import Standing, standing
+
+    docs = scan_file(_tiff(tmp_path / "blank.tif", pages), FakeEngine([_blank()]))
+    assert len(docs) == 1 and docs[0].document_type is None and docs[0].fields == {} and docs[0].error is None
+    notes = [n for n in docs[0].notes if n.code is Code.NO_TEXT_IN_DOCUMENT]
+    assert len(notes) == 1 and f"any of its {pages} page(s): no document type was guessed" in str(notes[0])
+    assert f"其 {pages} 页均未找到文字" in notes[0].message("zh")
+    assert standing(docs[0]) is Standing.TO_CHECK  # not "every field checks out": it has none
+
+
+def test_blank_pages_with_a_forced_type_or_with_text_keep_the_type(tmp_path: Path) -> None:
+    from desktop.core.pipeline import ScanOptions
+
+    forced = scan_file(_tiff(tmp_path / "a.tif", 2), FakeEngine([_blank()]), ScanOptions(document_type="invoice"))
+    assert forced[0].document_type == "invoice"
+    mixed = scan_file(_tiff(tmp_path / "b.tif", 2), FakeEngine([_blank(), _recording(RECEIPTS[0])]))
+    assert [d.document_type for d in mixed] == ["receipt"]
+    assert not any(n.code is Code.NO_TEXT_IN_DOCUMENT for d in forced + mixed for n in d.notes)

@@ -283,3 +283,39 @@ def test_cli_a_one_pixel_image_is_an_error_and_the_others_are_written(tmp_path: 
     err = capsys.readouterr().err
     assert f"shoebox: error: {tmp_path / 'dot.png'}: the image is 1 x 1 pixels: too small to hold readable text" in err
     assert cli.main(["scan", str(tmp_path / "dot.png"), "-o", str(out)]) == 3
+
+
+@pytest.mark.parametrize(("numbers", "text"), [
+    ([4], "page 4"), ([1, 2, 3], "pages 1-3"), (list(range(1, 201)), "pages 1-200"),
+    ([1, 2, 3, 7, 9, 10], "pages 1-3, 7, 9-10"), ([5, 6], "pages 5-6"), ([2, 9], "pages 2, 9"),
+])
+def test_page_numbers_are_named_as_runs(numbers: list[int], text: str) -> None:
+    assert cli._page_list(numbers) == text
+
+
+def _tiff_of(path: Path, pages: int) -> Path:
+    from PIL import Image
+
+    frames = [Image.new("RGB", (300, 400), (255, 255, 255 - i)) for i in range(pages)]
+    frames[0].save(path, save_all=True, append_images=frames[1:])
+    return path
+
+
+def test_cli_says_a_note_repeated_on_many_pages_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    """QA: a PDF of 200 blank pages wrote 200 "no text was found" lines; now one line per file."""
+    from tests.fake_engines import FakeEngine
+    from tests.test_boundaries import RECEIPTS, _recording
+
+    blank = {"width": 600, "height": 1000, "lines": []}
+    recordings = [_recording(RECEIPTS[0]), blank, blank, blank, _recording(RECEIPTS[0])] + [blank] * 12
+    monkeypatch.setattr(cli, "_create_engine", lambda name, model_dir, notes: FakeEngine(recordings))
+    out = tmp_path / "out.json"
+    assert cli.main(["scan", str(_tiff_of(tmp_path / "some.tif", 5)), str(_tiff_of(tmp_path / "none.tif", 12)),
+                     "-o", str(out)]) == 0
+    notes = [ln for ln in capsys.readouterr().err.splitlines() if "no text" in ln]
+    assert notes == [
+        f"shoebox: note: {tmp_path / 'some.tif'}: pages 2-4: no text was found on this page (blank, or the print is "
+        "too faint to read)",
+        f"shoebox: note: {tmp_path / 'none.tif'}: no text was found on any of its 12 page(s): no document type was "
+        "guessed and no field was read; check the scan (a blank sheet, a page scanned face down, or print too "
+        "faint to read)"]

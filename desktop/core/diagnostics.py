@@ -124,6 +124,7 @@ class Code(StrEnum):
     ORIENTATION_CHECK_FAILED = "orientation_check_failed"
     TURNED = "turned"
     NO_TEXT = "no_text"
+    NO_TEXT_IN_DOCUMENT = "no_text_in_document"
     TASK_UNSUPPORTED = "task_unsupported"
     PAGE_NOT_READ = "page_not_read"
     PAGES_AFTER_NOT_READ = "pages_after_not_read"
@@ -467,6 +468,10 @@ CATALOGUE: dict[Code, Entry] = {
                        "已顺时针旋转 {degrees}° 以便正向识别"),
     Code.NO_TEXT: Entry(_W, "no text was found on this page (blank, or the print is too faint to read)",
                         "此页没有找到文字（空白页，或字迹太淡无法识别）"),
+    Code.NO_TEXT_IN_DOCUMENT: Entry(
+        _W, "no text was found on any of its {pages} page(s): no document type was guessed and no field was "
+            "read; check the scan (a blank sheet, a page scanned face down, or print too faint to read)",
+        "其 {pages} 页均未找到文字：未猜测单据类型，也未读取任何字段；请检查扫描件（空白纸、扫描时放反，或字迹太淡无法识别）"),
     Code.TASK_UNSUPPORTED: Entry(_W, "the {engine} engine cannot do the task {task!r}",
                                  "{engine} 引擎不能执行任务“{task}”"),
     Code.PAGE_NOT_READ: Entry(_W, "page {page} could not be read: {reason}", "第 {page} 页无法读取：{reason}"),

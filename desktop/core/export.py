@@ -652,6 +652,9 @@ def _build_workbook(documents: Sequence[Document], language: str = "en") -> Any:
             problems.append((doc.source, pages, "", w("could not be read: {}", doc.error.message(language))))
         for number, message in _page_errors(doc, language):
             problems.append((doc.source, pages, w("page {}", number), message))
+        for note in doc.notes:  # nothing read on any page: no type, no field, so no field row says it
+            if note.code is Code.NO_TEXT_IN_DOCUMENT and not doc.reviewed:
+                problems.append((doc.source, pages, "", note.message(language)))
         problems.extend((doc.source, pages, label, message) for label, message in _field_problems(doc, labels, language))
         if doc.duplicate_of:
             problems.append((doc.source, pages, "", _duplicate_problem(doc, language)))

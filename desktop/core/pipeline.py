@@ -469,11 +469,22 @@ def _model_fields(reads: list[_PageRead], engine: Engine, document_type: str, da
 
 def _extract(doc: Document, reads: list[_PageRead], engine: Engine | None, options: ScanOptions,
              qr: list[str], notes: list[Diagnostic]) -> None:
-    """Fill ``doc.document_type``, ``doc.fields`` and ``doc.line_items`` in place."""
+    """Fill ``doc.document_type``, ``doc.fields`` and ``doc.line_items`` in place.
+
+    A document on whose pages nothing at all was read (no line, no QR code: blank sheets, a stack
+    scanned face down) gets no document type when the type is detected (``auto``): nothing says
+    what it is (the rules' fallback, ``receipt``, would be a guess), so it has no fields either, and
+    a warning note (``no_text_in_document``) tells the clerk to check the scan. ``document_type`` is
+    then ``null`` in the JSON, as for a document that could not be read (schema unchanged).
+    """
     extraction = _extraction()
     pages = doc.page_results
     if options.document_type and options.document_type != "auto":
         doc.document_type = get_document_type(options.document_type).name
+    elif not qr and not any(p.lines for p in pages):
+        doc.document_type, doc.fields, doc.line_items = None, {}, []
+        notes.append(diag(Code.NO_TEXT_IN_DOCUMENT, pages=len(pages)))
+        return
     else:
         doc.document_type = extraction.detect_document_type(pages, qr_payloads=qr)
     own: tuple[dict[str, Field], list[dict[str, Any]]] | None = None

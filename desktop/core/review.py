@@ -110,7 +110,8 @@ class Standing(StrEnum):
     checks out")."""
 
     FAILED = "failed"  # not read (``Document.error``)
-    TO_CHECK = "to_check"  # not reviewed: a field to check (attention_count), or a page that could not be read
+    TO_CHECK = "to_check"  # not reviewed: a field to check (attention_count), a page that could not be read,
+    # or no text on any page (no type guessed: ``no_text_in_document``)
     CHECKS_OUT = "checks_out"  # not reviewed, nothing to check: the clerk only confirms it (Mark reviewed)
     REVIEWED = "reviewed"  # marked reviewed by the clerk: a person checked every field, none is left to check
 
@@ -122,7 +123,8 @@ def standing(document: Document) -> Standing:
         return Standing.FAILED
     if document.reviewed:
         return Standing.REVIEWED
-    if attention_count(document) or any(is_page_lost(w) for page in document.page_results for w in page.warnings):
+    if attention_count(document) or any(is_page_lost(w) for page in document.page_results for w in page.warnings) \
+            or any(n.code is Code.NO_TEXT_IN_DOCUMENT for n in document.notes):  # nothing read: no field to flag
         return Standing.TO_CHECK
     return Standing.CHECKS_OUT
 

@@ -567,6 +567,10 @@ class FieldForm(QScrollArea):
             self.show_message(self.tr("This file could not be read:\n%1").replace("%1", document.error.message(self.locale)),
                               document.error.message("en"))
             return
+        blank = next((n for n in document.notes if n.code is Code.NO_TEXT_IN_DOCUMENT), None)
+        if not document.document_type and blank is not None:  # nothing was read on its pages: no type guessed
+            self.show_message(blank.message(self.locale), blank.message("en"))
+            return
         try:
             doctype = get_document_type(document.document_type or "")
         except KeyError:
