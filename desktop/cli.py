@@ -420,6 +420,10 @@ def _page_list(numbers: Sequence[int]) -> str:
     return f"page {text}" if len(numbers) == 1 else f"pages {text}"
 
 
+_SAID_OF_DOCUMENT = frozenset({Code.NO_TEXT_IN_DOCUMENT, Code.PAGE_HOLDS_TWO_DOCUMENTS})
+"""Document notes stderr says (once per document): what its fields alone do not tell."""
+
+
 class _Exit(Exception):
     """A step of ``shoebox scan`` stops the command with ``code`` (it has said why on stderr)."""
 
@@ -921,7 +925,7 @@ def _scan_files(pipeline: ModuleType, files: list[Path], engine: Any, options: A
                     # the same note on several pages of the file is one line naming them ("pages 1-200: ...")
                     page_notes.setdefault((doc.source, warning.message()), []).append(page.number)
             for note in doc.notes:
-                if note.code is Code.NO_TEXT_IN_DOCUMENT:  # no type guessed, no fields: say so once
+                if note.code in _SAID_OF_DOCUMENT:  # no type guessed, no fields; two documents on a page
                     console.note(f"note: {doc.source}: {note.message()}")  # it names the number of pages
         for (source, message), numbers in page_notes.items():
             console.note(f"note: {source}: {_page_list(numbers)}: {message}")

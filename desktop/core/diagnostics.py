@@ -225,6 +225,8 @@ class Code(StrEnum):
     NEGATIVE_AMOUNT = "negative_amount"
     NOT_AN_AMOUNT = "not_an_amount"
     NOT_AN_ADDRESS = "not_an_address"
+    # a page holds two documents side by side (desktop.core.extraction.side_by_side): a field problem and a note
+    PAGE_HOLDS_TWO_DOCUMENTS = "page_holds_two_documents"
     PAGES_NOT_READ_AFTER = "pages_not_read_after"  # the page numbers printed say pages after the last read exist
     PAGES_NOT_READ_BEFORE = "pages_not_read_before"  # ... and pages before the first read
     # a page of the document lost content (desktop.core.diagnostics.is_page_lost) or its PDF is cut short
@@ -634,6 +636,12 @@ CATALOGUE: dict[Code, Entry] = {
                                         "符号“{sign}”为多种货币共用，页面上没有说明是哪一种；暂按 {value} 处理"),
     Code.NEGATIVE_AMOUNT: Entry(_W, "{name} {value} is negative", "金额 {value} 为负数"),
     Code.NOT_AN_AMOUNT: Entry(_W, "{name} {value!r} is not an amount", "“{value}”不是金额"),
+    Code.PAGE_HOLDS_TWO_DOCUMENTS: Entry(
+        _W, "page {page} seems to hold two documents side by side (two columns of text, each with its own total "
+            "and date): the values may be mixed from both; check them, or crop the image to one document and "
+            "scan each on its own",
+        "第 {page} 页似乎并排放着两张单据（两栏文字，各有自己的合计和日期）：各项值可能混自两张单据；请核对，"
+        "或将图像裁剪为单张单据后分别扫描"),
     Code.PAGES_NOT_READ_AFTER: Entry(_W, "the document's page numbers say it has {count} pages and the last page read is "
                                          "page {last}: its totals are usually printed on its last page (not read: "
                                          "page {pages})",

@@ -487,6 +487,8 @@ def _extract(doc: Document, reads: list[_PageRead], engine: Engine | None, optio
         return
     else:
         doc.document_type = extraction.detect_document_type(pages, qr_payloads=qr)
+    for number in extraction.pages_holding_two_documents(pages):  # its fields say it too, and are flagged
+        notes.append(diag(Code.PAGE_HOLDS_TWO_DOCUMENTS, page=number))
     own: tuple[dict[str, Field], list[dict[str, Any]]] | None = None
     if engine is not None and Capability.FIELDS in engine.capabilities:
         model = _model_fields(reads, engine, doc.document_type, options.date_order, qr, notes)

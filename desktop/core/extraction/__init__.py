@@ -840,6 +840,33 @@ def _pages_in_doubt(fields: dict[str, Field], pages: list[PageResult], document_
             add(f, diag(Code.NOT_FOUND_PART_LOST, pages=sorted(lost)))
 
 
+def pages_holding_two_documents(pages: list[PageResult]) -> list[int]:
+    """The numbers of the pages that hold two documents side by side
+    (:func:`desktop.core.extraction.side_by_side.side_by_side_gutter`)."""
+    from desktop.core.extraction.side_by_side import side_by_side_gutter
+
+    return [p.number for p in pages if side_by_side_gutter(p) is not None]
+
+
+def _two_documents_on_a_page(fields: dict[str, Field], pages: list[PageResult]) -> None:
+    """Add :attr:`Code.PAGE_HOLDS_TWO_DOCUMENTS` to every value read from a page that holds two documents
+    side by side (and to a value placed on no page, such as an inferred currency, when the document
+    has no other page), so that :func:`_flag_for_review` flags it: the head fields and the totals may
+    each come from either document. Values the page did not give (a QR code's, the clerk's, the
+    e-invoice's XML) keep none."""
+    double = pages_holding_two_documents(pages)
+    if not double:
+        return
+    for f in fields.values():
+        if f.value is None or f.source in ("qr", "user", "xml") or f.edited:
+            continue
+        page = f.page if f.page is not None else (pages[0].number if len(pages) == 1 else None)
+        if page in double:
+            problem = diag(Code.PAGE_HOLDS_TWO_DOCUMENTS, page=page)
+            if problem not in f.problems:
+                f.problems.append(problem)
+
+
 def _flag_for_review(fields: dict[str, Field], document_type: str, learned: set[str]) -> None:
     """Set every field's ``needs_review``: a failed check, an empty key field of the document type, or
     (fields the model did not choose) a heuristic confidence under :data:`HEURISTIC_REVIEW_THRESHOLD`.
@@ -946,6 +973,7 @@ def extract_fields(pages: list[PageResult], document_type: str, *, date_order: s
     apply_amount_sign(fields, document_type)
     validate(fields, document_type, layout)
     _pages_in_doubt(fields, pages, document_type)
+    _two_documents_on_a_page(fields, pages)
     _flag_for_review(fields, document_type, learned)
     for name in missing:
         if name in fields and fields[name].value is None:
@@ -1052,6 +1080,7 @@ def fields_from_values(values: dict[str, str | None], pages: list[PageResult], d
     apply_amount_sign(fields, document_type)
     validate(fields, document_type, layout)
     _pages_in_doubt(fields, pages, document_type)
+    _two_documents_on_a_page(fields, pages)
     _flag_for_review(fields, document_type, set())
     return ExtractionResult(fields=fields, line_items=[])
 
