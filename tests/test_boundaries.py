@@ -323,3 +323,13 @@ def test_blank_pages_with_a_forced_type_or_with_text_keep_the_type(tmp_path: Pat
     mixed = scan_file(_tiff(tmp_path / "b.tif", 2), FakeEngine([_blank(), _recording(RECEIPTS[0])]))
     assert [d.document_type for d in mixed] == ["receipt"]
     assert not any(n.code is Code.NO_TEXT_IN_DOCUMENT for d in forced + mixed for n in d.notes)
+
+
+def test_a_blank_document_has_a_problems_row(tmp_path: Path) -> None:
+    from desktop.core.export import _build_workbook
+
+    docs = scan_file(_tiff(tmp_path / "blank.tif", 2), FakeEngine([_blank()]))
+    for language, words in (("en", "no text was found on any of its 2 page(s)"), ("zh", "其 2 页均未找到文字")):
+        rows = [[c.value for c in r] for r in _build_workbook(docs, language)["Problems" if language == "en" else "问题"]
+                .iter_rows(min_row=2)]
+        assert any(words in str(r) for r in rows), rows
