@@ -520,7 +520,8 @@ def preload() -> None:
 
     for name in ("desktop.core.extraction.receipt", "desktop.core.extraction.invoice",
                  "desktop.core.extraction.invoice_features", "desktop.core.extraction.taxids",
-                 "desktop.core.extraction.candidates", "desktop.core.extraction.field_model", "rapidfuzz.distance"):
+                 "desktop.core.extraction.candidates", "desktop.core.extraction.field_model",
+                 "desktop.core.extraction.side_by_side", "desktop.core.extraction.adjustments", "rapidfuzz.distance"):
         importlib.import_module(name)
     from desktop.core.extraction.dates import warm_up
 
