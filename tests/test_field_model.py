@@ -944,3 +944,26 @@ def test_a_chosen_address_that_is_no_address_is_flagged_with_its_reason(monkeypa
     assert address.value == "Tax Receipt" and address.needs_review and address.confidence <= 0.05
     assert [p.code for p in address.problems] == [Code.NOT_AN_ADDRESS]
     assert "does not look like a postal address" in address.problems[0].message("en")
+
+
+@pytest.mark.parametrize(("row", "name"), [
+    ("Harborline Marine Supply, Inc. INVOICE", "Harborline Marine Supply, Inc."),
+    ("Kessler & Vogt GmbH RECHNUNG", "Kessler & Vogt GmbH"), ("Atelier Dupont SARL FACTURE", "Atelier Dupont SARL"),
+    ("Lion City Engineering Pte. Ltd. TAX INVOICE", "Lion City Engineering Pte. Ltd."),
+    ("Ferramenta Rossi S.r.l. FATTURA", "Ferramenta Rossi S.r.l."),
+    ("INVOICE", "INVOICE"),  # the heading alone is left to the heading rules
+])
+def test_a_document_heading_read_on_the_names_row_is_no_part_of_the_name(row, name):
+    from desktop.core.extraction.candidates import clean_name
+
+    assert clean_name(row) == name
+
+
+@pytest.mark.parametrize("price", ["8,95", "14.50", "€ 3.20", "RM 11.50 SR", "6.00 A"])
+def test_item_lines_under_the_header_are_no_address(price):
+    # words, then a price in its own box at the row's end: an item line, never a postal address
+    rows = [[("FIETSENMAKER DE SPAAK", 150)], [("Oudegracht 212", 100)], [("3511 NV Utrecht", 100)],
+            [("Binnenband 28", 60), (price, 420)], [("Fietslamp achter LED", 60), (price, 420)]]
+    values = {c.value for c in _cands(rows, field="vendor_address")}
+    assert any("Oudegracht 212" in v for v in values)
+    assert not any("Binnenband" in v or "Fietslamp" in v for v in values)

@@ -20,6 +20,8 @@ def _invoice(*extra_rows):
 @pytest.mark.parametrize("label, date", [("Fällig am: 05.03.2024", "2024-03-05"), ("Due date: 05/03/2024", "2024-03-05"),
                                          ("Échéance : 05/03/2024", "2024-03-05"), ("Vervaldatum: 05-03-2024", "2024-03-05"),
                                          ("Zahlbar bis 05.03.2024", "2024-03-05"),
+                                         ("Zahlbar ohne Abzug bis zum 05.03.2024.", "2024-03-05"),
+                                         ("Zahlbar netto bis 05.03.2024", "2024-03-05"),
                                          # "Due" alone as the line's label (US invoices: "Terms: Net 15" / "Due: ...")
                                          ("Due: March 5, 2024", "2024-03-05"), ("Due on 05/03/2024", "2024-03-05"),
                                          ("Payable by 05/03/2024", "2024-03-05"),

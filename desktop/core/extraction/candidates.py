@@ -1050,7 +1050,7 @@ def clean_name(text: str) -> str:
     (``#000002``) and digit-for-letter OCR confusions inside words removed, and misread trade words
     restored from :data:`NAME_WORDS` (``HARDWAKE`` -> ``HARDWARE``), and a trailing legal form misread
     in a letter restored (:func:`~desktop.core.extraction.legal_forms.restore_legal_form`)."""
-    t = _SELLER_PREFIX.sub("", tidy_name(text))
+    t = _NAME_TRAILING_HEADING.sub("", _SELLER_PREFIX.sub("", tidy_name(text)))
     # the legal suffix is a closed vocabulary, so its OCR confusions can be undone where it stands last:
     # SUN/S0N BHD -> SDN BHD, 5/B -> S/B, a hyphen or bracket glued before it
     t = re.sub(r"\bS[UO0]N(\.?\s*BHD\.?)\s*$", r"SDN\1", t, flags=_I)
@@ -1076,6 +1076,10 @@ _LEADING_REG = re.compile(r"^\s*(?:[(（]?\s*[A-Z]{0,3}\d{5,}[\s-]*[A-Z]\s*[)）
 
 _COUNTRY_END = re.compile(rf"\b({_COUNTRIES})\W*$", _I)
 _TRAILING_HEADING = re.compile(r"\s+(SIMPLIFIED\s+|FULL\s+)?TAX\s*INVOICE\W*$", _I)
+#: A document heading printed on the name's row, far to its right, and read as one line with it ("Harborline
+#: Marine Supply, Inc.      INVOICE"): no business name ends with the document's title.
+_NAME_TRAILING_HEADING = re.compile(r"(?<=\S)\s+((SIMPLIFIED|FULL)\s+)?(TAX\s+)?(INVOICE|RECEIPT|RECHNUNG|FACTURE|"
+                                    r"FACTUUR|FATTURA|FACTURA|QUITTUNG|GUTSCHRIFT|CREDIT\s+NOTE)\W*$")
 _PERIOD_AFTER_WORD = re.compile(r"(?:(?<=[A-Za-z]{3})\.(?=\s*[A-Za-z0-9])|(?<=\d)\.(?=\s+[A-Za-z0-9]|[A-Za-z]))(?!\S*$)")
 #: A number misread with one letter in it ("29O", "4115O", "1I"): O/o -> 0, I/l -> 1, S -> 5, B -> 8.
 #: The number starts with a digit: a letter before the digits is a shop lot's block or floor ("Lot S25",
@@ -1191,6 +1195,19 @@ _FIELD_ROW = re.compile(r"^\s*[A-Za-z][A-Za-z .#/]{0,24}?\s*[:#]\s*[A-Za-z0-9][A
 _STREET_START = re.compile(r"^\W*(\d|(NO|LOT|UNIT|BLOCK|BLK|LEVEL|TINGKAT)\b\.?\s*\d?)", _I)
 
 
+#: A price as a till or an invoice prints it in its own column: an amount with two decimals, a currency
+#: sign or code and a one-letter tax code around it at most ("8,95", "€ 14.50", "RM 3.20 SR", "11.50 A").
+_PRICE_CELL = re.compile(r"^\W*(?:[A-Z]{1,3}\s?|[€$£¥]\s?)?-?\d{1,6}[.,]\d{2}(?:\s?[€$£]|\s?[A-Z]{1,3})?\W*$")
+
+
+def _item_row(row: list[Ln]) -> bool:
+    """Whether a text row is an item line: words, then a price in a box of its own at the row's right end
+    (:data:`_PRICE_CELL`). No postal address holds one: item lines under a header swept into the address
+    were a silent error (a reviewer's receipt: three item lines returned as the address at 0.95)."""
+    return len(row) >= 2 and bool(_PRICE_CELL.match(row[-1].text)) and \
+        any(len(re.findall(r"[^\W\d_]", o.text)) >= 3 for o in row[:-1])
+
+
 def _names_the_place(first: str, second: str) -> bool:
     """Whether ``first`` names a shop, branch or building above the address proper: it holds no digit,
     no street word and the row below starts the street address with a number ("4-20, Jalan Ria",
@@ -1222,7 +1239,7 @@ def _address_candidates(layout: Layout, rows: Rows, rule_value: str | None, vend
             if not _text_features_of(texts[-1])["namey"]:
                 break  # a line of running text ends any address (and a longer span holds it too)
             if ends_address(texts[-1] if length > 1 else _LEADING_REG.sub("", texts[0])) or \
-                    (length > 1 and _COUNTRY_END.search(texts[-2])):
+                    (length > 1 and _COUNTRY_END.search(texts[-2])) or _item_row(rows.rows[idx[-1]]):
                 break
             if length > 1 and _names_the_place(*(clean_address(rows.plain(t)) for t in texts[:2])):
                 break  # "MYDIN MART SRI MUDA" over "4-20, Jalan Ria": a shop or branch name, then the address

@@ -123,7 +123,8 @@ _RATE_END = re.compile(r"%\s*$")
 #: ..."): US invoices print it so beside "Terms: Net 15"; and "Due" alone as the line's whole label, its
 #: date in the box to the right or after it ("Due | April 4, 2025", "Due  2 May 2025": the invoice head's
 #: Date / Due pair). Not "Balance due" / "Amount due" / "Total due" (amounts: "due" does not open them).
-#: The payment's deadline worded as a phrase: pay before / payable before, zahlbar am / zahlbar bis zum,
+#: The payment's deadline worded as a phrase: pay before / payable before, zahlbar am / zahlbar bis zum
+#: (also "zahlbar ohne Abzug bis zum", "zahlbar netto bis", the usual sentence of German invoices),
 #: Zahlungstermin, à régler / à payer / payable avant le, (te) betalen vóór, uiterste betaaldatum, da
 #: pagare entro / pagamento entro il, pagar antes de / fecha límite de pago, pagar até. The German
 #: "Zahlungsziel" is a terms label ("Zahlungsziel: 14 Tage"), so it labels the due date only when a date
@@ -132,7 +133,7 @@ _RATE_END = re.compile(r"%\s*$")
 _DATE_AHEAD = r"(?=\s*$|\s*(\d{1,4}[./-]\d{1,2}[./-]\d{2,4}|\d{1,2}\.?\s+[^\W\d_]{3,}\.?\s+\d{4}|[^\W\d_]{3,9}\.?\s+\d{1,2}\b))"
 _TERMS_DATE_LABEL = re.compile(r"^\W*zahlungsziel\s*[:：]?" + _DATE_AHEAD, re.I)
 _DUE_LABEL = re.compile(r"due\s*date|payment\s*due|date\s*due|pay(able)?\s*by|f[äa]llig(keit|keitsdatum)?(\s*am)?|"
-                        r"zahlbar\s*(bis|am)|zahlungstermin|[ée]ch[ée]ance|date\s*d'[ée]ch[ée]ance|"
+                        r"zahlbar\s*((ohne|mit)\s*abzug\s*|netto\s*)?(bis|am)|zahlungstermin|[ée]ch[ée]ance|date\s*d'[ée]ch[ée]ance|"
                         r"date\s*limite\s*de\s*(paiement|r[èe]glement)|"
                         r"(r[ée]gler|payer|payable)\s*avant\s*le|"
                         r"vervaldatum|vervaldag|betalen\s*v[oó]{2}r|uiterste\s*betaaldatum|scadenza|"
