@@ -56,7 +56,6 @@ import dataclasses
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from functools import cache
 
 from desktop.core.diagnostics import Code, Diagnostic, DiagnosticError, diag, is_page_lost
 from desktop.core.model import Document, Field, PageResult
@@ -175,23 +174,17 @@ def _top(page: PageResult, line_y0: float, share: float) -> bool:
     return not page.height or line_y0 <= share * page.height
 
 
-@cache
 def _not_total() -> re.Pattern[str]:
-    from desktop.core.extraction.labels import label_pattern
+    from desktop.core.extraction.labels import any_label
 
-    return re.compile("|".join(f"(?:{label_pattern(r).pattern})" for r in ("subtotal", "not_total", "tax")), re.I)
-
-
-@cache
-def _field_labels() -> re.Pattern[str]:
-    from desktop.core.extraction.labels import label_pattern
-
-    return re.compile("|".join(f"(?:{label_pattern(r).pattern})" for r in ("total", "subtotal", "tax", "not_total", "tendered", "change")),
-                      re.I)
+    return any_label("subtotal", "not_total", "tax")
 
 
 def _labelled(text: str) -> bool:
-    return bool(_field_labels().search(text))
+    """Whether ``text`` holds an amount's label (total, subtotal, tax, tendered, change ...)."""
+    from desktop.core.extraction.labels import any_label
+
+    return bool(any_label("total", "subtotal", "tax", "not_total", "tendered", "change").search(text))
 
 
 def page_profile(page: PageResult) -> PageProfile:

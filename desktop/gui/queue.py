@@ -576,9 +576,12 @@ class QueueDelegate(QStyledItemDelegate):
         shown = text
         if len(starts) > self.SECOND_LINES:
             units = text.encode("utf-16-le")
-            cut = len(units[:2 * starts[self.SECOND_LINES - 1]].decode("utf-16-le"))  # the last line shown starts here
-            lines = [text[len(units[:2 * a].decode("utf-16-le")):len(units[:2 * b].decode("utf-16-le"))].rstrip()
-                     for a, b in zip(starts, starts[1:self.SECOND_LINES], strict=False)]
+
+            def at(unit: int) -> int:  # a UTF-16 offset as a str index
+                return len(units[:2 * unit].decode("utf-16-le"))
+
+            cut = at(starts[self.SECOND_LINES - 1])  # the last line shown starts here
+            lines = [text[at(a):at(b)].rstrip() for a, b in zip(starts, starts[1:self.SECOND_LINES], strict=False)]
             rest = QFontMetrics(font).elidedText(text[cut:].replace("\n", " "), Qt.TextElideMode.ElideRight, width)
             shown = "\n".join([*lines, rest])
         if len(self._second_texts) >= 4096:

@@ -640,7 +640,7 @@ def pick_buyer(layout: Layout, vendor: Candidate | None = None) -> Candidate | N
         t = first.text
         if vendor and vendor.value and vendor.value.lower() in t.lower():
             continue
-        if _CONTACT.search(t) or _INVOICE_WEAK.search(t) or _POSTCODE_LINE.search(t) or re.match(r"^\d", t) \
+        if _CONTACT.search(t) or _INVOICE_WEAK.search(t) or re.match(r"^\d", t) \
                 or _address_line(t) or not _buyer_name_like(t) or _BUYER_LABEL.fullmatch(t.strip(" :：")):
             continue  # ... nor a heading or label left alone on its line ("Aan:", "Bill To")
         return Candidate(t.strip(" ,"), t, [first], [], 0.45)
@@ -744,16 +744,15 @@ def pick_payment_terms(layout: Layout) -> Candidate | None:
     where another labelled field starts on it (:data:`_NEXT_FIELD`). An unlabelled terms phrase after
     such a field ("IBAN DE89 ... Zahlbar innerhalb 14 Tagen") starts the value."""
     for ln in layout.lines:
-        m = _TERMS.search(ln.text)
+        text = ln.text.strip()
+        m = _TERMS.search(text)
         if not m:
             continue
-        text = ln.text.strip()
         label = _TERMS_LABEL.match(text)
         if label:
             start = label.end()
         else:
-            m = _TERMS.search(text)
-            start = m.start() if m and any(n.start() < m.start() for n in _NEXT_FIELD.finditer(text)) else 0
+            start = m.start() if any(n.start() < m.start() for n in _NEXT_FIELD.finditer(text)) else 0
         value = text[start:]
         end = next((n.start() for n in _NEXT_FIELD.finditer(value) if n.start() > 0), None)
         if end is not None:

@@ -122,3 +122,11 @@ def label_pattern(role: str, strength: str | None = None, languages: Iterable[st
     that matches nothing is returned when no phrase is selected.
     """
     return _compiled(role, strength, tuple(sorted(languages)) if languages is not None else None)
+
+
+@cache
+def any_label(*roles: str) -> re.Pattern[str]:
+    """One case-insensitive pattern matching a label of any of ``roles`` (each role's
+    :func:`label_pattern`, all strengths and languages): ``any_label("subtotal", "not_total", "tax")``
+    for the rows whose amount is no total."""
+    return re.compile("|".join(f"(?:{label_pattern(r).pattern})" for r in roles), re.I)

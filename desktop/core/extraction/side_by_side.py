@@ -24,8 +24,6 @@ each; see ``tests/test_side_by_side.py``). The QA's photo of two receipts side b
 from __future__ import annotations
 
 import dataclasses
-import re
-from functools import cache
 
 from desktop.core.model import Line, PageResult
 
@@ -39,23 +37,17 @@ _MIDDLE = (0.25, 0.75)
 _MIN_GUTTER = 0.02
 
 
-@cache
-def _not_total() -> re.Pattern[str]:
-    from desktop.core.extraction.labels import label_pattern
-
-    return re.compile("|".join(f"(?:{label_pattern(r).pattern})" for r in ("subtotal", "not_total", "tax")), re.I)
-
-
 def _has_total_and_date(page: PageResult, lines: list[Line]) -> bool:
     from desktop.core.extraction.dates import find_dates
-    from desktop.core.extraction.labels import label_pattern
+    from desktop.core.extraction.labels import any_label, label_pattern
     from desktop.core.extraction.layout import Layout
     from desktop.core.extraction.parsers import amount_finder
 
     if not any(d.value for ln in lines for d in find_dates(ln.text)):
         return False
     half = dataclasses.replace(page, lines=lines)
-    totals = Layout([half]).labelled(label_pattern("total"), amount_finder(need_decimals=True), exclude=_not_total(),
+    totals = Layout([half]).labelled(label_pattern("total"), amount_finder(need_decimals=True),
+                                     exclude=any_label("subtotal", "not_total", "tax"),
                                      prefer_rightmost=True)
     return bool(totals)
 

@@ -305,11 +305,15 @@ def apply_breakdown(breakdown: VatBreakdown | None, subtotal: Candidate | None, 
 
             for s in sub_options:
                 sv = _value(s)
-                found = adjustments_between(layout, s.lines[-1], total.lines[-1]) if sv is not None and s.lines else []
+                if sv is None or not s.lines:
+                    continue
+                found = adjustments_between(layout, s.lines[-1], total.lines[-1])
+                if not found:
+                    continue
                 adj = sum((x.amount for x in found), Decimal(0))
-                for t in tax_options if found else []:
+                for t in tax_options:
                     tv = _value(t)
-                    if sv is not None and tv is not None and abs(sv + tv + adj - g) < _CENT:
+                    if tv is not None and abs(sv + tv + adj - g) < _CENT:
                         return _confirmed(s, sum_sub), _confirmed(t, sum_tax)
     sub = sub_options[0] if len(sub_options) > 1 else sum_sub
     tx = tax_options[0] if len(tax_options) > 1 else sum_tax
